@@ -1,0 +1,5 @@
+import sys
+
+from referee_app.cli import main
+
+sys.exit(main())

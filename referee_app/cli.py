@@ -1,0 +1,117 @@
+"""The `highway-referee` command line.
+
+Commands live in `referee_app/commands/*.py`; each module defines `register(cli: CommandTree)` and
+adds its commands by path, e.g. `cli.add(("eval", "dice"), setup, run, help=...)`. Modules are
+discovered automatically, so a new reader or game adds its commands without touching this file.
+Run with no command, the CLI starts the main job (`serve` on the bundled demo match).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from referee_app import __version__
+
+Setup = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+
+class CliError(Exception):
+    """A user-facing error: printed as `highway-referee: error: ...` with exit status `code`."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class _Node:
+    help: str = ""
+    setup: Setup | None = None
+    run: Run | None = None
+    children: dict[str, _Node] = field(default_factory=dict)
+
+
+class CommandTree:
+    def __init__(self) -> None:
+        self.root = _Node()
+
+    def add(self, path: Sequence[str], setup: Setup | None, run: Run, help: str = "") -> None:
+        node = self.root
+        for part in path:
+            node = node.children.setdefault(part, _Node())
+        if node.run is not None:
+            raise RuntimeError(f"command {' '.join(path)!r} registered twice")
+        node.setup, node.run, node.help = setup, run, help
+
+    def group(self, path: Sequence[str], help: str) -> None:
+        node = self.root
+        for part in path:
+            node = node.children.setdefault(part, _Node())
+        node.help = node.help or help
+
+    def build(self) -> argparse.ArgumentParser:
+        parser = argparse.ArgumentParser(
+            prog="highway-referee",
+            description="Referee for Highway (dice and 4x4), Tokyo Highway and Railroad Ink. "
+            "With no command: serve the bundled demo match on http://127.0.0.1:8765/.",
+        )
+        parser.add_argument("--version", action="version", version=f"highway-referee {__version__}")
+        self._attach(parser, self.root, [])
+        return parser
+
+    def _attach(self, parser: argparse.ArgumentParser, node: _Node, path: list[str]) -> None:
+        if node.setup:
+            node.setup(parser)
+        if node.run:
+            parser.set_defaults(_run=node.run)
+        if node.children:
+            sub = parser.add_subparsers(dest="_cmd_" + "_".join(path), metavar="COMMAND")
+            for name in sorted(node.children):
+                child = node.children[name]
+                child_parser = sub.add_parser(name, help=child.help, description=child.help)
+                if not child.run:
+                    child_parser.set_defaults(_group_parser=child_parser)
+                self._attach(child_parser, child, [*path, name])
+
+
+def load_commands() -> CommandTree:
+    tree = CommandTree()
+    import referee_app.commands as pkg
+
+    for mod in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{pkg.__name__}.{mod.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(tree)
+    return tree
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    tree = load_commands()
+    parser = tree.build()
+    if not argv and "serve" in tree.root.children:
+        argv = ["serve", "--demo"]
+    args = parser.parse_args(argv)
+    run = getattr(args, "_run", None)
+    if run is None:
+        group = getattr(args, "_group_parser", parser)
+        group.print_help(sys.stderr)
+        return 2
+    try:
+        return int(run(args) or 0)
+    except CliError as exc:
+        print(f"highway-referee: error: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""Shared test fixtures. `shared_dir` is the project's development data (../shared), which CI
+provides beside the clone; tests that need it skip cleanly where it is absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def repo_dir() -> Path:
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("../shared (development data) is not present")
+    return SHARED
