@@ -1,0 +1,1 @@
+"""Drawings of boards, states and printable sheets, as SVG text or raster images."""
