@@ -1,0 +1,242 @@
+"""Board localisation: the four ArUco markers of a printed sheet -> a homography from image pixels to
+sheet millimetres -> a rectified top view.
+
+A `Calibration` is what one table's camera setup needs (sheet kind, size, homography, image size) and
+is saved as JSON per table. A `Localiser` keeps the last good calibration while markers are hidden
+(hands over the board, a die on a corner) and re-localises when the visible markers no longer sit
+where the calibration puts them, i.e. the camera or the sheet moved.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.markers import SHEET_BASE_IDS, dictionary, draw_corner_markers
+from vision.types import VisionError, check_image
+
+
+class LocaliseError(VisionError):
+    """The sheet could not be located in this image (too few markers, degenerate geometry)."""
+
+
+class _NullCanvas:
+    """Lets `draw_corner_markers` report marker centres without drawing anything."""
+
+    def rect(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """Where a sheet's markers are, in sheet mm. Matches `vision.markers.draw_corner_markers`."""
+
+    kind: str
+    width_mm: float
+    height_mm: float
+    marker_size_mm: float = 20.0
+    margin_mm: float = 8.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in SHEET_BASE_IDS:
+            raise VisionError(f"unknown sheet kind {self.kind!r}; known: {', '.join(SHEET_BASE_IDS)}")
+
+    def marker_centres(self) -> dict[int, tuple[float, float]]:
+        return draw_corner_markers(_NullCanvas(), self.kind, self.width_mm, self.height_mm,
+                                   self.marker_size_mm, self.margin_mm)
+
+    def marker_corners(self) -> dict[int, np.ndarray]:
+        """Marker id -> its 4 corners in mm, in ArUco's order (TL, TR, BR, BL of the upright marker)."""
+        h = self.marker_size_mm / 2
+        offsets = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+        return {mid: np.asarray(c) + offsets for mid, c in self.marker_centres().items()}
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """All 4x4 ArUco markers in a BGR image: id -> (4, 2) corner pixels."""
+    check_image(image)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary(), params).detectMarkers(gray)
+    if ids is None:
+        return {}
+    return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners, strict=True)}
+
+
+@dataclass
+class Calibration:
+    """Image pixels -> sheet mm for one table and camera."""
+
+    sheet: str
+    sheet_size_mm: tuple[float, float]
+    homography: np.ndarray  # 3x3, image px -> sheet mm
+    image_size: tuple[int, int]  # (width, height) of the frames it was made from
+    markers_used: list[int] = field(default_factory=list)
+    error_mm: float = 0.0  # RMS reprojection error of the marker corners
+    created: float = field(default_factory=time.time)
+    marker_size_mm: float = 20.0
+    margin_mm: float = 8.0
+
+    def spec(self) -> SheetSpec:
+        return SheetSpec(self.sheet, *self.sheet_size_mm, self.marker_size_mm, self.margin_mm)
+
+    def to_sheet(self, points_px: np.ndarray) -> np.ndarray:
+        """Image pixels (N,2) -> sheet mm (N,2)."""
+        pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        """Sheet mm (N,2) -> image pixels (N,2)."""
+        pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    def rectify(self, image: np.ndarray, px_per_mm: float = 2.0) -> np.ndarray:
+        """Top view of the sheet at `px_per_mm`; pixel (u, v) shows sheet point (u, v) / px_per_mm."""
+        check_image(image)
+        h, w = image.shape[:2]
+        if (w, h) != tuple(self.image_size):
+            raise VisionError(f"frame is {w}x{h} but the calibration was made on "
+                              f"{self.image_size[0]}x{self.image_size[1]} frames; re-localise")
+        if not 0.05 <= px_per_mm <= 40:
+            raise VisionError(f"px_per_mm must be in 0.05..40, got {px_per_mm}")
+        scale = np.diag([px_per_mm, px_per_mm, 1.0])
+        size = (round(self.sheet_size_mm[0] * px_per_mm), round(self.sheet_size_mm[1] * px_per_mm))
+        return cv2.warpPerspective(image, scale @ self.homography, size, flags=cv2.INTER_LINEAR)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["homography"] = [[float(v) for v in row] for row in self.homography]
+        d["sheet_size_mm"] = list(self.sheet_size_mm)
+        d["image_size"] = list(self.image_size)
+        return d
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], where: str = "calibration") -> Calibration:
+        try:
+            H = np.asarray(data["homography"], np.float64)
+            if H.shape != (3, 3) or not np.isfinite(H).all():
+                raise ValueError("homography must be a finite 3x3 matrix")
+            return cls(sheet=str(data["sheet"]), sheet_size_mm=tuple(map(float, data["sheet_size_mm"])),
+                       homography=H, image_size=tuple(map(int, data["image_size"])),
+                       markers_used=[int(m) for m in data.get("markers_used", [])],
+                       error_mm=float(data.get("error_mm", 0.0)), created=float(data.get("created", 0.0)),
+                       marker_size_mm=float(data.get("marker_size_mm", 20.0)),
+                       margin_mm=float(data.get("margin_mm", 8.0)))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VisionError(f"{where}: not a valid calibration: {exc}") from exc
+
+    def save(self, path: Path | str) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=2), encoding="utf-8")
+        tmp.replace(path)  # never leave a half-written calibration behind
+        return path
+
+    @classmethod
+    def load(cls, path: Path | str) -> Calibration:
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise VisionError(f"{path}: no such calibration file") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise VisionError(f"{path}: not valid JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise VisionError(f"{path}: expected a JSON object")
+        return cls.from_json(data, str(path))
+
+
+def localise(image: np.ndarray, spec: SheetSpec, min_markers: int = 2,
+             markers: dict[int, np.ndarray] | None = None) -> Calibration:
+    """Locate the sheet from its markers (all four corners of each). Two markers suffice for a
+    homography (8 points); fewer raises LocaliseError naming which markers were seen."""
+    check_image(image)
+    found = detect_markers(image) if markers is None else markers
+    wanted = spec.marker_corners()
+    used = sorted(m for m in found if m in wanted)
+    if len(used) < min_markers:
+        others = sorted(m for m in found if m not in wanted)
+        extra = f" (other markers seen: {others})" if others else ""
+        raise LocaliseError(f"sheet {spec.kind!r}: found {len(used)} of its 4 markers {sorted(wanted)} "
+                            f"(seen: {used}), need {min_markers}{extra}")
+    src = np.concatenate([found[m] for m in used])
+    dst = np.concatenate([wanted[m] for m in used])
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None or not np.isfinite(H).all() or abs(np.linalg.det(H)) < 1e-12:
+        raise LocaliseError(f"sheet {spec.kind!r}: markers {used} give a degenerate homography")
+    proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), H).reshape(-1, 2)
+    err = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+    h, w = image.shape[:2]
+    return Calibration(spec.kind, (spec.width_mm, spec.height_mm), H, (w, h), used, err,
+                       marker_size_mm=spec.marker_size_mm, margin_mm=spec.margin_mm)
+
+
+@dataclass
+class LocaliseResult:
+    """What the app shows: `status` is one of
+    "located" (first calibration), "moved" (re-localised after movement), "steady" (markers agree),
+    "kept" (too few markers; last good calibration kept), "stale" (visible markers disagree with the
+    kept calibration but too few to re-localise), "none" (no calibration yet)."""
+
+    status: str
+    calibration: Calibration | None
+    message: str
+    markers_seen: list[int] = field(default_factory=list)
+    shift_px: float = 0.0
+
+
+class Localiser:
+    """Tracks one sheet across frames. `move_px`: mean marker displacement that counts as movement."""
+
+    def __init__(self, spec: SheetSpec, calibration: Calibration | None = None, move_px: float = 4.0,
+                 min_markers: int = 2) -> None:
+        self.spec = spec
+        self.calibration = calibration
+        self.move_px = move_px
+        self.min_markers = min_markers
+
+    def update(self, image: np.ndarray) -> LocaliseResult:
+        """Never raises on a bad view of the sheet; raises VisionError only on a bad frame."""
+        check_image(image)
+        found = {m: c for m, c in detect_markers(image).items() if m in self.spec.marker_corners()}
+        seen = sorted(found)
+        cal = self.calibration
+        h, w = image.shape[:2]
+        if cal is not None and tuple(cal.image_size) != (w, h):
+            cal = None  # a different camera mode: the old mapping is meaningless
+        shift = 0.0
+        if cal is not None and found:
+            expected = {m: cal.to_image(c) for m, c in self.spec.marker_corners().items()}
+            shift = float(np.mean([np.linalg.norm(found[m] - expected[m], axis=1).mean() for m in seen]))
+            if shift <= self.move_px:
+                return LocaliseResult("steady", cal, f"markers {seen} where expected", seen, shift)
+        if len(seen) >= self.min_markers:
+            try:
+                new = localise(image, self.spec, self.min_markers, markers=found)
+            except LocaliseError as exc:
+                return self._keep(cal, str(exc), seen, shift)
+            status = "located" if self.calibration is None else "moved"
+            self.calibration = new
+            msg = (f"sheet located from markers {seen}" if status == "located"
+                   else f"camera or sheet moved by {shift:.1f}px; re-localised from markers {seen}")
+            return LocaliseResult(status, new, msg, seen, shift)
+        missing = sorted(set(self.spec.marker_corners()) - set(seen))
+        reason = f"markers {missing} not visible (hidden or out of view)"
+        if cal is not None and found and shift > self.move_px:
+            msg = (f"{reason}; visible markers moved {shift:.1f}px, "
+                   "keeping the last calibration until enough markers are visible")
+            return LocaliseResult("stale", cal, msg, seen, shift)
+        return self._keep(cal, reason, seen, shift)
+
+    def _keep(self, cal: Calibration | None, reason: str, seen: list[int], shift: float) -> LocaliseResult:
+        if cal is None:
+            return LocaliseResult("none", None, f"{reason}; no calibration yet", seen, shift)
+        return LocaliseResult("kept", cal, f"{reason}; keeping the last good calibration", seen, shift)
