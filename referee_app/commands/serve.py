@@ -1,0 +1,143 @@
+"""`highway-referee serve`: the main job. Watches a camera (or replays the bundled recorded
+matches with --demo, the default when the command is run with no arguments), referees, and serves
+the page on http://127.0.0.1:8765/ (localhost only unless --host says otherwise)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from referee_app.cli import CliError, CommandTree
+
+DEFAULT_PORT = 8765
+
+
+def _setup(p: argparse.ArgumentParser) -> None:
+    src = p.add_argument_group("what to watch (default: nothing; --demo replays the bundled matches)")
+    src.add_argument("--demo", action="store_true",
+                     help="replay the bundled recorded matches through the pipeline")
+    src.add_argument("--camera", type=int, metavar="INDEX", help="camera index (0 = first camera)")
+    src.add_argument("--video", metavar="FILE", help="a video file")
+    src.add_argument("--frames", metavar="DIR", help="a folder of images, read in name order")
+    src.add_argument("--stream", metavar="URL", help="a network stream (rtsp://, http://...)")
+    p.add_argument("--game", default="highway-dice",
+                   help="game watched by the camera (default highway-dice)")
+    p.add_argument("--players", default="", help="comma-separated player names for a camera match")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to bind (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--data", metavar="DIR",
+                   help="data folder (match logs and index); default: the user data dir")
+    p.add_argument("--threads", type=int, default=32, help="server threads (each open stream holds one)")
+    p.add_argument("--led", metavar="PORT", help="serial port of an LED board (see `highway-referee led list`)")
+    p.add_argument("--led-protocol", default="adalight", choices=["adalight", "native"])
+    p.add_argument("--speed", type=float, default=1.0, help="demo playback speed factor")
+    p.add_argument("--exit-when-done", action="store_true", help="stop once the demo matches are replayed")
+
+
+def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    """The hub with its loops started, as `serve` would run it (also used by tests)."""
+    from referee_app.demo import bundled_demos
+    from referee_app.games import get_adapter
+    from referee_app.hub import Hub
+    from referee_app.loop import RefereeLoop
+    from referee_app.store import MatchStore, default_data_dir
+
+    data_dir = Path(args.data) if args.data else default_data_dir()
+    store = MatchStore(data_dir)
+    hub = Hub(store)
+    loops = []
+    if args.demo:
+        demos = bundled_demos()
+        if not demos:
+            raise CliError("no bundled demo matches were found in this installation", 1)
+        for demo in demos:
+            m = demo.manifest
+            session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
+            adapter = get_adapter(demo.game)
+            loop = RefereeLoop(hub, session, adapter, demo.frames(realtime=True, speed=args.speed),
+                               frames_needed=int(m.get("frames_needed", 3)))
+            loops.append(loop)
+            if hub.featured is None or demo.game == "highway-dice":
+                hub.featured = session.match_id
+    sources = [a for a in ("camera", "video", "frames", "stream") if getattr(args, a) is not None]
+    if len(sources) > 1:
+        raise CliError("watch one source at a time: give only one of --camera, --video, --frames, --stream")
+    if sources:
+        from vision.sources import open_source
+
+        kind = sources[0]
+        spec = getattr(args, kind)
+        try:
+            frames = open_source(kind, spec)
+        except Exception as exc:
+            raise CliError(f"cannot open {kind} {spec!r}: {exc}", 1) from exc
+        adapter = get_adapter(args.game)
+        if not adapter.has_reader:
+            raise CliError(f"{args.game} has no camera reader yet: referee it by manual entry on the page", 1)
+        players = [s.strip() for s in args.players.split(",") if s.strip()] or ["Player 1", "Player 2"]
+        session = hub.create_match(args.game, players)
+        loops.append(RefereeLoop(hub, session, adapter, frames))
+        hub.featured = session.match_id
+    if args.led:
+        from referee_app.led import attach_led
+
+        attach_led(hub, args.led, protocol=args.led_protocol)
+    return hub, loops
+
+
+def _run(args: argparse.Namespace) -> int:
+    from waitress.server import create_server
+
+    from referee_app.web.app import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    hub, loops = build_referee(args)
+    app = create_app(hub, allow_remote=args.host not in ("127.0.0.1", "localhost", "::1"))
+    try:
+        server = create_server(app, host=args.host, port=args.port, threads=args.threads,
+                               channel_timeout=30, connection_limit=200)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from exc
+    for loop in loops:
+        loop.start()
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    url = f"http://{host}:{server.effective_port}/"
+    print(f"Highway Referee is serving {url}", flush=True)
+    print(f"Open {url}?token={hub.admin_token} to referee (the token lets the page change matches).",
+          flush=True)
+    for loop in loops:
+        print(f"  {loop.session.game.name}: match {loop.session.match_id}", flush=True)
+    print("Press Ctrl+C to stop.", flush=True)
+
+    def _done_watcher() -> None:
+        for loop in loops:
+            loop.finished.wait()
+        hub.bus.drain()
+        print("All recorded matches have been refereed.", flush=True)
+        if args.exit_when_done:
+            server.close()
+
+    if loops:
+        threading.Thread(target=_done_watcher, daemon=True).start()
+    signal.signal(signal.SIGTERM, lambda *_: server.close())
+    try:
+        server.run()
+    except (KeyboardInterrupt, OSError):
+        pass
+    finally:
+        for loop in loops:
+            loop.stop()
+        hub.bus.drain()
+        print("Stopped. Every judged move is in the match logs.", file=sys.stderr, flush=True)
+    return 0
+
+
+def register(cli: CommandTree) -> None:
+    cli.add(("serve",), _setup, _run, help="referee from a camera or the bundled demo and serve the page")

@@ -1,0 +1,62 @@
+"""Bundled recorded matches: rendered camera frames of a physical match (with some illegal moves),
+replayed through the whole pipeline by the main job and by the tests.
+
+Each demo is a folder under referee_app/data/demo/<name>/ with a manifest.json:
+{"game", "players", "variant", "fps", "frames": [{"file", "hold"}...], "expected": [...]}
+where each distinct scene is stored once and shown for `hold` frames, and `expected` lists the
+verdicts (notation, legal, rule) the referee should reach, so a test can check the whole path.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.types import Frame, VisionError
+
+DEMO_ROOT = Path(str(resources.files("referee_app").joinpath("data", "demo")))
+
+
+@dataclass
+class Demo:
+    name: str
+    folder: Path
+    manifest: dict[str, Any]
+
+    @property
+    def game(self) -> str:
+        return str(self.manifest["game"])
+
+    def frames(self, realtime: bool = True, speed: float = 1.0) -> Iterator[Frame]:
+        fps = float(self.manifest.get("fps", 8)) * speed
+        index = 0
+        start = time.time()
+        for entry in self.manifest["frames"]:
+            path = self.folder / entry["file"]
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise VisionError(f"{path}: bundled demo frame cannot be read")
+            for _ in range(int(entry.get("hold", 1))):
+                if realtime:
+                    delay = start + index / fps - time.time()
+                    if delay > 0:
+                        time.sleep(delay)
+                yield Frame(np.ascontiguousarray(image), time.time(), f"demo:{self.name}", index)
+                index += 1
+
+
+def bundled_demos(root: Path = DEMO_ROOT) -> list[Demo]:
+    out = []
+    if not root.is_dir():
+        return out
+    for manifest in sorted(root.glob("*/manifest.json")):
+        out.append(Demo(manifest.parent.name, manifest.parent, json.loads(manifest.read_text())))
+    return out

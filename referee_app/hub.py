@@ -1,0 +1,119 @@
+"""The running referee: open match sessions, their event history (for the page's event stream),
+the camera status and the latest annotated frame (for the live view).
+
+The web app, the referee loops and the LED output all meet here; none of them knows the others.
+"""
+
+from __future__ import annotations
+
+import collections
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from referee_app import events
+from referee_app.events import Event, EventBus
+from referee_app.matchlog import read_log
+from referee_app.session import MatchSession, SessionError
+
+HISTORY = 5000  # events kept per match for resuming streams
+
+
+class Hub:
+    def __init__(self, store: Any, bus: EventBus | None = None, admin_token: str | None = None) -> None:
+        self.store = store
+        self.bus = bus or EventBus()
+        self.admin_token = admin_token or secrets.token_urlsafe(16)
+        self.sessions: dict[str, MatchSession] = {}
+        self._history: dict[str, collections.deque[Event]] = {}
+        self._cond = threading.Condition()
+        self._lock = threading.RLock()
+        self.camera: dict[str, Any] = {"status": "none", "message": "no camera: manual entry",
+                                       "since": time.time()}
+        self._frame: bytes | None = None
+        self._frame_no = 0
+        self.loops: dict[str, Any] = {}
+        self.bus.subscribe(self._remember)
+        self.featured: str | None = None  # the match the page opens by default
+
+    # -- events -----------------------------------------------------------------------------
+    def _remember(self, event: Event) -> None:
+        with self._cond:
+            self._history.setdefault(event.match_id, collections.deque(maxlen=HISTORY)).append(event)
+            self._cond.notify_all()
+
+    def events_since(self, match_id: str, last_id: int) -> list[Event]:
+        with self._cond:
+            return [e for e in self._history.get(match_id, ()) if e.id > last_id]
+
+    def wait_events(self, match_id: str, last_id: int, timeout: float) -> list[Event]:
+        with self._cond:
+            found = self.events_since(match_id, last_id)
+            if not found:
+                self._cond.wait(timeout)
+                found = self.events_since(match_id, last_id)
+            return found
+
+    # -- matches ----------------------------------------------------------------------------
+    def create_match(self, game: str, players: list[str], variant: dict[str, Any] | None = None,
+                     initial_state: dict[str, Any] | None = None) -> MatchSession:
+        writer = self.store.create(game, players, variant or {}, initial_state=initial_state)
+        session = MatchSession(writer, self.bus)
+        with self._lock:
+            self.sessions[session.match_id] = session
+        self.bus.publish(events.MATCH_START, session.match_id, game, players=players)
+        return session
+
+    def session(self, match_id: str) -> MatchSession:
+        """An open session, resuming it from its log if the server restarted since."""
+        with self._lock:
+            found = self.sessions.get(match_id)
+            if found is not None:
+                return found
+            path = self.store.path(match_id)  # validates the id
+            if not path.exists():
+                raise SessionError(f"no match {match_id!r}", 404)
+            contents = read_log(path)
+            writer = self.store.open_writer(match_id)
+            session = MatchSession.resume(contents, writer, self.bus)
+            self.sessions[match_id] = session
+            return session
+
+    def check_token(self, match_id: str | None, token: str | None) -> bool:
+        if not token:
+            return False
+        if secrets.compare_digest(token, self.admin_token):
+            return True
+        if match_id:
+            s = self.sessions.get(match_id)
+            return s is not None and secrets.compare_digest(token, s.token)
+        return False
+
+    # -- camera -----------------------------------------------------------------------------
+    def set_camera(self, status: str, message: str, match_id: str | None = None) -> None:
+        changed = status != self.camera.get("status")
+        self.camera = {"status": status, "message": message, "since": time.time()}
+        if changed and match_id:
+            self.bus.publish(events.CAMERA, match_id, self.sessions[match_id].game.name if match_id in
+                             self.sessions else "", status=status, message=message)
+
+    def publish_frame(self, jpeg: bytes) -> None:
+        with self._cond:
+            self._frame = jpeg
+            self._frame_no += 1
+            self._cond.notify_all()
+
+    def frames(self, duration: float) -> Iterator[bytes]:
+        """Yield each new annotated frame as it arrives, for at most `duration` seconds."""
+        end = time.time() + duration
+        seen = -1
+        while time.time() < end:
+            with self._cond:
+                if self._frame_no == seen:
+                    self._cond.wait(min(1.0, max(0.0, end - time.time())))
+                if self._frame is None or self._frame_no == seen:
+                    continue
+                seen, frame = self._frame_no, self._frame
+            yield frame

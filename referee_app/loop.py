@@ -1,0 +1,178 @@
+"""The referee loop: frames -> observations -> stability gate -> explained change -> verdict.
+
+Never writes the board from one frame (ChessCam's and ScrabbleVision's lesson): a change is judged
+only once `frames_needed` consecutive usable frames agree on it. A view blocked by a hand or glare
+resets the gate. A change the adapter cannot explain as one action becomes a "table disagrees"
+event; a low-confidence reading asks the players to confirm instead of guessing.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+
+from referee_app import events
+from referee_app.games.base import Explanation, GameAdapter, Observation
+from referee_app.hub import Hub
+from referee_app.session import MatchSession, SessionError
+from vision.types import Frame, VisionError
+
+
+class StabilityGate:
+    """Passes an observation on once `frames_needed` consecutive usable frames read the same items,
+    and only when that settled reading differs from the last one passed on."""
+
+    def __init__(self, frames_needed: int = 3) -> None:
+        self.frames_needed = max(1, frames_needed)
+        self._run: list[Observation] = []
+        self.last_settled: dict[str, Any] | None = None
+
+    def push(self, obs: Observation) -> Observation | None:
+        if obs.blocked:
+            self._run.clear()
+            return None
+        if self._run and self._run[-1].items != obs.items:
+            self._run.clear()
+        self._run.append(obs)
+        if len(self._run) < self.frames_needed:
+            return None
+        if obs.items == self.last_settled:
+            return None
+        self.last_settled = dict(obs.items)
+        # confidences: the least sure of the agreeing frames, item by item
+        conf = {k: min(o.confidence.get(k, 1.0) for o in self._run) for k in obs.items}
+        return Observation(dict(obs.items), conf, None, list(obs.warnings), obs.annotated,
+                           obs.frame_index, obs.timestamp)
+
+
+@dataclass
+class LoopStats:
+    frames: int = 0
+    unreadable: int = 0
+    settled: int = 0
+    judged: int = 0
+    mismatches: int = 0
+    confirmations: int = 0
+    latencies: list[float] | None = None  # seconds from frame capture to its verdict event
+
+
+class RefereeLoop:
+    def __init__(self, hub: Hub, session: MatchSession, adapter: GameAdapter, frames: Iterable[Frame],
+                 frames_needed: int = 3, confirm_below: float = 0.6, publish_video: bool = True) -> None:
+        self.hub = hub
+        self.session = session
+        self.adapter = adapter
+        self.frames = frames
+        self.gate = StabilityGate(frames_needed)
+        self.confirm_below = confirm_below
+        self.publish_video = publish_video
+        self.stats = LoopStats(latencies=[])
+        self.pending: list[tuple[str, float]] = []  # candidates awaiting the players' confirmation
+        self.message = "starting"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_mismatch: str | None = None
+        self.finished = threading.Event()
+        hub.loops[session.match_id] = self
+
+    # -- control -------------------------------------------------------------------------------
+    def start(self) -> RefereeLoop:
+        self._thread = threading.Thread(target=self.run, name=f"referee-{self.session.match_id}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def status(self) -> dict[str, Any]:
+        return {"message": self.message, "frames": self.stats.frames, "judged": self.stats.judged,
+                "mismatches": self.stats.mismatches, "pending": [n for n, _ in self.pending],
+                "finished": self.finished.is_set()}
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self) -> None:
+        try:
+            for frame in self.frames:
+                if self._stop.is_set():
+                    break
+                if frame is None:  # a source reports a lost camera by yielding None
+                    self.hub.set_camera("lost", "the camera stopped sending frames; waiting for it",
+                                        self.session.match_id)
+                    self.message = "camera lost: waiting for it to come back"
+                    continue
+                if self.hub.camera.get("status") != "ok":
+                    self.hub.set_camera("ok", f"reading {frame.source_id}", self.session.match_id)
+                self.process(frame)
+            self.message = "the recorded match is over" if not self._stop.is_set() else "stopped"
+        finally:
+            self.finished.set()
+
+    def process(self, frame: Frame) -> Explanation | None:
+        self.stats.frames += 1
+        try:
+            obs = self.adapter.read(frame)
+        except VisionError as exc:
+            self.stats.unreadable += 1
+            self.message = f"frame {frame.index} unreadable: {exc}"
+            return None
+        obs.frame_index, obs.timestamp = frame.index, frame.timestamp
+        if self.publish_video:
+            image = obs.annotated if obs.annotated is not None else frame.image
+            ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
+            if ok:
+                self.hub.publish_frame(buf.tobytes())
+        if obs.blocked:
+            self.message = f"view blocked: {obs.blocked}"
+        settled = self.gate.push(obs)
+        if settled is None:
+            return None
+        self.stats.settled += 1
+        self.message = f"watching (frame {frame.index})"
+        explanation = self.adapter.explain(self.session.state, settled)
+        self._handle(explanation, frame)
+        return explanation
+
+    def _handle(self, ex: Explanation, frame: Frame) -> None:
+        sid = self.session
+        if ex.action is not None and ex.confidence >= self.confirm_below:
+            self.pending = []
+            self._last_mismatch = None
+            try:
+                sid.submit(ex.action, source="vision", confidence=ex.confidence, frame=frame.index,
+                           cells=ex.cells)
+            except SessionError as exc:
+                sid.note(events.MISMATCH, f"the camera's reading could not be judged: {exc}", cells=ex.cells)
+                return
+            self.stats.judged += 1
+            if self.stats.latencies is not None:
+                self.stats.latencies.append(time.time() - frame.timestamp)
+            return
+        candidates = list(ex.candidates)
+        if ex.action is not None:
+            candidates.insert(0, (ex.action, ex.confidence))
+        if candidates:
+            self.pending = [(a.notation(), c) for a, c in candidates]
+            self.stats.confirmations += 1
+            sid.note(events.CONFIRM, "the camera is not sure what happened: please confirm the move",
+                     candidates=[{"notation": n, "confidence": round(c, 3)} for n, c in self.pending],
+                     cells=ex.cells)
+            return
+        if ex.mismatch and ex.mismatch != self._last_mismatch:
+            self._last_mismatch = ex.mismatch
+            self.stats.mismatches += 1
+            sid.note(events.MISMATCH, ex.mismatch, cells=ex.cells)
+
+    def confirm(self, notation: str) -> dict[str, Any]:
+        """The players chose one of the pending candidates (or typed the move themselves)."""
+        action = self.session.parse(notation)
+        played = self.session.submit(action, source="manual", confidence=1.0,
+                                     cells=self.adapter.action_cells(action))
+        self.pending = []
+        return {"seq": played.seq, "verdict": played.verdict.to_json()}

@@ -1,0 +1,39 @@
+"""Step-by-step states of a logged match, for the page's replay view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine import GameState
+from referee_app.matchlog import MatchLogContents
+
+
+def initial_state(contents: MatchLogContents) -> GameState:
+    game = engine.get_game(contents.header.game)
+    if contents.header.initial_state is not None:
+        return game.state_from_json(contents.header.initial_state)
+    return game.new_state(players=len(contents.header.players), **contents.header.variant)
+
+
+def states_at(contents: MatchLogContents) -> list[tuple[GameState, dict[str, Any]]]:
+    """[(state, info)] with step 0 the start and one step per action or correction record, in
+    file order; a correction steps back to the state before the action it withdraws."""
+    game = engine.get_game(contents.header.game)
+    stack = [initial_state(contents)]
+    seqs: list[int] = []
+    steps: list[tuple[GameState, dict[str, Any]]] = [(stack[0], {"seq": 0, "what": "start"})]
+    for rec in contents.records:
+        if rec["type"] == "action":
+            action = game.action_from_json(rec["action"])
+            verdict = stack[-1].judge(action)
+            stack.append(stack[-1].apply(action, verdict))
+            seqs.append(rec["seq"])
+            steps.append((stack[-1], {"seq": rec["seq"], "what": "action", "notation": action.notation(),
+                                      "verdict": verdict.to_json(), "source": rec.get("source"),
+                                      "recorded_verdict": rec.get("verdict")}))
+        elif rec["type"] == "correction" and seqs and seqs[-1] == rec["target"]:
+            stack.pop()
+            seqs.pop()
+            steps.append((stack[-1], {"seq": rec["seq"], "what": "correction", "target": rec["target"]}))
+    return steps

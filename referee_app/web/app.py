@@ -1,0 +1,326 @@
+"""The referee's web page and JSON API (Flask; served by waitress in `highway-referee serve`).
+
+Safe by default: requests that change a match need a token (header `X-Referee-Token`); request
+bodies are capped; every error is a JSON object with a 4xx/5xx status, never a stack trace; match
+ids are checked against a strict pattern before any path is built from them; the Host header must
+name this machine unless the server was started for the network.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import re
+import time
+from importlib import resources
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from engine import EngineError
+from referee_app.games import get_adapter
+from referee_app.hub import Hub
+from referee_app.matchlog import MatchLogError, read_log
+from referee_app.replay_steps import states_at
+from referee_app.session import SessionError
+
+MAX_BODY = 64 * 1024
+MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+log = logging.getLogger("referee_app.web")
+
+
+class ApiError(Exception):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _static(name: str) -> bytes:
+    return resources.files("referee_app.web").joinpath("static", name).read_bytes()
+
+
+def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300.0) -> Flask:
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.config["hub"] = hub
+
+    # -- errors: always JSON, never a traceback ------------------------------------------------
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError):
+        return jsonify(error=str(exc), status=exc.status), exc.status
+
+    @app.errorhandler(SessionError)
+    def _session_error(exc: SessionError):
+        return jsonify(error=str(exc), status=exc.status), exc.status
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        return jsonify(error=exc.description or exc.name, status=exc.code), exc.code or 500
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        log.exception("unexpected error")
+        return jsonify(error="internal error: the referee logged the details", status=500), 500
+
+    @app.before_request
+    def _host_check():
+        if allow_remote:
+            return None
+        host = (request.host or "").rsplit(":", 1)[0] if not (request.host or "").startswith("[") \
+            else (request.host or "").split("]")[0] + "]"
+        if host not in LOCAL_HOSTS:
+            raise ApiError(f"host {request.host!r} refused: this referee serves localhost only "
+                           "(start it with --host 0.0.0.0 to serve the network)", 403)
+        return None
+
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        return resp
+
+    # -- helpers --------------------------------------------------------------------------------
+    def match_id_ok(match_id: str) -> str:
+        if not MATCH_ID.match(match_id):
+            raise ApiError("malformed match id", 400)
+        return match_id
+
+    def require_token(match_id: str | None) -> None:
+        token = request.headers.get("X-Referee-Token")
+        if not hub.check_token(match_id, token):
+            raise ApiError("a valid token is needed to change a match (X-Referee-Token header; the "
+                           "token is printed in the terminal where the referee was started)", 403)
+
+    def body() -> dict[str, Any]:
+        if not request.data:
+            return {}
+        try:
+            data = json.loads(request.data)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ApiError(f"the request body is not valid JSON: {exc}", 400) from exc
+        if not isinstance(data, dict):
+            raise ApiError("the request body must be a JSON object", 400)
+        return data
+
+    def session_summary(match_id: str) -> dict[str, Any]:
+        session = hub.session(match_id_ok(match_id))
+        out = session.summary()
+        adapter = get_adapter(session.game.name)
+        try:
+            out["extras"] = adapter.extras(session.state)
+        except Exception:  # a drawing/scoring helper must not take the page down
+            log.exception("extras failed")
+            out["extras"] = {}
+        out["has_reader"] = adapter.has_reader
+        out["loop"] = hub.loops[match_id].status() if match_id in hub.loops else None
+        return out
+
+    # -- pages ----------------------------------------------------------------------------------
+    @app.get("/")
+    def index():
+        return Response(_static("index.html"), mimetype="text/html")
+
+    @app.get("/static/<name>")
+    def static_file(name: str):
+        types = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png"}
+        ext = "." + name.rsplit(".", 1)[-1] if "." in name else ""
+        if ext not in types or not re.match(r"^[a-z0-9_-]+\.[a-z]+$", name):
+            raise ApiError("not found", 404)
+        try:
+            return Response(_static(name), mimetype=types[ext])
+        except (FileNotFoundError, OSError):
+            raise ApiError("not found", 404) from None
+
+    # -- API --------------------------------------------------------------------------------------
+    @app.get("/api/status")
+    def status():
+        return jsonify(camera=hub.camera, featured=hub.featured,
+                       games=[{"name": g.name, "title": g.title, "min_players": g.min_players,
+                               "max_players": g.max_players} for g in _games()],
+                       loops={k: v.status() for k, v in hub.loops.items()})
+
+    @app.get("/api/matches")
+    def list_matches():
+        return jsonify(matches=hub.store.list())
+
+    @app.post("/api/matches")
+    def create_match():
+        require_token(None)
+        data = body()
+        game = data.get("game")
+        players = data.get("players") or []
+        if not isinstance(game, str) or not isinstance(players, list) or \
+                not all(isinstance(p, str) and 0 < len(p) <= 40 for p in players):
+            raise ApiError("give 'game' (a name from /api/status) and 'players' (a list of names)", 400)
+        try:
+            session = hub.create_match(game, players, data.get("variant") or {})
+        except EngineError as exc:
+            raise ApiError(str(exc), 400) from exc
+        return jsonify(match_id=session.match_id, token=session.token), 201
+
+    @app.get("/api/matches/<match_id>")
+    def get_match(match_id: str):
+        return jsonify(session_summary(match_id))
+
+    @app.get("/api/matches/<match_id>/board.svg")
+    def board_svg(match_id: str):
+        session = hub.session(match_id_ok(match_id))
+        svg = get_adapter(session.game.name).board_svg(session.state)
+        return Response(svg, mimetype="image/svg+xml")
+
+    @app.get("/api/matches/<match_id>/hint")
+    def hint(match_id: str):
+        session = hub.session(match_id_ok(match_id))
+        return jsonify(hint=get_adapter(session.game.name).hint(session.state))
+
+    @app.post("/api/matches/<match_id>/actions")
+    def post_action(match_id: str):
+        match_id_ok(match_id)
+        require_token(match_id)
+        data = body()
+        notation = data.get("notation")
+        if not isinstance(notation, str) or not notation.strip() or len(notation) > 500:
+            raise ApiError("give the move as 'notation' (a string in the game's notation)", 400)
+        session = hub.session(match_id)
+        action = session.parse(notation)
+        played = session.submit(action, source="manual",
+                                cells=get_adapter(session.game.name).action_cells(action))
+        return jsonify(seq=played.seq, notation=played.action.notation(), verdict=played.verdict.to_json(),
+                       match=session_summary(match_id))
+
+    @app.post("/api/matches/<match_id>/corrections")
+    def post_correction(match_id: str):
+        match_id_ok(match_id)
+        require_token(match_id)
+        data = body()
+        target = data.get("target")
+        replacement = data.get("replacement")
+        if target is not None and not isinstance(target, int):
+            raise ApiError("'target' must be the seq number of the action to withdraw", 400)
+        if replacement is not None and (not isinstance(replacement, str) or len(replacement) > 500):
+            raise ApiError("'replacement' must be a move in the game's notation", 400)
+        session = hub.session(match_id)
+        out = session.correct(target, replacement or None, source="manual",
+                              reason=str(data.get("reason", ""))[:200])
+        return jsonify(out | {"match": session_summary(match_id)})
+
+    @app.post("/api/matches/<match_id>/confirm")
+    def confirm(match_id: str):
+        """Answer a 'confirm-needed' question of the camera loop with the chosen move."""
+        match_id_ok(match_id)
+        require_token(match_id)
+        loop = hub.loops.get(match_id)
+        data = body()
+        if loop is None:
+            raise ApiError("no camera loop runs for this match", 409)
+        choice = data.get("notation")
+        if not isinstance(choice, str):
+            raise ApiError("give the chosen move as 'notation'", 400)
+        return jsonify(loop.confirm(choice))
+
+    @app.get("/api/matches/<match_id>/events")
+    def event_stream(match_id: str):
+        match_id_ok(match_id)
+        hub.session(match_id)
+        try:
+            last = int(request.headers.get("Last-Event-ID") or request.args.get("last_id") or 0)
+        except ValueError:
+            raise ApiError("Last-Event-ID must be a number", 400) from None
+        try:
+            hold = min(float(request.args.get("timeout", stream_seconds)), stream_seconds)
+        except ValueError:
+            raise ApiError("timeout must be a number of seconds", 400) from None
+
+        def gen():
+            nonlocal last
+            end = time.time() + hold
+            yield "retry: 1000\n\n"
+            while time.time() < end:
+                found = hub.wait_events(match_id, last, min(10.0, max(0.05, end - time.time())))
+                if not found:
+                    yield ": keep-alive\n\n"
+                    continue
+                for event in found:
+                    last = event.id
+                    yield f"id: {event.id}\nevent: {event.kind}\ndata: {json.dumps(event.to_json())}\n\n"
+
+        return Response(gen(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @app.get("/api/matches/<match_id>/replay")
+    def replay_step(match_id: str):
+        path = hub.store.path(match_id_ok(match_id))
+        if not path.exists():
+            raise ApiError(f"no match {match_id!r}", 404)
+        try:
+            step = int(request.args.get("step", -1))
+        except ValueError:
+            raise ApiError("step must be a number", 400) from None
+        try:
+            contents = read_log(path)
+        except MatchLogError as exc:
+            raise ApiError(str(exc), 422) from exc
+        steps = states_at(contents)
+        if step < 0 or step >= len(steps):
+            step = len(steps) - 1
+        state, info = steps[step]
+        adapter = get_adapter(contents.header.game)
+        return jsonify(step=step, steps=len(steps), info=info, svg=adapter.board_svg(state),
+                       state=state.to_json(), problems=[str(p) for p in contents.problems])
+
+    @app.get("/api/matches/<match_id>/export")
+    def export(match_id: str):
+        path = hub.store.path(match_id_ok(match_id))
+        if not path.exists():
+            raise ApiError(f"no match {match_id!r}", 404)
+        fmt = request.args.get("format", "jsonl")
+        if fmt == "jsonl":
+            return Response(path.read_bytes(), mimetype="application/x-ndjson",
+                            headers={"Content-Disposition": f'attachment; filename="{match_id}.jsonl"'})
+        try:
+            contents = read_log(path)
+        except MatchLogError as exc:
+            raise ApiError(str(exc), 422) from exc
+        if fmt == "json":
+            return jsonify(header=contents.header.to_json(), records=contents.records,
+                           problems=[str(p) for p in contents.problems])
+        if fmt == "csv":
+            out = io.StringIO()
+            w = csv.writer(out)
+            w.writerow(["seq", "type", "time", "source", "confidence", "notation", "legal", "rule", "reason"])
+            for r in contents.records:
+                v = r.get("verdict") or {}
+                w.writerow([r["seq"], r["type"], r.get("t", ""), r.get("source", ""), r.get("confidence", ""),
+                            r.get("notation", r.get("message", "")), v.get("legal", ""), v.get("rule", ""),
+                            v.get("reason", r.get("reason", ""))])
+            return Response(out.getvalue(), mimetype="text/csv",
+                            headers={"Content-Disposition": f'attachment; filename="{match_id}.csv"'})
+        raise ApiError("format must be jsonl, json or csv", 400)
+
+    @app.get("/video.mjpg")
+    def video():
+        try:
+            hold = min(float(request.args.get("timeout", stream_seconds)), stream_seconds)
+        except ValueError:
+            raise ApiError("timeout must be a number of seconds", 400) from None
+
+        def gen():
+            for jpeg in hub.frames(hold):
+                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                       + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
+
+        return Response(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",
+                        headers={"Cache-Control": "no-cache"})
+
+    return app
+
+
+def _games():
+    import engine
+
+    return engine.games()
