@@ -112,6 +112,11 @@ class MatchLogContents:
     header: Header
     records: list[dict[str, Any]]  # every readable record after the header, in file order
     problems: list[LogProblem]  # unreadable lines (a truncated last line after a crash, corruption)
+    record_lines: list[int] = field(default_factory=list)  # file line number of each record
+
+    def line_of(self, index: int) -> int | None:
+        """The file line number of records[index] (None for contents built without them)."""
+        return self.record_lines[index] if index < len(self.record_lines) else None
 
 
 def _validate_record(rec: Any) -> str | None:
@@ -153,6 +158,7 @@ def read_log(path: Path | str, strict: bool = False) -> MatchLogContents:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise MatchLogError(f"the header is not valid JSON: {exc}", path, 1) from exc
     records: list[dict[str, Any]] = []
+    record_lines: list[int] = []
     problems: list[LogProblem] = []
     last_seq = 0
     for number, line in enumerate(lines[1:], start=2):
@@ -174,7 +180,8 @@ def read_log(path: Path | str, strict: bool = False) -> MatchLogContents:
             continue
         last_seq = rec["seq"]
         records.append(rec)
-    return MatchLogContents(path, header, records, problems)
+        record_lines.append(number)
+    return MatchLogContents(path, header, records, problems, record_lines)
 
 
 class MatchLogWriter:

@@ -1,0 +1,343 @@
+"""Perfect and heuristic play for Highway 4x4.
+
+Value convention: the final margin `p2_best - p1_best` seen from Player 1 (seat 0). Both players
+want a low best path, so a positive value means Player 1 wins by that many points, zero is a draw
+(rule grid.draw) and a negative value means Player 2 wins.
+
+The search is a negamax alpha-beta with a transposition table keyed by the board (the reserve
+follows from it), iterative deepening, and a bound test at every node: with the remaining pieces
+sorted, each path's final sum lies between its current sum plus the smallest / largest pieces that
+could still fill its empty cells, so each player's final best path, and therefore the margin, lies
+in a known interval. When that interval already falls outside the search window the node is cut
+without expanding it; when it is a single value the node is solved. A depth-limited search scores
+its frontier with the middle of each path's interval (current sum + mean remaining piece per empty
+cell): that is the heuristic computer player used when a position is too deep to solve in time.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import EngineError
+from engine.grid.paths import CELLS, PATHS, cell_name
+from engine.grid.state import GridState, Place
+
+INF = 10**9
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_CHECK_EVERY = 2048  # nodes between two clock reads
+
+# For each seat and cell: the indices of that seat's paths through the cell.
+_CELL_PATHS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(i for i, p in enumerate(PATHS[seat]) if cell in p) for cell in range(CELLS))
+    for seat in (0, 1)
+)
+
+
+class _Timeout(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer of a search. `value` is p2_best - p1_best from Player 1's view (exact when
+    `exact`, otherwise the heuristic estimate of the deepest completed search)."""
+
+    value: float
+    best: Place | None  # the best move for the player to move (None on a full board)
+    exact: bool
+    depth: int  # plies searched (== empty cells when exact)
+    nodes: int
+    seconds: float
+    principal: tuple[Place, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "best": self.best.notation() if self.best else None,
+            "exact": self.exact,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "principal": [m.notation() for m in self.principal],
+        }
+
+
+def final_margin(board: tuple[int, ...] | list[int]) -> int:
+    """p2_best - p1_best of a full board (Player 1's view)."""
+    p1 = min(sum(board[c] for c in p) for p in PATHS[0])
+    p2 = min(sum(board[c] for c in p) for p in PATHS[1])
+    return p2 - p1
+
+
+class _Search:
+    """One search over one position: mutable board, per-path sums and empty counts kept
+    incrementally so a move costs a few list updates instead of 40 path sums."""
+
+    def __init__(self, state: GridState, deadline: float | None) -> None:
+        self.board = list(state.board)
+        self.sums = [[sum(self.board[c] for c in p) for p in PATHS[s]] for s in (0, 1)]
+        self.empty = [[sum(1 for c in p if not self.board[c]) for p in PATHS[s]] for s in (0, 1)]
+        self.pieces = sorted(state.reserve())
+        self.cells = state.empty_cells()
+        self.placed = state.placed
+        self.deadline = deadline
+        self.nodes = 0
+        self.tt: dict[bytes, tuple[int, int, float, int]] = {}
+
+    # -- incremental moves ----------------------------------------------------------------
+    def _place(self, piece: int, cell: int) -> None:
+        self.board[cell] = piece
+        for s in (0, 1):
+            sums, empty = self.sums[s], self.empty[s]
+            for i in _CELL_PATHS[s][cell]:
+                sums[i] += piece
+                empty[i] -= 1
+        self.placed += 1
+
+    def _unplace(self, piece: int, cell: int) -> None:
+        self.board[cell] = 0
+        for s in (0, 1):
+            sums, empty = self.sums[s], self.empty[s]
+            for i in _CELL_PATHS[s][cell]:
+                sums[i] -= piece
+                empty[i] += 1
+        self.placed -= 1
+
+    # -- bounds -----------------------------------------------------------------------------
+    def _bounds(self) -> tuple[int, int, float]:
+        """(low, high, estimate) of the final margin from Player 1's view."""
+        pieces = self.pieces
+        n = len(pieces)
+        lo = [0] * (n + 1)
+        hi = [0] * (n + 1)
+        for k in range(n):
+            lo[k + 1] = lo[k] + pieces[k]
+            hi[k + 1] = hi[k] + pieces[n - 1 - k]
+        mean = (lo[n] / n) if n else 0.0
+        s0, e0, s1, e1 = self.sums[0], self.empty[0], self.sums[1], self.empty[1]
+        p1lo = min([s + lo[e] for s, e in zip(s0, e0, strict=True)])
+        p1hi = min([s + hi[e] for s, e in zip(s0, e0, strict=True)])
+        p2lo = min([s + lo[e] for s, e in zip(s1, e1, strict=True)])
+        p2hi = min([s + hi[e] for s, e in zip(s1, e1, strict=True)])
+        p1est = min([s + mean * e for s, e in zip(s0, e0, strict=True)])
+        p2est = min([s + mean * e for s, e in zip(s1, e1, strict=True)])
+        return p2lo - p1hi, p2hi - p1lo, p2est - p1est
+
+    # -- move ordering ------------------------------------------------------------------------
+    def _ordered_moves(self, mover: int, first: int) -> list[tuple[int, int]]:
+        """Moves as (piece, cell). A cell matters to a seat in proportion to how many of its
+        near-best paths run through it; the mover wants small pieces where it matters to
+        itself and large ones where it matters to the opponent."""
+        pieces = self.pieces
+        n = len(pieces)
+        mean = sum(pieces) / n
+        weight = [[0.0] * CELLS, [0.0] * CELLS]
+        for s in (0, 1):
+            est = [v + mean * e for v, e in zip(self.sums[s], self.empty[s], strict=True)]
+            floor = min(est)
+            for i, p in enumerate(PATHS[s]):
+                w = 1.0 / (1.0 + est[i] - floor)
+                for c in p:
+                    weight[s][c] += w
+        own, opp = weight[mover], weight[1 - mover]
+        cells = [c for c in self.cells if not self.board[c]]
+        scored = []
+        for c in cells:
+            tilt = opp[c] - own[c]
+            for p in pieces:
+                scored.append(((p - mean) * tilt, p, c))
+        scored.sort(reverse=True)
+        moves = [(p, c) for _, p, c in scored]
+        if first >= 0:
+            fp, fc = first >> 4, first & 15
+            if (fp, fc) in moves:
+                moves.remove((fp, fc))
+                moves.insert(0, (fp, fc))
+        return moves
+
+    # -- negamax ------------------------------------------------------------------------------
+    def negamax(self, depth: int, alpha: float, beta: float) -> float:
+        """Value for the player to move; searches `depth` plies (all of them when depth >= the
+        number of empty cells, giving an exact value)."""
+        n = len(self.pieces)
+        sign = 1 if self.placed % 2 == 0 else -1
+        if n == 0:
+            return sign * final_margin(self.board)
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0 and self.deadline is not None \
+                and time.perf_counter() > self.deadline:
+            raise _Timeout
+        if n == 1:
+            cell = next(c for c in self.cells if not self.board[c])
+            piece = self.pieces[0]
+            self.board[cell] = piece
+            value = sign * final_margin(self.board)
+            self.board[cell] = 0
+            return value
+        depth = min(depth, n)
+        key = bytes(self.board)
+        entry = self.tt.get(key)
+        first = -1
+        if entry is not None:
+            edepth, flag, evalue, first = entry
+            if edepth >= depth:
+                if flag == _EXACT:
+                    return evalue
+                if flag == _LOWER and evalue >= beta:
+                    return evalue
+                if flag == _UPPER and evalue <= alpha:
+                    return evalue
+        mlo, mhi, mest = self._bounds()
+        vlo, vhi = (mlo, mhi) if sign > 0 else (-mhi, -mlo)
+        if vlo == vhi:
+            return vlo
+        if vhi <= alpha:
+            return vhi
+        if vlo >= beta:
+            return vlo
+        if depth == 0:
+            return sign * mest
+        alpha0 = alpha
+        best, best_move = -INF, -1
+        mover = self.placed % 2
+        for piece, cell in self._ordered_moves(mover, first):
+            self._place(piece, cell)
+            idx = self.pieces.index(piece)
+            del self.pieces[idx]
+            try:
+                value = -self.negamax(depth - 1, -beta, -alpha)
+            finally:
+                self.pieces.insert(idx, piece)
+                self._unplace(piece, cell)
+            if value > best:
+                best, best_move = value, (piece << 4) | cell
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+        self.tt[key] = (depth, flag, best, best_move)
+        return best
+
+    def principal(self, limit: int) -> list[Place]:
+        """Follow the stored best moves from the root (for display; may stop early)."""
+        line: list[Place] = []
+        made: list[tuple[int, int]] = []
+        while len(line) < limit:
+            entry = self.tt.get(bytes(self.board))
+            if entry is None or entry[3] < 0:
+                break
+            piece, cell = entry[3] >> 4, entry[3] & 15
+            line.append(Place(piece, cell, self.placed % 2))
+            self._place(piece, cell)
+            self.pieces.remove(piece)
+            made.append((piece, cell))
+        for piece, cell in reversed(made):
+            self._unplace(piece, cell)
+            self.pieces.append(piece)
+        self.pieces.sort()
+        return line
+
+
+def _root_move(search: _Search, depth: int) -> tuple[float, Place]:
+    """Search every root move with a full window so the chosen move is a true best one."""
+    mover = search.placed % 2
+    sign = 1 if mover == 0 else -1
+    entry = search.tt.get(bytes(search.board))
+    first = entry[3] if entry else -1
+    best, best_move = -INF, None
+    alpha = -INF
+    for piece, cell in search._ordered_moves(mover, first):
+        search._place(piece, cell)
+        idx = search.pieces.index(piece)
+        del search.pieces[idx]
+        try:
+            value = -search.negamax(depth - 1, -INF, -alpha)
+        finally:
+            search.pieces.insert(idx, piece)
+            search._unplace(piece, cell)
+        if value > best:
+            best, best_move = value, (piece, cell)
+            alpha = value
+    assert best_move is not None
+    search.tt[bytes(search.board)] = (min(depth, len(search.pieces)), _EXACT, best,
+                                      (best_move[0] << 4) | best_move[1])
+    return sign * best, Place(best_move[0], best_move[1], mover)
+
+
+def solve(state: GridState, time_limit: float | None = None, max_depth: int | None = None) -> SolveResult:
+    """Best move and value of `state`. Iterative deepening: each pass searches one ply deeper;
+    the pass that reaches the last empty cell is exact. With `time_limit` (seconds) the search
+    stops at the deadline and returns the deepest completed pass (exact=False unless it reached
+    the end). `max_depth` caps the plies (a fixed-strength computer player)."""
+    if not isinstance(state, GridState):
+        raise EngineError(f"the 4x4 solver needs a highway-grid state, got {type(state).__name__}")
+    start = time.perf_counter()
+    n = len(state.empty_cells())
+    if n == 0:
+        return SolveResult(final_margin(state.board), None, True, 0, 0, 0.0)
+    deadline = start + time_limit if time_limit is not None else None
+    search = _Search(state, deadline)
+    target = n if max_depth is None else max(1, min(n, max_depth))
+    result: SolveResult | None = None
+    depth = min(2, target) if time_limit is not None else target
+    while True:
+        try:
+            value, move = _root_move(search, depth)
+        except _Timeout:
+            break
+        exact = depth >= n
+        result = SolveResult(value, move, exact, depth, search.nodes, time.perf_counter() - start)
+        if depth >= target:
+            break
+        depth = min(target, depth + 2)
+    if result is None:
+        # Not even the first pass finished: fall back to the static ordering's first move.
+        mover = search.placed % 2
+        piece, cell = search._ordered_moves(mover, -1)[0]
+        est = search._bounds()[2]
+        result = SolveResult(est, Place(piece, cell, mover), False, 0, search.nodes,
+                             time.perf_counter() - start)
+    line = tuple(search.principal(result.depth)) if result.exact else (result.best,)
+    return SolveResult(result.value, result.best, result.exact, result.depth, search.nodes,
+                       time.perf_counter() - start, tuple(m for m in line if m is not None))
+
+
+def hint(state: GridState, time_limit: float | None = None) -> tuple[Place | None, float]:
+    """(best move for the player to move, its value p2_best - p1_best from Player 1's view)."""
+    result = solve(state, time_limit)
+    return result.best, result.value
+
+
+def computer_move(state: GridState, time_budget: float = 1.0) -> Place:
+    """A computer player: the exact best move when the position solves within the budget,
+    otherwise the best move of the deepest heuristic search that finished."""
+    result = solve(state, time_budget)
+    if result.best is None:
+        raise EngineError("the board is full: there is no move to make")
+    return result.best
+
+
+def brute_force_value(state: GridState) -> int:
+    """Plain minimax over every move, no pruning: the reference the tests check the solver against.
+    Only for a handful of empty cells."""
+    if state.is_terminal():
+        return final_margin(state.board)
+    values = [brute_force_value(state.apply(a)) for a in state.legal_actions()]
+    return max(values) if state.current_player() == 0 else min(values)
+
+
+def describe(value: float) -> str:
+    """A value in words, e.g. 'Player 1 wins by 3'."""
+    if value == 0:
+        return "draw"
+    who = "Player 1" if value > 0 else "Player 2"
+    amount = abs(value)
+    text = f"{amount:g}" if float(amount).is_integer() else f"{amount:.1f}"
+    return f"{who} wins by {text}"
+
+
+__all__ = ["SolveResult", "brute_force_value", "computer_move", "describe", "final_margin", "hint",
+           "solve", "cell_name"]
