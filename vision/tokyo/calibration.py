@@ -1,0 +1,99 @@
+"""Camera calibration and piece sizes for reading Tokyo Highway.
+
+World frame (millimetres, right-handed): the table is the plane z = 0, x to the right, y away from the
+camera side, z up. Supports have height, so the reader needs a full pinhole camera (not just a table
+homography) to turn a support's image extent into a height in column units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vision.types import VisionError
+
+
+@dataclass(frozen=True)
+class PieceSizes:
+    """Physical sizes of the set (mm). Measure your own set and pass them in; defaults are the
+    project's renderer set."""
+
+    unit_mm: float = 14.0  # height of one column
+    column_diameter_mm: float = 16.0
+    stick_length_mm: float = 120.0
+    stick_width_mm: float = 8.0
+    stick_thickness_mm: float = 4.0
+    car_length_mm: float = 20.0
+    car_width_mm: float = 11.0
+    car_height_mm: float = 9.0
+
+@dataclass
+class PinholeCamera:
+    """K (3x3 intrinsics), R (3x3 world->camera rotation), t (3,) so that X_cam = R @ X + t."""
+
+    K: np.ndarray
+    R: np.ndarray
+    t: np.ndarray
+    width: int
+    height: int
+
+    @property
+    def centre(self) -> np.ndarray:
+        return -self.R.T @ self.t
+
+    def to_camera(self, pts: np.ndarray) -> np.ndarray:
+        return np.asarray(pts, np.float64).reshape(-1, 3) @ self.R.T + self.t
+
+    def project(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """World points (N,3) -> pixels (N,2) and camera depth (N,)."""
+        pc = self.to_camera(pts)
+        z = np.maximum(pc[:, 2], 1e-6)
+        uv = (pc[:, :2] / z[:, None]) @ self.K[:2, :2].T + self.K[:2, 2]
+        return uv, pc[:, 2]
+
+    def table_homography(self, z: float = 0.0) -> np.ndarray:
+        """3x3 map from plane-z world (x, y, 1) to pixels."""
+        P = self.K @ np.hstack([self.R, self.t[:, None]])
+        return P[:, [0, 1, 3]] + z * P[:, [2]] @ np.array([[0, 0, 1.0]])
+
+    def ray_to_plane(self, uv: np.ndarray, z: float) -> np.ndarray:
+        """Back-project pixels (N,2) onto the horizontal plane at height z (mm) -> world (N,3)."""
+        uv = np.asarray(uv, np.float64).reshape(-1, 2)
+        d_cam = np.hstack([(uv - self.K[:2, 2]) / np.diag(self.K)[:2], np.ones((len(uv), 1))])
+        d = d_cam @ self.R  # camera -> world directions (R^T d per row)
+        c = self.centre
+        s = (z - c[2]) / np.where(np.abs(d[:, 2]) < 1e-9, 1e-9, d[:, 2])
+        return c + s[:, None] * d
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"K": np.round(self.K, 6).tolist(), "R": np.round(self.R, 9).tolist(),
+                "t": np.round(self.t, 6).tolist(), "width": self.width, "height": self.height}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PinholeCamera:
+        return cls(np.asarray(d["K"], np.float64), np.asarray(d["R"], np.float64),
+                   np.asarray(d["t"], np.float64), int(d["width"]), int(d["height"]))
+
+
+@dataclass
+class TokyoCalibration:
+    """What the reader knows about the table: the camera and the set's sizes."""
+
+    camera: PinholeCamera
+    sizes: PieceSizes = field(default_factory=PieceSizes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"camera": self.camera.to_dict(), "sizes": asdict(self.sizes)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TokyoCalibration:
+        try:
+            cam = PinholeCamera.from_dict(d["camera"])
+            sizes = PieceSizes(**d.get("sizes", {}))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VisionError(f"calibration is malformed: {exc!r}") from exc
+        if cam.K.shape != (3, 3) or cam.R.shape != (3, 3) or cam.t.shape != (3,):
+            raise VisionError("calibration camera needs K 3x3, R 3x3 and t of length 3")
+        return cls(cam, sizes)
