@@ -53,7 +53,8 @@ class ReplayReport:
     recorded_outcome: dict[str, Any] | None = None
     outcome_agrees: bool = True
     corrections: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
+    # Actions still in force at the end, each with the state before it (what an undo returns to).
+    in_force: list[tuple[RecordCheck, GameState]] = field(default_factory=list)
 
     @property
     def disagreements(self) -> list[RecordCheck]:
@@ -156,7 +157,7 @@ def replay(log: Path | str | MatchLogContents) -> ReplayReport:
     outcome_agrees = _outcomes_agree(recorded_outcome, outcome) if ended else True
     problems.sort(key=lambda p: p.line)
     return ReplayReport(contents.path, header, checks, problems, state, outcome, recorded_outcome,
-                        outcome_agrees, corrections)
+                        outcome_agrees, corrections, [(c, s) for _, s, c in in_force])
 
 
 def _replay_action(game: engine.Game, state: GameState, rec: dict[str, Any], line: int | None,

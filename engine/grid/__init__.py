@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.core import EngineError
 from engine.grid.paths import PATHS, cell_name, parse_cell
+from engine.grid.position import format_position, parse_position
 from engine.grid.state import GridState, PathValue, Place, best_path, parse_action
 from engine.registry import Game, register
 
@@ -32,5 +33,5 @@ GAME = register(
     )
 )
 
-__all__ = ["GAME", "PATHS", "GridState", "PathValue", "Place", "best_path", "cell_name", "parse_action",
-           "parse_cell"]
+__all__ = ["GAME", "PATHS", "GridState", "PathValue", "Place", "best_path", "cell_name", "format_position",
+           "parse_action", "parse_cell", "parse_position"]

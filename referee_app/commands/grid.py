@@ -1,0 +1,164 @@
+"""`highway-referee grid show|solve|hint`: 4x4 Highway positions, best paths and perfect play.
+
+A POSITION is 16 entries row by row from a1 (top-left), '.' for empty, rows optionally separated by
+'/': "7 . 3 . / . . . . / . 12 . . / . . . 16" (docs/rules/highway-grid.md). A match log file may be
+given instead: its final position is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.core import EngineError
+from engine.grid import GridState, cell_name, format_position, parse_position
+from engine.grid.solver import describe, solve
+from engine.grid.state import PLAYER_NAMES
+from referee_app.cli import CliError, CommandTree
+from referee_app.commands.log import load_report
+
+
+def load_position(words: list[str]) -> GridState:
+    """A position from the command line words, or the final position of a log file."""
+    text = " ".join(words)
+    path = Path(text)
+    if len(words) == 1 and path.is_file():
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace").lstrip()[:1]
+        except OSError as exc:
+            raise CliError(f"cannot read {path}: {exc.strerror}", 2) from None
+        if head == "{":
+            report = load_report(text)
+            if not isinstance(report.final_state, GridState):
+                raise CliError(f"{path} is a {report.header.game} match, not highway-grid", 2)
+            return report.final_state
+        text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        return parse_position(text)
+    except EngineError as exc:
+        raise CliError(f"position: {exc}", 2) from None
+
+
+def describe_state(state: GridState) -> dict[str, Any]:
+    p1, p2 = state.best_paths()
+    outcome = state.outcome()
+    return {
+        "position": format_position(state),
+        "placed": state.placed,
+        "to_move": None if state.is_terminal() else state.current_player(),
+        "reserve": state.reserve(),
+        "best_paths": [p1.to_json(), p2.to_json()],
+        "outcome": outcome.to_json() if outcome else None,
+    }
+
+
+def board_text(state: GridState) -> str:
+    lines = ["     a   b   c   d"]
+    for r in range(4):
+        cells = " ".join(f"{state.board[r * 4 + c] or '.':>3}" for c in range(4))
+        lines.append(f"{r + 1}  {cells}")
+    return "\n".join(lines)
+
+
+def _position_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("position", nargs="+", metavar="POSITION|LOGFILE",
+                   help="16 entries row by row, '.' for empty (quote it), or a match log file")
+
+
+def _setup_show(p: argparse.ArgumentParser) -> None:
+    _position_arg(p)
+    p.add_argument("--svg", metavar="FILE", help="also draw the board and best paths as SVG")
+    p.add_argument("--png", metavar="FILE", help="also draw the board and best paths as PNG")
+    p.add_argument("--json", action="store_true")
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    state = load_position(args.position)
+    info = describe_state(state)
+    if args.json:
+        print(json.dumps(info, indent=2))
+    else:
+        print(board_text(state))
+        for seat, pv in enumerate(state.best_paths()):
+            so_far = "" if state.is_terminal() else " so far (empty cells count 0)"
+            print(f"{PLAYER_NAMES[seat]} best path: {pv.value}{so_far}, {len(pv.paths)} path(s):")
+            for path in pv.paths:
+                print("    " + " ".join(f"{cell_name(c)}={state.board[c] or '.'}" for c in path))
+        outcome = state.outcome()
+        if outcome:
+            print(f"result: {outcome.reason}")
+        else:
+            print(f"to move: {PLAYER_NAMES[state.current_player()]}, reserve: "
+                  + " ".join(map(str, state.reserve())))
+    inputs = {Path(" ".join(args.position)).resolve()}
+    from referee_app.render.grid import grid_png, grid_svg
+
+    for name, data in ((args.svg, lambda: grid_svg(state).encode()), (args.png, lambda: grid_png(state))):
+        if not name:
+            continue
+        out = Path(name)
+        if out.resolve() in inputs:
+            raise CliError(f"{name} is the input file; choose another output file", 2)
+        try:
+            out.write_bytes(data())
+        except OSError as exc:
+            raise CliError(f"cannot write {name}: {exc.strerror}", 2) from None
+    return 0
+
+
+def _setup_search(default_time: float) -> Any:
+    def setup(p: argparse.ArgumentParser) -> None:
+        _position_arg(p)
+        p.add_argument("--time", type=float, default=default_time, metavar="S",
+                       help=f"time budget in seconds (default {default_time:g}); past it the deepest "
+                       "finished search is used (a heuristic estimate)")
+        p.add_argument("--json", action="store_true")
+    return setup
+
+
+def _solve(args: argparse.Namespace) -> tuple[GridState, Any]:
+    state = load_position(args.position)
+    if args.time <= 0:
+        raise CliError(f"--time must be positive, got {args.time}", 2)
+    if state.is_terminal():
+        raise CliError("the board is full: nothing to solve (use `grid show` for the result)", 2)
+    return state, solve(state, time_limit=args.time)
+
+
+def _run_solve(args: argparse.Namespace) -> int:
+    state, result = _solve(args)
+    if args.json:
+        print(json.dumps({"position": format_position(state), **result.to_json()}, indent=2))
+        return 0
+    kind = "exact" if result.exact else f"heuristic, {result.depth} plies deep"
+    print(board_text(state))
+    print(f"to move: {PLAYER_NAMES[state.current_player()]}")
+    print(f"value: {result.value:g} = {describe(result.value)} ({kind}; value = Player 2's best path "
+          "minus Player 1's with best play)")
+    print(f"best move: {result.best.notation()}")
+    if len(result.principal) > 1:
+        print("best play: " + " ".join(m.notation() for m in result.principal))
+    print(f"searched {result.nodes} nodes in {result.seconds:.2f} s")
+    return 0
+
+
+def _run_hint(args: argparse.Namespace) -> int:
+    state, result = _solve(args)
+    if args.json:
+        print(json.dumps({"best": result.best.notation(), "value": result.value, "exact": result.exact}))
+        return 0
+    kind = "exact" if result.exact else "estimate"
+    print(f"{PLAYER_NAMES[state.current_player()]}: play {result.best.notation()} "
+          f"({describe(result.value)}, {kind})")
+    return 0
+
+
+def register(cli: CommandTree) -> None:
+    cli.group(("grid",), help="Highway 4x4 positions: best paths, solver, hints")
+    cli.add(("grid", "show"), _setup_show, _run_show,
+            help="print a position (or a log's final position) with both players' best paths")
+    cli.add(("grid", "solve"), _setup_search(10.0), _run_solve,
+            help="exact value and best play from a position")
+    cli.add(("grid", "hint"), _setup_search(2.0), _run_hint, help="the best move for the player to move")

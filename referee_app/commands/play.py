@@ -1,0 +1,255 @@
+"""`highway-referee play GAME`: referee a match from typed moves, for any registered game.
+
+Each move is judged by the engine; its verdict (with the rule id) is printed and written to a
+durable match log (source=manual, confidence 1.0). Illegal moves are logged and flagged, never
+dropped, and make the exit status 1. The word `undo` withdraws the latest move still in force
+(a correction record); the next move is logged as its replacement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine.core import Action, EngineError, GameState
+from referee_app.cli import CliError, CommandTree
+from referee_app.matchlog import Header, MatchLogError, MatchLogWriter
+from referee_app.replay import ReplayError, replay
+from referee_app.store import MatchStore
+
+UNDO = "undo"
+
+
+def parse_variant(items: list[str]) -> dict[str, Any]:
+    """`k=v` options: integers, true/false and plain strings."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CliError(f"--variant {item!r}: write KEY=VALUE, e.g. --variant expansion=lava")
+        v: Any = value.strip()
+        if v.lower() in ("true", "false"):
+            v = v.lower() == "true"
+        elif v.lstrip("-").isdigit():
+            v = int(v)
+        out[key.strip()] = v
+    return out
+
+
+def split_moves(text: str) -> list[str]:
+    """--moves text: separated by ';' or newlines when it holds either, otherwise by spaces."""
+    if ";" in text or "\n" in text:
+        parts = text.replace("\n", ";").split(";")
+    else:
+        parts = text.split()
+    return [p.strip() for p in parts if p.strip()]
+
+
+def get_game(name: str) -> engine.Game:
+    try:
+        return engine.get_game(name)
+    except EngineError as exc:
+        raise CliError(str(exc), 2) from None
+
+
+def _setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game name (see `highway-referee games`)")
+    p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
+    p.add_argument("--names", help="comma-separated player names (default Player 1, Player 2, ...)")
+    p.add_argument("--variant", action="append", default=[], metavar="K=V",
+                   help="a variant option (repeatable), e.g. --variant expansion=lava")
+    p.add_argument("--moves", help="the moves in the game's notation, e.g. \"7@b2 3@a1\" (';' also "
+                   "separates); without it, one move per line is read from stdin ('#' starts a comment)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--log", metavar="FILE",
+                       help="write the match log here; an existing log of the same game is continued")
+    where.add_argument("--data", metavar="DIR",
+                       help="data folder to keep the log in (default: $HIGHWAY_REFEREE_DATA, "
+                       "else the user data dir)")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+
+
+def _moves(args: argparse.Namespace, game: engine.Game) -> Iterator[tuple[str, str, Action | None]]:
+    """(where, text, action or None for undo). --moves is parsed whole before anything is written,
+    so a typo there leaves the log untouched; stdin is read and judged line by line."""
+    if args.moves is not None:
+        parsed = []
+        for index, text in enumerate(split_moves(args.moves), start=1):
+            where = f"--moves, move {index}"
+            parsed.append((where, text, _parse(game, where, text)))
+        yield from parsed
+        return
+    for number, line in enumerate(sys.stdin, start=1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            where = f"stdin line {number}"
+            yield where, text, _parse(game, where, text)
+
+
+def _parse(game: engine.Game, where: str, text: str) -> Action | None:
+    if text.lower() == UNDO:
+        return None
+    try:
+        return game.parse_action(text)
+    except EngineError as exc:
+        raise CliError(f"{where} ({text!r}): {exc}", 2) from None
+
+
+class _Session:
+    """The match being played: state, the log writer and the actions still in force."""
+
+    def __init__(self, args: argparse.Namespace, game: engine.Game) -> None:
+        self.game = game
+        self.store: MatchStore | None = None
+        self.in_force: list[tuple[int, GameState]] = []
+        self.pending_replacement: int | None = None
+        self.played = 0  # records written in this session
+        players = args.players or game.min_players
+        if not game.min_players <= players <= game.max_players:
+            raise CliError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {players}")
+        names = [n.strip() for n in args.names.split(",")] if args.names else \
+            [f"Player {i + 1}" for i in range(players)]
+        if len(names) != players:
+            raise CliError(f"--names gives {len(names)} names for {players} players")
+        variant = parse_variant(args.variant)
+        log_path = Path(args.log) if args.log else None
+        if log_path is not None and log_path.exists():
+            self._continue(log_path)
+            return
+        try:
+            self.state = game.new_state(players=players, **variant)
+        except (EngineError, TypeError) as exc:
+            raise CliError(f"cannot start {game.name}: {exc}") from None
+        self.names, self.variant = names, variant
+        self._log_path = log_path
+        self._data = args.data
+        self._writer: MatchLogWriter | None = None
+
+    def _continue(self, path: Path) -> None:
+        try:
+            report = replay(path)
+        except ReplayError as exc:
+            raise CliError(f"cannot continue {path}: {exc}", 2) from None
+        if report.header.game != self.game.name:
+            raise CliError(f"{path} is a {report.header.game} match, not {self.game.name}", 2)
+        if report.problems:
+            raise CliError(f"{path} has damaged lines ({report.problems[0]}); "
+                           "replay it with `highway-referee log replay` before continuing", 2)
+        self.state = report.final_state
+        self.names, self.variant = report.header.players, report.header.variant
+        self.in_force = [(c.seq, s) for c, s in report.in_force]
+        self._log_path, self._data = path, None
+        try:
+            self._writer = MatchLogWriter.open(path)
+        except MatchLogError as exc:
+            raise CliError(str(exc), 2) from None
+
+    @property
+    def writer(self) -> MatchLogWriter:
+        """The log is created at the first record, so a rejected command line writes nothing."""
+        if self._writer is None:
+            try:
+                if self._log_path is not None:
+                    header = Header(self.game.name, self.names, self.variant)
+                    self._writer = MatchLogWriter.create(self._log_path, header)
+                else:
+                    self.store = MatchStore(self._data)
+                    self._writer = self.store.create(self.game.name, self.names, self.variant)
+            except MatchLogError as exc:
+                raise CliError(str(exc), 2) from None
+        return self._writer
+
+    def play(self, action: Action) -> dict[str, Any]:
+        mover = self.state.current_player()
+        try:
+            verdict = self.state.judge(action)
+            new_state = self.state.apply(action, verdict)
+        except (EngineError, NotImplementedError) as exc:
+            raise CliError(f"the engine cannot judge {action.notation()}: {exc}", 2) from None
+        seq = self.writer.action(action.to_json(), action.notation(), verdict.to_json(), source="manual",
+                                 confidence=1.0, corrects=self.pending_replacement,
+                                 **({"player": mover} if mover >= 0 else {}))
+        self.pending_replacement = None
+        self.played += 1
+        self.in_force.append((seq, self.state))
+        self.state = new_state
+        return {"seq": seq, "player": mover, "notation": action.notation(), "verdict": verdict.to_json()}
+
+    def undo(self, where: str) -> dict[str, Any]:
+        if not self.in_force:
+            raise CliError(f"{where}: nothing to undo", 2)
+        target, before = self.in_force.pop()
+        seq = self.writer.correction(target, source="manual", reason="undo typed by the user")
+        self.state = before
+        self.played += 1
+        self.pending_replacement = target
+        return {"seq": seq, "undo": target}
+
+    def player_name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else "chance" if seat == engine.CHANCE else "-"
+
+    def finish(self) -> None:
+        if self._writer is None:
+            return
+        outcome = self.state.outcome()
+        if outcome is not None and self.played:
+            self.writer.end(outcome.to_json(), outcome.reason)
+        self._writer.close()
+        if self.store is not None:
+            self.store.update(self._writer.header.match_id)
+
+
+def _run(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    session = _Session(args, game)
+    results: list[dict[str, Any]] = []
+    illegal = 0
+    try:
+        for number, (where, text, action) in enumerate(_moves(args, game), start=1):
+            if action is None:
+                res = session.undo(where)
+                results.append(res)
+                if not args.json:
+                    print(f"{number:>3}. undo: the move logged as seq {res['undo']} is withdrawn")
+                continue
+            if session.state.is_terminal():
+                raise CliError(f"{where} ({text!r}): the game is already over", 2)
+            res = session.play(action)
+            results.append(res)
+            legal = res["verdict"]["legal"]
+            illegal += not legal
+            if not args.json:
+                v = res["verdict"]
+                flag = "legal  " if legal else "ILLEGAL"
+                extra = "" if legal else f" [{v['consequence']}]"
+                print(f"{number:>3}. {session.player_name(res['player']):<10} {res['notation']:<8} "
+                      f"{flag} {v['rule']:<22} {v['reason']}{extra}")
+    finally:
+        session.finish()
+    outcome = session.state.outcome()
+    path = session._writer.path if session._writer else None
+    if args.json:
+        print(json.dumps({"game": game.name, "log": str(path) if path else None,
+                          "match_id": session._writer.header.match_id if session._writer else None,
+                          "moves": results, "illegal": illegal, "state": session.state.to_json(),
+                          "outcome": outcome.to_json() if outcome else None}, indent=2))
+    else:
+        diagram = getattr(session.state, "diagram", None)
+        if callable(diagram):
+            print(diagram())
+        print(f"outcome: {outcome.reason}" if outcome else
+              f"to move: {session.player_name(session.state.current_player())}")
+        if path:
+            print(f"log: {path}")
+        if illegal:
+            print(f"{illegal} illegal move(s): see the verdicts above", file=sys.stderr)
+    return 1 if illegal else 0
+
+
+def register(cli: CommandTree) -> None:
+    cli.add(("play",), _setup, _run, help="referee a match from typed moves (any game), writing a match log")
