@@ -1,0 +1,226 @@
+"""End-of-game scoring with a full breakdown (rules rri.score.*, docs/rules/railroad-ink.md).
+
+One pass over the drawn squares collects the connections; networks are joined with a union-find
+over tile parts (an overpass is two parts, a station one), so exits are counted per network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import EngineError
+from engine.railroad_ink.board import CENTRE, NEIGHBOURS, OPPOSITE, Sheet, cell_name
+from engine.railroad_ink.longest import READINGS, longest_route
+
+# exits on one network -> points (the published score table, printed on every sheet)
+EXIT_POINTS = (0, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 45)
+CLOSED_LAVA_LAKE_POINTS = 5
+CRATER_END_POINTS = 2
+RIVER_BOTH_EDGES_BONUS = 3
+
+
+@dataclass(frozen=True)
+class Score:
+    exit_points: int
+    network_exit_counts: tuple[int, ...]
+    longest_highway: int
+    longest_railway: int
+    center_squares: int
+    errors: int
+    expansion_points: int
+    total: int
+    longest: str
+    expansion: dict[str, int] = field(default_factory=dict)
+    # for drawings: networks (cells, exits), longest routes (cells in order), open ends (cell, side)
+    networks: tuple[tuple[tuple[int, ...], int], ...] = field(default=(), compare=False)
+    highway_route: tuple[int, ...] = field(default=(), compare=False)
+    railway_route: tuple[int, ...] = field(default=(), compare=False)
+    error_sides: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exit_points": self.exit_points,
+            "network_exit_counts": list(self.network_exit_counts),
+            "longest_highway": self.longest_highway,
+            "longest_railway": self.longest_railway,
+            "center_squares": self.center_squares,
+            "errors": self.errors,
+            "expansion_points": self.expansion_points,
+            "expansion": dict(self.expansion),
+            "total": self.total,
+            "longest": self.longest,
+            "longest_highway_route": [cell_name(c) for c in self.highway_route],
+            "longest_railway_route": [cell_name(c) for c in self.railway_route],
+            "error_sides": [f"{cell_name(c)}{'NESW'[s]}" for c, s in self.error_sides],
+        }
+
+
+def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...] = (),
+                trace: bool = False) -> Score:
+    """Score a sheet. `longest` picks the reading (trail: the seed's; path: distinct squares).
+    Expansion points are added for the expansions named (their tiles are always read)."""
+    if longest not in READINGS:
+        raise EngineError(f"longest must be one of {READINGS}, got {longest!r}")
+    cells = sheet.cells
+    craters = sheet.craters
+    exits = {(c, s): k for c, s, k in sheet.exits}
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        root = x
+        while parent[root] != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    hadj: dict[int, list[int]] = {}
+    radj: dict[int, list[int]] = {}
+    exit_ports: list[int] = []
+    errors = 0
+    error_sides: list[tuple[int, int]] = []
+    crater_ends = 0
+    centre = 0
+    water: list[tuple[int, int]] = []  # lake joins between cells (for lake sizes)
+    river: list[tuple[int, int]] = []
+    lava: list[tuple[int, int]] = []
+    river_edge_ends: dict[int, int] = {}
+    river_open: set[int] = set()
+    lava_open: set[int] = set()
+    lake_cells: list[int] = []
+    river_cells: list[int] = []
+    lava_cells: list[int] = []
+
+    for c, sq in enumerate(cells):
+        if sq is not None:
+            for g in sq.info.group:
+                if g >= 0:
+                    parent[c * 4 + g] = c * 4 + g
+    for c, sq in enumerate(cells):
+        if sq is None:
+            continue
+        info = sq.info
+        sides, group = info.sides, info.group
+        base = c * 4
+        if info.route and c in CENTRE:
+            centre += 1
+        if "L" in sides:
+            lake_cells.append(c)
+        if "W" in sides:
+            river_cells.append(c)
+        if "V" in sides:
+            lava_cells.append(c)
+        if "H" in sides:
+            hadj.setdefault(c, [])
+        if "R" in sides:
+            radj.setdefault(c, [])
+        neigh = NEIGHBOURS[c]
+        for s in range(4):
+            k = sides[s]
+            if k == "-":
+                continue
+            n = neigh[s]
+            if n < 0:
+                if k in "HR" and exits.get((c, s)) == k:
+                    exit_ports.append(base + group[s])
+                elif k == "W":
+                    river_edge_ends[c] = river_edge_ends.get(c, 0) + 1
+                continue
+            nsq = cells[n]
+            if nsq is not None and nsq.sides[OPPOSITE[s]] == k:
+                if n > c:  # each connection once
+                    a, b = find(base + group[s]), find(n * 4 + nsq.info.group[OPPOSITE[s]])
+                    if a != b:
+                        parent[a] = b
+                    if k == "H":
+                        hadj[c].append(n)
+                        hadj.setdefault(n, []).append(c)
+                    elif k == "R":
+                        radj[c].append(n)
+                        radj.setdefault(n, []).append(c)
+                    elif k == "L":
+                        water.append((c, n))
+                    elif k == "W":
+                        river.append((c, n))
+                    else:
+                        lava.append((c, n))
+                continue
+            if k in "HRW":
+                if nsq is None and n in craters:
+                    crater_ends += 1  # an open end at a crater scores instead of costing
+                else:
+                    errors += 1
+                    error_sides.append((c, s))
+                    if k == "W":
+                        river_open.add(c)
+            elif k == "V" and nsq is None:
+                errors += 1  # open lava side
+                error_sides.append((c, s))
+                lava_open.add(c)
+
+    counts: dict[int, int] = {}
+    for p in exit_ports:
+        r = find(p)
+        counts[r] = counts.get(r, 0) + 1
+    network_counts = tuple(sorted(counts.values(), reverse=True))
+    exit_points = sum(EXIT_POINTS[n] for n in network_counts)
+    lh, hroute = longest_route(hadj, longest, trace)
+    lr, rroute = longest_route(radj, longest, trace)
+
+    expansion: dict[str, int] = {}
+    if "river" in expansions:
+        expansion["river"] = _best_river(river_cells, river, river_edge_ends, river_open)
+    if "lake" in expansions:
+        sizes = [len(g) for g in _groups(lake_cells, water)]
+        expansion["lake"] = min(sizes) if sizes else 0
+    if "meteor" in expansions:
+        expansion["meteor"] = CRATER_END_POINTS * crater_ends
+    if "lava" in expansions:
+        lakes = _groups(lava_cells, lava)
+        closed = sum(1 for g in lakes if not (g & lava_open))
+        expansion["lava"] = CLOSED_LAVA_LAKE_POINTS * closed + max((len(g) for g in lakes), default=0)
+    extra = sum(expansion.values())
+    total = exit_points + lh + lr + centre + extra - errors
+    networks: tuple[tuple[tuple[int, ...], int], ...] = ()
+    if trace:
+        members: dict[int, set[int]] = {}
+        for port in parent:
+            members.setdefault(find(port), set()).add(port // 4)
+        networks = tuple(sorted(((tuple(sorted(m)), counts.get(r, 0)) for r, m in members.items()),
+                                key=lambda x: (-x[1], x[0])))
+    return Score(exit_points, network_counts, lh, lr, centre, errors, extra, total, longest, expansion,
+                 networks, tuple(hroute), tuple(rroute), tuple(error_sides))
+
+
+def _groups(nodes: list[int], links: list[tuple[int, int]]) -> list[set[int]]:
+    parent = {n: n for n in nodes}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in links:
+        parent[find(a)] = find(b)
+    out: dict[int, set[int]] = {}
+    for n in nodes:
+        out.setdefault(find(n), set()).add(n)
+    return list(out.values())
+
+
+def _best_river(cells: list[int], links: list[tuple[int, int]], edge_ends: dict[int, int],
+                open_cells: set[int]) -> int:
+    """One river scores (rule rri.river.score): 1 per square, +3 when both its ends reach the edge."""
+    best = 0
+    for g in _groups(cells, links):
+        ends = sum(edge_ends.get(c, 0) for c in g)
+        bonus = RIVER_BOTH_EDGES_BONUS if ends == 2 and not (g & open_cells) else 0
+        best = max(best, len(g) + bonus)
+    return best
+
+
+def ranking(scores: list[Score]) -> list[int]:
+    """Seats from first to last: highest total, then fewer errors (rule rri.score.tie-break)."""
+    return sorted(range(len(scores)), key=lambda i: (-scores[i].total, scores[i].errors, i))
