@@ -1,0 +1,135 @@
+"""The two ways of talking to a board, over an open Transport: `AdalightDriver` (stock firmware:
+the host animates blinks by sending frames, and re-sends about once a second for WLED) and
+`NativeDriver` (this project's firmware: frames, blinks and brightness as commands, and a status
+reply that tells the LED count)."""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+
+from referee_app.led import adalight, native
+from referee_app.led.colors import RGB
+from referee_app.led.scene import LedFrame
+from referee_app.led.transport import LedPortError, Transport
+
+PROTOCOLS = ("adalight", "native")
+
+
+class Driver(ABC):
+    name = ""
+    host_animates = False  # True: blinks are drawn by re-sending frames from the host
+
+    def __init__(self, transport: Transport) -> None:
+        self.t = transport
+        self.led_count: int | None = None
+
+    @abstractmethod
+    def connect(self, timeout: float) -> None:
+        """Handshake after the port opened; raises LedPortError when the board stays silent."""
+
+    @abstractmethod
+    def send(self, frame: LedFrame, now: float, full: bool = False) -> None:
+        """Show `frame`; `full` after a (re)connect, when the board has forgotten everything."""
+
+    @abstractmethod
+    def keepalive(self, frame: LedFrame, now: float) -> None:
+        """Re-send what keeps the board showing `frame` (WLED's live mode, a lost byte)."""
+
+    @abstractmethod
+    def pixels(self, pixels: list[RGB]) -> None:
+        """Show these exact colours (the LED walk of `led test`)."""
+
+
+class AdalightDriver(Driver):
+    name = "adalight"
+    host_animates = True
+
+    def connect(self, timeout: float) -> None:
+        if timeout <= 0:
+            return  # WLED and some sketches never greet
+        got = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            got = (got + self.t.read(64, min(0.1, max(0.0, deadline - time.monotonic()))))[-64:]
+            if adalight.MAGIC in got:
+                return
+        raise LedPortError(
+            f"no Adalight greeting (\"Ada\") from {self.t.path} within {timeout:.1f} s: is an Adalight "
+            "sketch running at this baud rate? For WLED or a board that does not greet, pass --no-greeting")
+
+    def send(self, frame: LedFrame, now: float, full: bool = False) -> None:
+        self.t.write(adalight.encode_frame(frame.render(now)))
+
+    keepalive = send
+
+    def pixels(self, pixels: list[RGB]) -> None:
+        self.t.write(adalight.encode_frame(pixels))
+
+
+class NativeDriver(Driver):
+    name = "native"
+
+    def __init__(self, transport: Transport) -> None:
+        super().__init__(transport)
+        self.status: native.BoardStatus | None = None
+        self._reader = native.ReplyReader()
+        self._sent_blinks: tuple[object, ...] | None = None
+        self._sent_level: int | None = None
+
+    def query(self, timeout: float) -> native.BoardStatus:
+        """Ask for the status reply, re-asking every 0.3 s (a board that resets on open misses the
+        first question while it boots)."""
+        deadline = time.monotonic() + timeout
+        errors: list[str] = []
+        while time.monotonic() < deadline:
+            self.t.write(native.status_query())
+            ask_again = min(deadline, time.monotonic() + 0.3)
+            while time.monotonic() < ask_again:
+                for cmd, payload in self._reader.feed(self.t.read(256, 0.05)):
+                    if cmd == native.REPLY_STATUS:
+                        self.status = native.BoardStatus.from_payload(payload)
+                        self.led_count = self.status.led_count
+                        return self.status
+                    if cmd == native.REPLY_ERROR and len(payload) >= 1:
+                        errors.append(native.ERRORS.get(payload[0], f"error {payload[0]}"))
+        extra = f" (it answered: {', '.join(errors)})" if errors else ""
+        raise LedPortError(
+            f"no status reply from {self.t.path} within {timeout:.1f} s{extra}: is the Highway Referee "
+            "firmware running on it? For a stock Adalight or WLED board use --protocol adalight")
+
+    def connect(self, timeout: float) -> None:
+        self.query(max(timeout, 0.5))
+        self._sent_blinks = None
+        self._sent_level = None
+
+    def send(self, frame: LedFrame, now: float, full: bool = False) -> None:
+        level = round(frame.brightness * 255)
+        out = bytearray()
+        if full or level != self._sent_level:
+            out += native.brightness(level)
+            self._sent_level = level
+        out += native.frame(frame.base)
+        active = frame.active(now)
+        key = tuple((b.indices, b.color, b.period_s, b.cycles, b.start) for b in active)
+        if full or key != self._sent_blinks:
+            out += native.clear_blinks()
+            for b in active:
+                period_ms = max(1, round(b.period_s * 1000))
+                out += native.blink(b.indices, b.color, period_ms, b.remaining_cycles(now))
+            self._sent_blinks = key
+        self.t.write(bytes(out))
+
+    def keepalive(self, frame: LedFrame, now: float) -> None:
+        self.t.write(native.frame(frame.base))
+
+    def pixels(self, pixels: list[RGB]) -> None:
+        self.t.write(native.clear_blinks() + native.frame(pixels))
+
+
+def make_driver(protocol: str, transport: Transport) -> Driver:
+    if protocol == "adalight":
+        return AdalightDriver(transport)
+    if protocol == "native":
+        return NativeDriver(transport)
+    raise ValueError(f"unknown LED protocol {protocol!r} (known: {', '.join(PROTOCOLS)})")
