@@ -184,8 +184,11 @@ def check_sheet(sf: SheetFile) -> CheckResult:
     def fail(verdict, entry: Entry | None) -> CheckResult:
         code = 2 if verdict.rule in INPUT_RULES else 1
         square = cell_name(entry.cell) if entry else None
-        at = f"placements[{entry.index}] {square} ({entry.square.piece}, round {state.round}): " if entry else \
-            f"round {state.round}: "
+        if entry is None:
+            at = f"round {state.round}: "
+        else:
+            rnd = f", round {entry.square.round}" if entry.has_round else ""
+            at = f"placements[{entry.index}] {square} ({entry.square.piece}{rnd}): "
         return CheckResult(code, verdict.rule, at + verdict.reason + f" (rule {verdict.rule})",
                            entry.index if entry else None, square, checked, mode)
 
