@@ -261,14 +261,15 @@ class MatchLogWriter:
         rec.update(extra)
         return self.append(rec)
 
-    def correction(self, target: int, source: str = "manual", reason: str = "") -> int:
-        return self.append({"type": "correction", "target": target, "source": source, "reason": reason})
+    def correction(self, target: int, source: str = "manual", reason: str = "", **extra: Any) -> int:
+        return self.append({"type": "correction", "target": target, "source": source, "reason": reason,
+                            **extra})
 
     def event(self, kind: str, message: str, **data: Any) -> int:
         return self.append({"type": "event", "kind": kind, "message": message, **data})
 
-    def end(self, outcome: dict[str, Any] | None, reason: str = "") -> int:
-        return self.append({"type": "end", "outcome": outcome, "reason": reason})
+    def end(self, outcome: dict[str, Any] | None, reason: str = "", **extra: Any) -> int:
+        return self.append({"type": "end", "outcome": outcome, "reason": reason, **extra})
 
     def _write(self, data: bytes) -> None:
         try:
