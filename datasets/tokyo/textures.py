@@ -30,7 +30,8 @@ def wood(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
 
 
 def cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    colours = [(60, 110, 40), (120, 70, 30), (95, 95, 95), (170, 190, 200), (40, 40, 110), (140, 150, 90)]
+    # no neutral grey cloth: grey pieces on grey cloth differ only in brightness, like shadows (documented)
+    colours = [(60, 110, 40), (120, 70, 30), (170, 190, 215), (40, 40, 110), (140, 150, 90), (90, 60, 120)]
     base = np.array(colours[int(rng.integers(len(colours)))], np.float32) * rng.uniform(0.85, 1.15)
     yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
     weave = ((xx + yy) % 2).astype(np.float32) - 0.5
@@ -40,7 +41,9 @@ def cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
 
 
 def mat(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
-    base = np.array([rng.uniform(200, 240)] * 3, np.float32) + rng.uniform(-8, 8, 3).astype(np.float32)
+    """The project's printed play mat: a light tint that contrasts with the grey pieces."""
+    tints = [(235, 215, 180), (190, 225, 200), (175, 215, 240), (230, 200, 220)]  # BGR
+    base = np.array(tints[int(rng.integers(len(tints)))], np.float32) + rng.uniform(-8, 8, 3).astype(np.float32)
     shade = 1 + 0.03 * _smooth_noise(rng, shape, 100) + 0.01 * rng.standard_normal(shape).astype(np.float32)
     return base[None, None, :] * shade[..., None]
 

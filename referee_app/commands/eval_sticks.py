@@ -1,0 +1,48 @@
+"""`highway-referee eval sticks FOLDER --json OUT`: score the stick / crossing reader on labelled images."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from referee_app.cli import CliError, CommandTree
+
+
+def _setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folder", help="folder with images and a labels.json (realdata format, kind 'stick')")
+    p.add_argument("--json", dest="json_out", help="write the metrics to this JSON file")
+    p.add_argument("--tol", type=float, default=0.03,
+                   help="endpoint match tolerance as a fraction of the image diagonal (default 0.03)")
+    p.add_argument("--no-calibration", action="store_true",
+                   help="ignore per-image calibration in the labels (read as an uncalibrated camera)")
+    p.add_argument("--limit", type=int, default=None, help="score only the first N images")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from vision.tokyo.evaluate import evaluate_folder
+    from vision.types import VisionError
+
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise CliError(f"{folder}: not a folder", 2)
+    if not 0 < args.tol < 1:
+        raise CliError(f"--tol must be between 0 and 1, got {args.tol}", 2)
+    try:
+        res = evaluate_folder(folder, tol=args.tol, use_calibration=not args.no_calibration, limit=args.limit)
+    except VisionError as exc:
+        raise CliError(str(exc), 1) from exc
+    keys = ("images", "sticks", "stick_recall", "stick_precision", "endpoint_error_px", "endpoint_error_of_diagonal",
+            "crossings", "crossing_recall", "crossing_precision", "over_under_accuracy", "supports", "height_exact")
+    for k in keys:
+        if k in res:
+            print(f"{k:<28} {res[k]}")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(res, indent=2), encoding="utf-8")
+    return 0
+
+
+def register(cli: CommandTree) -> None:
+    cli.group(("eval",), help="score a reader on a labelled folder")
+    cli.add(("eval", "sticks"), _setup, _run,
+            help="score the stick reader: stick recall/precision, crossings, over/under, heights")

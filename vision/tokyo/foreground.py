@@ -1,0 +1,59 @@
+"""Separate pieces from the table: a smooth background estimate and a shadow-tolerant difference.
+
+The table (wood grain, cloth, a mat) is estimated by a wide median filter on a reduced image; a pixel is
+foreground when its chromaticity differs from the table's there, or its brightness differs more than
+shadows and grain do. Shadows keep the table's chromaticity and only darken it, so they stay background.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def table_background(image: np.ndarray, scale: int = 4, window: int = 21) -> np.ndarray:
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(8, w // scale), max(8, h // scale)), interpolation=cv2.INTER_AREA)
+    bg = cv2.medianBlur(small, window)
+    bg = cv2.medianBlur(bg, window)  # a second pass removes piece clusters the first left behind
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def refine_background(image: np.ndarray, fg: np.ndarray, scale: int = 4, sigma: float = 12.0) -> np.ndarray:
+    """Re-estimate the table from pixels not marked foreground (normalised convolution), so a dense
+    cluster of pieces does not pull the estimate towards the pieces' colour."""
+    h, w = image.shape[:2]
+    size = (max(8, w // scale), max(8, h // scale))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    keep = cv2.resize(cv2.dilate(fg, np.ones((9, 9), np.uint8)), size, interpolation=cv2.INTER_AREA) < 64
+    m = keep.astype(np.float32)
+    num = cv2.GaussianBlur(small * m[..., None], (0, 0), sigma)
+    den = cv2.GaussianBlur(m, (0, 0), sigma)[..., None]
+    coarse = cv2.GaussianBlur(small, (0, 0), sigma * 4)
+    bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), coarse)
+    return cv2.resize(np.clip(bg, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def pieces_mask(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(foreground mask, table background) with one refinement round."""
+    bg = table_background(image)
+    fg = foreground_mask(image, bg)
+    bg = refine_background(image, fg)
+    return foreground_mask(image, bg), bg
+
+
+def foreground_mask(image: np.ndarray, background: np.ndarray) -> np.ndarray:
+    f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32) + 4  # chromaticity is noisy in the dark
+    b = background.astype(np.float32) + 4
+    sf, sb = f.sum(2), b.sum(2)
+    chroma = np.abs(f / sf[..., None] - b / sb[..., None]).max(2)
+    ratio = sf / sb
+    fg = (chroma > 0.024) | (ratio > 1.2) | (ratio < 0.38)
+    fg = fg.astype(np.uint8) * 255
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def glare_mask(image: np.ndarray) -> np.ndarray:
+    """Blown-out highlights: every channel near saturation."""
+    return (image.min(2) >= 245).astype(np.uint8) * 255

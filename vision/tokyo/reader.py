@@ -1,0 +1,160 @@
+"""`read_tokyo(image, calibration or None) -> TokyoObservation`: the whole Tokyo Highway reading."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.colours import colour_name
+from vision.tokyo.crossings import decide_top, gradient, intersect
+from vision.tokyo.foreground import glare_mask, pieces_mask
+from vision.tokyo.observation import (CarReading, CrossingReading, StickReading, SupportReading,
+                                      TokyoObservation)
+from vision.tokyo.sticks import RawStick, detect_sticks
+from vision.tokyo.supports import Blob, find_blobs, fit_height
+from vision.types import VisionError, check_image
+
+SUPPORT_COLOURS = ("grey", "white", "yellow", "black")
+
+
+def read_tokyo(image: np.ndarray, calibration: TokyoCalibration | dict[str, Any] | None = None
+               ) -> TokyoObservation:
+    check_image(image)
+    if isinstance(calibration, dict):
+        calibration = TokyoCalibration.from_dict(calibration)
+    if calibration is not None and not isinstance(calibration, TokyoCalibration):
+        raise VisionError(f"calibration must be a TokyoCalibration, a dict or None, got {type(calibration)}")
+    obs = TokyoObservation(calibrated=calibration is not None)
+    fg, _ = pieces_mask(image)
+    h, w = fg.shape
+    glare = glare_mask(image)
+    if np.count_nonzero(glare) > 0.0008 * h * w:
+        obs.warnings.append("glare: blown-out highlights; readings under them are unreliable")
+        fg[glare > 0] = 0
+    raw, hw = detect_sticks(image, fg)
+    blobs = find_blobs(image, fg, hw)
+    big = 40 * (2 * hw) ** 2
+    supports_b: list[Blob] = []
+    for b in blobs:
+        bw, bh = b.bbox[2] - b.bbox[0], b.bbox[3] - b.bbox[1]
+        if b.area > big:
+            obs.warnings.append(f"hand or large object near ({(b.bbox[0] + b.bbox[2]) / 2:.0f}, "
+                                f"{(b.bbox[1] + b.bbox[3]) / 2:.0f}) px: readings there are withheld")
+            raw = [s for s in raw if not _inside(s, b.bbox)]
+            continue
+        if b.colour in SUPPORT_COLOURS or colour_name(b.top_bgr) == "yellow":
+            supports_b.append(b)
+        else:
+            obs.cars.append(CarReading(((b.bbox[0] + b.bbox[2]) / 2, (b.bbox[1] + b.bbox[3]) / 2),
+                                       tuple(float(v) for v in b.bbox), b.colour, 0.7))
+    for b in supports_b:
+        ys, xs = np.nonzero(b.mask[b.bbox[1]:b.bbox[3], b.bbox[0]:b.bbox[2]])
+        top = (float(xs.mean() + b.bbox[0]), float(ys.min() + b.bbox[1] + hw))
+        sr = SupportReading(top, tuple(float(v) for v in b.bbox), colour_name(b.top_bgr) == "yellow", 0.8)
+        if calibration is not None:
+            height, conf, x, y, iou = fit_height(calibration, b.mask, b.bbox)
+            sr.height, sr.height_confidence, sr.x_mm, sr.y_mm = height, conf, round(x, 1), round(y, 1)
+            top_uv, _ = calibration.camera.project(np.array([[x, y, height * calibration.sizes.unit_mm]]))
+            sr.top_px = (float(top_uv[0, 0]), float(top_uv[0, 1]))
+            if iou < 0.45:
+                obs.warnings.append(f"support near ({top[0]:.0f}, {top[1]:.0f}) px does not look like an upright "
+                                    "column (knocked over?)")
+                sr.confidence = 0.3
+        obs.supports.append(sr)
+    _sticks(obs, raw, calibration, hw)
+    _crossings(obs, image, raw, hw, calibration)
+    for k, c in enumerate(obs.cars):
+        c.stick = _nearest_stick(raw, np.array(c.centre_px), 3 * hw)
+        if c.stick is None:
+            c.confidence = 0.4
+        obs.cars[k] = c
+    return obs
+
+
+def _inside(s: RawStick, bbox: tuple[int, int, int, int]) -> bool:
+    mid = (s.p0 + s.p1) / 2
+    return bbox[0] <= mid[0] <= bbox[2] and bbox[1] <= mid[1] <= bbox[3]
+
+
+def _nearest_stick(raw: list[RawStick], p: np.ndarray, tol: float) -> int | None:
+    best, arg = tol, None
+    for i, s in enumerate(raw):
+        d = s.p1 - s.p0
+        t = float(np.clip(np.dot(p - s.p0, d) / max(np.dot(d, d), 1e-9), 0, 1))
+        dist = float(np.linalg.norm(p - (s.p0 + t * d)))
+        if dist < best:
+            best, arg = dist, i
+    return arg
+
+
+def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float) -> None:
+    for s in raw:
+        rests: list[int | None] = []
+        for p in (s.p0, s.p1):
+            near = [k for k, sp in enumerate(obs.supports)
+                    if np.linalg.norm(np.array(sp.top_px) - p) < 4 * hw]
+            rests.append(min(near, key=lambda k: np.linalg.norm(np.array(obs.supports[k].top_px) - p))
+                         if near else None)
+        role = "road" if any(r is not None for r in rests) else "loose"
+        conf = float(np.clip(s.support / max(s.length * hw, 1), 0.3, 1.0))
+        reading = StickReading(((float(s.p0[0]), float(s.p0[1])), (float(s.p1[0]), float(s.p1[1]))), 2 * hw,
+                               colour_name(s.bgr), tuple(int(v) for v in s.bgr[::-1]), conf, role,
+                               (rests[0], rests[1]))
+        if calib is not None:
+            ends = []
+            for p, r in zip((s.p0, s.p1), rests, strict=True):
+                hgt = obs.supports[r].height if r is not None else 0
+                z = (hgt or 0) * calib.sizes.unit_mm + calib.sizes.stick_thickness_mm / 2
+                xyz = calib.camera.ray_to_plane(p[None], z)[0]
+                ends.append((round(float(xyz[0]), 1), round(float(xyz[1]), 1), round(z, 1)))
+            reading.endpoints_mm = (ends[0], ends[1])
+        if role == "loose":
+            obs.warnings.append(f"stick at ({(s.p0[0] + s.p1[0]) / 2:.0f}, {(s.p0[1] + s.p1[1]) / 2:.0f}) px rests "
+                                "on no support: loose on the table, not a road")
+        obs.sticks.append(reading)
+
+
+def _crossings(obs: TokyoObservation, image: np.ndarray, raw: list[RawStick], hw: float,
+               calib: TokyoCalibration | None) -> None:
+    grad = gradient(image)
+    for i in range(len(raw)):
+        for j in range(i + 1, len(raw)):
+            hit = intersect(raw[i], raw[j])
+            if hit is None:
+                continue
+            point, s, t = hit
+            near_i = min(s, 1 - s) * raw[i].length < 3 * hw
+            near_j = min(t, 1 - t) * raw[j].length < 3 * hw
+            if near_i and near_j:
+                continue  # two roads meeting on a support, not a crossing
+            top, conf, cue = decide_top(image, grad, raw[i], raw[j], point)
+            cr = CrossingReading(i, j, (float(point[0]), float(point[1])), i if top == 0 else j, conf, cue)
+            if calib is not None:
+                _height_check(cr, obs)
+            obs.crossings.append(cr)
+
+
+def _height_check(cr: CrossingReading, obs: TokyoObservation) -> None:
+    a, b = obs.sticks[cr.a].endpoints_mm, obs.sticks[cr.b].endpoints_mm
+    if a is None or b is None:
+        return
+    pa, pb = np.array(a), np.array(b)
+    da, db = pa[1] - pa[0], pb[1] - pb[0]
+    den = da[0] * db[1] - da[1] * db[0]
+    if abs(den) < 1e-9:
+        return
+    w = pb[0] - pa[0]
+    s = (w[0] * db[1] - w[1] * db[0]) / den
+    t = (w[0] * da[1] - w[1] * da[0]) / den
+    if not (0 <= s <= 1 and 0 <= t <= 1):
+        return
+    za, zb = pa[0, 2] + s * da[2], pb[0, 2] + t * db[2]
+    cr.point_mm = (round(float(pa[0, 0] + s * da[0]), 1), round(float(pa[0, 1] + s * da[1]), 1))
+    if abs(za - zb) < 3:
+        return
+    by_height = cr.a if za > zb else cr.b
+    cr.height_check = "agrees" if by_height == cr.top else "disagrees"
+    if cr.height_check == "disagrees":
+        cr.confidence *= 0.5

@@ -1,0 +1,142 @@
+"""Thin-rod detection: centre ridges of the foreground, Hough line candidates, greedy gap-tolerant runs.
+
+Works on any rods that differ from the table (no set colours assumed): the foreground's distance
+transform gives the rod half-width and a one-pixel centre ridge; each Hough line, best first, keeps the
+longest run of unclaimed ridge pixels along it (gaps up to a few widths bridge crossings, cars and
+occlusion), then a least-squares fit and a walk along the rod over the foreground fix its two ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass
+class RawStick:
+    p0: np.ndarray
+    p1: np.ndarray
+    half_width: float
+    support: int  # ridge pixels explaining it
+    bgr: np.ndarray
+
+    @property
+    def length(self) -> float:
+        return float(np.linalg.norm(self.p1 - self.p0))
+
+
+def rod_half_width(dist: np.ndarray, ridge: np.ndarray) -> float:
+    vals = dist[ridge > 0]
+    vals = vals[vals >= 1.5]
+    if len(vals) < 20:
+        return 3.0
+    hist, edges = np.histogram(vals, bins=np.arange(1.5, 40.5, 1.0))
+    return float(edges[int(np.argmax(hist))] + 0.5)  # the commonest ridge width is the rods'
+
+
+def _ridge(fg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
+    peak = cv2.dilate(dist, np.ones((3, 3), np.uint8))
+    ridge = ((dist >= peak - 0.35) & (dist >= 1.5)).astype(np.uint8)
+    return dist, ridge
+
+
+def detect_sticks(image: np.ndarray, fg: np.ndarray, min_len_widths: float = 5.0,
+                  max_candidates: int = 400) -> tuple[list[RawStick], float]:
+    dist, ridge = _ridge(fg)
+    hw = rod_half_width(dist, ridge)
+    # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
+    core = ((dist >= hw * 0.5) & (dist <= hw * 1.45)).astype(np.uint8)
+    ys, xs = np.nonzero(core)
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    if len(pts) < 10:
+        return [], hw
+    min_len = min_len_widths * 2 * hw
+    lines = cv2.HoughLines(core * 255, 1, np.pi / 360, int(max(10, min_len * 0.7)))
+    sticks: list[RawStick] = []
+    claimed = np.zeros(len(pts), bool)
+    if lines is None:
+        return [], hw
+    gap = 3.0 * 2 * hw
+    band = max(1.5, hw * 0.6)
+    for rho, theta in lines[:max_candidates, 0]:
+        n = np.array([np.cos(theta), np.sin(theta)], np.float32)
+        d = pts @ n - rho
+        sel = np.nonzero((np.abs(d) <= band) & ~claimed)[0]
+        if len(sel) < min_len * 0.5 * hw:
+            continue
+        u = np.array([-n[1], n[0]], np.float32)
+        t = pts[sel] @ u
+        span = _best_run(t, hw, gap, min_len)
+        if span is None:
+            continue
+        keep = (t >= span[0]) & (t <= span[1])
+        run = sel[keep]
+        vx, vy, x0, y0 = cv2.fitLine(pts[run], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        u2 = np.array([vx, vy], np.float32)
+        c = np.array([x0, y0], np.float32)
+        tt = (pts[run] - c) @ u2
+        p0, p1 = c + tt.min() * u2, c + tt.max() * u2
+        # claim everything within the rod's width along the fitted segment
+        n2 = np.array([-u2[1], u2[0]])
+        dd = np.abs((pts - c) @ n2)
+        ta = (pts - c) @ u2
+        claimed |= (dd <= hw * 1.2) & (ta >= tt.min() - hw) & (ta <= tt.max() + hw)
+        sticks.append(RawStick(p0, p1, hw, len(run), np.zeros(3)))
+    for s in sticks:
+        _extend_ends(image, fg, s)
+    return sticks, hw
+
+
+def _best_run(t: np.ndarray, hw: float, gap: float, min_len: float) -> tuple[float, float] | None:
+    """The longest stretch along a line where the rod's core fills the band (bins of one half-width),
+    bridging empty stretches up to `gap`; None unless it is long and mostly full."""
+    bin_len = max(2.0, hw)
+    lo = float(t.min())
+    counts = np.bincount(((t - lo) / bin_len).astype(int))
+    full = counts >= 0.45 * hw * bin_len
+    idx = np.nonzero(full)[0]
+    if len(idx) < 2:
+        return None
+    max_skip = int(gap / bin_len) + 1
+    breaks = np.nonzero(np.diff(idx) > max_skip)[0]
+    starts, ends = np.r_[0, breaks + 1], np.r_[breaks, len(idx) - 1]
+    k = int(np.argmax(idx[ends] - idx[starts]))
+    i0, i1 = idx[starts[k]], idx[ends[k]]
+    if (i1 - i0 + 1) * bin_len < min_len or full[i0:i1 + 1].mean() < 0.7:
+        return None
+    return lo + i0 * bin_len, lo + (i1 + 1) * bin_len
+
+
+def _sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    xi = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
+    return image[yi, xi]
+
+
+def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
+    """Walk outwards from each end while the foreground continues with the rod's own colour (the end
+    resting on a support top is hidden from the ridge by the support's width)."""
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+    ts = np.linspace(0.15, 0.85, 25)
+    body = s.p0 + ts[:, None] * (s.p1 - s.p0)
+    fgb = _sample(fg, body) > 0
+    cols = _sample(image, body[fgb] if fgb.any() else body).astype(np.float32)
+    s.bgr = np.median(cols, 0)
+    tol = max(28.0, float(np.median(np.abs(cols - s.bgr).sum(1))) * 3)
+    for sign, attr in ((-1, "p0"), (1, "p1")):
+        p = getattr(s, attr).astype(np.float32)
+        misses, step, last_good = 0, 0, p.copy()
+        while misses < 3 and step < 6 * s.half_width + 40:
+            step += 1
+            q = p + sign * u * step
+            ok = _sample(fg, q[None])[0] > 0 and np.abs(_sample(image, q[None])[0].astype(np.float32)
+                                                        - s.bgr).sum() < tol
+            if ok:
+                last_good, misses = q, 0
+            else:
+                misses += 1
+        setattr(s, attr, last_good)

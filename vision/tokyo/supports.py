@@ -1,0 +1,93 @@
+"""Supports, cars and distractor blobs: what stays of the foreground after an opening wider than a rod.
+
+Height (column units) needs a calibrated camera: for each candidate height the column's silhouette (the
+convex hull of its projected base and top circles) is predicted at positions around the blob, and the
+height whose silhouette best overlaps the blob (IoU) wins. A taller stack reaches further from its base in
+the image, so with any tilt the heights separate; the margin between best and second best is the
+confidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.colours import colour_name
+
+
+@dataclass
+class Blob:
+    mask: np.ndarray  # full-image uint8 mask of this blob
+    bbox: tuple[int, int, int, int]  # x0 y0 x1 y1
+    area: int
+    bgr: np.ndarray
+    colour: str
+    top_bgr: np.ndarray
+
+
+def find_blobs(image: np.ndarray, fg: np.ndarray, hw: float) -> list[Blob]:
+    k = int(2 * hw * 1.35) | 1
+    opened = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened)
+    blobs = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area < 0.8 * k * k:
+            continue
+        m = (lab[y:y + h, x:x + w] == i)
+        pix = image[y:y + h, x:x + w][m].astype(np.float32)
+        bgr = np.median(pix, 0)
+        # the top end of a stack (smallest image y is not always the top; use the brightest quarter)
+        lum = pix.sum(1)
+        top = np.median(pix[lum >= np.percentile(lum, 75)], 0)
+        full = np.zeros(fg.shape, np.uint8)
+        full[y:y + h, x:x + w][m] = 255
+        blobs.append(Blob(full, (int(x), int(y), int(x + w), int(y + h)), int(area), bgr, colour_name(bgr),
+                          top))
+    return blobs
+
+
+def _column_hull(calib: TokyoCalibration, x: float, y: float, h: int, n: int = 16) -> np.ndarray:
+    s = calib.sizes
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    r = s.column_diameter_mm / 2
+    ring = np.stack([x + r * np.cos(ang), y + r * np.sin(ang)], 1)
+    pts = np.vstack([np.c_[ring, np.zeros(n)], np.c_[ring, np.full(n, h * s.unit_mm)]])
+    uv, _ = calib.camera.project(pts)
+    return cv2.convexHull(np.round(uv).astype(np.int32))
+
+
+def fit_height(calib: TokyoCalibration, blob_mask: np.ndarray, bbox: tuple[int, int, int, int],
+               max_height: int = 9) -> tuple[int, float, float, float, float]:
+    """(height, confidence, x_mm, y_mm, iou) of the column that best explains the blob."""
+    x0, y0, x1, y1 = bbox
+    pad = 40
+    ox, oy = max(0, x0 - pad), max(0, y0 - pad)
+    roi = blob_mask[oy:y1 + pad, ox:x1 + pad] > 0
+    area = roi.sum()
+    ys, xs = np.nonzero(roi)
+    cen = np.array([[xs.mean() + ox, ys.mean() + oy]])
+    scores = []
+    for h in range(1, max_height + 1):
+        guess = calib.camera.ray_to_plane(cen, h * calib.sizes.unit_mm / 2)[0]
+        best = (-1.0, 0.0, 0.0)
+        for step in (4.0, 1.5):
+            cx, cy = (guess[0], guess[1]) if best[0] < 0 else (best[1], best[2])
+            for dx in np.arange(-3, 4) * step:
+                for dy in np.arange(-3, 4) * step:
+                    hull = _column_hull(calib, cx + dx, cy + dy, h) - [ox, oy]
+                    pm = np.zeros(roi.shape, np.uint8)
+                    cv2.fillConvexPoly(pm, hull, 1)
+                    inter = np.count_nonzero(pm[roi])
+                    iou = inter / max(area + pm.sum() - inter, 1)
+                    if iou > best[0]:
+                        best = (iou, cx + dx, cy + dy)
+        scores.append((best[0], h, best[1], best[2]))
+    scores.sort(reverse=True)
+    iou, h, x, y = scores[0]
+    margin = iou - scores[1][0] if len(scores) > 1 else iou
+    conf = float(np.clip(margin * 10, 0, 1) * np.clip(iou * 1.4, 0, 1))
+    return h, conf, float(x), float(y), float(iou)
