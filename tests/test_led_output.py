@@ -1,0 +1,148 @@
+"""End to end: referee events on the bus -> LedOutput -> bytes on a real pty -> the firmware's logic in
+the emulator -> LED colours. Also the worker's promises: keep-alive, reconnect, drop-oldest, never
+raising into the referee."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+
+import pytest
+
+from engine.grid import new_state, parse_action
+from firmware.emulator import Emulator
+from referee_app import events as ev
+from referee_app.led.layout import find_layout
+from referee_app.led.output import LedOutput
+from referee_app.led.scene import LedFrame
+
+RED, OFF = (255, 0, 0), (0, 0, 0)
+LAYOUT = dataclasses.replace(find_layout("highway-grid"), brightness=1.0)
+
+
+def publish_move(bus: ev.EventBus, state, text: str):
+    """What the referee does for one action: judge it with the engine, publish the verdict."""
+    action = parse_action(text)
+    verdict = state.judge(action)
+    bus.publish(ev.VERDICT, "m1", "highway-grid", action=action.to_json(), notation=text,
+                verdict=verdict.to_json(), player=state.current_player(), cells=[text.split("@")[1]])
+    return state.apply(action, verdict), verdict
+
+
+@pytest.mark.parametrize("protocol", ["adalight", "native"])
+def test_engine_verdicts_reach_the_leds(protocol):
+    b2 = LAYOUT.cells["b2"][0]
+    with Emulator(LAYOUT.led_count) as emu:
+        bus = ev.EventBus()
+        out = LedOutput(LAYOUT, emu.path, protocol, greeting_timeout=2).attach(bus).start()
+        try:
+            state = new_state()
+            bus.publish(ev.TURN, "m1", "highway-grid", player=0, players=["A", "B"])
+            state, first = publish_move(bus, state, "5@b2")
+            assert first.legal
+            placed = LAYOUT.color("placed")
+            px = emu.wait_for(lambda p: p[b2] == placed and p[16] == LAYOUT.seat_color(0), timeout=4)
+            assert px[b2] == placed
+            state, second = publish_move(bus, state, "6@b2")  # b2 is taken: illegal
+            assert not second.legal
+            px = emu.wait_for(lambda p: p[b2] == RED, timeout=3)
+            assert px[b2] == RED
+            assert all(c == OFF for i, c in enumerate(px) if i not in (b2, 16, 17))
+        finally:
+            out.stop()
+            bus.close()
+    assert out.stats.frames_sent >= 3 and out.stats.connects == 1 and not bus.errors
+    assert emu.board.parser.crc_errors == 0 and emu.board.parser.dropped == 0
+    assert all(0 <= lat < 5 for lat in out.stats.latencies)
+
+
+def test_adalight_frame_is_resent_for_wled_live_mode():
+    with Emulator(LAYOUT.led_count) as emu:
+        out = LedOutput(LAYOUT, emu.path, "adalight", greeting_timeout=2, keepalive_s=0.2).start()
+        out.on_event(ev.Event(ev.TURN, "m1", "highway-grid", {"player": 0}))
+        assert emu.wait_for(lambda p: p[16] != OFF)[16] != OFF
+        before = emu.board.parser.ada_frames
+        time.sleep(1.0)
+        resent = emu.board.parser.ada_frames - before
+        out.stop()
+    assert 3 <= resent <= 7  # one every 0.2 s, and no flood
+
+
+def test_unplugged_board_is_reopened_and_shown_the_current_frame(tmp_path):
+    link = str(tmp_path / "ttyLED")
+    emu = Emulator(LAYOUT.led_count, link=link).start()
+    bus = ev.EventBus()
+    out = LedOutput(LAYOUT, link, "native", greeting_timeout=1, reconnect_s=0.1, keepalive_s=0.1)
+    out.attach(bus).start()
+    try:
+        bus.publish(ev.TURN, "m1", "highway-grid", player=1, players=["A", "B"])
+        assert emu.wait_for(lambda p: p[17] != OFF)[17] == LAYOUT.seat_color(1)
+        emu.unplug()
+        deadline = time.monotonic() + 3
+        while out.stats.disconnects == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert out.stats.disconnects >= 1 and not out.stats.connected
+        bus.publish(ev.TURN, "m1", "highway-grid", player=0, players=["A", "B"])  # while unplugged
+        emu.plug()  # a fresh, blank board on a new pty behind the same name
+        px = emu.wait_for(lambda p: p[16] != OFF, timeout=4)
+        assert px[16] == LAYOUT.seat_color(0) and px[17] == OFF
+        assert out.stats.connects >= 2
+    finally:
+        out.stop()
+        bus.close()
+        emu.unplug()
+    assert not bus.errors
+
+
+def test_missing_port_never_troubles_the_referee():
+    bus = ev.EventBus()
+    out = LedOutput(LAYOUT, "/dev/does-not-exist-led", "adalight", reconnect_s=0.05).attach(bus).start()
+    for seat in (0, 1, 0):
+        bus.publish(ev.TURN, "m1", "highway-grid", player=seat, players=["A", "B"])
+    bus.publish(ev.VERDICT, "m1", "highway-grid", verdict="not a dict", cells=None, player="x")
+    bus.drain()
+    time.sleep(0.2)
+    out.stop()
+    bus.close()
+    assert not bus.errors
+    assert "does not exist" in out.stats.last_error and out.stats.frames_sent == 0
+    assert out.stats.handler_errors == 1  # the malformed verdict was counted, not raised
+
+
+class BlockingTransport:
+    """Writes wait until released, like a port whose board stopped reading."""
+    path = "fake"
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.written: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.release.wait(5)
+        self.written.append(data)
+
+    def read(self, max_bytes: int, timeout: float) -> bytes:
+        return b""
+
+    def close(self) -> None:
+        pass
+
+
+def test_full_queue_drops_the_oldest_frames_and_publishing_never_blocks():
+    fake = BlockingTransport()
+    out = LedOutput(LAYOUT, "fake", "adalight", greeting_timeout=0, queue_size=4,
+                    transport_factory=lambda: fake, blank_on_stop=False).start()
+    frames = [LedFrame(((i, 0, 0),) * LAYOUT.led_count, seq=i) for i in range(1, 21)]
+    start = time.monotonic()
+    out.submit(frames[0])
+    time.sleep(0.1)  # the worker takes frame 1 and blocks writing it
+    for f in frames[1:]:
+        out.submit(f)
+    assert time.monotonic() - start < 1.0
+    fake.release.set()
+    assert out.wait_idle(3)
+    out.stop()
+    shown = [w[6] for w in fake.written]  # red of LED 0 = the frame's seq
+    assert out.stats.dropped == 15
+    assert shown[:5] == [1, 17, 18, 19, 20]

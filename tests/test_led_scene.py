@@ -1,0 +1,101 @@
+"""Referee events -> what the LEDs show (no serial port): the rules in referee_app/led/scene.py."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine.core import Consequence, Verdict
+from referee_app import events as ev
+from referee_app.led.layout import find_layout
+from referee_app.led.scene import Scene
+
+OFF, RED, GREEN = (0, 0, 0), (255, 0, 0), (0, 255, 0)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def make() -> tuple[Scene, Clock]:
+    clock = Clock()
+    layout = dataclasses.replace(find_layout("highway-grid"), brightness=1.0)
+    return Scene(layout, clock), clock
+
+
+def event(kind: str, game: str = "highway-grid", **data: object) -> ev.Event:
+    return ev.Event(kind, "m1", game, dict(data))
+
+
+def verdict(v: Verdict, cells: list[str], player: int = 0) -> ev.Event:
+    return event(ev.VERDICT, verdict=v.to_json(), cells=cells, player=player)
+
+
+def test_turn_lights_the_seat_to_move():
+    scene, clock = make()
+    scene.apply(event(ev.TURN, player=1, players=["A", "B"]))
+    px = scene.frame().render(clock.t)
+    assert px[17] == scene.layout.seat_color(1) and px[16] == OFF
+
+
+def test_illegal_placement_flashes_red_on_its_cell_and_seat_then_stops():
+    scene, clock = make()
+    v = Verdict.illegal("grid.cell-empty", "occupied", Consequence.TURN_LOST)
+    scene.apply(verdict(v, ["c3"], player=1))
+    frame = scene.frame()
+    led = scene.layout.cells["c3"][0]
+    assert frame.render(clock.t)[led] == RED and frame.render(clock.t)[17] == RED
+    assert frame.render(clock.t + 0.3)[led] == OFF  # second half of the 0.4 s period
+    assert frame.render(clock.t + 5 * 0.4 + 0.01)[led] == OFF and not frame.active(clock.t + 2.01)
+
+
+def test_must_correct_keeps_flashing_until_the_next_verdict():
+    scene, clock = make()
+    bad = Verdict.illegal("grid.cell-empty", "occupied", Consequence.MUST_CORRECT)
+    scene.apply(verdict(bad, ["a1"]))
+    assert scene.frame().render(clock.t + 60.05)[0] == RED  # a minute later, still flashing
+    scene.apply(verdict(Verdict.ok("grid.place", "fine"), ["b1"]))
+    clock.t += 10
+    px = scene.frame().render(clock.t)
+    assert px[0] == OFF and px[1] == scene.layout.color("placed")
+
+
+def test_legal_placement_flashes_green_then_stays_placed():
+    scene, clock = make()
+    scene.apply(verdict(Verdict.ok("grid.place", "fine"), ["d4"]))
+    frame = scene.frame()
+    led = scene.layout.cells["d4"][0]
+    assert frame.render(clock.t)[led] == GREEN
+    assert frame.render(clock.t + 1.0)[led] == scene.layout.color("placed")
+
+
+def test_mismatch_and_camera_status_lights():
+    scene, clock = make()
+    scene.apply(event(ev.MISMATCH, message="moved", cells=["b2"]))
+    scene.apply(event(ev.CAMERA, status="lost"))
+    px = scene.frame().render(clock.t)
+    amber = scene.layout.color("mismatch")
+    assert px[scene.layout.cells["b2"][0]] == amber and px[19] == amber and px[18] == RED
+    scene.apply(event(ev.MISMATCH, message="", cells=[]))
+    scene.apply(event(ev.CAMERA, status="ok"))
+    px = scene.frame().render(clock.t)
+    assert px[19] == OFF and px[18] == scene.layout.color("camera_ok") and px[6] == OFF
+
+
+def test_unknown_cells_and_other_games_are_counted_not_fatal():
+    scene, clock = make()
+    scene.apply(verdict(Verdict.ok("x", "y"), ["z9", "a1"]))
+    scene.apply(event(ev.VERDICT, game="railroad-ink", verdict={"legal": True}, cells=["A1"], player=0))
+    assert scene.stats.unknown_cells == ["z9"] and scene.stats.other_game == 1
+    assert scene.frame().render(clock.t)[0] == GREEN
+
+
+def test_brightness_dims_rendered_colours():
+    scene, clock = make()
+    scene = Scene(dataclasses.replace(scene.layout, brightness=0.5), clock)
+    scene.apply(event(ev.TURN, player=0, players=["A", "B"]))
+    r, g, b = scene.layout.seat_color(0)
+    assert scene.frame().render(clock.t)[16] == (round(r / 2), round(g / 2), round(b / 2))
