@@ -58,9 +58,50 @@ class TableReading:
     cars: tuple[tuple[str, int | None], ...] | None = None  # (colour, stick index) when cars were read
 
     @classmethod
+    def from_observation(cls, obs: Any) -> TableReading:
+        """From the vision reader's calibrated observation (`vision.tokyo.observation.TokyoObservation`
+        or its `to_dict()`), without importing vision: loose sticks are left out."""
+        d = obs.to_dict() if hasattr(obs, "to_dict") else obs
+        if not isinstance(d, dict):
+            raise EngineError("expected a Tokyo observation (object with to_dict() or its dict)")
+        if not d.get("calibrated", True):
+            raise EngineError("the observation is not calibrated: positions in mm are needed to judge")
+        sups = []
+        for i, s in enumerate(d.get("supports") or []):
+            if s.get("x_mm") is None or s.get("height") is None:
+                raise EngineError(
+                    f"observed support {i} has no position in mm or no height: calibrate the camera"
+                )
+            sups.append([s["x_mm"], s["y_mm"], s["height"], bool(s.get("junction"))])
+        index: dict[int, int] = {}
+        sticks = []
+        for i, s in enumerate(d.get("sticks") or []):
+            if s.get("role") == "loose":
+                continue
+            ends = s.get("endpoints_mm")
+            if ends is None:
+                raise EngineError(f"observed stick {i} has no end points in mm: calibrate the camera")
+            index[i] = len(sticks)
+            sticks.append({"a": list(ends[0][:2]), "b": list(ends[1][:2]), "color": s.get("color")})
+        crossings = [
+            {
+                "a": index[c["a"]],
+                "b": index[c["b"]],
+                "top": index[c["top"]],
+                "point": c.get("point_mm") or [0.0, 0.0],
+            }
+            for c in d.get("crossings") or []
+            if c["a"] in index and c["b"] in index and c["top"] in index
+        ]
+        cars = [{"color": c.get("color"), "stick": index.get(c.get("stick"))} for c in d.get("cars") or []]
+        return cls.from_json({"supports": sups, "sticks": sticks, "crossings": crossings, "cars": cars})
+
+    @classmethod
     def from_json(cls, data: Any) -> TableReading:
         if not isinstance(data, dict):
             raise EngineError(f"a Tokyo table reading is a JSON object, got {type(data).__name__}")
+        if any(isinstance(s, dict) and "endpoints_mm" in s for s in data.get("sticks") or []):
+            return cls.from_observation(data)
         sups = []
         for i, s in enumerate(data.get("supports") or []):
             if isinstance(s, dict):
