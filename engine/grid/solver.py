@@ -222,14 +222,17 @@ class _Search:
         return best
 
     def principal(self, limit: int) -> list[Place]:
-        """Follow the stored best moves from the root (for display; may stop early)."""
+        """The best line from the root: stored exact best moves, re-searched (cheaply, the table
+        is warm) where a node was cut before storing one."""
         line: list[Place] = []
         made: list[tuple[int, int]] = []
-        while len(line) < limit:
+        while len(line) < limit and self.pieces:
             entry = self.tt.get(bytes(self.board))
-            if entry is None or entry[3] < 0:
-                break
-            piece, cell = entry[3] >> 4, entry[3] & 15
+            if entry is not None and entry[1] == _EXACT and entry[0] >= len(self.pieces) and entry[3] >= 0:
+                piece, cell = entry[3] >> 4, entry[3] & 15
+            else:
+                _, move = _root_move(self, len(self.pieces))
+                piece, cell = move.piece, move.cell
             line.append(Place(piece, cell, self.placed % 2))
             self._place(piece, cell)
             self.pieces.remove(piece)
@@ -300,6 +303,7 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
         est = search._bounds()[2]
         result = SolveResult(est, Place(piece, cell, mover), False, 0, search.nodes,
                              time.perf_counter() - start)
+    search.deadline = None  # completing the line of an exact result is cheap: the table is warm
     line = tuple(search.principal(result.depth)) if result.exact else (result.best,)
     return SolveResult(result.value, result.best, result.exact, result.depth, search.nodes,
                        time.perf_counter() - start, tuple(m for m in line if m is not None))

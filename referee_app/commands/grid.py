@@ -76,6 +76,10 @@ def _setup_show(p: argparse.ArgumentParser) -> None:
 
 def _run_show(args: argparse.Namespace) -> int:
     state = load_position(args.position)
+    source = Path(" ".join(args.position)).resolve()
+    for name in (args.svg, args.png):
+        if name and Path(name).resolve() == source:
+            raise CliError(f"{name} is the input file; choose another output file", 2)
     info = describe_state(state)
     if args.json:
         print(json.dumps(info, indent=2))
@@ -92,17 +96,13 @@ def _run_show(args: argparse.Namespace) -> int:
         else:
             print(f"to move: {PLAYER_NAMES[state.current_player()]}, reserve: "
                   + " ".join(map(str, state.reserve())))
-    inputs = {Path(" ".join(args.position)).resolve()}
     from referee_app.render.grid import grid_png, grid_svg
 
     for name, data in ((args.svg, lambda: grid_svg(state).encode()), (args.png, lambda: grid_png(state))):
         if not name:
             continue
-        out = Path(name)
-        if out.resolve() in inputs:
-            raise CliError(f"{name} is the input file; choose another output file", 2)
         try:
-            out.write_bytes(data())
+            Path(name).write_bytes(data())
         except OSError as exc:
             raise CliError(f"cannot write {name}: {exc.strerror}", 2) from None
     return 0
