@@ -22,8 +22,15 @@ def _rot_z(a: float) -> np.ndarray:
 _TOP_DOWN = np.array([[1, 0, 0], [0, -1, 0], [0, 0, -1]], np.float64).T
 
 
-def camera_looking_at(target: tuple[float, float, float], distance: float, tilt_deg: float, yaw_deg: float,
-                      fov_deg: float, width: int, height: int) -> PinholeCamera:
+def camera_looking_at(
+    target: tuple[float, float, float],
+    distance: float,
+    tilt_deg: float,
+    yaw_deg: float,
+    fov_deg: float,
+    width: int,
+    height: int,
+) -> PinholeCamera:
     """A camera `distance` mm from `target`, tilted `tilt_deg` from vertical, turned `yaw_deg` about the
     vertical axis, with horizontal field of view `fov_deg`."""
     cam_to_world = _rot_z(np.radians(yaw_deg)) @ _rot_x(np.radians(tilt_deg)) @ _TOP_DOWN

@@ -13,8 +13,15 @@ from datasets.tokyo.render import render_tokyo_frame
 from datasets.tokyo.scene import random_scene
 
 
-def write_dataset(out: Path | str, n: int, seed: int, width: int = 1280, height: int = 720,
-                  quality: int = 90, n_sticks: int | None = None) -> dict[str, Any]:
+def write_dataset(
+    out: Path | str,
+    n: int,
+    seed: int,
+    width: int = 1280,
+    height: int = 720,
+    quality: int = 90,
+    n_sticks: int | None = None,
+) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     items = []
@@ -25,11 +32,14 @@ def write_dataset(out: Path | str, n: int, seed: int, width: int = 1280, height:
         name = f"tokyo_{seed}_{k:05d}.jpg"
         cv2.imwrite(str(out / name), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         items.append({"image": name, **labels, "scene": scene})
-    doc = {"source": f"highway-referee dataset tokyo --seed {seed}", "license": "generated, same as the project",
-           "attribution": "Highway Referee synthetic Tokyo Highway renderer",
-           "notes": "sticks: endpoints = projected stick axis ends; crossings: image intersections of stick "
-                    "axes (not at a shared support), top = the stick visible at the point; supports: table mm "
-                    "and height in column units; calibration: the camera (K, R, t) and piece sizes.",
-           "items": items}
+    doc = {
+        "source": f"highway-referee dataset tokyo --seed {seed}",
+        "license": "generated, same as the project",
+        "attribution": "Highway Referee synthetic Tokyo Highway renderer",
+        "notes": "sticks: endpoints = projected stick axis ends; crossings: image intersections of stick "
+        "axes (not at a shared support), top = the stick visible at the point; supports: table mm "
+        "and height in column units; calibration: the camera (K, R, t) and piece sizes.",
+        "items": items,
+    }
     (out / "labels.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
     return doc

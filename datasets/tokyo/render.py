@@ -16,8 +16,16 @@ import cv2
 import numpy as np
 
 from datasets.tokyo.camera import camera_looking_at
-from datasets.tokyo.scene import (CAR_SETS, JUNCTION_RGB, PALETTE, SUPPORT_RGB, Rod, colour_rgb,
-                                  resolve_rods, seg_intersection)
+from datasets.tokyo.scene import (
+    CAR_SETS,
+    JUNCTION_RGB,
+    PALETTE,
+    SUPPORT_RGB,
+    Rod,
+    colour_rgb,
+    resolve_rods,
+    seg_intersection,
+)
 from datasets.tokyo.textures import TEXTURES
 from vision.tokyo.calibration import PieceSizes, PinholeCamera
 
@@ -38,7 +46,9 @@ def _shade(rgb: tuple[int, int, int], normal: np.ndarray, light: np.ndarray, amb
     return tuple(float(c) * k for c in rgb[::-1])
 
 
-def _box_faces(c: np.ndarray, axes: list[np.ndarray], ends: bool = True) -> list[tuple[np.ndarray, np.ndarray]]:
+def _box_faces(
+    c: np.ndarray, axes: list[np.ndarray], ends: bool = True
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Faces (polygon, outward normal) of a box with centre c and half-axis vectors (u, s, n)."""
     u, s, n = axes
     faces = []
@@ -80,8 +90,11 @@ class _Painter:
         self.eye = cam.centre
 
     def add(self, faces, rgb, owner: int, centre: np.ndarray, outline=None, shadow=True) -> None:
-        vis = [(p, _shade(rgb, nrm, self.light, self.ambient)) for p, nrm in faces
-               if np.dot(nrm, self.eye - p.mean(0)) > 1e-6]
+        vis = [
+            (p, _shade(rgb, nrm, self.light, self.ambient))
+            for p, nrm in faces
+            if np.dot(nrm, self.eye - p.mean(0)) > 1e-6
+        ]
         if not vis:
             return
         depth = float(self.cam.to_camera(centre)[0, 2])
@@ -108,9 +121,18 @@ class _Painter:
             a, b = c - d / (2 * k) + n_half, c + d / (2 * k) + n_half
             edges = [(np.array([a + s_half, b + s_half]), False), (np.array([a - s_half, b - s_half]), False)]
             self.add(faces, rod.rgb, owner, c, outline=edges, shadow=False)
-        self.shadow_hulls.append(np.vstack([rod.p0 + s_half + n_half, rod.p0 - s_half - n_half,
-                                            rod.p1 + s_half + n_half, rod.p1 - s_half - n_half,
-                                            rod.p0 + s_half - n_half, rod.p1 - s_half + n_half]))
+        self.shadow_hulls.append(
+            np.vstack(
+                [
+                    rod.p0 + s_half + n_half,
+                    rod.p0 - s_half - n_half,
+                    rod.p1 + s_half + n_half,
+                    rod.p1 - s_half - n_half,
+                    rod.p0 + s_half - n_half,
+                    rod.p1 - s_half + n_half,
+                ]
+            )
+        )
 
     def column(self, x: float, y: float, height: int, junction: bool, owner: int, sizes: PieceSizes) -> None:
         u = sizes.unit_mm
@@ -119,10 +141,14 @@ class _Painter:
             c0, c1 = np.array([x, y, k * u]), np.array([x, y, (k + 1) * u])
             faces, bottom = _cylinder_faces(c0, c1, sizes.column_diameter_mm / 2)
             self.add(faces, rgb, owner, (c0 + c1) / 2, outline=[(bottom, True)] if k else [], shadow=False)
-        faces, _ = _cylinder_faces(np.array([x, y, 0]), np.array([x, y, height * u]), sizes.column_diameter_mm / 2)
+        faces, _ = _cylinder_faces(
+            np.array([x, y, 0]), np.array([x, y, height * u]), sizes.column_diameter_mm / 2
+        )
         self.shadow_hulls.append(np.vstack([p for p, _ in faces]))
 
-    def fallen_column(self, x: float, y: float, angle: float, units: int, owner: int, sizes: PieceSizes) -> None:
+    def fallen_column(
+        self, x: float, y: float, angle: float, units: int, owner: int, sizes: PieceSizes
+    ) -> None:
         r = sizes.column_diameter_mm / 2
         a = np.array([np.cos(angle), np.sin(angle), 0.0]) * units * sizes.unit_mm / 2
         c = np.array([x, y, r])
@@ -149,8 +175,13 @@ class _Painter:
             for line, front_only in piece.outline:
                 uv, _ = self.cam.project(line)
                 if front_only:
-                    uv = np.array([p for p, q in zip(uv, line, strict=True)
-                                   if np.dot(q[:2] - line.mean(0)[:2], self.eye[:2] - q[:2]) > 0])
+                    uv = np.array(
+                        [
+                            p
+                            for p, q in zip(uv, line, strict=True)
+                            if np.dot(q[:2] - line.mean(0)[:2], self.eye[:2] - q[:2]) > 0
+                        ]
+                    )
                 if len(uv) > 1:
                     dark = tuple(0.55 * v for v in piece.faces[0][1])
                     pts = np.round(uv * 16).astype(np.int32).reshape(-1, 1, 2)
@@ -171,11 +202,23 @@ def _sample_camera(rng: np.random.Generator, pts: np.ndarray, width: int, height
     centre = (pts.min(0) + pts.max(0)) / 2
     for attempt in range(60):
         dist = rng.uniform(620, 900) * (1 + 0.04 * attempt)
-        cam = camera_looking_at((centre[0] + rng.uniform(-25, 25), centre[1] + rng.uniform(-25, 25), 0), dist,
-                                rng.uniform(12, 40), rng.uniform(0, 360), rng.uniform(45, 60), width, height)
+        cam = camera_looking_at(
+            (centre[0] + rng.uniform(-25, 25), centre[1] + rng.uniform(-25, 25), 0),
+            dist,
+            rng.uniform(12, 40),
+            rng.uniform(0, 360),
+            rng.uniform(45, 60),
+            width,
+            height,
+        )
         uv, z = cam.project(pts)
-        if (z > 0).all() and uv[:, 0].min() > 30 and uv[:, 1].min() > 30 and uv[:, 0].max() < width - 30 \
-                and uv[:, 1].max() < height - 30:
+        if (
+            (z > 0).all()
+            and uv[:, 0].min() > 30
+            and uv[:, 1].min() > 30
+            and uv[:, 0].max() < width - 30
+            and uv[:, 1].max() < height - 30
+        ):
             return cam
     return cam
 
@@ -186,7 +229,9 @@ def _hand(p: _Painter, rng: np.random.Generator, at: np.ndarray, owner: int) -> 
     ang = rng.uniform(0, 2 * np.pi)
     fwd = np.array([np.cos(ang), np.sin(ang), 0])
     side = np.array([-fwd[1], fwd[0], 0])
-    palm = [at + fwd * 45 * np.cos(a) + side * 40 * np.sin(a) + [0, 0, z] for a in np.linspace(0, 2 * np.pi, 16)]
+    palm = [
+        at + fwd * 45 * np.cos(a) + side * 40 * np.sin(a) + [0, 0, z] for a in np.linspace(0, 2 * np.pi, 16)
+    ]
     faces = [(np.array(palm), np.array([0, 0, 1.0]))]
     for k in range(4):
         base = at + fwd * 35 + side * (k - 1.5) * 18
@@ -195,10 +240,17 @@ def _hand(p: _Painter, rng: np.random.Generator, at: np.ndarray, owner: int) -> 
     p.add(faces, skin, owner, at + [0, 0, z + 400])  # nearer than anything on the table
 
 
-def render_tokyo_frame(scene: dict[str, Any], seed: int, camera: PinholeCamera | None = None,
-                       sizes: PieceSizes | None = None, width: int = 1280, height: int = 720,
-                       table: str | None = None, hand: bool | None = None, glare: bool | None = None
-                       ) -> tuple[np.ndarray, dict[str, Any]]:
+def render_tokyo_frame(
+    scene: dict[str, Any],
+    seed: int,
+    camera: PinholeCamera | None = None,
+    sizes: PieceSizes | None = None,
+    width: int = 1280,
+    height: int = 720,
+    table: str | None = None,
+    hand: bool | None = None,
+    glare: bool | None = None,
+) -> tuple[np.ndarray, dict[str, Any]]:
     """Render `scene` (see datasets.tokyo.scene) -> (BGR image, labels). Camera, lighting, table and
     noise come from `seed` unless given; the same scene and seed give the same image."""
     rng = np.random.default_rng(seed)
@@ -221,19 +273,34 @@ def render_tokyo_frame(scene: dict[str, Any], seed: int, camera: PinholeCamera |
     tex = np.clip(TEXTURES[table](rng, tex_shape), 0, 255).astype(np.uint8)
     tex_to_world = np.array([[2, 0, lo[0]], [0, 2, lo[1]], [0, 0, 1]], np.float64)
     H = cam.table_homography() @ tex_to_world
-    img = cv2.warpPerspective(tex, H, (width, height), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    img = cv2.warpPerspective(
+        tex, H, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    ).astype(np.float32)
 
     for i, rod in enumerate(rods):
         painter.rod(rod, i + 1, sizes)
     for s in scene.get("supports", []):
-        painter.column(s["x_mm"], s["y_mm"], int(s["height"]), bool(s.get("junction")),
-                       OWNER_SUPPORT + int(s["id"]), sizes)
+        painter.column(
+            s["x_mm"],
+            s["y_mm"],
+            int(s["height"]),
+            bool(s.get("junction")),
+            OWNER_SUPPORT + int(s["id"]),
+            sizes,
+        )
     for k, f in enumerate(scene.get("fallen", [])):
-        painter.fallen_column(f["x_mm"], f["y_mm"], np.radians(f.get("angle_deg", 0)), int(f.get("units", 1)),
-                              OWNER_OTHER + 1 + k, sizes)
+        painter.fallen_column(
+            f["x_mm"],
+            f["y_mm"],
+            np.radians(f.get("angle_deg", 0)),
+            int(f.get("units", 1)),
+            OWNER_OTHER + 1 + k,
+            sizes,
+        )
     for k, car in enumerate(scene.get("cars", [])):
-        painter.car(rods[car["stick"]], float(car.get("t", 0.5)), colour_rgb(car["color"]), OWNER_CAR + k, sizes)
+        painter.car(
+            rods[car["stick"]], float(car.get("t", 0.5)), colour_rgb(car["color"]), OWNER_CAR + k, sizes
+        )
     hand = bool(rng.random() < 0.1) if hand is None else hand
     if hand:
         edge = pts_arr[:, :2].mean(0) + np.array([rng.choice([-1, 1]) * (np.ptp(pts_arr[:, 0]) / 2 + 80), 0])
@@ -262,7 +329,9 @@ def _colour_name(c: Any) -> str | None:
     return c if isinstance(c, str) else None
 
 
-def _labels(scene, rods: list[Rod], cam: PinholeCamera, sizes: PieceSizes, owners: np.ndarray, painter) -> dict:
+def _labels(
+    scene, rods: list[Rod], cam: PinholeCamera, sizes: PieceSizes, owners: np.ndarray, painter
+) -> dict:
     h, w = owners.shape
     objects: list[dict[str, Any]] = []
     sticks_src = scene.get("sticks", []) + scene.get("loose", [])
@@ -270,19 +339,31 @@ def _labels(scene, rods: list[Rod], cam: PinholeCamera, sizes: PieceSizes, owner
         uv, _ = cam.project(np.array([rod.p0, rod.p1]))
         area = np.count_nonzero(owners == i + 1)
         ys, xs = np.nonzero(owners == i + 1)
-        bbox = [float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)] if area else \
-            [float(uv[:, 0].min()), float(uv[:, 1].min()), float(uv[:, 0].max()), float(uv[:, 1].max())]
-        expected = np.linalg.norm(uv[1] - uv[0]) * sizes.stick_width_mm * cam.K[0, 0] / \
-            max(float(cam.to_camera((rod.p0 + rod.p1) / 2)[0, 2]), 1)
-        objects.append({
-            "kind": "stick", "value": None, "bbox": [round(v, 1) for v in bbox],
-            "color": _colour_name(sticks_src[i].get("color", "grey")),
-            "endpoints": [[round(float(x), 2), round(float(y), 2)] for x, y in uv],
-            "role": "loose" if rod.loose else "road", "player": rod.player,
-            "rests": [e if e is not None else "table" for e in rod.ends],
-            "endpoints_mm": [[round(float(v), 2) for v in rod.p0], [round(float(v), 2) for v in rod.p1]],
-            "visible_fraction": round(min(1.0, area / max(expected, 1.0)), 3),
-        })
+        bbox = (
+            [float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)]
+            if area
+            else [float(uv[:, 0].min()), float(uv[:, 1].min()), float(uv[:, 0].max()), float(uv[:, 1].max())]
+        )
+        expected = (
+            np.linalg.norm(uv[1] - uv[0])
+            * sizes.stick_width_mm
+            * cam.K[0, 0]
+            / max(float(cam.to_camera((rod.p0 + rod.p1) / 2)[0, 2]), 1)
+        )
+        objects.append(
+            {
+                "kind": "stick",
+                "value": None,
+                "bbox": [round(v, 1) for v in bbox],
+                "color": _colour_name(sticks_src[i].get("color", "grey")),
+                "endpoints": [[round(float(x), 2), round(float(y), 2)] for x, y in uv],
+                "role": "loose" if rod.loose else "road",
+                "player": rod.player,
+                "rests": [e if e is not None else "table" for e in rod.ends],
+                "endpoints_mm": [[round(float(v), 2) for v in rod.p0], [round(float(v), 2) for v in rod.p1]],
+                "visible_fraction": round(min(1.0, area / max(expected, 1.0)), 3),
+            }
+        )
     crossings = []
     for i in range(len(rods)):
         for j in range(i + 1, len(rods)):
@@ -299,31 +380,72 @@ def _labels(scene, rods: list[Rod], cam: PinholeCamera, sizes: PieceSizes, owner
             za = _depth_at(cam, rods[i], pt)
             zb = _depth_at(cam, rods[j], pt)
             top = i if own == i + 1 else j if own == j + 1 else (i if za < zb else j)
-            plan = seg_intersection(rods[i].p0[:2], rods[i].p1[:2], rods[j].p0[:2], rods[j].p1[:2]) is not None
-            crossings.append({"a": i, "b": j, "point": [round(float(pt[0]), 2), round(float(pt[1]), 2)],
-                              "top": top, "visible": own in (i + 1, j + 1), "plan": plan})
+            plan = (
+                seg_intersection(rods[i].p0[:2], rods[i].p1[:2], rods[j].p0[:2], rods[j].p1[:2]) is not None
+            )
+            crossings.append(
+                {
+                    "a": i,
+                    "b": j,
+                    "point": [round(float(pt[0]), 2), round(float(pt[1]), 2)],
+                    "top": top,
+                    "visible": own in (i + 1, j + 1),
+                    "plan": plan,
+                }
+            )
     supports = []
     for s in scene.get("supports", []):
         top3 = np.array([s["x_mm"], s["y_mm"], s["height"] * sizes.unit_mm])
         uv, _ = cam.project(np.array([top3, top3 * [1, 1, 0]]))
         ys, xs = np.nonzero(owners == OWNER_SUPPORT + s["id"])
-        bbox = [float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)] if len(xs) else \
-            [float(uv[0, 0]), float(uv[0, 1]), float(uv[0, 0]), float(uv[0, 1])]
-        supports.append({"id": s["id"], "x_mm": s["x_mm"], "y_mm": s["y_mm"], "height": int(s["height"]),
-                         "junction": bool(s.get("junction")), "top_px": np.round(uv[0], 2).tolist(),
-                         "base_px": np.round(uv[1], 2).tolist()})
-        objects.append({"kind": "support", "value": int(s["height"]), "bbox": [round(v, 1) for v in bbox],
-                        "color": "yellow" if s.get("junction") else "grey", "endpoints": None,
-                        "support_id": s["id"]})
+        bbox = (
+            [float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)]
+            if len(xs)
+            else [float(uv[0, 0]), float(uv[0, 1]), float(uv[0, 0]), float(uv[0, 1])]
+        )
+        supports.append(
+            {
+                "id": s["id"],
+                "x_mm": s["x_mm"],
+                "y_mm": s["y_mm"],
+                "height": int(s["height"]),
+                "junction": bool(s.get("junction")),
+                "top_px": np.round(uv[0], 2).tolist(),
+                "base_px": np.round(uv[1], 2).tolist(),
+            }
+        )
+        objects.append(
+            {
+                "kind": "support",
+                "value": int(s["height"]),
+                "bbox": [round(v, 1) for v in bbox],
+                "color": "yellow" if s.get("junction") else "grey",
+                "endpoints": None,
+                "support_id": s["id"],
+            }
+        )
     for k, car in enumerate(scene.get("cars", [])):
         ys, xs = np.nonzero(owners == OWNER_CAR + k)
         if len(xs):
-            objects.append({"kind": "car", "value": None, "color": _colour_name(car["color"]), "endpoints": None,
-                            "bbox": [float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)],
-                            "stick": car["stick"]})
-    return {"width": w, "height": h, "objects": objects, "crossings": crossings, "supports": supports,
-            "fallen": scene.get("fallen", []),
-            "calibration": {"camera": cam.to_dict(), "sizes": sizes.__dict__.copy()}}
+            objects.append(
+                {
+                    "kind": "car",
+                    "value": None,
+                    "color": _colour_name(car["color"]),
+                    "endpoints": None,
+                    "bbox": [float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)],
+                    "stick": car["stick"],
+                }
+            )
+    return {
+        "width": w,
+        "height": h,
+        "objects": objects,
+        "crossings": crossings,
+        "supports": supports,
+        "fallen": scene.get("fallen", []),
+        "calibration": {"camera": cam.to_dict(), "sizes": sizes.__dict__.copy()},
+    }
 
 
 def _depth_at(cam: PinholeCamera, rod: Rod, pt: np.ndarray) -> float:

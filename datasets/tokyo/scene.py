@@ -20,9 +20,17 @@ from vision.tokyo.calibration import PieceSizes
 
 # RGB colours of the renderer's pieces; sticks may also be given as [r, g, b].
 PALETTE: dict[str, tuple[int, int, int]] = {
-    "grey": (150, 150, 146), "natural": (214, 178, 128), "red": (196, 40, 36), "blue": (40, 80, 190),
-    "green": (40, 150, 60), "yellow": (232, 196, 40), "black": (40, 38, 36), "purple": (120, 50, 150),
-    "pink": (230, 110, 160), "orange": (235, 120, 30), "teal": (20, 140, 140),
+    "grey": (150, 150, 146),
+    "natural": (214, 178, 128),
+    "red": (196, 40, 36),
+    "blue": (40, 80, 190),
+    "green": (40, 150, 60),
+    "yellow": (232, 196, 40),
+    "black": (40, 38, 36),
+    "purple": (120, 50, 150),
+    "pink": (230, 110, 160),
+    "orange": (235, 120, 30),
+    "teal": (20, 140, 140),
 }
 SUPPORT_RGB = (160, 160, 156)
 JUNCTION_RGB = (236, 196, 36)
@@ -81,8 +89,15 @@ def resolve_rods(scene: dict[str, Any], sizes: PieceSizes) -> list[Rod]:
         # a table end touches the table: the whole overhang goes to the supported end(s)
         ext_a = 0.0 if kinds[0] is None else (extra if kinds[1] is None else extra / 2)
         ext_b = 0.0 if kinds[1] is None else (extra if kinds[0] is None else extra / 2)
-        rods.append(Rod(a - u * ext_a, b + u * ext_b, colour_rgb(st.get("color", "grey")), tuple(kinds),
-                        st.get("player")))
+        rods.append(
+            Rod(
+                a - u * ext_a,
+                b + u * ext_b,
+                colour_rgb(st.get("color", "grey")),
+                tuple(kinds),
+                st.get("player"),
+            )
+        )
     for lo in scene.get("loose", []):
         ang = np.radians(lo.get("angle_deg", 0.0))
         u = np.array([np.cos(ang), np.sin(ang), 0.0])
@@ -134,8 +149,10 @@ class _Builder:
         for o in self.supports:
             if np.hypot(o["x_mm"] - x, o["y_mm"] - y) < s.column_diameter_mm * 1.8:
                 return False
-        return all(seg_distance(p, r.p0[:2], r.p1[:2]) > (s.column_diameter_mm + s.stick_width_mm) / 2 + 4
-                   for r in self.rods)
+        return all(
+            seg_distance(p, r.p0[:2], r.p1[:2]) > (s.column_diameter_mm + s.stick_width_mm) / 2 + 4
+            for r in self.rods
+        )
 
     def _stick_ok(self, rod: Rod, skip: tuple[Any, ...]) -> bool:
         s = self.sizes
@@ -175,8 +192,13 @@ class _Builder:
         return True
 
     def add_support(self, x: float, y: float, h: int, junction: bool) -> dict[str, Any]:
-        s = {"id": len(self.supports), "x_mm": round(x, 2), "y_mm": round(y, 2), "height": int(h),
-             "junction": bool(junction)}
+        s = {
+            "id": len(self.supports),
+            "x_mm": round(x, 2),
+            "y_mm": round(y, 2),
+            "height": int(h),
+            "junction": bool(junction),
+        }
         self.supports.append(s)
         return s
 
@@ -213,8 +235,11 @@ class _Builder:
         s, rng = self.sizes, self.rng
         for _ in range(20):
             ang = rng.uniform(0, 2 * np.pi)
-            d = 0.9 * np.sqrt(s.stick_length_mm ** 2 - (base["height"] * s.unit_mm) ** 2)
-            end = {"x_mm": round(base["x_mm"] + d * np.cos(ang), 2), "y_mm": round(base["y_mm"] + d * np.sin(ang), 2)}
+            d = 0.9 * np.sqrt(s.stick_length_mm**2 - (base["height"] * s.unit_mm) ** 2)
+            end = {
+                "x_mm": round(base["x_mm"] + d * np.cos(ang), 2),
+                "y_mm": round(base["y_mm"] + d * np.sin(ang), 2),
+            }
             stick = {"a": base["id"], "b": end, "color": colour, "player": player}
             rod = resolve_rods({"supports": [base], "sticks": [stick]}, s)[0]
             if self._stick_ok(rod, (base["id"],)):
@@ -224,8 +249,13 @@ class _Builder:
         return False
 
 
-def random_scene(rng: np.random.Generator, sizes: PieceSizes | None = None, n_sticks: int | None = None,
-                 distractors: bool = True, half_extent: tuple[float, float] = (230.0, 160.0)) -> dict[str, Any]:
+def random_scene(
+    rng: np.random.Generator,
+    sizes: PieceSizes | None = None,
+    n_sticks: int | None = None,
+    distractors: bool = True,
+    half_extent: tuple[float, float] = (230.0, 160.0),
+) -> dict[str, Any]:
     """A plausible mid-game structure for two players, with cars and (optionally) distractors."""
     sizes = sizes or PieceSizes()
     n_target = int(n_sticks if n_sticks is not None else rng.integers(4, 17))
@@ -235,7 +265,7 @@ def random_scene(rng: np.random.Generator, sizes: PieceSizes | None = None, n_st
     player_cols = [["grey"], ["natural"]] if mode == "grey" else [["red"], ["blue"]]
     cars = CAR_SETS[int(rng.integers(len(CAR_SETS)))]
     heads: list[list[dict[str, Any]]] = []
-    for p in range(2):
+    for _p in range(2):
         for _ in range(50):
             x, y = rng.uniform(-half_extent[0], half_extent[0]), rng.uniform(-half_extent[1], half_extent[1])
             if b._support_ok(x, y):
@@ -244,8 +274,9 @@ def random_scene(rng: np.random.Generator, sizes: PieceSizes | None = None, n_st
     stalls = 0
     while len(b.sticks) < n_target and stalls < 60 and heads:
         p = len(b.sticks) % len(heads)
-        colour = str(rng.choice(pickup)) if mode == "pickup" else (
-            "grey" if mode == "grey" else player_cols[p][0])
+        colour = (
+            str(rng.choice(pickup)) if mode == "pickup" else ("grey" if mode == "grey" else player_cols[p][0])
+        )
         open_bases = [heads[p][-1]] + [s for s in heads[p][:-1] if s["junction"]]
         base = open_bases[int(rng.integers(len(open_bases)))]
         if base["height"] == 1 and rng.random() < 0.08 and b.try_ramp(base, p, colour):
@@ -254,26 +285,50 @@ def random_scene(rng: np.random.Generator, sizes: PieceSizes | None = None, n_st
         if new is None:
             stalls += 1
             if stalls % 10 == 0:  # stuck: start a fresh branch elsewhere (a new start road)
-                x, y = rng.uniform(-half_extent[0], half_extent[0]), rng.uniform(-half_extent[1], half_extent[1])
+                x, y = (
+                    rng.uniform(-half_extent[0], half_extent[0]),
+                    rng.uniform(-half_extent[1], half_extent[1]),
+                )
                 if b._support_ok(x, y):
                     heads[p].append(b.add_support(x, y, int(rng.integers(1, 3)), False))
             continue
         heads[p].append(new)
-    scene: dict[str, Any] = {"supports": b.supports, "sticks": b.sticks, "cars": [], "loose": [], "fallen": []}
+    scene: dict[str, Any] = {
+        "supports": b.supports,
+        "sticks": b.sticks,
+        "cars": [],
+        "loose": [],
+        "fallen": [],
+    }
     for k, st in enumerate(b.sticks):
         if rng.random() < 0.45:
-            scene["cars"].append({"stick": k, "t": round(float(rng.uniform(0.3, 0.7)), 3),
-                                  "color": cars[st.get("player") or 0]})
+            scene["cars"].append(
+                {
+                    "stick": k,
+                    "t": round(float(rng.uniform(0.3, 0.7)), 3),
+                    "color": cars[st.get("player") or 0],
+                }
+            )
     _drop_cars_near_crossings(scene, b.rods, sizes)
     if distractors:
         if rng.random() < 0.25:
-            scene["loose"].append({"x_mm": float(rng.uniform(-1, 1) * half_extent[0] * 1.1),
-                                   "y_mm": float(rng.choice([-1, 1]) * (half_extent[1] + 45)),
-                                   "angle_deg": float(rng.uniform(-25, 25)), "color": str(rng.choice(pickup))})
+            scene["loose"].append(
+                {
+                    "x_mm": float(rng.uniform(-1, 1) * half_extent[0] * 1.1),
+                    "y_mm": float(rng.choice([-1, 1]) * (half_extent[1] + 45)),
+                    "angle_deg": float(rng.uniform(-25, 25)),
+                    "color": str(rng.choice(pickup)),
+                }
+            )
         if rng.random() < 0.15:
-            scene["fallen"].append({"x_mm": float(rng.choice([-1, 1]) * (half_extent[0] + 40)),
-                                    "y_mm": float(rng.uniform(-1, 1) * half_extent[1]),
-                                    "angle_deg": float(rng.uniform(0, 180)), "units": 1})
+            scene["fallen"].append(
+                {
+                    "x_mm": float(rng.choice([-1, 1]) * (half_extent[0] + 40)),
+                    "y_mm": float(rng.uniform(-1, 1) * half_extent[1]),
+                    "angle_deg": float(rng.uniform(0, 180)),
+                    "units": 1,
+                }
+            )
     return scene
 
 
@@ -282,8 +337,11 @@ def _drop_cars_near_crossings(scene: dict[str, Any], rods: list[Rod], sizes: Pie
     for car in scene["cars"]:
         r = rods[car["stick"]]
         pos = r.p0 + car["t"] * (r.p1 - r.p0)
-        near = any(seg_distance(pos[:2], o.p0[:2], o.p1[:2]) < sizes.car_length_mm + sizes.stick_width_mm
-                   for j, o in enumerate(rods) if j != car["stick"])
+        near = any(
+            seg_distance(pos[:2], o.p0[:2], o.p1[:2]) < sizes.car_length_mm + sizes.stick_width_mm
+            for j, o in enumerate(rods)
+            if j != car["stick"]
+        )
         if not near:
             keep.append(car)
     scene["cars"] = keep

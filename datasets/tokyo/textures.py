@@ -33,17 +33,23 @@ def cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     # no neutral grey cloth: grey pieces on grey cloth differ only in brightness, like shadows (documented)
     colours = [(60, 110, 40), (120, 70, 30), (170, 190, 215), (40, 40, 110), (140, 150, 90), (90, 60, 120)]
     base = np.array(colours[int(rng.integers(len(colours)))], np.float32) * rng.uniform(0.85, 1.15)
-    yy, xx = np.mgrid[0:shape[0], 0:shape[1]]
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]]
     weave = ((xx + yy) % 2).astype(np.float32) - 0.5
-    shade = 1 + 0.05 * weave + 0.04 * rng.standard_normal(shape).astype(np.float32) \
+    shade = (
+        1
+        + 0.05 * weave
+        + 0.04 * rng.standard_normal(shape).astype(np.float32)
         + 0.05 * _smooth_noise(rng, shape, 80)
+    )
     return base[None, None, :] * shade[..., None]
 
 
 def mat(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     """The project's printed play mat: a light tint that contrasts with the grey pieces."""
     tints = [(235, 215, 180), (190, 225, 200), (175, 215, 240), (230, 200, 220)]  # BGR
-    base = np.array(tints[int(rng.integers(len(tints)))], np.float32) + rng.uniform(-8, 8, 3).astype(np.float32)
+    base = np.array(tints[int(rng.integers(len(tints)))], np.float32) + rng.uniform(-8, 8, 3).astype(
+        np.float32
+    )
     shade = 1 + 0.03 * _smooth_noise(rng, shape, 100) + 0.01 * rng.standard_normal(shape).astype(np.float32)
     return base[None, None, :] * shade[..., None]
 

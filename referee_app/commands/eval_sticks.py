@@ -12,10 +12,17 @@ from referee_app.cli import CliError, CommandTree
 def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("folder", help="folder with images and a labels.json (realdata format, kind 'stick')")
     p.add_argument("--json", dest="json_out", help="write the metrics to this JSON file")
-    p.add_argument("--tol", type=float, default=0.03,
-                   help="endpoint match tolerance as a fraction of the image diagonal (default 0.03)")
-    p.add_argument("--no-calibration", action="store_true",
-                   help="ignore per-image calibration in the labels (read as an uncalibrated camera)")
+    p.add_argument(
+        "--tol",
+        type=float,
+        default=0.03,
+        help="endpoint match tolerance as a fraction of the image diagonal (default 0.03)",
+    )
+    p.add_argument(
+        "--no-calibration",
+        action="store_true",
+        help="ignore per-image calibration in the labels (read as an uncalibrated camera)",
+    )
     p.add_argument("--limit", type=int, default=None, help="score only the first N images")
 
 
@@ -32,8 +39,20 @@ def _run(args: argparse.Namespace) -> int:
         res = evaluate_folder(folder, tol=args.tol, use_calibration=not args.no_calibration, limit=args.limit)
     except VisionError as exc:
         raise CliError(str(exc), 1) from exc
-    keys = ("images", "sticks", "stick_recall", "stick_precision", "endpoint_error_px", "endpoint_error_of_diagonal",
-            "crossings", "crossing_recall", "crossing_precision", "over_under_accuracy", "supports", "height_exact")
+    keys = (
+        "images",
+        "sticks",
+        "stick_recall",
+        "stick_precision",
+        "endpoint_error_px",
+        "endpoint_error_of_diagonal",
+        "crossings",
+        "crossing_recall",
+        "crossing_precision",
+        "over_under_accuracy",
+        "supports",
+        "height_exact",
+    )
     for k in keys:
         if k in res:
             print(f"{k:<28} {res[k]}")
@@ -44,5 +63,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(cli: CommandTree) -> None:
     cli.group(("eval",), help="score a reader on a labelled folder")
-    cli.add(("eval", "sticks"), _setup, _run,
-            help="score the stick reader: stick recall/precision, crossings, over/under, heights")
+    cli.add(
+        ("eval", "sticks"),
+        _setup,
+        _run,
+        help="score the stick reader: stick recall/precision, crossings, over/under, heights",
+    )

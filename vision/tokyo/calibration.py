@@ -29,6 +29,7 @@ class PieceSizes:
     car_width_mm: float = 11.0
     car_height_mm: float = 9.0
 
+
 @dataclass
 class PinholeCamera:
     """K (3x3 intrinsics), R (3x3 world->camera rotation), t (3,) so that X_cam = R @ X + t."""
@@ -68,13 +69,23 @@ class PinholeCamera:
         return c + s[:, None] * d
 
     def to_dict(self) -> dict[str, Any]:
-        return {"K": np.round(self.K, 6).tolist(), "R": np.round(self.R, 9).tolist(),
-                "t": np.round(self.t, 6).tolist(), "width": self.width, "height": self.height}
+        return {
+            "K": np.round(self.K, 6).tolist(),
+            "R": np.round(self.R, 9).tolist(),
+            "t": np.round(self.t, 6).tolist(),
+            "width": self.width,
+            "height": self.height,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PinholeCamera:
-        return cls(np.asarray(d["K"], np.float64), np.asarray(d["R"], np.float64),
-                   np.asarray(d["t"], np.float64), int(d["width"]), int(d["height"]))
+        return cls(
+            np.asarray(d["K"], np.float64),
+            np.asarray(d["R"], np.float64),
+            np.asarray(d["t"], np.float64),
+            int(d["width"]),
+            int(d["height"]),
+        )
 
 
 @dataclass

@@ -6,8 +6,17 @@ import cv2
 import numpy as np
 
 # hue (OpenCV 0..180) band upper limits -> name, for saturated colours
-_HUES = ((8, "red"), (21, "orange"), (34, "yellow"), (78, "green"), (96, "teal"), (128, "blue"),
-         (150, "purple"), (172, "pink"), (181, "red"))
+_HUES = (
+    (8, "red"),
+    (21, "orange"),
+    (34, "yellow"),
+    (78, "green"),
+    (96, "teal"),
+    (128, "blue"),
+    (150, "purple"),
+    (172, "pink"),
+    (181, "red"),
+)
 
 
 def colour_name(bgr: tuple[float, float, float] | np.ndarray) -> str:

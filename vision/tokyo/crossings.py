@@ -37,11 +37,13 @@ def _edge_strength(grad: np.ndarray, s: RawStick, centre: np.ndarray, half_span:
     return float(np.mean(vals))
 
 
-def decide_top(image: np.ndarray, grad: np.ndarray, a: RawStick, b: RawStick, point: np.ndarray
-               ) -> tuple[int, float, str]:
+def decide_top(
+    image: np.ndarray, grad: np.ndarray, a: RawStick, b: RawStick, point: np.ndarray
+) -> tuple[int, float, str]:
     """(0 if a is on top else 1, confidence, cue)."""
-    core = np.median(_sample(image, point + np.random.default_rng(0).normal(0, a.half_width * 0.25, (15, 2))),
-                     0).astype(np.float32)
+    core = np.median(
+        _sample(image, point + np.random.default_rng(0).normal(0, a.half_width * 0.25, (15, 2))), 0
+    ).astype(np.float32)
     ca, cb = a.bgr.astype(np.float32), b.bgr.astype(np.float32)
     sep = float(np.linalg.norm(ca - cb))
     if sep > 40:

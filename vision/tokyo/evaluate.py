@@ -23,15 +23,18 @@ def endpoint_distance(gt: np.ndarray, det: np.ndarray) -> np.ndarray:
     """Mean endpoint distance (order-free) of every labelled stick (N,2,2) to every detection (M,2,2)."""
     if len(gt) == 0 or len(det) == 0:
         return np.zeros((len(gt), len(det)))
-    d1 = np.linalg.norm(gt[:, None, 0] - det[None, :, 0], axis=2) + np.linalg.norm(gt[:, None, 1] - det[None, :, 1],
-                                                                                  axis=2)
-    d2 = np.linalg.norm(gt[:, None, 0] - det[None, :, 1], axis=2) + np.linalg.norm(gt[:, None, 1] - det[None, :, 0],
-                                                                                  axis=2)
+    d1 = np.linalg.norm(gt[:, None, 0] - det[None, :, 0], axis=2) + np.linalg.norm(
+        gt[:, None, 1] - det[None, :, 1], axis=2
+    )
+    d2 = np.linalg.norm(gt[:, None, 0] - det[None, :, 1], axis=2) + np.linalg.norm(
+        gt[:, None, 1] - det[None, :, 0], axis=2
+    )
     return np.minimum(d1, d2) / 2
 
 
-def evaluate_folder(folder: Path | str, tol: float = 0.03, use_calibration: bool = True,
-                    limit: int | None = None) -> dict[str, Any]:
+def evaluate_folder(
+    folder: Path | str, tol: float = 0.03, use_calibration: bool = True, limit: int | None = None
+) -> dict[str, Any]:
     labels = load_labels(folder)
     n_gt = n_det = n_match = 0
     cross_gt = cross_found = over_ok = 0
@@ -84,25 +87,44 @@ def evaluate_folder(folder: Path | str, tol: float = 0.03, use_calibration: bool
             h_total += len(sup)
             h_found += len(sp)
             h_exact += sum(int(obs.supports[j].height == sup[i]["height"]) for i, j in sp)
-        per_image.append({"image": item.image, "sticks": len(gt), "detected": len(det), "matched": len(pairs),
-                          "crossings": len(item.crossings), "crossings_found": found_here,
-                          "warnings": obs.warnings})
+        per_image.append(
+            {
+                "image": item.image,
+                "sticks": len(gt),
+                "detected": len(det),
+                "matched": len(pairs),
+                "crossings": len(item.crossings),
+                "crossings_found": found_here,
+                "warnings": obs.warnings,
+            }
+        )
 
     def ratio(a: int, b: int) -> float | None:
         return round(a / b, 4) if b else None
 
     out: dict[str, Any] = {
-        "folder": str(folder), "images": len(per_image), "tolerance_of_diagonal": tol,
-        "sticks": n_gt, "detections": n_det,
-        "stick_recall": ratio(n_match, n_gt), "stick_precision": ratio(n_match, n_det),
+        "folder": str(folder),
+        "images": len(per_image),
+        "tolerance_of_diagonal": tol,
+        "sticks": n_gt,
+        "detections": n_det,
+        "stick_recall": ratio(n_match, n_gt),
+        "stick_precision": ratio(n_match, n_det),
         "endpoint_error_px": round(float(np.mean(errs)), 2) if errs else None,
         "endpoint_error_of_diagonal": round(float(np.mean(diag_errs)), 5) if diag_errs else None,
-        "crossings": cross_gt, "crossing_recall": ratio(cross_found, cross_gt),
+        "crossings": cross_gt,
+        "crossing_recall": ratio(cross_found, cross_gt),
         "crossing_precision": ratio(cross_det_true, cross_det),
         "over_under_accuracy": ratio(over_ok, cross_found),
         "per_image": per_image,
     }
     if h_total:
-        out.update({"supports": h_total, "support_recall": ratio(h_found, h_total),
-                    "height_exact": ratio(h_exact, h_found), "height_exact_of_all": ratio(h_exact, h_total)})
+        out.update(
+            {
+                "supports": h_total,
+                "support_recall": ratio(h_found, h_total),
+                "height_exact": ratio(h_exact, h_found),
+                "height_exact_of_all": ratio(h_exact, h_total),
+            }
+        )
     return out

@@ -15,7 +15,9 @@ class StickReading:
     confidence: float
     role: str = "road"  # road | loose (lying on the table, not part of the structure) | unknown
     rests: tuple[int | None, int | None] = (None, None)  # support index under each end, None = table/unknown
-    endpoints_mm: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None  # when calibrated
+    endpoints_mm: tuple[tuple[float, float, float], tuple[float, float, float]] | None = (
+        None  # when calibrated
+    )
 
 
 @dataclass

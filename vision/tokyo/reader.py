@@ -10,17 +10,21 @@ from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.colours import colour_name
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.foreground import glare_mask, pieces_mask
-from vision.tokyo.observation import (CarReading, CrossingReading, StickReading, SupportReading,
-                                      TokyoObservation)
+from vision.tokyo.observation import (
+    CarReading,
+    CrossingReading,
+    StickReading,
+    SupportReading,
+    TokyoObservation,
+)
 from vision.tokyo.sticks import RawStick, detect_sticks
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.types import VisionError, check_image
 
-SUPPORT_COLOURS = ("grey", "white", "yellow", "black")
 
-
-def read_tokyo(image: np.ndarray, calibration: TokyoCalibration | dict[str, Any] | None = None
-               ) -> TokyoObservation:
+def read_tokyo(
+    image: np.ndarray, calibration: TokyoCalibration | dict[str, Any] | None = None
+) -> TokyoObservation:
     check_image(image)
     if isinstance(calibration, dict):
         calibration = TokyoCalibration.from_dict(calibration)
@@ -38,19 +42,26 @@ def read_tokyo(image: np.ndarray, calibration: TokyoCalibration | dict[str, Any]
     big = 40 * (2 * hw) ** 2
     supports_b: list[Blob] = []
     for b in blobs:
-        bw, bh = b.bbox[2] - b.bbox[0], b.bbox[3] - b.bbox[1]
         if b.area > big:
-            obs.warnings.append(f"hand or large object near ({(b.bbox[0] + b.bbox[2]) / 2:.0f}, "
-                                f"{(b.bbox[1] + b.bbox[3]) / 2:.0f}) px: readings there are withheld")
+            obs.warnings.append(
+                f"hand or large object near ({(b.bbox[0] + b.bbox[2]) / 2:.0f}, "
+                f"{(b.bbox[1] + b.bbox[3]) / 2:.0f}) px: readings there are withheld"
+            )
             raw = [s for s in raw if not _inside(s, b.bbox)]
             continue
-        if b.colour in SUPPORT_COLOURS or colour_name(b.top_bgr) == "yellow":
+        if b.column_fraction >= 0.4:
             supports_b.append(b)
         else:
-            obs.cars.append(CarReading(((b.bbox[0] + b.bbox[2]) / 2, (b.bbox[1] + b.bbox[3]) / 2),
-                                       tuple(float(v) for v in b.bbox), b.colour, 0.7))
+            obs.cars.append(
+                CarReading(
+                    ((b.bbox[0] + b.bbox[2]) / 2, (b.bbox[1] + b.bbox[3]) / 2),
+                    tuple(float(v) for v in b.bbox),
+                    b.colour,
+                    0.7,
+                )
+            )
     for b in supports_b:
-        ys, xs = np.nonzero(b.mask[b.bbox[1]:b.bbox[3], b.bbox[0]:b.bbox[2]])
+        ys, xs = np.nonzero(b.mask[b.bbox[1] : b.bbox[3], b.bbox[0] : b.bbox[2]])
         top = (float(xs.mean() + b.bbox[0]), float(ys.min() + b.bbox[1] + hw))
         sr = SupportReading(top, tuple(float(v) for v in b.bbox), colour_name(b.top_bgr) == "yellow", 0.8)
         if calibration is not None:
@@ -59,8 +70,10 @@ def read_tokyo(image: np.ndarray, calibration: TokyoCalibration | dict[str, Any]
             top_uv, _ = calibration.camera.project(np.array([[x, y, height * calibration.sizes.unit_mm]]))
             sr.top_px = (float(top_uv[0, 0]), float(top_uv[0, 1]))
             if iou < 0.45:
-                obs.warnings.append(f"support near ({top[0]:.0f}, {top[1]:.0f}) px does not look like an upright "
-                                    "column (knocked over?)")
+                obs.warnings.append(
+                    f"support near ({top[0]:.0f}, {top[1]:.0f}) px does not look like an upright "
+                    "column (knocked over?)"
+                )
                 sr.confidence = 0.3
         obs.supports.append(sr)
     _sticks(obs, raw, calibration, hw)
@@ -93,15 +106,25 @@ def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration 
     for s in raw:
         rests: list[int | None] = []
         for p in (s.p0, s.p1):
-            near = [k for k, sp in enumerate(obs.supports)
-                    if np.linalg.norm(np.array(sp.top_px) - p) < 4 * hw]
-            rests.append(min(near, key=lambda k: np.linalg.norm(np.array(obs.supports[k].top_px) - p))
-                         if near else None)
+            near = [
+                k for k, sp in enumerate(obs.supports) if np.linalg.norm(np.array(sp.top_px) - p) < 4 * hw
+            ]
+            rests.append(
+                min(near, key=lambda k: np.linalg.norm(np.array(obs.supports[k].top_px) - p))
+                if near
+                else None
+            )
         role = "road" if any(r is not None for r in rests) else "loose"
         conf = float(np.clip(s.support / max(s.length * hw, 1), 0.3, 1.0))
-        reading = StickReading(((float(s.p0[0]), float(s.p0[1])), (float(s.p1[0]), float(s.p1[1]))), 2 * hw,
-                               colour_name(s.bgr), tuple(int(v) for v in s.bgr[::-1]), conf, role,
-                               (rests[0], rests[1]))
+        reading = StickReading(
+            ((float(s.p0[0]), float(s.p0[1])), (float(s.p1[0]), float(s.p1[1]))),
+            2 * hw,
+            colour_name(s.bgr),
+            tuple(int(v) for v in s.bgr[::-1]),
+            conf,
+            role,
+            (rests[0], rests[1]),
+        )
         if calib is not None:
             ends = []
             for p, r in zip((s.p0, s.p1), rests, strict=True):
@@ -111,13 +134,16 @@ def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration 
                 ends.append((round(float(xyz[0]), 1), round(float(xyz[1]), 1), round(z, 1)))
             reading.endpoints_mm = (ends[0], ends[1])
         if role == "loose":
-            obs.warnings.append(f"stick at ({(s.p0[0] + s.p1[0]) / 2:.0f}, {(s.p0[1] + s.p1[1]) / 2:.0f}) px rests "
-                                "on no support: loose on the table, not a road")
+            obs.warnings.append(
+                f"stick at ({(s.p0[0] + s.p1[0]) / 2:.0f}, {(s.p0[1] + s.p1[1]) / 2:.0f}) px rests "
+                "on no support: loose on the table, not a road"
+            )
         obs.sticks.append(reading)
 
 
-def _crossings(obs: TokyoObservation, image: np.ndarray, raw: list[RawStick], hw: float,
-               calib: TokyoCalibration | None) -> None:
+def _crossings(
+    obs: TokyoObservation, image: np.ndarray, raw: list[RawStick], hw: float, calib: TokyoCalibration | None
+) -> None:
     grad = gradient(image)
     for i in range(len(raw)):
         for j in range(i + 1, len(raw)):
@@ -127,8 +153,8 @@ def _crossings(obs: TokyoObservation, image: np.ndarray, raw: list[RawStick], hw
             point, s, t = hit
             near_i = min(s, 1 - s) * raw[i].length < 3 * hw
             near_j = min(t, 1 - t) * raw[j].length < 3 * hw
-            if near_i and near_j:
-                continue  # two roads meeting on a support, not a crossing
+            if near_i or near_j:
+                continue  # roads meeting on a support (or an end touching a road), not a crossing
             top, conf, cue = decide_top(image, grad, raw[i], raw[j], point)
             cr = CrossingReading(i, j, (float(point[0]), float(point[1])), i if top == 0 else j, conf, cue)
             if calib is not None:

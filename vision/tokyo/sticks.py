@@ -43,8 +43,9 @@ def _ridge(fg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return dist, ridge
 
 
-def detect_sticks(image: np.ndarray, fg: np.ndarray, min_len_widths: float = 5.0,
-                  max_candidates: int = 400) -> tuple[list[RawStick], float]:
+def detect_sticks(
+    image: np.ndarray, fg: np.ndarray, min_len_widths: float = 5.0, max_candidates: int = 400
+) -> tuple[list[RawStick], float]:
     dist, ridge = _ridge(fg)
     hw = rod_half_width(dist, ridge)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
@@ -105,7 +106,7 @@ def _best_run(t: np.ndarray, hw: float, gap: float, min_len: float) -> tuple[flo
     starts, ends = np.r_[0, breaks + 1], np.r_[breaks, len(idx) - 1]
     k = int(np.argmax(idx[ends] - idx[starts]))
     i0, i1 = idx[starts[k]], idx[ends[k]]
-    if (i1 - i0 + 1) * bin_len < min_len or full[i0:i1 + 1].mean() < 0.7:
+    if (i1 - i0 + 1) * bin_len < min_len or full[i0 : i1 + 1].mean() < 0.7:
         return None
     return lo + i0 * bin_len, lo + (i1 + 1) * bin_len
 
@@ -133,8 +134,10 @@ def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
         while misses < 3 and step < 6 * s.half_width + 40:
             step += 1
             q = p + sign * u * step
-            ok = _sample(fg, q[None])[0] > 0 and np.abs(_sample(image, q[None])[0].astype(np.float32)
-                                                        - s.bgr).sum() < tol
+            ok = (
+                _sample(fg, q[None])[0] > 0
+                and np.abs(_sample(image, q[None])[0].astype(np.float32) - s.bgr).sum() < tol
+            )
             if ok:
                 last_good, misses = q, 0
             else:

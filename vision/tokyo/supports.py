@@ -26,6 +26,7 @@ class Blob:
     bgr: np.ndarray
     colour: str
     top_bgr: np.ndarray
+    column_fraction: float  # share of grey or yellow pixels (column paint) in the blob
 
 
 def find_blobs(image: np.ndarray, fg: np.ndarray, hw: float) -> list[Blob]:
@@ -37,16 +38,27 @@ def find_blobs(image: np.ndarray, fg: np.ndarray, hw: float) -> list[Blob]:
         x, y, w, h, area = stats[i]
         if area < 0.8 * k * k:
             continue
-        m = (lab[y:y + h, x:x + w] == i)
-        pix = image[y:y + h, x:x + w][m].astype(np.float32)
+        m = lab[y : y + h, x : x + w] == i
+        pix = image[y : y + h, x : x + w][m].astype(np.float32)
         bgr = np.median(pix, 0)
         # the top end of a stack (smallest image y is not always the top; use the brightest quarter)
         lum = pix.sum(1)
         top = np.median(pix[lum >= np.percentile(lum, 75)], 0)
         full = np.zeros(fg.shape, np.uint8)
-        full[y:y + h, x:x + w][m] = 255
-        blobs.append(Blob(full, (int(x), int(y), int(x + w), int(y + h)), int(area), bgr, colour_name(bgr),
-                          top))
+        full[y : y + h, x : x + w][m] = 255
+        hsv = cv2.cvtColor(pix.astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+        column = (hsv[:, 1] < 60) | ((hsv[:, 0] >= 18) & (hsv[:, 0] <= 34) & (hsv[:, 1] >= 90))
+        blobs.append(
+            Blob(
+                full,
+                (int(x), int(y), int(x + w), int(y + h)),
+                int(area),
+                bgr,
+                colour_name(bgr),
+                top,
+                float(column.mean()),
+            )
+        )
     return blobs
 
 
@@ -60,13 +72,14 @@ def _column_hull(calib: TokyoCalibration, x: float, y: float, h: int, n: int = 1
     return cv2.convexHull(np.round(uv).astype(np.int32))
 
 
-def fit_height(calib: TokyoCalibration, blob_mask: np.ndarray, bbox: tuple[int, int, int, int],
-               max_height: int = 9) -> tuple[int, float, float, float, float]:
+def fit_height(
+    calib: TokyoCalibration, blob_mask: np.ndarray, bbox: tuple[int, int, int, int], max_height: int = 9
+) -> tuple[int, float, float, float, float]:
     """(height, confidence, x_mm, y_mm, iou) of the column that best explains the blob."""
     x0, y0, x1, y1 = bbox
     pad = 40
     ox, oy = max(0, x0 - pad), max(0, y0 - pad)
-    roi = blob_mask[oy:y1 + pad, ox:x1 + pad] > 0
+    roi = blob_mask[oy : y1 + pad, ox : x1 + pad] > 0
     area = roi.sum()
     ys, xs = np.nonzero(roi)
     cen = np.array([[xs.mean() + ox, ys.mean() + oy]])

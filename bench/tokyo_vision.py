@@ -1,0 +1,55 @@
+"""Frames per second of read_tokyo on a 1280x720 render with 20 sticks.
+
+Baseline measured in the same run: OpenCV's probabilistic Hough transform on Canny edges of the same
+frame (a bare line finder with no stick pairing, supports, heights or crossings), so the ratio says what
+the full reading costs over the cheapest line detection. Usage: python bench/tokyo_vision.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import cv2
+import numpy as np
+
+from datasets.tokyo import random_scene, render_tokyo_frame
+from vision.tokyo import read_tokyo
+
+
+def _baseline(image: np.ndarray) -> int:
+    edges = cv2.Canny(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 50, 150)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 360, 60, minLineLength=60, maxLineGap=10)
+    return 0 if lines is None else len(lines)
+
+
+def _fps(fn, image, runs: int) -> float:
+    fn(image)  # warm-up
+    t = time.perf_counter()
+    for _ in range(runs):
+        fn(image)
+    return runs / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    rng = np.random.default_rng(2026)
+    for seed in range(50):
+        scene = random_scene(np.random.default_rng(seed), n_sticks=20)
+        if len(scene["sticks"]) >= 20:
+            break
+    image, labels = render_tokyo_frame(scene, int(rng.integers(1 << 30)), width=1280, height=720)
+    n = sum(1 for o in labels["objects"] if o["kind"] == "stick")
+    base = _fps(_baseline, image, args.runs * 5)
+    unc = _fps(lambda im: read_tokyo(im, None), image, args.runs)
+    cal = _fps(lambda im: read_tokyo(im, labels["calibration"]), image, args.runs)
+    print(f"frame 1280x720, {n} sticks, {len(labels['supports'])} supports")
+    print(f"baseline Canny+HoughLinesP   {base:8.2f} fps")
+    print(f"read_tokyo uncalibrated      {unc:8.2f} fps   ratio to baseline {unc / base:.4f}")
+    print(f"read_tokyo calibrated        {cal:8.2f} fps   ratio to baseline {cal / base:.4f}")
+
+
+if __name__ == "__main__":
+    main()
