@@ -124,6 +124,7 @@ class RoadStatus:
     needed_cells: tuple[str, ...]
     next_cells: tuple[str, ...]  # cells of the next position, the middle lane included if free
     next_kind: str
+    lane_choice: tuple[str, ...]  # both lanes' first cells when the next position is the 2-player choice
     middle_taken: bool
     block_value: int | None  # the value that blocks this road now; None when it cannot be blocked
     detour: bool
@@ -166,7 +167,8 @@ def road_status(routes: Routes, seat: int, trail: tuple[Stone, ...], bridge_ston
     detour = bridge_stones >= 3
     k = len(trail)
     next_cells, next_kind = routes.at(k, detour, trail)
-    if middle_taken and next_kind == "lane" and len(next_cells) > 1:
+    lane_choice = next_cells if len(next_cells) > 1 else ()
+    if middle_taken and lane_choice:
         next_cells = tuple(c for c in next_cells if c not in routes.middle)
     if holes:
         needed, needed_kind, needed_cells = trail[holes[0]].value, "repair", (trail[holes[0]].cell,)
@@ -188,6 +190,7 @@ def road_status(routes: Routes, seat: int, trail: tuple[Stone, ...], bridge_ston
         needed_cells=needed_cells,
         next_cells=next_cells,
         next_kind=next_kind,
+        lane_choice=lane_choice,
         middle_taken=middle_taken,
         block_value=wrap7(step + 1) if blockable and step is not None else None,
         detour=detour,

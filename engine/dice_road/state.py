@@ -346,17 +346,16 @@ class DiceState(GameState):
             rule = {"pave": "dice.cycle", "unblock": "dice.unblock", "repair": "dice.repair"}[st.needed_kind]
             return self._lost(rule, f"{name} cannot put a {v} there: {self._needed_text(st)}",
                               needed=st.needed, **details)
-        routes = self.routing.routes[me]
         if st.holes and cell in st.next_cells:
             return self._lost("dice.repair-first", f"{name} must repair the hole on {st.needed_cells[0]} "
                               f"(a {st.needed}) before paving on", needed=st.needed, **details)
-        if st.middle_taken and cell in routes.middle and st.next_kind == "lane":
+        if cell in st.lane_choice and cell not in st.next_cells:
             return self._lost("dice.middle-lane", f"the middle lane is taken: {name} must take the outer "
                               f"lane ({' or '.join(st.needed_cells)})", **details)
         occ = self.occupancy()
         if cell in occ:
             s = occ[cell]
-            return self._lost("dice.cell-occupied", f"{cell} already holds {SEAT_NAMES[s.seat]}'s {s.value}; "
+            return self._lost("dice.cell-occupied", f"{cell} already holds {SEAT_NAMES[s.seat]}'s {s.value}",
                               **details)
         target = self._target_of(cell)
         if target is not None and target[0] == me and cell in self.routing.flank_owner:
@@ -378,8 +377,7 @@ class DiceState(GameState):
         rt = self.routing
         for o in range(self.players):
             so = self.status(o)
-            if cell in so.next_cells or (so.middle_taken and cell in rt.routes[o].middle
-                                         and so.next_kind == "lane"):
+            if cell in so.next_cells or cell in so.lane_choice:
                 if rt.bridge_owner.get(cell) == o and len(self.bridges[o]) == 2:
                     return o, "bridge"
                 return o, "block"
@@ -409,7 +407,7 @@ class DiceState(GameState):
         if so.next_kind == "centre":
             return self._lost("dice.centre-no-block", "no block may be placed on the roundabout centre",
                               **details)
-        if so.middle_taken and cell in self.routing.routes[o].middle:
+        if cell in so.lane_choice and cell not in so.next_cells:
             return self._lost("dice.middle-lane",
                               f"the middle lane is taken: a block for {other} goes on the "
                               f"outer lane ({' or '.join(so.next_cells)})", **details)
