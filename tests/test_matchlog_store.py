@@ -30,7 +30,8 @@ def test_create_write_update_list_get(tmp_path):
     w.close()
     assert store.path("m1") == tmp_path / "matches" / "m1.jsonl" and store.path("m1").exists()
     info = store.get("m1")
-    assert (info.game, info.players, info.status, info.actions) == ("highway-grid", ["Ann", "Bob"], "playing", 0)
+    assert (info.game, info.players, info.status) == ("highway-grid", ["Ann", "Bob"], "playing")
+    assert info.actions == 0  # the index row written at creation
     info = store.update("m1")  # refresh from the log
     assert info.actions == 1 and info.status == "playing"
     store.update("m1", status="finished", outcome={"winners": [0], "draw": False})
@@ -47,7 +48,8 @@ def test_create_write_update_list_get(tmp_path):
         store.update("m1", status="weird")
 
 
-@pytest.mark.parametrize("bad", ["../etc/passwd", "a/b", "", ".hidden", "a" * 65, "x.jsonl", "..", "a b", "é"])
+@pytest.mark.parametrize("bad", ["../etc/passwd", "a/b", "", ".hidden", "a" * 65, "x.jsonl", "..", "a b",
+                                 "é", "a\x00b"])
 def test_match_ids_cannot_leave_the_folder(tmp_path, bad):
     store = MatchStore(tmp_path)
     with pytest.raises(MatchLogError, match="invalid match id"):

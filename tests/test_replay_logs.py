@@ -65,7 +65,8 @@ def test_tampered_verdicts_are_listed_record_by_record(capsys, copy):
     assert main(["log", "replay", str(copy)]) == 1
     out = capsys.readouterr().out
     assert "line 4 (seq 3) 15@b3: log says illegal grid.cell-empty" in out
-    assert "line 6 (seq 5) 1@a1: log says legal grid.place/none, engine says illegal grid.piece-in-reserve" in out
+    assert ("line 6 (seq 5) 1@a1: log says legal grid.place/none, "
+            "engine says illegal grid.piece-in-reserve") in out
     assert "verdicts reproduce: NO" in out
     assert copy.read_bytes() == before
 
