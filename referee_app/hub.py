@@ -36,6 +36,7 @@ class Hub:
         self._frame_no = 0
         self.loops: dict[str, Any] = {}
         self.bus.subscribe(self._remember)
+        self.bus.subscribe(self._index)
         self.featured: str | None = None  # the match the page opens by default
 
     # -- events -----------------------------------------------------------------------------
@@ -43,6 +44,18 @@ class Hub:
         with self._cond:
             self._history.setdefault(event.match_id, collections.deque(maxlen=HISTORY)).append(event)
             self._cond.notify_all()
+
+    def _index(self, event: Event) -> None:
+        """Keep the SQLite index's row of a match current (counts, status, result)."""
+        if event.kind not in (events.VERDICT, events.MATCH_END):
+            return
+        session = self.sessions.get(event.match_id)
+        if session is None:
+            return
+        outcome = session.state.outcome()
+        self.store.update(event.match_id, actions=len(session.played),
+                          status="finished" if session.state.is_terminal() else "playing",
+                          outcome=outcome.to_json() if outcome else None)
 
     def events_since(self, match_id: str, last_id: int) -> list[Event]:
         with self._cond:

@@ -57,6 +57,10 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
     def _session_error(exc: SessionError):
         return jsonify(error=str(exc), status=exc.status), exc.status
 
+    @app.errorhandler(MatchLogError)
+    def _log_error(exc: MatchLogError):
+        return jsonify(error=f"the match log cannot be used: {exc}", status=422), 422
+
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         return jsonify(error=exc.description or exc.name, status=exc.code), exc.code or 500
@@ -146,7 +150,12 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
 
     @app.get("/api/matches")
     def list_matches():
-        return jsonify(matches=hub.store.list())
+        rows = []
+        for info in hub.store.list():
+            row = info.to_json()
+            row.pop("path", None)  # the page needs no file system paths
+            rows.append(row)
+        return jsonify(matches=rows)
 
     @app.post("/api/matches")
     def create_match():

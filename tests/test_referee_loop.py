@@ -1,0 +1,99 @@
+"""The referee loop with a scripted reader: stability gate, hands, mismatches, confirmations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee_app import events
+from referee_app.games.base import Observation
+from referee_app.games.grid import GridAdapter
+from referee_app.hub import Hub
+from referee_app.loop import RefereeLoop, StabilityGate
+from referee_app.store import MatchStore
+from vision.types import Frame
+
+
+class ScriptedGrid(GridAdapter):
+    """Reads each frame's observation from a script instead of pixels."""
+
+    def __init__(self, script: list[Observation]) -> None:
+        self.script = script
+
+    def read(self, frame):
+        return self.script[frame.index]
+
+
+def obs(cells: dict[str, int], conf: float = 0.99, blocked: str | None = None) -> Observation:
+    return Observation(dict(cells), {c: conf for c in cells}, blocked)
+
+
+def frames(n: int):
+    img = np.zeros((16, 16, 3), np.uint8)
+    for i in range(n):
+        yield Frame(img, 0.0, "test", i)
+
+
+def run_script(tmp_path, script, frames_needed=3):
+    hub = Hub(MatchStore(tmp_path))
+    seen = []
+    hub.bus.subscribe(seen.append)
+    session = hub.create_match("highway-grid", ["A", "B"])
+    loop = RefereeLoop(hub, session, ScriptedGrid(script), frames(len(script)), frames_needed=frames_needed,
+                       publish_video=False)
+    loop.run()
+    hub.bus.drain()
+    return hub, session, loop, seen
+
+
+def test_gate_needs_agreeing_frames_and_ignores_blocked_views():
+    gate = StabilityGate(3)
+    a, b = obs({"a1": 3}), obs({"a1": 8})
+    assert gate.push(a) is None and gate.push(a) is None
+    assert gate.push(obs({}, blocked="hand")) is None  # a hand resets the run
+    assert gate.push(a) is None and gate.push(a) is None
+    assert gate.push(a).items == {"a1": 3}
+    assert gate.push(a) is None  # same settled reading is not passed on twice
+    assert gate.push(b) is None and gate.push(b) is None and gate.push(b).items == {"a1": 8}
+
+
+def test_a_flickering_reading_is_never_judged(tmp_path):
+    script = [obs({"a1": 3}), obs({"a1": 8})] * 5
+    _, session, loop, _ = run_script(tmp_path, script)
+    assert session.played == [] and loop.stats.settled == 0
+
+
+def test_camera_moves_are_judged_with_source_and_confidence(tmp_path):
+    hand = obs({}, blocked="a hand is over the board")
+    script = [obs({})] * 3 + [hand] * 2 + [obs({"b2": 7}, 0.93)] * 3 + [obs({"b2": 7, "c3": 7})] * 3
+    _, session, loop, seen = run_script(tmp_path, script)
+    assert [p.action.notation() for p in session.played] == ["7@b2", "7@c3"]
+    assert [p.verdict.rule for p in session.played] == ["grid.place", "grid.piece-in-reserve"]
+    assert session.played[0].source == "vision" and session.played[0].confidence == pytest.approx(0.93)
+    verdicts = [e for e in seen if e.kind == events.VERDICT]
+    assert verdicts[0].data["cells"] == ["b2"]
+
+
+def test_a_vanished_piece_is_reported_not_judged(tmp_path):
+    script = [obs({"a1": 3})] * 3 + [obs({})] * 3
+    _, session, loop, seen = run_script(tmp_path, script)
+    assert len(session.played) == 1
+    mismatches = [e for e in seen if e.kind == events.MISMATCH]
+    assert len(mismatches) == 1 and "piece 3 is missing from a1" in mismatches[0].data["message"]
+
+
+def test_two_new_pieces_at_once_are_a_mismatch(tmp_path):
+    script = [obs({"a1": 3, "d4": 5})] * 3
+    _, session, _, seen = run_script(tmp_path, script)
+    assert session.played == []
+    assert any("one piece per turn" in e.data.get("message", "") for e in seen if e.kind == events.MISMATCH)
+
+
+def test_low_confidence_asks_for_confirmation(tmp_path):
+    script = [obs({"c1": 16}, conf=0.3)] * 3
+    hub, session, loop, seen = run_script(tmp_path, script)
+    assert session.played == []
+    asks = [e for e in seen if e.kind == events.CONFIRM]
+    assert asks and asks[0].data["candidates"][0]["notation"] == "16@c1"
+    out = loop.confirm("16@c1")
+    assert out["verdict"]["legal"] and session.played[0].source == "manual"
