@@ -20,7 +20,7 @@ from typing import Any
 
 from referee_app.matchlog import Header, MatchLogError, MatchLogWriter, now_iso, read_log
 
-MATCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 INDEX_VERSION = 1
 STATUSES = ("playing", "finished", "damaged", "corrupt")
 
@@ -53,7 +53,7 @@ def default_data_dir() -> Path:
 
 
 def check_match_id(match_id: str) -> str:
-    if not isinstance(match_id, str) or not MATCH_ID.match(match_id):
+    if not isinstance(match_id, str) or not MATCH_ID.fullmatch(match_id):  # fullmatch: no trailing \n
         raise MatchLogError(f"invalid match id {match_id!r}: use 1-64 letters, digits, '-' or '_', "
                             "starting with a letter or digit")
     return match_id

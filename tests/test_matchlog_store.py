@@ -49,7 +49,7 @@ def test_create_write_update_list_get(tmp_path):
 
 
 @pytest.mark.parametrize("bad", ["../etc/passwd", "a/b", "", ".hidden", "a" * 65, "x.jsonl", "..", "a b",
-                                 "é", "a\x00b"])
+                                 "é", "a\x00b", "abc\n"])
 def test_match_ids_cannot_leave_the_folder(tmp_path, bad):
     store = MatchStore(tmp_path)
     with pytest.raises(MatchLogError, match="invalid match id"):
