@@ -18,6 +18,7 @@ import neopixel
 LED_PIN = 0  # GP0 on a Pico (pin 1); on an ESP32 use e.g. 16
 LED_COUNT = 24  # LEDs on the strip: the bundled highway-grid layout uses 20, more is fine
 READ_CHUNK = 512  # bytes read per loop before the strip is refreshed
+SAFE_PIN = 15  # GP15 (pin 20) tied to GND at boot: do not start, keep the REPL usable (Ctrl-C is off)
 
 
 class Clock:
@@ -64,4 +65,7 @@ def run() -> None:
             strip.write()
 
 
-run()
+if machine.Pin(SAFE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value():
+    run()
+else:
+    print("LED firmware: safe mode (GP15 held low), not started")
