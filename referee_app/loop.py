@@ -97,9 +97,28 @@ class RefereeLoop:
                 "finished": self.finished.is_set()}
 
     # -- the loop ------------------------------------------------------------------------------
+    def _frames(self) -> Iterable[Frame | None]:
+        """Frames from a plain iterable, or from a vision FrameSource with its lost/ended status
+        turned into None (lost) and the end of the loop (ended/closed)."""
+        source = self.frames
+        if not hasattr(source, "read") or not hasattr(source, "status"):
+            yield from source
+            return
+        was_lost = False
+        while not self._stop.is_set() and source.status.state not in ("ended", "closed"):
+            frame = source.read()
+            if frame is not None:
+                was_lost = False
+                yield frame
+            elif source.status.state == "lost":
+                if not was_lost:
+                    was_lost = True
+                    yield None
+                time.sleep(0.05)
+
     def run(self) -> None:
         try:
-            for frame in self.frames:
+            for frame in self._frames():
                 if self._stop.is_set():
                     break
                 if frame is None:  # a source reports a lost camera by yielding None

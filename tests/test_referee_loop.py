@@ -97,3 +97,47 @@ def test_low_confidence_asks_for_confirmation(tmp_path):
     assert asks and asks[0].data["candidates"][0]["notation"] == "16@c1"
     out = loop.confirm("16@c1")
     assert out["verdict"]["legal"] and session.played[0].source == "manual"
+
+
+class FlakySource:
+    """A camera that delivers frames, disappears for a while, then comes back."""
+
+    def __init__(self, script):
+        from vision.sources import SourceStatus
+
+        self.script = script  # list of "frame" or "lost"
+        self.i = 0
+        self.status = SourceStatus()
+        self.img = np.zeros((16, 16, 3), np.uint8)
+        self.served = 0
+
+    def read(self):
+        from vision.sources import SourceStatus
+
+        if self.i >= len(self.script):
+            self.status = SourceStatus("ended")
+            return None
+        step = self.script[self.i]
+        self.i += 1
+        if step == "lost":
+            self.status = SourceStatus("lost", "unplugged")
+            return None
+        self.status = SourceStatus("ok")
+        frame = Frame(self.img, 0.0, "camera:0", self.served)
+        self.served += 1
+        return frame
+
+
+def test_a_camera_that_disappears_is_reported_and_the_match_resumes(tmp_path):
+    script = [obs({})] * 3 + [obs({"a1": 3})] * 3
+    hub = Hub(MatchStore(tmp_path))
+    seen = []
+    hub.bus.subscribe(seen.append)
+    session = hub.create_match("highway-grid", ["A", "B"])
+    source = FlakySource(["frame"] * 3 + ["lost"] * 4 + ["frame"] * 3)
+    loop = RefereeLoop(hub, session, ScriptedGrid(script), source, publish_video=False)
+    loop.run()
+    hub.bus.drain()
+    camera = [e.data["status"] for e in seen if e.kind == events.CAMERA]
+    assert camera == ["ok", "lost", "ok"]
+    assert [p.action.notation() for p in session.played] == ["3@a1"]

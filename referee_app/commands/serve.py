@@ -34,7 +34,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", metavar="DIR",
                    help="data folder (match logs and index); default: the user data dir")
     p.add_argument("--threads", type=int, default=32, help="server threads (each open stream holds one)")
-    p.add_argument("--led", metavar="PORT", help="serial port of an LED board (see `highway-referee led list`)")
+    p.add_argument("--led", metavar="PORT",
+                   help="serial port of an LED board (see `highway-referee led list`)")
     p.add_argument("--led-protocol", default="adalight", choices=["adalight", "native"])
     p.add_argument("--speed", type=float, default=1.0, help="demo playback speed factor")
     p.add_argument("--exit-when-done", action="store_true", help="stop once the demo matches are replayed")
@@ -74,7 +75,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         kind = sources[0]
         spec = getattr(args, kind)
         try:
-            frames = open_source(kind, spec)
+            frames = open_source(spec)
         except Exception as exc:
             raise CliError(f"cannot open {kind} {spec!r}: {exc}", 1) from exc
         adapter = get_adapter(args.game)
