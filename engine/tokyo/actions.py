@@ -338,7 +338,7 @@ _START = re.compile(
     r"(?:\s+model\s+(?P<model>[\w-]+))?$"
 )
 _BUILD = re.compile(
-    rf"^{_WHO}s(?P<base>\d+)\s*->\s*(?:(?:{_PT}\s+h(?P<h>\d+)(?P<j>\s+junction)?)|(?:ramp\s+{_PT})"
+    rf"^{_WHO}s(?P<base>\d+)\s*->\s*(?:(?:{_PT}\s+h(?P<h>{_NUM})(?P<j>\s+junction)?)|(?:ramp\s+{_PT})"
     rf"|(?:s(?P<onto>\d+)))(?P<rest>(?:\s+.*)?)$"
 )
 _SKIP = re.compile(rf"^{_WHO}skip$")
@@ -377,7 +377,7 @@ def _parse(line: str) -> TokyoAction:
         g = m.groups()
         support = ramp = onto = None
         if m.group("h") is not None:
-            support = NewSupport(float(g[2]), float(g[3]), int(m.group("h")), m.group("j") is not None)
+            support = NewSupport(float(g[2]), float(g[3]), float(m.group("h")), m.group("j") is not None)
         elif m.group("onto") is not None:
             onto = int(m.group("onto"))
         else:
