@@ -46,6 +46,7 @@ def test_reopening_the_port_resets_the_board_like_an_uno():
             read_until(port, b"Ada\n")
             port.write(adalight.encode_frame([(5, 5, 5), (5, 5, 5)]))
             emu.wait_for(lambda p: p[0] == (5, 5, 5))
+        time.sleep(0.1)  # the emulator notices a closed port by polling (every 5 ms)
         with serial.Serial(emu.path, 115200, timeout=0.05) as port:
             assert b"Ada\n" in read_until(port, b"Ada\n")
             assert emu.wait_for(lambda p: p[0] == (0, 0, 0)) == [(0, 0, 0)] * 2

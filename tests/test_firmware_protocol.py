@@ -170,3 +170,15 @@ def test_any_noise_then_a_frame_ends_showing_that_frame(noise, use_native):
     pixels = [(7, 8, 9), (10, 11, 12), (13, 14, 15), (16, 17, 18)]
     b.receive(native.frame(pixels) if use_native else adalight.encode_frame(pixels), t)
     assert b.state.base == pixels
+
+
+def test_ledproto_stays_in_the_micropython_subset():
+    """The board runs this file under MicroPython: no imports (no typing, dataclasses, enum) and no
+    `from __future__`, which MicroPython lacks."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(fw.__file__).read_text())
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert imports == []
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]  # no variable annotations

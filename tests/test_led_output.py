@@ -146,3 +146,21 @@ def test_full_queue_drops_the_oldest_frames_and_publishing_never_blocks():
     shown = [w[6] for w in fake.written]  # red of LED 0 = the frame's seq
     assert out.stats.dropped == 15
     assert shown[:5] == [1, 17, 18, 19, 20]
+
+
+def test_attach_led_board_helper_drives_the_emulator():
+    from referee_app.led import attach_led_board
+
+    with Emulator(LAYOUT.led_count) as emu:
+        bus = ev.EventBus()
+        out = attach_led_board(bus, emu.path, "highway-grid", "native", greeting_timeout=2)
+        try:
+            bus.publish(ev.CAMERA, "m1", "highway-grid", status="ok")
+            camera = LAYOUT.status["camera"]
+            px = emu.wait_for(lambda p: p[camera] != OFF)
+        finally:
+            out.stop()
+            bus.close()
+    r, g, b = LAYOUT.color("camera_ok")
+    level = round(find_layout("highway-grid").brightness * 255)  # the board dims: c * level // 255
+    assert px[camera] == (r * level // 255, g * level // 255, b * level // 255)
