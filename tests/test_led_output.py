@@ -164,3 +164,21 @@ def test_attach_led_board_helper_drives_the_emulator():
     r, g, b = LAYOUT.color("camera_ok")
     level = round(find_layout("highway-grid").brightness * 255)  # the board dims: c * level // 255
     assert px[camera] == (r * level // 255, g * level // 255, b * level // 255)
+
+
+def test_adalight_blinks_are_drawn_by_the_host_only_on_phase_changes():
+    a1 = LAYOUT.cells["a1"][0]
+    seen: list[tuple[int, int, int]] = []
+    with Emulator(LAYOUT.led_count, on_frame=lambda px: seen.append(px[a1])) as emu:
+        out = LedOutput(LAYOUT, emu.path, "adalight", greeting_timeout=2, keepalive_s=5).start()
+        out.on_event(ev.Event(ev.VERDICT, "m1", "highway-grid", {
+            "verdict": {"legal": False, "rule": "r", "reason": "", "consequence": "must_correct"},
+            "cells": ["a1"], "player": 0}))
+        emu.wait_for(lambda p: p[a1] == RED)
+        before = emu.board.parser.ada_frames
+        time.sleep(1.0)
+        sent = emu.board.parser.ada_frames - before
+        out.stop()
+    flips = sum(1 for x, y in zip(seen, seen[1:], strict=False) if x != y)
+    assert flips >= 3  # red, off, red, off... every 0.2 s
+    assert 3 <= sent <= 7  # one frame per phase change, not a frame per animation tick

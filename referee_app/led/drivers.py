@@ -40,6 +40,10 @@ class Driver(ABC):
     def pixels(self, pixels: list[RGB]) -> None:
         """Show these exact colours (the LED walk of `led test`)."""
 
+    def animate(self, frame: LedFrame, now: float) -> bool:
+        """Host-drawn blinks: write `frame` as it looks at `now` if that changed; True if written."""
+        return False
+
 
 class AdalightDriver(Driver):
     name = "adalight"
@@ -58,13 +62,23 @@ class AdalightDriver(Driver):
             f"no Adalight greeting (\"Ada\") from {self.t.path} within {timeout:.1f} s: is an Adalight "
             "sketch running at this baud rate? For WLED or a board that does not greet, pass --no-greeting")
 
+    _last: list[RGB] | None = None
+
     def send(self, frame: LedFrame, now: float, full: bool = False) -> None:
-        self.t.write(adalight.encode_frame(frame.render(now)))
+        self.pixels(frame.render(now))
 
     keepalive = send
 
+    def animate(self, frame: LedFrame, now: float) -> bool:
+        pixels = frame.render(now)
+        if pixels == self._last:
+            return False  # only blink phase changes cost wire time
+        self.pixels(pixels)
+        return True
+
     def pixels(self, pixels: list[RGB]) -> None:
         self.t.write(adalight.encode_frame(pixels))
+        self._last = pixels
 
 
 class NativeDriver(Driver):

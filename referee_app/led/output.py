@@ -57,6 +57,7 @@ class LedOutput:
         self._thread: threading.Thread | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._scene_lock = threading.Lock()
+        self._busy = 0  # 1 while the worker writes a frame it took from the queue
         self.on_write: Callable[[LedFrame], None] | None = None  # called after each frame is written
 
     # -- referee side -----------------------------------------------------------------------------
@@ -113,8 +114,6 @@ class LedOutput:
         return False
 
     # -- worker ---------------------------------------------------------------------------------------
-    _busy = 0
-
     def _connect(self) -> tuple[Transport, Driver] | None:
         transport: Transport | None = None
         try:
@@ -167,12 +166,12 @@ class LedOutput:
                         self.stats.latencies.append(time.time() - frame.event_t)
                     if self.on_write is not None:
                         self.on_write(frame)
-                elif current is not None and driver.host_animates and current.active(now):
-                    driver.send(current, now)
-                    last_sent = now
-                elif current is not None and now - last_sent >= self.keepalive_s:
-                    driver.keepalive(current, now)
-                    last_sent = now
+                elif current is not None:
+                    if driver.host_animates and current.active(now) and driver.animate(current, now):
+                        last_sent = now
+                    elif now - last_sent >= self.keepalive_s:
+                        driver.keepalive(current, now)
+                        last_sent = now
             except (OSError, ValueError) as exc:  # SerialException is an OSError: unplugged
                 self.stats.disconnects += 1
                 self.stats.connected = False
