@@ -107,8 +107,40 @@ def car_bar(car: Car, host: Bar, g: SetGeometry) -> Bar | None:
     )
 
 
+Box = tuple[float, float, float, float]
+
+
+class _Grid:
+    """A uniform plan grid: which items' boxes touch each cell, so a query visits only neighbours."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        self._last: tuple[Box | None, list[int]] = (None, [])  # judging one build asks the same box twice
+
+    def _keys(self, box: Box) -> list[tuple[int, int]]:
+        c = self.cell
+        x0, y0 = math.floor(box[0] / c), math.floor(box[1] / c)
+        x1, y1 = math.floor(box[2] / c), math.floor(box[3] / c)
+        return [(ix, iy) for ix in range(x0, x1 + 1) for iy in range(y0, y1 + 1)]
+
+    def add(self, i: int, box: Box) -> None:
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append(i)
+
+    def query(self, box: Box) -> list[int]:
+        if self._last[0] == box:
+            return self._last[1]
+        found: set[int] = set()
+        for key in self._keys(box):
+            found.update(self.cells.get(key, ()))
+        out = sorted(found)  # in table order, so verdicts list problems as without the grid
+        self._last = (box, out)
+        return out
+
+
 class TableIndex:
-    """Bars, supports and buildings of one table, with padded plan boxes for the pre-filter."""
+    """Bars, supports and buildings of one table, with padded plan boxes and a grid for the pre-filter."""
 
     def __init__(
         self,
@@ -130,6 +162,24 @@ class TableIndex:
         cars_bars = (car_bar(c, by_id[c.stick], g) for c in cars if c.at is not None and c.stick in by_id)
         self.cars = [(b, b.bbox(pad)) for b in cars_bars if b is not None]
         self.blocks = blocks
+        self.items = self.roads + self.cars
+        self.item_grid = _Grid(g.stick_length_mm / 2)
+        for i, (_b, box) in enumerate(self.items):
+            self.item_grid.add(i, box)
+        self.support_grid = _Grid(g.stick_length_mm / 2)
+        for i, (_s, box) in enumerate(self.support_boxes):
+            self.support_grid.add(i, box)
+
+    def _items_near(self, box: Box, roads_only: bool = False) -> list[tuple[Bar, Box]]:
+        if not PREFILTER:
+            return self.roads if roads_only else self.items
+        n = len(self.roads)
+        return [self.items[i] for i in self.item_grid.query(box) if not roads_only or i < n]
+
+    def _supports_near(self, box: Box) -> list[tuple[Support, Box]]:
+        if not PREFILTER:
+            return self.support_boxes
+        return [self.support_boxes[i] for i in self.support_grid.query(box)]
 
     def bar_problems(
         self, new: Bar, colors: tuple[str, ...], what: str, host: int | None = None
@@ -139,13 +189,13 @@ class TableIndex:
         out: list[Problem] = []
         box = new.bbox(new.half_width)
         exempt = g.column_radius + g.stick_width_mm
-        for bar, bbox in self.roads + self.cars:
+        for bar, bbox in self._items_near(box):
             if PREFILTER and not boxes_overlap(box, bbox):
                 continue
             if host is not None and bar.ref == host and bar.kind == "road":
                 continue  # a car stands on its own road
             a, b = new, bar
-            for sid in set(new.rests) & set(bar.rests):
+            for sid in [r for r in new.rests if r in bar.rests]:
                 s = self.supports.get(sid)
                 if s is None:
                     continue
@@ -189,7 +239,13 @@ class TableIndex:
         g = self.g
         out = []
         reach = g.column_radius + new.half_width + g.clearance_mm
-        for s, sbox in self.support_boxes:
+        grown = (
+            box[0] - g.clearance_mm,
+            box[1] - g.clearance_mm,
+            box[2] + g.clearance_mm,
+            box[3] + g.clearance_mm,
+        )
+        for s, sbox in self._supports_near(grown):
             if s.id in new.rests or (
                 PREFILTER
                 and not boxes_overlap(
@@ -250,8 +306,9 @@ class TableIndex:
         g = self.g
         out = []
         reach = g.column_radius + g.stick_width_mm / 2 + g.clearance_mm
-        box = (x - reach, y - reach, x + reach, y + reach)
-        for bar, bbox in self.roads:
+        r = max(reach, g.column_diameter_mm)  # the same box as overlapping_support: one grid query
+        box = (x - r, y - r, x + r, y + r)
+        for bar, bbox in self._items_near(box, roads_only=True):
             if PREFILTER and not boxes_overlap(box, bbox):
                 continue
             d, _t = point_segment(x, y, bar.x1, bar.y1, bar.x2, bar.y2)
@@ -264,7 +321,7 @@ class TableIndex:
                         {"road": bar.ref, "owner": bar.owner, "at": [_r(x), _r(y)]},
                     )
                 )
-        for s, _ in self.support_boxes:
+        for s, _ in self._supports_near(box):
             d = math.hypot(s.x - x, s.y - y)
             if s.owner != owner and d < g.column_diameter_mm + g.clearance_mm:
                 out.append(
@@ -290,7 +347,9 @@ class TableIndex:
 
     def overlapping_support(self, x: float, y: float) -> Support | None:
         """A support standing where a new one would overlap it (physically impossible)."""
-        for s, _ in self.support_boxes:
+        g = self.g
+        r = max(g.column_radius + g.stick_width_mm / 2 + g.clearance_mm, g.column_diameter_mm)
+        for s, _ in self._supports_near((x - r, y - r, x + r, y + r)):
             if math.hypot(s.x - x, s.y - y) < self.g.column_diameter_mm - 1e-6:
                 return s
         return None
@@ -298,9 +357,9 @@ class TableIndex:
     def crossings(self, new: Bar) -> list[Crossing]:
         """Every existing road the new road crosses in plan view, with the heights there."""
         out = []
-        box = new.bbox(0.0)
-        for bar, bbox in self.roads:
-            if set(new.rests) & set(bar.rests):
+        box = new.bbox(new.half_width)  # the contact query's box: the grid answers from its cache
+        for bar, bbox in self._items_near(box, roads_only=True):
+            if any(r in bar.rests for r in new.rests):
                 continue  # roads sharing a support meet there; they do not cross
             if PREFILTER and not boxes_overlap(box, bbox):
                 continue

@@ -81,6 +81,10 @@ class TokyoState(GameState):
         return {s.id: s for s in self.supports}
 
     @cached_property
+    def _stick_by_id(self) -> dict[int, Stick]:
+        return {s.id: s for s in self.sticks}
+
+    @cached_property
     def _roads_from(self) -> dict[int, int]:
         out: dict[int, int] = {}
         for st in self.sticks:
@@ -103,7 +107,7 @@ class TokyoState(GameState):
     def started(self, seat: int) -> bool:
         return any(st.kind == "start" and st.owner == seat for st in self.sticks)
 
-    @property
+    @cached_property
     def in_setup(self) -> bool:
         return not all(self.started(s) for s in range(self.rules.players))
 
@@ -224,8 +228,10 @@ class TokyoState(GameState):
             ]
         return []
 
-    def _geometry(self, stick: Stick, new: Support | None, seat: int) -> list[Problem]:
-        bar = stick_bar(stick, self.rules.geometry)
+    def _geometry(
+        self, stick: Stick, new: Support | None, seat: int, bar: Bar | None = None
+    ) -> list[Problem]:
+        bar = bar if bar is not None else stick_bar(stick, self.rules.geometry)
         out = self.index.bar_problems(bar, self.rules.colors, "the new road")
         if new is not None:
             out += self.index.support_problems(new.x, new.y, seat, self.rules.colors)
@@ -343,8 +349,9 @@ class TokyoState(GameState):
             problems.insert(
                 0, Problem("tokyo.material", f"{me} lacks material for this build: needs {', '.join(lack)}")
             )
-        problems += self._geometry(stick, new, seat)
-        return self._cars(a, seat, problems, new, stick, grey, junctions)
+        bar = stick_bar(stick, g)
+        problems += self._geometry(stick, new, seat, bar)
+        return self._cars(a, seat, problems, new, stick, bar, grey, junctions)
 
     def _cars(
         self,
@@ -353,13 +360,13 @@ class TokyoState(GameState):
         problems: list[Problem],
         new: Support | None,
         stick: Stick,
+        bar: Bar,
         grey: int,
         junctions: int,
     ) -> _Plan:
         g = self.rules.geometry
-        bar = stick_bar(stick, g)
         crossings = self.index.crossings(bar)
-        by_id = {s.id: s for s in self.sticks}
+        by_id = self._stick_by_id
         earned: list[dict[str, Any]] = []
         own = [c for c in crossings if c.owner == seat]
         for c in crossings:
