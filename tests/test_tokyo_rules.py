@@ -258,7 +258,11 @@ def test_ramp_dead_end_with_no_open_base_is_a_shortage() -> None:
 def test_same_model_bonus(option: bool, gain: int) -> None:
     s, _ = opened(same_model_bonus=option)
     grey = s.stock[1].grey
-    s2 = s.apply(parse_action("green s2 -> (-40,-60) h4 junction models sedan"))  # purple has a sedan
+    v = s.judge(parse_action("green s2 -> (-40,-60) h4 junction models sedan"))  # purple has a sedan
+    assert ("rule tokyo.same-model" in v.reason) is option
+    s2 = s.apply(parse_action("green s2 -> (-40,-60) h4 junction models sedan"))
+    s3 = s.apply(parse_action("green s2 -> (-40,-60) h4 junction models truck"))
+    assert s3.stock[1].grey == grey - 3  # no purple truck on the table: nothing taken
     assert s2.stock[1].grey == grey - 3 + gain and s2.stock[0].grey == s.stock[0].grey - gain
 
 

@@ -490,6 +490,12 @@ class TokyoState(GameState):
             details["blocked"] = plan.blocked
         if plan.disagreements:
             text += f"; camera disagreement: {plan.disagreements[0]['reason']}"
+        if isinstance(a, Build) and self.rules.same_model_bonus:
+            donor = self._same_model_donor(plan.seat, (a.models or ("car",) * plan.cars)[: plan.cars])
+            if donor is not None:
+                text += (f"; {me} takes a grey column from {self.color(donor)} "
+                         "(same car model, rule tokyo.same-model)")
+                details["same_model_from"] = donor
         if self.stock[plan.seat].cars - plan.cars == 0:
             text += f"; {me} has placed every car and wins (rule tokyo.win)"
         return Verdict.ok("tokyo.build", text, **details)
@@ -652,13 +658,20 @@ class TokyoState(GameState):
             )
         return state._end_turn(seat)
 
-    def _same_model_bonus(self, seat: int, new_cars: tuple[Car, ...], stock: list[Stock]) -> list[Stock]:
-        for car in new_cars:
+    def _same_model_donor(self, seat: int, models: tuple[str, ...]) -> int | None:
+        """The opponent who gives a grey column for a car model already on their roads (advanced
+        rule): the first in table order who still has one; at most one column a turn."""
+        for model in models:
             for other in self.cars:
-                if other.owner != seat and other.model == car.model and stock[other.owner].grey > 0:
-                    stock[other.owner] = stock[other.owner].take(grey=1)
-                    stock[seat] = stock[seat].take(grey=-1)
-                    return stock  # at most one column a turn
+                if other.owner != seat and other.model == model and self.stock[other.owner].grey > 0:
+                    return other.owner
+        return None
+
+    def _same_model_bonus(self, seat: int, new_cars: tuple[Car, ...], stock: list[Stock]) -> list[Stock]:
+        donor = self._same_model_donor(seat, tuple(c.model for c in new_cars))
+        if donor is not None:
+            stock[donor] = stock[donor].take(grey=1)
+            stock[seat] = stock[seat].take(grey=-1)
         return stock
 
     def _end_turn(self, seat: int) -> TokyoState:
