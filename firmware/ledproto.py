@@ -19,7 +19,7 @@ GREETING = b"Ada\n"  # the stock Adalight sketch's greeting; hosts wait for it a
 
 # native commands (host -> board); replies set the high bit
 CMD_FRAME = 0x01  # start u16, then R G B per LED
-CMD_BLINK = 0x02  # period_ms u16, cycles u8 (0 = until cleared), R G B, then LED indices u16 each
+CMD_BLINK = 0x02  # period_ms u16, cycles u8 (0 = until cleared), phase_ms u16, R G B, LED indices u16 each
 CMD_BRIGHTNESS = 0x03  # level u8 (0..255)
 CMD_STATUS = 0x04  # empty; answered by REPLY_STATUS
 CMD_CLEAR_BLINKS = 0x05  # empty
@@ -289,12 +289,13 @@ class Parser:
                 return ERR_OVERFLOW
             return 0
         if command == CMD_BLINK:
-            if len(p) < 6 or (len(p) - 6) % 2:
+            if len(p) < 8 or (len(p) - 8) % 2:
                 return ERR_LENGTH
-            indices = [_u16(p, k) for k in range(6, len(p), 2)]
+            indices = [_u16(p, k) for k in range(8, len(p), 2)]
             kept = [i for i in indices if i < state.count]
             if kept:
-                state.add_blink(Blink(kept, (p[3], p[4], p[5]), _u16(p, 0), p[2], now_ms))
+                # phase_ms: the blink began that long ago on the host, so a re-sent blink keeps its rhythm
+                state.add_blink(Blink(kept, (p[5], p[6], p[7]), _u16(p, 0), p[2], now_ms - _u16(p, 3)))
             if len(kept) < len(indices):
                 self.overflows += 1
                 return ERR_OVERFLOW

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from engine.core import Consequence, Verdict
 from referee_app import events as ev
+from referee_app.led.drivers import NativeDriver
 from referee_app.led.layout import find_layout
 from referee_app.led.scene import Scene
 
@@ -99,3 +103,55 @@ def test_brightness_dims_rendered_colours():
     scene.apply(event(ev.TURN, player=0, players=["A", "B"]))
     r, g, b = scene.layout.seat_color(0)
     assert scene.frame().render(clock.t)[16] == (round(r / 2), round(g / 2), round(b / 2))
+
+
+class BoardWire:
+    """A transport whose bytes go straight into the firmware's logic at the shared fake time."""
+    path = "wire"
+
+    def __init__(self, clock: Clock, count: int) -> None:
+        from firmware.ledproto import Board
+
+        self.clock = clock
+        self.board = Board(count, now_ms=round(clock.t * 1000))
+
+    def write(self, data: bytes) -> None:
+        self.board.receive(data, round(self.clock.t * 1000))
+
+    def read(self, max_bytes: int, timeout: float) -> bytes:
+        return b""
+
+    def close(self) -> None:
+        pass
+
+
+_EVENTS = st.one_of(
+    st.builds(lambda p: event(ev.TURN, player=p, players=["A", "B"]), st.integers(0, 1)),
+    st.builds(lambda legal, must, cell, p: verdict(
+        Verdict.ok("r", "") if legal else Verdict.illegal(
+            "r", "", Consequence.MUST_CORRECT if must else Consequence.TURN_LOST), [cell], p),
+        st.booleans(), st.booleans(), st.sampled_from(["a1", "b2", "c3", "d4"]), st.integers(0, 1)),
+    st.builds(lambda cells: event(ev.MISMATCH, message="m", cells=cells),
+              st.lists(st.sampled_from(["a1", "b2"]), max_size=2)),
+    st.builds(lambda s: event(ev.CAMERA, status=s), st.sampled_from(["ok", "lost"])),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(st.tuples(_EVENTS, st.sampled_from([0.1, 0.2, 0.3, 0.7, 2.1])), min_size=1, max_size=12))
+def test_native_board_shows_what_the_host_scene_renders(steps):
+    """Host scene -> NativeDriver (only new blinks, clear-and-resend with phase when one stops early)
+    -> the firmware's logic: at every sampled moment the board shows the host's picture."""
+    scene, clock = make()
+    wire = BoardWire(clock, scene.layout.led_count)
+    driver = NativeDriver(wire)
+    first = True
+    for e, gap in steps:
+        clock.t = round(clock.t + gap, 1)
+        scene.apply(e)
+        frame = scene.frame()
+        driver.send(frame, clock.t, full=first)
+        first = False
+        for probe in (0.05, 0.15, 0.25, 0.35):  # mid-way between blink phase edges (multiples of 0.1 s)
+            t = clock.t + probe
+            assert wire.board.state.pixels(round(t * 1000)) == frame.render(t, dim=False), (t, e.kind)

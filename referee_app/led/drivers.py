@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 
 from referee_app.led import adalight, native
 from referee_app.led.colors import RGB
-from referee_app.led.scene import LedFrame
+from referee_app.led.scene import Blink, LedFrame
 from referee_app.led.transport import LedPortError, Transport
 
 PROTOCOLS = ("adalight", "native")
@@ -88,7 +88,7 @@ class NativeDriver(Driver):
         super().__init__(transport)
         self.status: native.BoardStatus | None = None
         self._reader = native.ReplyReader()
-        self._sent_blinks: tuple[object, ...] | None = None
+        self._sent: dict[tuple[object, ...], Blink] = {}  # blinks the board is running, by _key
         self._sent_level: int | None = None
 
     def query(self, timeout: float) -> native.BoardStatus:
@@ -114,7 +114,7 @@ class NativeDriver(Driver):
 
     def connect(self, timeout: float) -> None:
         self.query(max(timeout, 0.5))
-        self._sent_blinks = None
+        self._sent = {}
         self._sent_level = None
 
     def send(self, frame: LedFrame, now: float, full: bool = False) -> None:
@@ -124,21 +124,38 @@ class NativeDriver(Driver):
             out += native.brightness(level)
             self._sent_level = level
         out += native.frame(frame.base)
-        active = frame.active(now)
-        key = tuple((b.indices, b.color, b.period_s, b.cycles, b.start) for b in active)
-        if full or key != self._sent_blinks:
-            out += native.clear_blinks()
-            for b in active:
-                period_ms = max(1, round(b.period_s * 1000))
-                out += native.blink(b.indices, b.color, period_ms, b.remaining_cycles(now))
-            self._sent_blinks = key
+        out += self._blinks(frame.active(now), now, full)
         self.t.write(bytes(out))
+
+    @staticmethod
+    def _key(b: Blink) -> tuple[object, ...]:
+        # not the indices: a blink trimmed by a newer one on some of its LEDs is still the same blink
+        return (b.start, b.color, b.period_s, b.cycles, b.tag)
+
+    def _blinks(self, active: tuple[Blink, ...], now: float, full: bool) -> bytes:
+        """Only new blinks go out, since the board's newest blink on an LED wins as the host's does.
+        If the host stopped a blink early (a must-correct fixed, a mismatch cleared), the board
+        is told to clear them all and gets the running ones again."""
+        covered = {i for b in active for i in b.indices}
+        stale = any(i not in covered for b in self._sent.values() if not b.expired(now) for i in b.indices)
+        out = bytearray()
+        if full or stale:
+            out += native.clear_blinks()
+            fresh = list(active)
+        else:
+            fresh = [b for b in active if self._key(b) not in self._sent]
+        for b in fresh:
+            period_ms, cycles, phase_ms = b.resume(now)
+            out += native.blink(b.indices, b.color, period_ms, cycles, phase_ms)
+        self._sent = {self._key(b): b for b in active}
+        return bytes(out)
 
     def keepalive(self, frame: LedFrame, now: float) -> None:
         self.t.write(native.frame(frame.base))
 
     def pixels(self, pixels: list[RGB]) -> None:
         self.t.write(native.clear_blinks() + native.frame(pixels))
+        self._sent = {}
 
 
 def make_driver(protocol: str, transport: Transport) -> Driver:

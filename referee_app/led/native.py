@@ -70,10 +70,12 @@ def frame(pixels: Sequence[RGB], start: int = 0) -> bytes:
     return encode(FRAME, start.to_bytes(2, "big") + _rgb(pixels))
 
 
-def blink(indices: Sequence[int], color: RGB, period_ms: int, cycles: int) -> bytes:
-    if not 0 <= cycles <= 255 or not 1 <= period_ms <= 65535:
-        raise ProtocolError(f"blink needs cycles 0..255 and period 1..65535 ms, got {cycles}, {period_ms}")
-    body = period_ms.to_bytes(2, "big") + bytes((cycles, *color))
+def blink(indices: Sequence[int], color: RGB, period_ms: int, cycles: int, phase_ms: int = 0) -> bytes:
+    """`cycles` periods (0: until cleared) counted from `phase_ms` ago (0 <= phase_ms < period_ms)."""
+    if not 0 <= cycles <= 255 or not 1 <= period_ms <= 65535 or not 0 <= phase_ms < period_ms:
+        raise ProtocolError(f"blink needs cycles 0..255, period 1..65535 ms and 0 <= phase < period, got "
+                            f"{cycles}, {period_ms}, {phase_ms}")
+    body = period_ms.to_bytes(2, "big") + bytes((cycles,)) + phase_ms.to_bytes(2, "big") + bytes(color)
     return encode(BLINK, body + b"".join(i.to_bytes(2, "big") for i in indices))
 
 

@@ -43,10 +43,13 @@ class Blink:
     def lit(self, now: float) -> bool:
         return (now - self.start) % self.period_s < self.period_s / 2
 
-    def remaining_cycles(self, now: float) -> int:
-        if self.cycles == 0:
-            return 0
-        return max(1, self.cycles - int((now - self.start) / self.period_s))
+    def resume(self, now: float) -> tuple[int, int, int]:
+        """(period_ms, cycles left, phase_ms) to start this blink on a board at `now` in step."""
+        period_ms = max(1, round(self.period_s * 1000))
+        elapsed_ms = max(0, round((now - self.start) * 1000))
+        done, phase_ms = divmod(elapsed_ms, period_ms)
+        cycles = 0 if self.cycles == 0 else max(1, self.cycles - done)
+        return period_ms, cycles, phase_ms
 
 
 @dataclass(frozen=True)
