@@ -146,11 +146,40 @@ def test_match_build_ramp_and_start_and_errors() -> None:
     with pytest.raises(EngineError, match="longer|sticks are 114 mm"):
         match_build(opened(), reading_after([{"a": [60, -20], "b": [60, -220], "color": "green"}], []))
     with pytest.raises(EngineError, match="unknown car colour 'red'"):
-        TableReading.from_json(reading_after([{"a": [60, -20], "b": [60, -120], "color": "red"}], []))
+        TableReading.from_json(reading_after([], [], cars=[{"color": "red", "stick": 0}]))
+    with pytest.raises(EngineError, match="nobody plays orange"):
+        match_build(opened(), reading_after([{"a": [60, -18], "b": [60, -120], "color": "orange"}], []))
     with pytest.raises(EngineError, match="no new road"):
         match_build(opened(), reading_after([], []))
     with pytest.raises(EngineError, match="half columns"):
         TableReading.from_json(reading_after([], [[5, 5, 1.5, False]]))
+
+
+def test_match_build_with_plain_wooden_sticks_infers_the_owner() -> None:
+    reading = reading_after([{"a": [63, -19], "b": [-43, -61], "color": "natural"}], [[-40, -60, 4, True]])
+    for st in reading["sticks"]:
+        st["color"] = "natural"
+    a = match_build(opened(), reading)
+    assert isinstance(a, Build) and a.player == "green" and a.base == 2 and a.cars is None
+
+
+def test_match_build_from_a_vision_observation() -> None:
+    from vision.tokyo.observation import StickReading, SupportReading, TokyoObservation
+
+    def sup(x, y, h, j=False):
+        return SupportReading((0, 0), (0, 0, 1, 1), j, 0.9, h, 0.9, x, y)
+
+    def stick(a, b, color="natural", role="road"):
+        return StickReading(((0, 0), (1, 1)), 4.0, color, (0, 0, 0), 0.9, role,
+                            endpoints_mm=((a[0], a[1], 0.0), (b[0], b[1], 0.0)))
+
+    obs = TokyoObservation(
+        sticks=[stick((-104, -100), (3, -100)), stick((60, 84), (60, -23)), stick((0, -103), (0, 3)),
+                stick((63, -19), (-43, -61)), stick((200, 200), (260, 200), role="loose")],
+        supports=[sup(0, -100, 1), sup(60, -20, 1), sup(0, 0, 2), sup(-40, -60, 4, True)],
+        calibrated=True)
+    a = match_build(opened(), TableReading.from_observation(obs))
+    assert isinstance(a, Build) and a.player == "green" and a.support.junction and opened().judge(a).legal
 
 
 def test_match_command(tmp_path: Path, capsys) -> None:

@@ -24,6 +24,7 @@ from engine.tokyo.actions import (
     check_point,
     check_who,
 )
+from engine.tokyo.config import KNOWN_COLORS
 from engine.tokyo.state import TokyoState
 
 
@@ -39,7 +40,7 @@ class ReadSupport:
 class ReadStick:
     a: tuple[float, float]
     b: tuple[float, float]
-    color: str
+    color: str | None  # a player colour, or None for plain (unpainted) sticks: the owner is inferred
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,10 @@ class TableReading:
             if c["a"] in index and c["b"] in index and c["top"] in index
         ]
         cars = [{"color": c.get("color"), "stick": index.get(c.get("stick"))} for c in d.get("cars") or []]
-        return cls.from_json({"supports": sups, "sticks": sticks, "crossings": crossings, "cars": cars})
+        # no car seen at all means cars were not read (the start roads always carry one each)
+        return cls.from_json(
+            {"supports": sups, "sticks": sticks, "crossings": crossings, "cars": cars or None}
+        )
 
     @classmethod
     def from_json(cls, data: Any) -> TableReading:
@@ -119,10 +123,10 @@ class TableReading:
             )
         sticks = []
         for i, s in enumerate(data.get("sticks") or []):
-            if not isinstance(s, dict) or "a" not in s or "b" not in s or "color" not in s:
+            if not isinstance(s, dict) or "a" not in s or "b" not in s:
                 raise EngineError(f"reading stick {i}: expected {{a: [x, y], b: [x, y], color}}, got {s!r}")
-            color = check_who(str(s["color"]))
-            assert isinstance(color, str)
+            # published sets have plain wooden roads: a colour that is no player colour says nothing
+            color = s.get("color") if s.get("color") in KNOWN_COLORS else None
             sticks.append(
                 ReadStick(
                     check_point(s["a"], f"reading stick {i} end a"),
@@ -175,7 +179,7 @@ def match_build(
                 f"reading stick {i} is {length:.0f} mm long but the set's sticks are "
                 f"{g.stick_length_mm:.0f} mm: the reading is wrong"
             )
-        if s.color not in state.rules.colors:
+        if s.color is not None and s.color not in state.rules.colors:
             raise EngineError(
                 f"reading stick {i} is {s.color}, but nobody plays {s.color} in this match "
                 f"({', '.join(state.rules.colors)})"
@@ -224,24 +228,34 @@ def match_build(
         )
     i = fresh[0]
     s = reading.sticks[i]
-    seat = state.rules.colors.index(s.color)
     ends = [(p, nearest_support(p)) for p in (s.a, s.b)]
+    if s.color is not None:
+        seat = state.rules.colors.index(s.color)
+    else:  # a plain stick belongs to whoever owns the support it leaves from, the player to move first
+        owners = {state.support(sid).owner for _p, sid in ends if sid is not None}
+        mover = state.current_player()
+        seat = mover if (mover in owners or not owners) else min(owners)
+    color = state.rules.colors[seat]
+    if reading.cars is not None:
+        for c, _ in reading.cars:
+            if c not in state.rules.colors:
+                raise EngineError(f"the reading shows a {c} car, but nobody plays {c} in this match")
     own = [(p, sid) for p, sid in ends if sid is not None and state.support(sid).owner == seat]
     cars = None
     if reading.cars is not None:
-        cars = sum(1 for c, _ in reading.cars if c == s.color) - sum(1 for c in state.cars if c.owner == seat)
+        cars = sum(1 for c, _ in reading.cars if c == color) - sum(1 for c in state.cars if c.owner == seat)
         cars = max(cars, 0)
     if not state.started(seat):
         for (p, _sid), (q, _) in ((ends[0], ends[1]), (ends[1], ends[0])):
             rs = new_support_at(p)
             if rs is not None and nearest_support(q) is None and new_support_at(q) is None:
-                return Start(NewSupport(rs.x, rs.y, rs.height, rs.junction), q, s.color)
+                return Start(NewSupport(rs.x, rs.y, rs.height, rs.junction), q, color)
         raise EngineError(
-            f"{s.color} has no start road yet, but the new stick does not run from the table to a new support"
+            f"{color} has no start road yet, but the new stick does not run from the table to a new support"
         )
     if not own:
         raise EngineError(
-            f"the new {s.color} stick does not start from a {s.color} support: "
+            f"the new {color} road does not start from a {color} support: "
             "a road leaves from one of its owner's supports"
         )
     # prefer an open end as the base when both ends sit on own supports
@@ -255,7 +269,7 @@ def match_build(
             other = c.b if c.a == i else c.a
             if other in reading_to_road:
                 observed.append(Observed(reading_to_road[other], c.top == i))
-    kw: dict[str, Any] = {"player": s.color, "cars": cars, "observed": tuple(observed)}
+    kw: dict[str, Any] = {"player": color, "cars": cars, "observed": tuple(observed)}
     assert base_id is not None
     onto = nearest_support(other_p)
     if onto is not None and onto != base_id:

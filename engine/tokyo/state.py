@@ -395,9 +395,9 @@ class TokyoState(GameState):
                 or "no first crossing"
             )
             if n == 0:
-                fix = f"it earns no car ({why}): take the {a.cars} car(s) back"
+                fix = f"earns no car ({why}): take the {a.cars} car(s) back"
             else:
-                fix = f"it earns {n} car(s) ({why}): place {n}, not {a.cars}"
+                fix = f"earns {n} car(s) ({why}): place {n}, not {a.cars}"
             problems.append(Problem("tokyo.cars", f"the new road {fix}", {"earned": n, "placed": a.cars}))
         for i, at in enumerate(a.car_at):
             length = math.dist(stick.a, stick.b)
@@ -493,8 +493,10 @@ class TokyoState(GameState):
         if isinstance(a, Build) and self.rules.same_model_bonus:
             donor = self._same_model_donor(plan.seat, (a.models or ("car",) * plan.cars)[: plan.cars])
             if donor is not None:
-                text += (f"; {me} takes a grey column from {self.color(donor)} "
-                         "(same car model, rule tokyo.same-model)")
+                text += (
+                    f"; {me} takes a grey column from {self.color(donor)} "
+                    "(same car model, rule tokyo.same-model)"
+                )
                 details["same_model_from"] = donor
         if self.stock[plan.seat].cars - plan.cars == 0:
             text += f"; {me} has placed every car and wins (rule tokyo.win)"
