@@ -1,0 +1,96 @@
+"""`highway-referee eval dice FOLDER... --json OUT [--draw-misses DIR]`: score the dice reader on
+folders of labelled photos (realdata format: FOLDER/labels.json)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from referee_app.cli import CliError, CommandTree
+
+
+def _setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("folders", nargs="+", type=Path, metavar="FOLDER", help="folder with labels.json")
+    p.add_argument("--json", type=Path, help="write the report as JSON here")
+    p.add_argument("--draw-misses", type=Path, metavar="DIR",
+                   help="draw missed, false and misread dice onto copies of the images in DIR")
+    p.add_argument("--include-training", action="store_true",
+                   help="also score photos the shipped models were trained on (inflated numbers)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--lenient", dest="lenient", action="store_const", const=True,
+                      help="labels are incomplete: detections where no die is labelled are not counted wrong")
+    mode.add_argument("--strict", dest="lenient", action="store_const", const=False,
+                      help="count every unmatched detection as wrong")
+    p.add_argument("--die-px", type=float, nargs=2, metavar=("MIN", "MAX"), default=(20.0, 72.0),
+                   help="die sizes (box side, pixels) to look for (default 20 72)")
+
+
+def _training_photos() -> dict[str, set[str]]:
+    from vision.dice.detector import MODELS
+
+    out: dict[str, set[str]] = {}
+    for name in ("detector.json", "verifier.json", "values.json"):
+        try:
+            meta = json.loads((MODELS / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        out.setdefault(str(meta.get("trained_on", "")), set()).update(meta.get("train_photos", []))
+    return out
+
+
+def _run(args: argparse.Namespace) -> int:
+    from vision.dice.evaluate import evaluate, format_report, load, write_json
+    from vision.dice.reader import DiceReader
+    from vision.types import VisionError
+
+    try:
+        reader = DiceReader(die_px=tuple(args.die_px))
+    except VisionError as exc:
+        raise CliError(str(exc)) from exc
+    trained = {} if args.include_training else _training_photos()
+    reports = []
+    for folder in args.folders:
+        try:
+            labels = load(folder)
+        except VisionError as exc:
+            raise CliError(str(exc)) from exc
+        draw = args.draw_misses / folder.resolve().name if args.draw_misses and len(args.folders) > 1 \
+            else args.draw_misses
+        skip = trained.get(folder.resolve().name, set())
+        try:
+            report = evaluate(labels, reader.read, args.lenient, skip, draw)
+        except OSError as exc:
+            raise CliError(f"cannot write drawings to {draw}: {exc.strerror or exc}", 1) from exc
+        print(format_report(report))
+        reports.append(report)
+    result = reports[0] if len(reports) == 1 else _pool(reports)
+    if args.json:
+        try:
+            write_json(args.json, result)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.json}: {exc.strerror or exc}", 1) from exc
+        print(f"wrote {args.json}")
+    return 0
+
+
+def _pool(reports: list[dict]) -> dict:
+    """Totals over several folders, with each folder's report kept under "folders"."""
+    def tot(k: str) -> int:
+        return sum(r[k] for r in reports)
+
+    n_lab, tp = tot("n_labelled"), tot("matched")
+    fp = sum(i["false_pos"] for r in reports for i in r["images"])
+    v_n = sum(sum(i["value_total"] for i in r["images"]) for r in reports)
+    v_ok = sum(sum(i["value_correct"] for i in r["images"]) for r in reports)
+    matrix = [[sum(r["confusion"]["matrix"][a][b] for r in reports) for b in range(6)] for a in range(6)]
+    return {"n_labelled": n_lab, "n_detected": tot("n_detected"), "matched": tp,
+            "recall": tp / n_lab if n_lab else None, "precision": tp / (tp + fp) if tp + fp else None,
+            "value_accuracy": v_ok / v_n if v_n else None, "end_to_end": v_ok / n_lab if n_lab else None,
+            "confusion": {"labels": [1, 2, 3, 4, 5, 6], "matrix": matrix},
+            "images": [dict(i, folder=r["folder"]) for r in reports for i in r["images"]], "folders": reports}
+
+
+def register(cli: CommandTree) -> None:
+    cli.group(("eval",), help="score a reader on labelled photos")
+    cli.add(("eval", "dice"), _setup, _run, help="score the dice reader on folders in the realdata format")

@@ -1,0 +1,223 @@
+"""Scoring a dice reader against a folder of labelled photos (realdata format).
+
+Detections match labelled dice greedily by IoU >= 0.5. Recall = matched / labelled. Value accuracy
+is over matched dice that carry a value. Where a set says its labels are incomplete (some dice have
+no box), an unmatched detection that overlaps no labelled die at all cannot be judged from the
+labels: it is counted as "unverifiable", left out of the lenient precision and drawn for a person to
+check; the strict precision, which counts it as wrong, is reported beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.realdata import (
+    LabelledImage,
+    LabelledSet,
+    confusion_matrix,
+    format_confusion,
+    greedy_match,
+    iou_matrix,
+    load_labels,
+)
+from vision.sources import read_image
+from vision.types import Detections, VisionError
+
+VALUES = [1, 2, 3, 4, 5, 6]
+Reader = Callable[[np.ndarray], Detections]
+
+
+def labels_incomplete(meta: dict[str, Any]) -> bool:
+    if isinstance(meta.get("labels_complete"), bool):
+        return not meta["labels_complete"]
+    notes = " ".join(str(meta.get(k, "")) for k in ("notes", "label_quality"))
+    return bool(re.search(r"unlabel|no box|leniently|incomplete", notes, re.I))
+
+
+@dataclass
+class ImageScore:
+    image: str
+    n_labelled: int
+    n_detected: int
+    matched: int = 0
+    false_pos: int = 0
+    unverifiable: int = 0
+    value_correct: int = 0
+    value_total: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+    pairs: list[tuple[int, int]] = field(default_factory=list)  # (true value, predicted value)
+    colour_pairs: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def row(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in ("image", "n_labelled", "n_detected", "matched", "false_pos",
+                                             "unverifiable", "value_correct", "value_total")}
+        d["missed"] = self.n_labelled - self.matched
+        d["ms"] = round(self.seconds * 1000, 1)
+        if self.error:
+            d["error"] = self.error
+        return d
+
+
+def score_image(item: LabelledImage, det: Detections, lenient: bool) -> tuple[ImageScore, dict[str, list]]:
+    objs = [o for o in item.objects if o.kind == "die"]
+    gt = np.array([o.bbox for o in objs], np.float64).reshape(-1, 4)
+    ious = iou_matrix(gt, det.xyxy)
+    pairs = greedy_match(ious, 0.5)
+    s = ImageScore(item.image, len(objs), len(det), matched=len(pairs))
+    matched_d = {j for _, j in pairs}
+    wrong = []
+    for i, j in pairs:
+        true = objs[i].value
+        if true in VALUES:
+            pred = int(det.values[j])
+            s.value_total += 1
+            s.value_correct += int(pred == true)
+            s.pairs.append((true, pred))
+            if pred != true:
+                wrong.append((j, true, pred))
+        if objs[i].color is not None:
+            s.colour_pairs.append((objs[i].color, det.colors[j]))
+    fps, unver = [], []
+    for j in range(len(det)):
+        if j in matched_d:
+            continue
+        touches = len(gt) and ious[:, j].max() > 0.05
+        (unver if lenient and not touches else fps).append(j)
+    s.false_pos, s.unverifiable = len(fps), len(unver)
+    matched_g = {i for i, _ in pairs}
+    misses = [i for i in range(len(objs)) if i not in matched_g]
+    return s, {"missed": [gt[i] for i in misses], "false": [det.xyxy[j] for j in fps],
+               "unverifiable": [det.xyxy[j] for j in unver],
+               "wrong": [(det.xyxy[j], t, p) for j, t, p in wrong]}
+
+
+def draw_misses(image: np.ndarray, det: Detections, marks: dict[str, list]) -> np.ndarray:
+    """Green: read right; red: labelled die not found; magenta: false detection; orange: wrong value
+    (pred/true); cyan: detection where no die is labelled (check by eye)."""
+    out = image.copy()
+
+    def box(b, colour, text=None, width=1):
+        x0, y0, x1, y1 = (int(round(v)) for v in b)
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, width)
+        if text:
+            cv2.putText(out, text, (x0, max(10, y0 - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1,
+                        cv2.LINE_AA)
+
+    for b, v in zip(det.xyxy, det.values, strict=True):
+        box(b, (0, 170, 0), str(int(v)))
+    for b in marks["missed"]:
+        box(b, (0, 0, 255), "miss", 2)
+    for b in marks["false"]:
+        box(b, (255, 0, 255), "false", 2)
+    for b in marks["unverifiable"]:
+        box(b, (255, 255, 0), "unlabelled?", 2)
+    for b, t, p in marks["wrong"]:
+        box(b, (0, 140, 255), f"{p}/{t}", 2)
+    return out
+
+
+def evaluate(labels: LabelledSet, reader: Reader, lenient: bool | None = None,
+             skip: set[str] | None = None, draw_dir: Path | None = None) -> dict[str, Any]:
+    lenient = labels_incomplete(labels.meta) if lenient is None else lenient
+    skip = skip or set()
+    scores: list[ImageScore] = []
+    skipped = [it.image for it in labels.items if it.image in skip]
+    if draw_dir is not None:
+        draw_dir.mkdir(parents=True, exist_ok=True)
+    for item in labels.items:
+        if item.image in skip:
+            continue
+        n_lab = sum(o.kind == "die" for o in item.objects)
+        try:
+            image = read_image(labels.path(item))
+        except VisionError as exc:
+            scores.append(ImageScore(item.image, n_lab, 0, error=str(exc)))
+            continue
+        t = time.perf_counter()
+        det = reader(image)
+        dt = time.perf_counter() - t
+        s, marks = score_image(item, det, lenient)
+        s.seconds = dt
+        scores.append(s)
+        bad = marks["missed"] or marks["false"] or marks["wrong"] or marks["unverifiable"]
+        if draw_dir is not None and bad:
+            name = Path(item.image).stem + "_misses.jpg"
+            cv2.imwrite(str(draw_dir / name), draw_misses(image, det, marks))
+    return summarise(labels, scores, lenient, skipped)
+
+
+def summarise(labels: LabelledSet, scores: list[ImageScore], lenient: bool,
+              skipped: list[str]) -> dict[str, Any]:
+    n_lab = sum(s.n_labelled for s in scores)
+    n_det = sum(s.n_detected for s in scores)
+    tp = sum(s.matched for s in scores)
+    fp = sum(s.false_pos for s in scores)
+    unver = sum(s.unverifiable for s in scores)
+    v_ok = sum(s.value_correct for s in scores)
+    v_n = sum(s.value_total for s in scores)
+    pairs = [p for s in scores for p in s.pairs]
+    cpairs = [p for s in scores for p in s.colour_pairs]
+    timed = [s.seconds for s in scores if not s.error]
+    out: dict[str, Any] = {
+        "folder": str(labels.folder),
+        "n_images": len(scores),
+        "n_labelled": n_lab,
+        "n_detected": n_det,
+        "matched": tp,
+        "recall": tp / n_lab if n_lab else None,
+        "precision": tp / (tp + fp) if tp + fp else None,
+        "precision_strict": tp / (tp + fp + unver) if tp + fp + unver else None,
+        "unverifiable": unver,
+        "lenient": lenient,
+        "value_accuracy": v_ok / v_n if v_n else None,
+        "end_to_end": v_ok / n_lab if n_lab else None,
+        "confusion": {"labels": VALUES, "matrix": confusion_matrix(pairs, VALUES)},
+        "ms_per_image": round(1000 * float(np.mean(timed)), 1) if timed else None,
+        "skipped_images": skipped,
+        "errors": [s.row() for s in scores if s.error],
+        "images": [s.row() for s in scores],
+    }
+    if cpairs:
+        out["colour_accuracy"] = sum(t == p for t, p in cpairs) / len(cpairs)
+    return out
+
+
+def format_report(r: dict[str, Any]) -> str:
+    pct = lambda v: "n/a" if v is None else f"{100 * v:.1f}%"  # noqa: E731
+    lines = [f"{r['folder']}: {r['n_images']} images, {r['n_labelled']} labelled dice, "
+             f"{r['n_detected']} detected"]
+    if r["skipped_images"]:
+        lines.append(f"  skipped {len(r['skipped_images'])} images the shipped models were trained on "
+                     "(--include-training to score them too)")
+    lines.append(f"  recall {pct(r['recall'])}  precision {pct(r['precision'])}"
+                 + (f" (lenient; strict {pct(r['precision_strict'])}, {r['unverifiable']} detections "
+                    "where no die is labelled)" if r["lenient"] else ""))
+    lines.append(f"  value accuracy on matched dice {pct(r['value_accuracy'])}  "
+                 f"end to end (found and read right) {pct(r['end_to_end'])}")
+    if "colour_accuracy" in r:
+        lines.append(f"  colour accuracy {pct(r['colour_accuracy'])}")
+    if r["ms_per_image"] is not None:
+        lines.append(f"  {r['ms_per_image']} ms per image")
+    for e in r["errors"]:
+        lines.append(f"  error: {e['error']}")
+    lines.append(format_confusion(r["confusion"]["matrix"], VALUES))
+    return "\n".join(lines)
+
+
+def write_json(path: Path, report: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=1), encoding="utf-8")
+
+
+def load(folder: Path) -> LabelledSet:
+    return load_labels(folder)

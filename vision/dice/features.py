@@ -1,0 +1,107 @@
+"""Shared geometry and features of the dice reader, used alike at training and at reading time.
+
+This OpenCV build has no HOG or ml module, so the gradient features are computed here with numpy:
+per 4x4-pixel cell a 9-bin histogram of gradient orientation (unsigned, so dark-on-light and
+light-on-dark pips look alike), normalised by the gradient energy of the 3x3 cells around it.
+Computed once per image, the cell map lets a linear detector score every window by correlation.
+
+The detector looks at square windows of `WIN` px holding a die of `WIN / CONTEXT` px, so it sees the
+die's outline against the table. The value reader looks at the die box resized to `VALUE_SIZE`.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CELL = 4  # pixels per cell side
+WIN_CELLS = 10  # detector window, in cells
+WIN = CELL * WIN_CELLS  # 40 px
+CONTEXT = 1.25  # window side / die side
+BINS = 9
+VALUE_SIZE = 32  # value reader crop (px)
+
+
+def cell_features(image_bgr: np.ndarray, cell: int = CELL) -> np.ndarray:
+    """(H // cell, W // cell, BINS) float32 normalised orientation histograms."""
+    img = image_bgr.astype(np.float32)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
+    if img.ndim == 3:  # per pixel, the colour channel with the strongest edge
+        mag_c = gx * gx + gy * gy
+        best = mag_c.argmax(axis=2)[..., None]
+        gx = np.take_along_axis(gx, best, 2)[..., 0]
+        gy = np.take_along_axis(gy, best, 2)[..., 0]
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (BINS / np.pi) - 0.5
+    lo = np.floor(ang).astype(np.int32)
+    frac = ang - lo
+    lo %= BINS
+    hi = (lo + 1) % BINS
+    H, W = mag.shape
+    Hc, Wc = H // cell, W // cell
+    mag, frac, lo, hi = (a[:Hc * cell, :Wc * cell] for a in (mag, frac, lo, hi))
+    bins = np.arange(BINS, dtype=np.int32)
+    w_hi = mag * frac
+    hist = np.where(lo[..., None] == bins, (mag - w_hi)[..., None], 0.0).astype(np.float32)
+    hist += np.where(hi[..., None] == bins, w_hi[..., None], 0.0)
+    hist = hist.reshape(Hc, cell, Wc, cell, BINS).sum(axis=(1, 3))
+    energy = (hist * hist).sum(axis=2)
+    norm = np.sqrt(cv2.boxFilter(energy, -1, (3, 3), normalize=False, borderType=cv2.BORDER_REFLECT)) + 1e-3
+    return np.minimum(hist / norm[..., None], 0.5).astype(np.float32)
+
+
+def square_window(box: np.ndarray, context: float = CONTEXT) -> np.ndarray:
+    """The square [x0, y0, x1, y1] centred on `box`, `context` times its larger side."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    half = max(x1 - x0, y1 - y0) * context / 2
+    return np.array([cx - half, cy - half, cx + half, cy + half])
+
+
+def crop(image: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
+    """`box` (any position, may leave the image) resampled to size x size, border replicated."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    sx = (x1 - x0) / size
+    sy = (y1 - y0) / size
+    M = np.array([[sx, 0, x0 + sx / 2 - 0.5], [0, sy, y0 + sy / 2 - 0.5]], np.float32)
+    interp = cv2.INTER_AREA if sx > 1.5 else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, M, (size, size), flags=interp | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def window_patch(image: np.ndarray, window: np.ndarray) -> np.ndarray:
+    """The window resampled to WIN px plus one cell of context on each side, so features computed
+    on it match what the dense detector computes on the whole image."""
+    x0, y0, x1, y1 = window
+    m = (x1 - x0) / WIN_CELLS
+    return crop(image, np.array([x0 - m, y0 - m, x1 + m, y1 + m]), WIN + 2 * CELL)
+
+
+def patch_features(patch: np.ndarray) -> np.ndarray:
+    return cell_features(patch)[1:-1, 1:-1].ravel()
+
+
+def window_features(image: np.ndarray, window: np.ndarray) -> np.ndarray:
+    """Detector features of one window (WIN_CELLS^2 * BINS values)."""
+    return patch_features(window_patch(image, window))
+
+
+def dihedral(img: np.ndarray, k: int) -> np.ndarray:
+    """The k-th (0..7) rotation/flip of a square image; a die's value is the same in all eight."""
+    out = np.rot90(img, k % 4)
+    return np.ascontiguousarray(out[:, ::-1] if k >= 4 else out)
+
+
+def value_features(crop_bgr: np.ndarray) -> np.ndarray:
+    """Polarity-free features of a die crop (VALUE_SIZE square): orientation histograms of 4x4 cells
+    plus a 8x8 map of how far each pixel's colour is from the face colour (pips stand out whether
+    dark or light)."""
+    lab = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    c, q = VALUE_SIZE // 2, VALUE_SIZE // 4
+    face = np.median(lab[c - q:c + q, c - q:c + q].reshape(-1, 3), axis=0)
+    dist = np.linalg.norm(lab - face, axis=2)
+    dist = dist / (np.percentile(dist, 95) + 8.0)
+    coarse = cv2.resize(dist, (8, 8), interpolation=cv2.INTER_AREA).ravel()
+    hog = cell_features(crop_bgr).ravel()
+    return np.concatenate([hog, coarse]).astype(np.float32)

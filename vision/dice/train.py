@@ -1,0 +1,188 @@
+"""Train the dice reader's small models from labelled photos (realdata format) and write them to
+vision/dice/models/ (JSON, shipped with the package):
+
+* detector.json - linear classifier over orientation-histogram windows (die vs. not);
+* verifier.json - small network re-scoring each detector hit (die vs. not), which removes most
+  false alarms on the printed tray walls;
+* values.json   - small network reading the top-face value 1..6 from a die crop.
+
+Only the TRAINING block of photos is used: the first TRAIN_PHOTOS photos in name order. Everything
+after them is held out for evaluation (neighbouring photos are near-duplicates, so the split is by
+block, never at random).
+Run:  python -m vision.dice.train --data ../shared/realdata/nell_byler_d6
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice.features import (
+    VALUE_SIZE,
+    crop,
+    dihedral,
+    patch_features,
+    square_window,
+    value_features,
+    window_patch,
+)
+from vision.dice.mlp import SoftmaxNet
+from vision.realdata import LabelledSet, iou_matrix, load_labels
+
+MODELS = Path(__file__).with_name("models")
+TRAIN_PHOTOS = 52  # the first 52 photos in name order: IMG_20191208_111228 .. IMG_20191208_112710
+
+
+def training_items(labels: LabelledSet, n: int = TRAIN_PHOTOS) -> list:
+    return sorted(labels.items, key=lambda it: it.image)[:n]
+
+
+def held_out_items(labels: LabelledSet, n: int = TRAIN_PHOTOS) -> list:
+    return sorted(labels.items, key=lambda it: it.image)[n:]
+
+
+def die_boxes(item) -> np.ndarray:
+    return np.array([o.bbox for o in item.objects if o.kind == "die"], np.float64).reshape(-1, 4)
+
+
+def _jitter(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    w = box[2] - box[0]
+    c = (box[:2] + box[2:]) / 2 + rng.uniform(-amount, amount, 2) * w
+    half = w * (1 + rng.uniform(-amount, amount)) / 2
+    return np.array([c[0] - half, c[1] - half, c[0] + half, c[1] + half])
+
+
+def _window_feats(img: np.ndarray, win: np.ndarray, ks: range | list[int]) -> list[np.ndarray]:
+    patch = window_patch(img, win)
+    return [patch_features(dihedral(patch, k)) for k in ks]
+
+
+def detector_samples(images: list[np.ndarray], items: list, rng: np.random.Generator,
+                     neg_per_image: int = 150) -> tuple[np.ndarray, np.ndarray]:
+    X, y = [], []
+    for img, item in zip(images, items, strict=True):
+        wins = np.array([square_window(b) for b in die_boxes(item)]).reshape(-1, 4)
+        for w in wins:
+            X += _window_feats(img, w, range(8))
+            X += _window_feats(img, _jitter(w, rng, 0.05), [int(rng.integers(8))])
+            y += [1] * 9
+        sides = (wins[:, 2] - wins[:, 0]) if len(wins) else np.array([50.0])
+        H, W = img.shape[:2]
+        made = 0
+        while made < neg_per_image:
+            side = float(np.median(sides)) * rng.uniform(0.6, 1.7)
+            x0, y0 = rng.uniform(-side / 4, W - side * 0.75), rng.uniform(-side / 4, H - side * 0.75)
+            cand = np.array([[x0, y0, x0 + side, y0 + side]])
+            if len(wins) and iou_matrix(cand, wins).max() > 0.25:
+                continue
+            X += _window_feats(img, cand[0], [0])
+            y.append(0)
+            made += 1
+    return np.array(X, np.float32), np.array(y, np.int32)
+
+
+def false_hits(detector, images: list[np.ndarray], items: list) -> list[tuple[int, np.ndarray]]:
+    """(image index, window) of detector hits that overlap no labelled die."""
+    out = []
+    for n, (img, item) in enumerate(zip(images, items, strict=True)):
+        det = detector.detect(img)
+        boxes = die_boxes(item)
+        for b in det.xyxy:
+            if not len(boxes) or iou_matrix(b[None], boxes).max() < 0.3:
+                out.append((n, square_window(b)))
+    return out
+
+
+def verifier_features(img: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """Window orientation features plus colour statistics of the die box and its surround."""
+    win = square_window(box)
+    f = patch_features(window_patch(img, win))
+    inner = crop(img, box, 16).reshape(-1, 3).astype(np.float32)
+    outer = crop(img, win, 20).astype(np.float32)
+    ring = np.concatenate([outer[:3].reshape(-1, 3), outer[-3:].reshape(-1, 3), outer[:, :3].reshape(-1, 3),
+                           outer[:, -3:].reshape(-1, 3)])
+    stats = np.concatenate([inner.mean(0), inner.std(0), ring.mean(0), ring.std(0)]) / 64.0
+    return np.concatenate([f, stats]).astype(np.float32)
+
+
+def verifier_samples(images, items, hits, rng) -> tuple[np.ndarray, np.ndarray]:
+    X, y = [], []
+    for img, item in zip(images, items, strict=True):
+        for b in die_boxes(item):
+            sq = square_window(b, 1.0)
+            for _ in range(3):
+                X.append(verifier_features(img, _jitter(sq, rng, 0.06)))
+                y.append(1)
+    for n, win in hits:
+        X.append(verifier_features(images[n], square_window(win, 1 / 1.25)))
+        y.append(0)
+    return np.array(X, np.float32), np.array(y, np.int32)
+
+
+def value_samples(images, items, rng) -> tuple[np.ndarray, np.ndarray]:
+    X, y = [], []
+    for img, item in zip(images, items, strict=True):
+        for obj in item.objects:
+            if obj.kind != "die" or obj.value not in range(1, 7):
+                continue
+            box = square_window(np.array(obj.bbox), 1.0)
+            for k in range(8):
+                for j in range(2):
+                    b = _jitter(box, rng, 0.06) if j else box
+                    X.append(value_features(dihedral(crop(img, b, VALUE_SIZE), k)))
+                    y.append(int(obj.value) - 1)
+    return np.array(X, np.float32), np.array(y, np.int32)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, required=True, help="folder with labels.json (realdata format)")
+    ap.add_argument("--train-photos", type=int, default=TRAIN_PHOTOS)
+    ap.add_argument("--out", type=Path, default=MODELS)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", choices=["detector", "verifier", "values"], action="append")
+    args = ap.parse_args(argv)
+    from vision.dice.detector import DieDetector
+
+    rng = np.random.default_rng(args.seed)
+    labels = load_labels(args.data)
+    items = training_items(labels, args.train_photos)
+    images = [cv2.imread(str(labels.path(it))) for it in items]
+    meta = {"trained_on": args.data.name, "train_photos": [it.image for it in items]}
+    args.out.mkdir(parents=True, exist_ok=True)
+    only = set(args.only or ["detector", "verifier", "values"])
+    t = time.time()
+    if "detector" in only:
+        X, y = detector_samples(images, items, rng)
+        net = SoftmaxNet(X.shape[1], 2).fit(X, y, epochs=15, class_weight=np.array([1.0, 2.0]))
+        hits = false_hits(DieDetector(net, threshold=0.0), images, items)
+        Xh = np.array([_window_feats(images[n], w, [0])[0] for n, w in hits], np.float32)
+        Xh = Xh.reshape(-1, X.shape[1])
+        X, y = np.concatenate([X, Xh]), np.concatenate([y, np.zeros(len(Xh), np.int32)])
+        net = SoftmaxNet(X.shape[1], 2).fit(X, y, epochs=15, class_weight=np.array([1.0, 2.0]))
+        net.save(args.out / "detector.json", **meta)
+        print(f"detector: {int(y.sum())} positive, {int((y == 0).sum())} negative windows "
+              f"({len(Xh)} hard); {time.time() - t:.0f}s")
+    if "verifier" in only:
+        det = DieDetector(SoftmaxNet.load(args.out / "detector.json"), threshold=0.0)
+        hits = false_hits(det, images, items)
+        X, y = verifier_samples(images, items, hits, rng)
+        net = SoftmaxNet(X.shape[1], 2, hidden=48).fit(X, y, epochs=40)
+        net.save(args.out / "verifier.json", **meta)
+        print(f"verifier: {int(y.sum())} dice, {int((y == 0).sum())} false hits, training accuracy "
+              f"{np.mean(net.proba(X).argmax(1) == y):.3f}; {time.time() - t:.0f}s")
+    if "values" in only:
+        X, y = value_samples(images, items, rng)
+        net = SoftmaxNet(X.shape[1], 6, hidden=64).fit(X, y, epochs=40)
+        net.save(args.out / "values.json", **meta)
+        print(f"values: {len(y)} crops, training accuracy {np.mean(net.proba(X).argmax(1) == y):.3f}; "
+              f"{time.time() - t:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
