@@ -26,9 +26,14 @@ def cycle_of(seat: int) -> tuple[int, int, int]:
     return ODD_CYCLE if seat % 2 == 0 else EVEN_CYCLE
 
 
+# next value after a completed step, per parity (None: the road is still empty)
+_NEXT: tuple[dict[int | None, int], ...] = tuple(
+    {None: c[0], c[0]: c[1], c[1]: c[2], c[2]: c[0]} for c in (ODD_CYCLE, EVEN_CYCLE)
+)
+
+
 def next_in_cycle(seat: int, step: int | None) -> int:
-    cyc = cycle_of(seat)
-    return cyc[0] if step is None else cyc[(cyc.index(step) + 1) % 3]
+    return _NEXT[seat & 1][step]
 
 
 def wrap7(value: int) -> int:
@@ -109,7 +114,7 @@ class Routes:
         return (), "end"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoadStatus:
     """What one road needs now. `needed_cells` is where the owner's next stone goes (the oldest
     hole, or the next position; two cells at a two-player lane choice when the middle is free)."""
@@ -149,6 +154,7 @@ class RoadStatus:
 
 def road_status(routes: Routes, seat: int, trail: tuple[Stone, ...], bridge_stones: int,
                 middle_taken: bool) -> RoadStatus:
+    nxt = _NEXT[seat & 1]
     step: int | None = None
     open_block: int | None = None
     holes = []
@@ -159,11 +165,15 @@ def road_status(routes: Routes, seat: int, trail: tuple[Stone, ...], bridge_ston
         elif kind == "unblock":
             open_block = None
         else:  # block, hole or repair: each takes over (and, repaired, completes) one step
-            step = next_in_cycle(seat, step)
-            open_block = s.value if kind == "block" else None
-            if kind == "hole":
-                holes.append(i)
-    holes.sort(key=lambda i: trail[i].t)
+            step = nxt[step]
+            if kind == "block":
+                open_block = s.value
+            else:
+                open_block = None
+                if kind == "hole":
+                    holes.append(i)
+    if len(holes) > 1:
+        holes.sort(key=lambda i: trail[i].t)
     detour = bridge_stones >= 3
     k = len(trail)
     next_cells, next_kind = routes.at(k, detour, trail)
@@ -175,7 +185,7 @@ def road_status(routes: Routes, seat: int, trail: tuple[Stone, ...], bridge_ston
     elif open_block is not None:
         needed, needed_kind, needed_cells = wrap7(step - open_block + 6), "unblock", next_cells  # type: ignore[operator]
     else:
-        needed, needed_kind, needed_cells = next_in_cycle(seat, step), "pave", next_cells
+        needed, needed_kind, needed_cells = nxt[step], "pave", next_cells
     last_kind = trail[-1].kind if trail else None
     blockable = step is not None and last_kind not in ("block", "hole") and next_kind in ("road", "lane")
     b = routes.road.bridge_index

@@ -48,6 +48,7 @@ class _Routing:
     seats: tuple[int, ...]
     flank_owner: dict[str, int]
     bridge_owner: dict[str, int]
+    route_seats: dict[str, tuple[int, ...]]  # cell -> seats whose stones may ever lie there
 
 
 _ROUTING: dict[tuple[int, int], _Routing] = {}
@@ -58,11 +59,17 @@ def _routing(board: Board, players: int) -> _Routing:
     r = _ROUTING.get(key)
     if r is None:
         seats = tuple(s for s in board.turn_order if s < players)
+        routes = tuple(Routes(board, board.roads[s], players) for s in range(players))
+        route_seats: dict[str, tuple[int, ...]] = {}
+        for s, rt in enumerate(routes):
+            for c in {*rt.via_bridge, *rt.via_detour, *(c for lane in rt.lanes for c in lane), rt.centre}:
+                route_seats[c] = (*route_seats.get(c, ()), s)
         r = _Routing(
-            tuple(Routes(board, board.roads[s], players) for s in range(players)),
+            routes,
             seats,
             {f: rd.seat for rd in board.roads[:players] for f in rd.flanks},
             {rd.bridge: rd.seat for rd in board.roads[:players]},
+            route_seats,
         )
         _ROUTING[key] = r
     return r
@@ -100,17 +107,21 @@ class DiceState(GameState):
     # -- derived views ----------------------------------------------------------------
     @property
     def routing(self) -> _Routing:
-        return _routing(self.board, self.players)
+        rt = self._memo.get("rt")
+        if rt is None:
+            rt = self._memo["rt"] = _routing(self.board, self.players)
+        return rt
 
     def status(self, seat: int) -> RoadStatus:
         """What `seat`'s road needs now (cached: states are values)."""
         key = f"s{seat}"
         st = self._memo.get(key)
         if st is None:
-            routes = self.routing.routes[seat]
+            rt = self.routing
+            routes = rt.routes[seat]
             taken = bool(routes.middle) and any(
-                c in self.routing.routes[o].middle
-                for o in range(self.players) if o != seat for c in (s.cell for s in self.trails[o])
+                s.cell in rt.routes[o].middle
+                for o in range(self.players) if o != seat for s in self.trails[o]
             )
             st = road_status(routes, seat, self.trails[seat], len(self.bridges[seat]), taken)
             self._memo[key] = st
@@ -375,7 +386,7 @@ class DiceState(GameState):
     def _target_of(self, cell: str) -> tuple[int, str] | None:
         """Whose road or bridge a stone on `cell` would concern, and how: (seat, 'block'|'bridge')."""
         rt = self.routing
-        for o in range(self.players):
+        for o in rt.route_seats.get(cell, ()):
             so = self.status(o)
             if cell in so.next_cells or cell in so.lane_choice:
                 if rt.bridge_owner.get(cell) == o and len(self.bridges[o]) == 2:
@@ -447,7 +458,31 @@ class DiceState(GameState):
                   "pools": self.pools, "trails": self.trails, "bridges": self.bridges, "clock": self.clock,
                   "winner": self.winner}
         fields.update(changes)
-        return DiceState(**fields)
+        new = DiceState(**fields)
+        self._carry_memo(new)
+        return new
+
+    def _carry_memo(self, new: DiceState) -> None:
+        """Hand derived road statuses to the next state where its seat's stones did not change, so
+        judging the next action recomputes only the roads that moved. Two-player statuses depend on
+        the other road too (the middle lane), so they are kept only when nothing moved."""
+        memo = self._memo
+        if not memo:
+            return
+        nm = new._memo
+        if "rt" in memo:
+            nm["rt"] = memo["rt"]
+        unchanged = [new.trails[s] is self.trails[s] and new.bridges[s] is self.bridges[s]
+                     for s in range(self.players)]
+        if all(unchanged):
+            nm.update(memo)
+            return
+        if self.players == 2:
+            return
+        for s, same in enumerate(unchanged):
+            st = memo.get(f"s{s}")
+            if same and st is not None:
+                nm[f"s{s}"] = st
 
     def _end_turn(self, **changes: Any) -> DiceState:
         return self._replace(turn=self.next_seat(), roll=None, clock=self.clock + 1, **changes)
@@ -476,7 +511,7 @@ class DiceState(GameState):
             assert victim is not None
             placed = verdict.details.get("placed")
             if placed:
-                winner = self._put_own(trails, stone.value, placed)
+                winner, _ = self._put_own(trails, stone.value, placed)
             return self._end_turn(trails=tuple(trails), winner=winner)
         assert isinstance(action, Play)
         pools = list(self.pools)
@@ -485,33 +520,44 @@ class DiceState(GameState):
         if action.store is not None:
             pools[me] = action.store
         bridges = self.bridges
+        added = None
         if action.die is not None:
             assert action.cell is not None
             rule = verdict.rule
+            added = Stone(action.cell, action.die, me, "bridge", self.clock)
             if rule in ("dice.bridge-flank", "dice.bridge-close"):
                 o = verdict.details["target_seat"]
                 b = list(bridges)
-                b[o] = (*b[o], Stone(action.cell, action.die, me, "bridge", self.clock))
+                b[o] = (*b[o], added)
                 bridges = tuple(b)
             elif rule == "dice.block":
                 o = verdict.details["target_seat"]
-                trails[o] = (*trails[o], Stone(action.cell, action.die, me, "block", self.clock))
+                added = Stone(action.cell, action.die, me, "block", self.clock)
+                trails[o] = (*trails[o], added)
             else:
-                winner = self._put_own(trails, action.die, action.cell)
-        return self._end_turn(trails=tuple(trails), bridges=bridges, pools=tuple(pools), winner=winner)
+                winner, added = self._put_own(trails, action.die, action.cell)
+        new = self._end_turn(trails=tuple(trails), bridges=bridges, pools=tuple(pools), winner=winner)
+        occ = self._memo.get("occ")
+        if occ is not None and added is not None:  # one stone more on the table
+            occ = dict(occ)
+            occ[added.cell] = added
+            new._memo["occ"] = occ
+        return new
 
-    def _put_own(self, trails: list[tuple[Stone, ...]], value: int, cell: str) -> int | None:
-        """Put the player's own stone where their road needs it; the winner if that is the centre."""
+    def _put_own(self, trails: list[tuple[Stone, ...]], value: int, cell: str) -> tuple[int | None, Stone]:
+        """Put the player's own stone where their road needs it: (the winner if that is the
+        centre, the stone)."""
         me = self.turn
         st = self.status(me)
         t = trails[me]
         if st.holes:
             i = st.holes[0]
-            trails[me] = (*t[:i], Stone(cell, value, me, "repair", self.clock), *t[i + 1:])
-            return None
-        kind = "unblock" if st.needed_kind == "unblock" else "pave"
-        trails[me] = (*t, Stone(cell, value, me, kind, self.clock))
-        return me if cell == self.board.centre else None
+            stone = Stone(cell, value, me, "repair", self.clock)
+            trails[me] = (*t[:i], stone, *t[i + 1:])
+            return None, stone
+        stone = Stone(cell, value, me, "unblock" if st.needed_kind == "unblock" else "pave", self.clock)
+        trails[me] = (*t, stone)
+        return (me if cell == self.board.centre else None), stone
 
     # -- serialisation ----------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
