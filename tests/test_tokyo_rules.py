@@ -329,3 +329,14 @@ def test_bad_input_errors() -> None:
         new_state(jumps=True)
     with pytest.raises(EngineError, match="2, 3 or 4"):
         get_game("tokyo-highway").new_state(players=5)
+
+
+def test_three_players_out_of_material_drop_out_one_by_one() -> None:
+    starts = ["blue start (-20,-100) table (-120,-100)", "green start (100,-20) table (100,80)",
+              "pink start (20,100) table (120,100)"]
+    s, vs = play(starts, new_state(3, sticks=1))  # the start roads use every stick
+    assert all(v.legal for v in vs)
+    s, vs = play(["blue skip", "green skip"], s)
+    assert s.out == (0,) and not s.is_terminal() and s.current_player() == 2  # blue lost after green's turn
+    s, _ = play(["pink skip"], s)
+    assert s.is_terminal() and s.outcome().winners == (2,)
