@@ -21,6 +21,7 @@ from collections.abc import Callable
 from firmware.ledproto import Board
 
 Pixel = tuple[int, int, int]
+UART_BUFFER_S = 0.02  # a receive buffer of ~230 bytes at 115200 baud
 
 
 def _now_ms() -> int:
@@ -136,7 +137,9 @@ class Emulator:
             if data:
                 self.bytes_in += len(data)
                 if self.baud:  # a UART moves 10 bits per byte (8N1): wait for the wire
-                    wire_free = max(wire_free, time.monotonic()) + len(data) * 10 / self.baud
+                    # The line keeps running while the board parses (the UART buffers), so time spent
+                    # parsing is not added to wire time unless the line was idle for a while.
+                    wire_free = max(wire_free, time.monotonic() - UART_BUFFER_S) + len(data) * 10 / self.baud
                     delay = wire_free - time.monotonic()
                     if delay > 0:
                         time.sleep(delay)
