@@ -190,3 +190,14 @@ def test_match_command(tmp_path: Path, capsys) -> None:
     assert main(["tokyo", "match", str(plan), str(reading)]) == 0
     out = capsys.readouterr().out
     assert "green s2 -> (-40,-60) h2" in out and "[tokyo.no-contact]" in out
+
+
+def test_shared_play_command_with_command_line_options(tmp_path: Path, capsys) -> None:
+    moves = "purple start (0,-100) table (-118,-100); green start (60,-20) table (60,80)"
+    log = str(tmp_path / "m.jsonl")
+    assert main(["play", "tokyo-highway", "--variant", 'geometry={"stick_length_mm": 120}', "--moves", moves,
+                 "--log", log]) == 0
+    assert "tokyo.start" in capsys.readouterr().out
+    log2 = str(tmp_path / "m2.jsonl")
+    assert main(["play", "tokyo-highway", "--moves", moves, "--log", log2]) != 0  # 118 mm: too far for 114
+    assert "tokyo.reach" in capsys.readouterr().out

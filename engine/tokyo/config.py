@@ -7,6 +7,7 @@ estimates of the itten set: measure yours and pass `geometry={...}` to `new_stat
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
@@ -97,6 +98,13 @@ class Block:
         return cls(*data)
 
 
+def _json_option(key: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise EngineError(f"option {key} must be JSON, e.g. {key}='{{...}}': {exc.msg}") from None
+
+
 # Material per player. 2 players: the seed. 3-4 players: the 4-player box (80 grey, 8 yellow,
 # 36 sticks) shared evenly, with the published car counts 10/8/7.
 MATERIAL = {2: (30, 3, 15, 10), 3: (26, 2, 12, 8), 4: (20, 2, 9, 7)}
@@ -165,6 +173,10 @@ class TokyoRules:
             "cars": cars,
         }
         for key, value in variant.items():
+            if key in ("geometry", "blocks") and isinstance(value, str):
+                value = _json_option(key, value)  # from a command line: --variant geometry='{...}'
+            elif key == "colors" and isinstance(value, str):
+                value = [c.strip() for c in value.split(",") if c.strip()]
             if key == "geometry":
                 value = value if isinstance(value, SetGeometry) else SetGeometry.from_json(value)
             elif key == "blocks":
