@@ -146,15 +146,19 @@ class LedState:
         self.brightness = level
         self.version += 1
 
-    def pixels(self, now_ms: int):
-        """The colours to push to the strip now, brightness applied."""
-        out = list(self.base)
+    def expire(self, now_ms: int) -> None:
         if self.blinks:
             live = [b for b in self.blinks if not b.expired(now_ms)]
             if len(live) != len(self.blinks):
                 self.blinks = live
                 self.version += 1
-            for b in live:
+
+    def pixels(self, now_ms: int):
+        """The colours to push to the strip now, brightness applied."""
+        self.expire(now_ms)
+        out = list(self.base)
+        if self.blinks:
+            for b in self.blinks:
                 if b.lit(now_ms):
                     for i in b.indices:
                         out[i] = b.color
@@ -366,10 +370,10 @@ class Board:
     def frame(self, now_ms: int):
         """The pixels to show if they changed since the last call, else None."""
         state = self.state
+        state.expire(now_ms)
         lit = tuple(b.lit(now_ms) for b in state.blinks) if state.blinks else None
-        pixels = state.pixels(now_ms)  # may expire blinks, which bumps the version
         if lit == self._shown_lit and state.version == self._shown_version:
-            return None
+            return None  # checked before building the pixel list: the board loop calls this often
         self._shown_version = state.version
         self._shown_lit = lit
-        return pixels
+        return state.pixels(now_ms)

@@ -182,3 +182,36 @@ def test_adalight_blinks_are_drawn_by_the_host_only_on_phase_changes():
     flips = sum(1 for x, y in zip(seen, seen[1:], strict=False) if x != y)
     assert flips >= 3  # red, off, red, off... every 0.2 s
     assert 3 <= sent <= 7  # one frame per phase change, not a frame per animation tick
+
+
+def test_board_found_again_by_usb_id_after_it_comes_back_on_another_port(monkeypatch):
+    """`--port 2e8a:0005`: the id is looked up at every reconnect, so a board re-enumerated under a
+    new device name is found (the pty path stands in for /dev/ttyACM0 -> /dev/ttyACM1)."""
+    from referee_app.led import ports
+
+    first = Emulator(LAYOUT.led_count).start()
+    current = {"emu": first}
+
+    class UsbPort:
+        vid, pid, description, serial_number = 0x2E8A, 0x0005, "Pico", None
+
+        @property
+        def device(self) -> str:
+            return current["emu"].path
+
+    monkeypatch.setattr(ports._list_ports, "comports", lambda: [UsbPort()])
+    out = LedOutput(LAYOUT, "2e8a:0005", "native", greeting_timeout=1, reconnect_s=0.1, keepalive_s=0.1)
+    out.start()
+    second = Emulator(LAYOUT.led_count)
+    try:
+        out.on_event(ev.Event(ev.TURN, "m1", "highway-grid", {"player": 0}))
+        assert first.wait_for(lambda p: p[16] != OFF)[16] == LAYOUT.seat_color(0)
+        second.start()  # plugged in again: a new pty, while the old one still exists for a moment
+        current["emu"] = second
+        first.unplug()
+        assert second.wait_for(lambda p: p[16] != OFF, timeout=4)[16] == LAYOUT.seat_color(0)
+        assert second.path != first.path and out.stats.connects >= 2
+    finally:
+        out.stop()
+        first.unplug()
+        second.unplug()
