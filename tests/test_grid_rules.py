@@ -158,3 +158,17 @@ def test_position_text_round_trip_and_errors():
         parse_position("7 x 3 . / . . . . / . 12 . . / . . . 16")
     with pytest.raises(EngineError, match="15 entries"):
         parse_position(". " * 15)
+
+
+def test_batch_best_values_agree_with_best_path():
+    import numpy as np
+
+    from engine.grid.batch import best_values
+
+    rng = random.Random(2)
+    states = [full_board(rng) for _ in range(200)]
+    p1, p2 = best_values(np.array([s.board for s in states]))
+    for s, v1, v2 in zip(states, p1, p2, strict=True):
+        assert (int(v1), int(v2)) == tuple(pv.value for pv in s.best_paths())
+    with pytest.raises(ValueError, match="shape"):
+        best_values(np.zeros((3, 15)))

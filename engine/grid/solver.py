@@ -27,11 +27,18 @@ from engine.grid.state import GridState, Place
 INF = 10**9
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CHECK_EVERY = 2048  # nodes between two clock reads
+EXACT_REACH = 10  # empty cells up to which a timed search tries the exact solve after its first pass
 
 # For each seat and cell: the indices of that seat's paths through the cell.
 _CELL_PATHS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(i for i, p in enumerate(PATHS[seat]) if cell in p) for cell in range(CELLS))
     for seat in (0, 1)
+)
+
+
+# For each seat and cell: 1 for each of that seat's 20 paths through the cell, else 0.
+_MEMBER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(1 if cell in p else 0 for p in PATHS[seat]) for cell in range(CELLS)) for seat in (0, 1)
 )
 
 
@@ -106,8 +113,8 @@ class _Search:
         self.placed -= 1
 
     # -- bounds -----------------------------------------------------------------------------
-    def _bounds(self) -> tuple[int, int, float]:
-        """(low, high, estimate) of the final margin from Player 1's view."""
+    def _bounds(self) -> tuple[int, int]:
+        """(low, high) of the final margin from Player 1's view."""
         pieces = self.pieces
         n = len(pieces)
         lo = [0] * (n + 1)
@@ -115,15 +122,19 @@ class _Search:
         for k in range(n):
             lo[k + 1] = lo[k] + pieces[k]
             hi[k + 1] = hi[k] + pieces[n - 1 - k]
-        mean = (lo[n] / n) if n else 0.0
         s0, e0, s1, e1 = self.sums[0], self.empty[0], self.sums[1], self.empty[1]
         p1lo = min([s + lo[e] for s, e in zip(s0, e0, strict=True)])
         p1hi = min([s + hi[e] for s, e in zip(s0, e0, strict=True)])
         p2lo = min([s + lo[e] for s, e in zip(s1, e1, strict=True)])
         p2hi = min([s + hi[e] for s, e in zip(s1, e1, strict=True)])
-        p1est = min([s + mean * e for s, e in zip(s0, e0, strict=True)])
-        p2est = min([s + mean * e for s, e in zip(s1, e1, strict=True)])
-        return p2lo - p1hi, p2hi - p1lo, p2est - p1est
+        return p2lo - p1hi, p2hi - p1lo
+
+    def _estimate(self) -> float:
+        """Heuristic final margin: every empty cell holds the mean remaining piece."""
+        mean = sum(self.pieces) / len(self.pieces) if self.pieces else 0.0
+        p1 = min([s + mean * e for s, e in zip(self.sums[0], self.empty[0], strict=True)])
+        p2 = min([s + mean * e for s, e in zip(self.sums[1], self.empty[1], strict=True)])
+        return p2 - p1
 
     # -- move ordering ------------------------------------------------------------------------
     def _ordered_moves(self, mover: int, first: int) -> list[tuple[int, int]]:
@@ -169,13 +180,8 @@ class _Search:
         if self.nodes % _CHECK_EVERY == 0 and self.deadline is not None \
                 and time.perf_counter() > self.deadline:
             raise _Timeout
-        if n == 1:
-            cell = next(c for c in self.cells if not self.board[c])
-            piece = self.pieces[0]
-            self.board[cell] = piece
-            value = sign * final_margin(self.board)
-            self.board[cell] = 0
-            return value
+        if n <= 2:
+            return self._endgame(sign)
         depth = min(depth, n)
         key = bytes(self.board)
         entry = self.tt.get(key)
@@ -189,7 +195,7 @@ class _Search:
                     return evalue
                 if flag == _UPPER and evalue <= alpha:
                     return evalue
-        mlo, mhi, mest = self._bounds()
+        mlo, mhi = self._bounds()
         vlo, vhi = (mlo, mhi) if sign > 0 else (-mhi, -mlo)
         if vlo == vhi:
             return vlo
@@ -198,11 +204,13 @@ class _Search:
         if vlo >= beta:
             return vlo
         if depth == 0:
-            return sign * mest
+            return sign * self._estimate()
         alpha0 = alpha
         best, best_move = -INF, -1
         mover = self.placed % 2
-        for piece, cell in self._ordered_moves(mover, first):
+        moves = self._ordered_moves(mover, first) if n > 3 else \
+            [(p, c) for c in self.cells if not self.board[c] for p in self.pieces]
+        for piece, cell in moves:
             self._place(piece, cell)
             idx = self.pieces.index(piece)
             del self.pieces[idx]
@@ -219,6 +227,25 @@ class _Search:
                         break
         flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
         self.tt[key] = (depth, flag, best, best_move)
+        return best
+
+    def _endgame(self, sign: int) -> float:
+        """Exact value with one or two empty cells: at most 2 ways to finish (the mover picks
+        which piece goes where; the last piece is forced), from the kept path sums."""
+        cells = [c for c in self.cells if not self.board[c]]
+        s0, s1 = self.sums
+        if len(cells) == 1:
+            m0, m1, p = _MEMBER[0][cells[0]], _MEMBER[1][cells[0]], self.pieces[0]
+            p1 = min([s + p * a for s, a in zip(s0, m0, strict=True)])
+            p2 = min([s + p * a for s, a in zip(s1, m1, strict=True)])
+            return sign * (p2 - p1)
+        (a, b), (x, y) = self.pieces, cells
+        best = -INF
+        x0, y0, x1, y1 = _MEMBER[0][x], _MEMBER[0][y], _MEMBER[1][x], _MEMBER[1][y]
+        for px, py in ((a, b), (b, a)):
+            p1 = min([s + px * mx + py * my for s, mx, my in zip(s0, x0, y0, strict=True)])
+            p2 = min([s + px * mx + py * my for s, mx, my in zip(s1, x1, y1, strict=True)])
+            best = max(best, sign * (p2 - p1))
         return best
 
     def principal(self, limit: int) -> list[Place]:
@@ -295,12 +322,14 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
         result = SolveResult(value, move, exact, depth, search.nodes, time.perf_counter() - start)
         if depth >= target:
             break
-        depth = min(target, depth + 2)
+        # Shallow heuristic passes only pay off where the exact search is out of reach; up to
+        # EXACT_REACH empty cells go from the 2-ply safety pass straight to the exact search.
+        depth = target if target <= EXACT_REACH else min(target, depth + 2)
     if result is None:
         # Not even the first pass finished: fall back to the static ordering's first move.
         mover = search.placed % 2
         piece, cell = search._ordered_moves(mover, -1)[0]
-        est = search._bounds()[2]
+        est = search._estimate()
         result = SolveResult(est, Place(piece, cell, mover), False, 0, search.nodes,
                              time.perf_counter() - start)
     search.deadline = None  # completing the line of an exact result is cheap: the table is warm
