@@ -102,3 +102,18 @@ def test_emulate_command_and_demo_end_to_end(tmp_path, capsys):
 def test_emulate_rejects_a_bad_layout(capsys):
     assert main(["led", "emulate", "--layout", "nowhere.json", "--duration", "0.1"]) == 2
     assert "cannot read layout file nowhere.json" in capsys.readouterr().err
+
+
+def test_terminal_view_draws_the_board_from_the_layout():
+    from referee_app.led.layout import find_layout
+    from referee_app.led.view import render_ansi
+
+    layout = find_layout("highway-grid")
+    pixels = [(0, 0, 0)] * layout.led_count
+    pixels[layout.cells["b2"][0]] = (255, 0, 0)
+    pixels[layout.seats[1]] = (0, 96, 255)
+    lines = render_ansi(pixels, layout).splitlines()
+    assert lines[0].split() == ["a1", "b1", "c1", "d1"]
+    row2 = lines[3].split(" ")  # LED blocks of the second board row, in board order a2..d2
+    assert "\x1b[38;2;255;0;0m" in row2[1] and not any("255;0;0" in c for i, c in enumerate(row2) if i != 1)
+    assert "1:\x1b[38;2;0;96;255m" in lines[8]

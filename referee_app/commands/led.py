@@ -30,12 +30,22 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be 0..3600 seconds, got {value}")
+    return value
+
+
 def _connection_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", required=True, help="serial device (/dev/ttyACM0, COM3) or USB id VID:PID")
     p.add_argument("--protocol", choices=PROTOCOLS, default="adalight",
                    help="adalight: stock Adalight/WLED boards; native: this project's firmware")
     p.add_argument("--baud", type=_positive_int, default=115200)
-    p.add_argument("--greeting-timeout", type=float, default=3.0, metavar="S",
+    p.add_argument("--greeting-timeout", type=_seconds, default=3.0, metavar="S",
                    help="seconds to wait for the board's 'Ada' greeting (or status reply) after opening")
     p.add_argument("--no-greeting", action="store_true",
                    help="do not wait for the 'Ada' greeting (WLED and boards that never greet)")
@@ -112,7 +122,7 @@ def _test(args: argparse.Namespace) -> int:
 def _test_setup(p: argparse.ArgumentParser) -> None:
     _connection_args(p)
     p.add_argument("--count", type=_positive_int, help="LEDs to walk (native boards report their own)")
-    p.add_argument("--delay", type=float, default=0.15, metavar="S", help="seconds per LED")
+    p.add_argument("--delay", type=_seconds, default=0.15, metavar="S", help="seconds per LED")
     p.add_argument("--level", type=float, default=0.3, help="brightness of the walking LED, 0..1")
 
 
@@ -172,7 +182,7 @@ def _emulate_setup(p: argparse.ArgumentParser) -> None:
                    help="do not reset and greet when a host opens the port")
     p.add_argument("--view", choices=("ansi", "text", "none"),
                    help="ansi: coloured blocks, refreshed; text: one line of hex colours per change")
-    p.add_argument("--duration", type=float, help="stop after this many seconds (default: until Ctrl-C)")
+    p.add_argument("--duration", type=_seconds, help="stop after this many seconds (default: until Ctrl-C)")
 
 
 # -- led demo -------------------------------------------------------------------------------------------
@@ -228,7 +238,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _demo_setup(p: argparse.ArgumentParser) -> None:
     _connection_args(p)
     p.add_argument("--layout", default="highway-grid", help="layout file or game name (default highway-grid)")
-    p.add_argument("--step", type=float, default=1.5, metavar="S", help="seconds between events")
+    p.add_argument("--step", type=_seconds, default=1.5, metavar="S", help="seconds between events")
 
 
 # -- led layout -------------------------------------------------------------------------------------------
