@@ -40,6 +40,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 1:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be 0..1, got {value}")
+    return value
+
+
 def _connection_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", required=True, help="serial device (/dev/ttyACM0, COM3) or USB id VID:PID")
     p.add_argument("--protocol", choices=PROTOCOLS, default="adalight",
@@ -123,7 +133,7 @@ def _test_setup(p: argparse.ArgumentParser) -> None:
     _connection_args(p)
     p.add_argument("--count", type=_positive_int, help="LEDs to walk (native boards report their own)")
     p.add_argument("--delay", type=_seconds, default=0.15, metavar="S", help="seconds per LED")
-    p.add_argument("--level", type=float, default=0.3, help="brightness of the walking LED, 0..1")
+    p.add_argument("--level", type=_fraction, default=0.3, help="brightness of the walking LED, 0..1")
 
 
 # -- led emulate -------------------------------------------------------------------------------------------
