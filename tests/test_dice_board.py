@@ -119,3 +119,21 @@ def test_printable_sheet_has_the_four_markers_where_meta_says() -> None:
         cx, cy = quad.reshape(4, 2).mean(axis=0) / px
         ex, ey = meta["markers"][str(int(marker_id))]
         assert abs(cx - ex) < 1.5 and abs(cy - ey) < 1.5
+
+
+@pytest.mark.parametrize("trail, message", [
+    ([{"cell": "W01", "value": 3, "seat": 0, "kind": "pave", "t": 0}], "must be 1"),
+    ([{"cell": "W02", "value": 1, "seat": 0, "kind": "pave", "t": 0}], "position 1 of White's road is W01"),
+    ([{"cell": "W01", "value": 2, "seat": 1, "kind": "block", "t": 0}], "empty road cannot be blocked"),
+    ([{"cell": "W01", "value": 1, "seat": 0, "kind": "pave", "t": 0},
+      {"cell": "W02", "value": 2, "seat": 1, "kind": "block", "t": 1},
+      {"cell": "W03", "value": 5, "seat": 0, "kind": "pave", "t": 2}], "next stone is its unblock"),
+    ([{"cell": "W01", "value": 1, "seat": 0, "kind": "pave", "t": 0},
+      {"cell": "W02", "value": 1, "seat": 2, "kind": "block", "t": 1}], "cannot be Green's"),
+])
+def test_inconsistent_positions_are_refused(trail: list, message: str) -> None:
+    data = new_state(3).to_json()
+    data["trails"][0] = trail
+    data["clock"] = 5
+    with pytest.raises(EngineError, match=message):
+        type(new_state(3)).from_json(data)

@@ -168,9 +168,9 @@ def test_reclaim_before_rolling_costs_the_turn_and_opens_a_hole() -> None:
 
 
 def test_reclaimed_stone_is_placed_only_when_exactly_needed() -> None:
-    trail = [*paved(0, 2), {"cell": "W03", "value": 6, "seat": 1, "kind": "block", "t": 10}]
+    trail = [*paved(0, 3), {"cell": "W04", "value": 6, "seat": 1, "kind": "block", "t": 10}]
     s = position(turn=1, trails={0: trail, 1: paved(1, 2)})  # Blue 2 4 needs 6; its block is a 6
-    s2, (v,) = play(s, "reclaim W03>B03")
+    s2, (v,) = play(s, "reclaim W04>B03")
     assert v.legal and v.details["placed"] == "B03"
     assert s2.trails[1][-1].value == 6 and s2.status(1).needed == 2
     s = _blocked_white(unblocked=False)  # a 4, Blue needs 6: it cannot go on Blue's road
@@ -227,17 +227,18 @@ def test_paving_past_a_hole_is_refused_until_it_is_repaired() -> None:
 def test_several_holes_are_repaired_oldest_first_and_blocking_stays_allowed() -> None:
     w = [*paved(0, 2), {"cell": "W03", "value": 4, "seat": 1, "kind": "hole", "t": 20},
          {"cell": "W04", "value": 1, "seat": 0, "kind": "unblock", "t": 11},
-         {"cell": "W05", "value": 3, "seat": 0, "kind": "pave", "t": 12},
-         {"cell": "W06", "value": 4, "seat": 3, "kind": "hole", "t": 15},
+         {"cell": "W05", "value": 1, "seat": 0, "kind": "pave", "t": 12},
+         {"cell": "W06", "value": 2, "seat": 3, "kind": "hole", "t": 15},
          {"cell": "W07", "value": 1, "seat": 0, "kind": "unblock", "t": 16}]
     s = position(players=4, turn=0, trails={0: w, 1: paved(1, 2)})
     st = s.status(0)
-    assert st.needed == 4 and st.needed_cells == ("W06",)  # opened at t=15: older than W03's hole
-    s2, v = turn(s, "2 5", "5>B03")  # no 4 rolled: White may still block Blue (2 4 -> 5)
+    assert st.needed == 2 and st.needed_cells == ("W06",)  # opened at t=15: older than W03's hole
+    s2, v = turn(s, "4 5", "5>B03")  # no 2 rolled: White may still block Blue (2 4 -> 5)
     assert v.legal and v.rule == "dice.block"
-    s2, v = turn(s, "4 5", "4>W06")
+    s2, v = turn(s, "2 5", "2>W06")
     assert v.legal and s2.status(0).needed_cells == ("W03",)
     assert s2.status(0).needed == 4
+
 
 
 # -- De 7-uitzondering --------------------------------------------------------------------

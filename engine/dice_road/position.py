@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import EngineError
 from engine.dice_road.board import SEAT_NAMES, resolve_board
-from engine.dice_road.road import Routes, Stone
+from engine.dice_road.road import Routes, Stone, next_in_cycle, wrap7
 from engine.dice_road.state import DiceState, _routing
 
 _ROAD_KINDS = ("pave", "block", "unblock", "repair", "hole")
@@ -116,4 +116,36 @@ def _trail(routes: Routes, raw: Any, seat: int, detour: bool, players: int) -> t
             raise EngineError(f"position {where}: a {st.kind} stone on {SEAT_NAMES[seat]}'s road cannot be "
                               f"{SEAT_NAMES[st.seat] if st.seat < 4 else st.seat}'s")
         stones.append(st)
+    _check_values(stones, seat)
     return tuple(stones)
+
+
+def _check_values(stones: list[Stone], seat: int) -> None:
+    """The values must be ones the rules could have produced, position by position: paves follow
+    the cycle, a block (or the hole / repair where it lay) is step + 1, and after a block comes its
+    unblock (unless the block was reclaimed before the unblock came)."""
+    step: int | None = None
+    prev: Stone | None = None
+    for k, st in enumerate(stones):
+        where = f"position trails[{seat}][{k}] ({st.kind} {st.value} on {st.cell})"
+        after_block = prev is not None and prev.kind in ("block", "hole", "repair")
+        if st.kind == "unblock":
+            if not after_block:
+                raise EngineError(f"{where}: an unblock must follow a block, a hole or a repair")
+            assert prev is not None and step is not None
+            expected = wrap7(step - prev.value + 6)
+        elif prev is not None and prev.kind in ("block", "hole"):
+            raise EngineError(f"{where}: after the {prev.kind} on {prev.cell} the next stone is its unblock")
+        elif st.kind == "pave":
+            expected = next_in_cycle(seat, step)
+        else:  # block, hole, repair
+            if step is None:
+                raise EngineError(f"{where}: an empty road cannot be blocked")
+            expected = wrap7(step + 1)
+        if st.value != expected:
+            raise EngineError(f"{where}: the value there must be {expected}")
+        if st.kind == "pave":
+            step = st.value
+        elif st.kind != "unblock":
+            step = next_in_cycle(seat, step)
+        prev = st
