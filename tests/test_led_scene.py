@@ -155,3 +155,18 @@ def test_native_board_shows_what_the_host_scene_renders(steps):
         for probe in (0.05, 0.15, 0.25, 0.35):  # mid-way between blink phase edges (multiples of 0.1 s)
             t = clock.t + probe
             assert wire.board.state.pixels(round(t * 1000)) == frame.render(t, dim=False), (t, e.kind)
+
+
+def test_correction_darkens_the_withdrawn_cell_and_confirm_blinks_cyan():
+    scene, clock = make()
+    placed = event(ev.VERDICT, verdict=Verdict.ok("grid.place", "").to_json(), cells=["c2"], player=0, seq=7)
+    scene.apply(placed)
+    c2 = scene.layout.cells["c2"][0]
+    assert scene.frame().render(clock.t + 5)[c2] == scene.layout.color("placed")
+    scene.apply(event(ev.CONFIRM, message="sure?", candidates=[], cells=["a4"]))
+    a4 = scene.layout.cells["a4"][0]
+    assert scene.frame().render(clock.t + 0.05)[a4] == scene.layout.color("confirm")
+    scene.apply(event(ev.VERDICT, correction=True, target=7, cells=[],
+                      verdict={"legal": True, "rule": "referee.correction", "reason": "", "consequence": "none"}))
+    px = scene.frame().render(clock.t + 0.05)
+    assert px[c2] == OFF and px[a4] == OFF  # withdrawn, and the question is answered

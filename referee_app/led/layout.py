@@ -21,6 +21,7 @@ STATUS_LIGHTS = ("camera", "mismatch")
 DEFAULT_COLORS: dict[str, str] = {
     "legal": "#00ff00", "illegal": "#ff0000", "mismatch": "#ff8c00", "placed": "#303030",
     "camera_ok": "#004000", "camera_lost": "#ff0000", "seat_idle": "#000000", "off": "#000000",
+    "confirm": "#00c8ff",
 }
 DEFAULT_SEAT_COLORS = ("#0060ff", "#ff3000", "#00c040", "#c000ff", "#ffd000", "#00e0e0")
 DEFAULT_TIMING: dict[str, float] = {"flash_period_s": 0.4, "legal_flashes": 2, "illegal_flashes": 5}

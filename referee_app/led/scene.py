@@ -8,6 +8,8 @@ Event rules (docs/protocols/led.md, "What the lights mean"):
 - verdict, legal: the action's cells flash green, then stay lit dimly ("placed").
 - verdict, illegal: the cells and the player's seat LED flash red; with consequence must_correct
   they keep flashing until the next verdict. Any verdict stops an earlier must-correct flash.
+- verdict with correction: true (an action withdrawn): the withdrawn action's cells go dark.
+- confirm-needed with cells: those cells blink cyan until the next verdict.
 - table-mismatch with cells: those cells and the mismatch light blink amber until a mismatch event
   with no cells or a legal verdict.
 - camera lost: the camera light blinks red; camera ok: it glows dim green.
@@ -90,6 +92,7 @@ class Scene:
         self.blinks: list[Blink] = []
         self.stats = SceneStats()
         self._seq = 0
+        self._placed: dict[object, list[int]] = {}  # verdict seq -> LEDs it lit, to undo a correction
 
     # -- building blocks ------------------------------------------------------------------------
     def _blink(self, leds: Iterable[int], color: RGB, cycles: int, tag: str,
@@ -133,6 +136,7 @@ class Scene:
         handler = {
             ev.VERDICT: self._verdict, ev.TURN: self._turn, ev.MISMATCH: self._mismatch,
             ev.CAMERA: self._camera, ev.MATCH_START: self._start, ev.MATCH_END: self._end,
+            ev.CONFIRM: self._confirm,
         }.get(event.kind)
         if handler is None:
             return False
@@ -144,13 +148,23 @@ class Scene:
         lay, data = self.layout, event.data
         verdict = data.get("verdict") or {}
         leds = self._cells(event, data.get("cells"))
-        self._drop("must_correct")
+        self._drop("must_correct", "confirm")
+        if data.get("correction"):
+            withdrawn = self._placed.pop(data.get("target"), [])
+            for i in withdrawn:
+                self.base[i] = OFF
+            self.blinks = [b for b in self.blinks if not set(b.indices) & set(withdrawn)]
+            return
         if verdict.get("legal"):
             self._drop("mismatch")
             if "mismatch" in lay.status:
                 self.base[lay.status["mismatch"]] = OFF
             for i in leds:
                 self.base[i] = lay.color("placed")
+            if data.get("seq") is not None and leds:
+                self._placed[data["seq"]] = leds
+                if len(self._placed) > 1000:  # only recent actions get corrected
+                    self._placed.pop(next(iter(self._placed)))
             self._blink(leds, lay.color("legal"), int(lay.time("legal_flashes")), "legal")
             return
         must = verdict.get("consequence") == "must_correct"
@@ -177,6 +191,10 @@ class Scene:
         self._blink([*leds, *([status] if status is not None else [])], color, 0, "mismatch",
                     period=2 * self.layout.time("flash_period_s"))
 
+    def _confirm(self, event: ev.Event) -> None:
+        self._drop("confirm")
+        self._blink(self._cells(event, event.data.get("cells")), self.layout.color("confirm"), 0, "confirm")
+
     def _camera(self, event: ev.Event) -> None:
         led = self.layout.status.get("camera")
         if led is None:
@@ -194,6 +212,7 @@ class Scene:
         if camera is not None:
             self.base[camera] = keep
         self.blinks = [b for b in self.blinks if b.tag == "camera"]
+        self._placed.clear()
 
     def _end(self, event: ev.Event) -> None:
         self.blinks = [b for b in self.blinks if b.tag == "camera"]
