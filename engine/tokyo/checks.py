@@ -116,7 +116,7 @@ class _Grid:
     def __init__(self, cell: float) -> None:
         self.cell = cell
         self.cells: dict[tuple[int, int], list[int]] = {}
-        self._last: tuple[Box | None, list[int]] = (None, [])  # judging one build asks the same box twice
+        self._recent: dict[Box, list[int]] = {}  # judging one build asks about the same boxes twice
 
     def _keys(self, box: Box) -> list[tuple[int, int]]:
         c = self.cell
@@ -129,13 +129,19 @@ class _Grid:
             self.cells.setdefault(key, []).append(i)
 
     def query(self, box: Box) -> list[int]:
-        if self._last[0] == box:
-            return self._last[1]
+        hit = self._recent.get(box)
+        if hit is not None:
+            return hit
         found: set[int] = set()
+        cells = self.cells
         for key in self._keys(box):
-            found.update(self.cells.get(key, ()))
+            got = cells.get(key)
+            if got:
+                found.update(got)
         out = sorted(found)  # in table order, so verdicts list problems as without the grid
-        self._last = (box, out)
+        if len(self._recent) >= 8:
+            self._recent.clear()
+        self._recent[box] = out
         return out
 
 

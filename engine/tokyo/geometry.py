@@ -11,15 +11,16 @@ of microseconds, after a bounding-box pre-filter.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Point2 = tuple[float, float]
 EPS = 1e-9
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Bar:
-    """A straight piece lying above the table: a road stick or a car on one."""
+    """A straight piece lying above the table: a road stick or a car on one. Treat as immutable
+    (not frozen only because frozen dataclasses are slow to build, and judging builds many)."""
 
     x1: float
     y1: float
@@ -33,16 +34,12 @@ class Bar:
     kind: str  # "road" | "car"
     ref: int  # stick id (a car: the stick it stands on)
     rests: tuple[int, ...] = ()  # ids of the supports it rests on (near them, contact is allowed)
+    plan_length: float = field(init=False)
+    slope: float = field(init=False)  # rise per mm of plan length (height change across the width)
 
-    @property
-    def plan_length(self) -> float:
-        return math.hypot(self.x2 - self.x1, self.y2 - self.y1)
-
-    @property
-    def slope(self) -> float:
-        """Rise per mm of plan length (how much the height changes across the bar's width)."""
-        n = self.plan_length
-        return abs(self.z2 - self.z1) / n if n > EPS else 0.0
+    def __post_init__(self) -> None:
+        self.plan_length = n = math.hypot(self.x2 - self.x1, self.y2 - self.y1)
+        self.slope = abs(self.z2 - self.z1) / n if n > EPS else 0.0
 
     def z_at(self, t: float) -> float:
         return self.z1 + (self.z2 - self.z1) * t
