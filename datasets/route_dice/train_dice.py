@@ -1,0 +1,97 @@
+"""Train the dice-face classifier: `python -m datasets.route_dice.train_dice`.
+
+Samples are single faces turned at random, seen at 1.3..4 px/mm with the die's side showing on one
+edge (as a tilted camera sees it), coloured light, blur and noise, resampled to the reader's top
+view, then found and cut out by the reader's own code. Writes vision/route_dice/faces.npz.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.route_dice.scenes import face_rgba
+from vision.route_dice import geometry as g
+from vision.route_dice.faces import FACES
+from vision.route_dice.reader import PX_PER_MM, face_features, face_quads
+from vision.tiles.mlp import MLP
+
+MODEL = Path(__file__).resolve().parents[2] / "vision" / "route_dice" / "faces.npz"
+
+
+def die_view(rng: np.random.Generator, name: str) -> np.ndarray:
+    """A top-view crop (BGR, PX_PER_MM) of one die lying on the tray."""
+    ppm = rng.uniform(1.3, 4.0)
+    face = face_rgba(name)
+    n = round(2.4 * g.DIE_MM * ppm)
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = np.array(g.TRAY_RGB[::-1], np.float32) * rng.uniform(0.85, 1.15, 3)
+    angle = rng.uniform(0, 360)
+    c = np.array([n / 2, n / 2]) + rng.uniform(-0.08, 0.08, 2) * n
+    side = g.DIE_MM * ppm
+    # the die's side: a lighter-than-tray band next to one edge of the face
+    a = np.radians(angle)
+    u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    ext = rng.uniform(0, 0.6) * side
+    d = u * rng.choice([-1, 1]) if rng.random() < 0.5 else v * rng.choice([-1, 1])
+    corners = np.array([c + (su * u + sv * v) * side / 2 for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    band = np.concatenate([corners, corners + d * ext])
+    tone = rng.uniform(0.55, 0.95)
+    cv2.fillConvexPoly(img, cv2.convexHull(band.astype(np.float32)).astype(np.int32),
+                       (230 * tone, 228 * tone, 225 * tone))
+    scale = side / face.shape[0]
+    M = cv2.getRotationMatrix2D((face.shape[1] / 2, face.shape[0] / 2), -angle, scale)
+    M[:, 2] += c - np.array([face.shape[1] / 2, face.shape[0] / 2])
+    warped = cv2.warpAffine(face, M, (n, n), flags=cv2.INTER_AREA)
+    alpha = warped[..., 3:4].astype(np.float32) / 255
+    img = img * (1 - alpha) + warped[..., 2::-1].astype(np.float32) * alpha
+    img *= rng.uniform(0.5, 1.3) * rng.uniform(0.88, 1.12, 3)
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
+    img += rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    return cv2.resize(out, None, fx=PX_PER_MM / ppm, fy=PX_PER_MM / ppm, interpolation=cv2.INTER_LINEAR)
+
+
+def make_samples(rng: np.random.Generator, per_face: int) -> tuple[np.ndarray, np.ndarray]:
+    xs, ys = [], []
+    for k, name in enumerate(FACES):
+        got = 0
+        while got < per_face:
+            view = die_view(rng, name)
+            quads = [q for q, square in face_quads(view, PX_PER_MM) if square]
+            if len(quads) != 1:
+                continue
+            feats = face_features(view, quads[0])
+            xs.append(feats[int(rng.integers(4))])
+            ys.append(k)
+            got += 1
+    return np.array(xs), np.array(ys)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--per-face", type=int, default=500)
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--out", type=Path, default=MODEL)
+    args = ap.parse_args(argv)
+    rng = np.random.default_rng(args.seed)
+    t0 = time.time()
+    x, y = make_samples(rng, args.per_face)
+    xv, yv = make_samples(np.random.default_rng(args.seed + 1000), 40)
+    print(f"rendered {len(y)} training + {len(yv)} check samples in {time.time() - t0:.0f}s")
+    model = MLP.new([x.shape[1], 128, len(FACES)], list(FACES), rng)
+    model.fit(x, y, rng, epochs=args.epochs)
+    acc = float((model.predict_proba(xv).argmax(1) == yv).mean())
+    print(f"trained in {time.time() - t0:.0f}s; check-set accuracy (one turn) {acc:.4f}")
+    model.save(args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

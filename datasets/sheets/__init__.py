@@ -1,0 +1,1 @@
+"""Synthetic hand-drawn Railroad Ink sheets with exact labels (see docs/vision/sheets.md)."""

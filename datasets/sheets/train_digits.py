@@ -1,0 +1,78 @@
+"""Train the round-number digit classifier: `python -m datasets.sheets.train_digits`.
+
+Handwritten-looking digits 1..7 (many Hershey fonts, slant, rotation, pen width) plus "none"
+(scribbles and stray ticks), drawn small with blur and noise, cut out by the sheet reader's own
+code. Writes vision/sheets/round_digits.npz.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.sheets.draw import digit_image
+from vision.sheets.reader import PX_PER_MM, digit_patch
+from vision.tiles.mlp import MLP
+
+MODEL = Path(__file__).resolve().parents[2] / "vision" / "sheets" / "round_digits.npz"
+LABELS = ["none", "1", "2", "3", "4", "5", "6", "7"]
+
+
+def _scribble(rng: np.random.Generator, px: int = 48) -> np.ndarray:
+    img = np.zeros((px, px), np.uint8)
+    pts = rng.uniform(px * 0.2, px * 0.8, (int(rng.integers(2, 6)), 2)).astype(np.int32)
+    cv2.polylines(img, [pts.reshape(-1, 1, 2)], False, 255, max(1, round(px * rng.uniform(0.05, 0.12))),
+                  cv2.LINE_AA)
+    return img
+
+
+def sample(rng: np.random.Generator, label: int) -> np.ndarray | None:
+    mask = digit_image(label, rng) if label else _scribble(rng)
+    size_mm = rng.uniform(5.0, 6.5)
+    true_ppm = rng.uniform(1.6, 4.0)
+    n = max(6, round(size_mm * true_ppm))
+    small = cv2.resize(mask, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    small = np.clip(small + rng.normal(0, 0.05, small.shape), 0, 1)
+    view = cv2.resize(small, None, fx=PX_PER_MM / true_ppm, fy=PX_PER_MM / true_ppm, interpolation=cv2.INTER_LINEAR)
+    ink = view > rng.uniform(0.3, 0.5)
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 4:
+        return None
+    return digit_patch(ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)).ravel()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--per-class", type=int, default=1500)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--out", type=Path, default=MODEL)
+    args = ap.parse_args(argv)
+    rng = np.random.default_rng(args.seed)
+    t0 = time.time()
+    xs, ys = [], []
+    for label in range(len(LABELS)):
+        got = 0
+        while got < args.per_class:
+            s = sample(rng, label)
+            if s is not None:
+                xs.append(s)
+                ys.append(label)
+                got += 1
+    x, y = np.array(xs), np.array(ys)
+    order = rng.permutation(len(y))
+    split = len(y) // 10
+    model = MLP.new([x.shape[1], 96, len(LABELS)], LABELS, rng)
+    model.fit(x[order[split:]], y[order[split:]], rng, epochs=25)
+    acc = float((model.predict_proba(x[order[:split]]).argmax(1) == y[order[:split]]).mean())
+    print(f"{len(y)} samples, trained in {time.time() - t0:.0f}s; held-out accuracy {acc:.4f}")
+    model.save(args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,70 @@
+"""`highway-referee print highway-grid|railroad-ink-sheet|railroad-ink-dice --out DIR`: printable sheets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from referee_app.cli import CliError, CommandTree
+
+
+def _setup(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", required=True, type=Path, help="folder to write the SVG and PNG files to")
+    parser.add_argument("--dpi", type=float, default=300.0, help="PNG resolution (default 300)")
+
+
+def _write(out: Path, files: dict[str, str | bytes], extra: dict[str, object] | None = None) -> int:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, content in files.items():
+            path = out / name
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+            print(path)
+        if extra:
+            for name, data in extra.items():
+                path = out / name
+                path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+                print(path)
+    except OSError as exc:
+        raise CliError(f"cannot write to {out}: {exc.strerror or exc}", 1) from exc
+    return 0
+
+
+def _check_dpi(args: argparse.Namespace) -> float:
+    if not 30 <= args.dpi <= 1200:
+        raise CliError(f"--dpi must be between 30 and 1200, got {args.dpi:g}")
+    return args.dpi / 25.4
+
+
+def _run_grid(args: argparse.Namespace) -> int:
+    from referee_app.render.grid_sheet import board_files
+    from vision.tiles.geometry import board_geometry
+
+    return _write(args.out, board_files(_check_dpi(args)), {"highway-grid-geometry.json": board_geometry()})
+
+
+def _run_rri_sheet(args: argparse.Namespace) -> int:
+    from referee_app.render.rri_print import sheet_files
+    from vision.sheets.geometry import sheet_geometry
+
+    return _write(args.out, sheet_files(_check_dpi(args)), {"railroad-ink-sheet-geometry.json": sheet_geometry()})
+
+
+def _run_rri_dice(args: argparse.Namespace) -> int:
+    from referee_app.render.rri_print import dice_files
+
+    return _write(args.out, dice_files(_check_dpi(args)))
+
+
+def register(cli: CommandTree) -> None:
+    cli.group(("print",), help="write printable sheets (SVG at real size, PNG)")
+    cli.add(("print", "highway-grid"), _setup, _run_grid,
+            help="the 4x4 Highway board (with markers) and its 16 numbered pieces")
+    cli.add(("print", "railroad-ink-sheet"), _setup, _run_rri_sheet,
+            help="a Railroad Ink player sheet (7x7 squares, exits) with markers")
+    cli.add(("print", "railroad-ink-dice"), _setup, _run_rri_dice,
+            help="Railroad Ink dice faces (route, junction, expansions) to glue on blank dice")

@@ -1,0 +1,162 @@
+"""Read the face of every die in the Railroad Ink dice tray.
+
+Top view of the tray (4 px/mm) -> dark square rings (each printed face has a dark frame inside a white
+margin) found by local thresholding -> a ring that is a clean square is a face lying flat: its
+picture is cut out, white-balanced on the margin and classified at its four quarter turns (the
+classifier's probabilities are averaged over the turns, since orientation does not matter). A ring
+that is squashed or skewed is a die leaning on something: "cannot read". Any die-sized object on
+the tray without a readable face is reported as "cannot read" too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.localise import Calibration
+from vision.route_dice import geometry as g
+from vision.route_dice.faces import FACE_MM, FACES, FRAME_W, MARGIN, OUTER
+from vision.tiles.mlp import MLP
+from vision.tiles.rectify import TopView, calibrate, top_view
+from vision.types import Detections, check_image
+
+PX_PER_MM = 4.0
+PATCH = 48  # the whole face (margin included) is warped to PATCH x PATCH
+FEATURE = 14  # the picture inside the frame is classified at FEATURE x FEATURE x 3
+MIN_CONFIDENCE = 0.6
+MODEL_PATH = Path(__file__).with_name("faces.npz")
+
+
+@cache
+def model() -> MLP:
+    return MLP.load(MODEL_PATH)
+
+
+@dataclass
+class DieReading:
+    status: str  # "face" | "unreadable"
+    face: str | None
+    confidence: float
+    quad_mm: np.ndarray  # 4x2 corners of what was seen, sheet mm
+    reason: str = ""
+
+    @property
+    def region_mm(self) -> tuple[float, float, float, float]:
+        q = self.quad_mm
+        return (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+
+
+def _order(quad: np.ndarray) -> np.ndarray:
+    """Corners in a consistent turn order starting nearest the top-left."""
+    c = quad.mean(0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    q = quad[np.argsort(ang)]
+    k = int(np.argmin(q.sum(1)))
+    return np.roll(q, -k, axis=0)
+
+
+def face_quads(view: np.ndarray, ppm: float) -> list[tuple[np.ndarray, bool]]:
+    """(outer frame corners in view px, is a clean square) for every ring of die size."""
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    block = int(round(6 * ppm)) | 1
+    dark = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 12)
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    side = FACE_MM * OUTER * ppm
+    out = []
+    for cnt in contours:
+        area = cv2.contourArea(cnt)
+        if not (0.45 * side**2 <= area <= 1.6 * side**2):
+            continue
+        approx = cv2.approxPolyDP(cnt, 0.05 * cv2.arcLength(cnt, True), True).reshape(-1, 2).astype(np.float64)
+        if len(approx) != 4 or not cv2.isContourConvex(approx.astype(np.float32)):
+            continue
+        q = _order(approx)
+        sides = np.linalg.norm(np.roll(q, -1, 0) - q, axis=1)
+        vecs = np.roll(q, -1, 0) - q
+        cosines = [abs(np.dot(vecs[i], vecs[(i + 1) % 4])) / (sides[i] * sides[(i + 1) % 4] + 1e-9)
+                   for i in range(4)]
+        square = sides.max() / max(sides.min(), 1e-9) < 1.12 and max(cosines) < 0.17
+        square = square and 0.75 * side <= sides.mean() <= 1.3 * side
+        out.append((q, square))
+    return out
+
+
+def face_features(view: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """(4, FEATURE*FEATURE*3) white-balanced picture inside the frame at its four quarter turns."""
+    c = quad.mean(0)
+    face = c + (quad - c) / OUTER  # the whole face, margin included
+    dst = np.float32([[0, 0], [PATCH, 0], [PATCH, PATCH], [0, PATCH]])
+    M = cv2.getPerspectiveTransform(face.astype(np.float32), dst)
+    patch = cv2.warpPerspective(view, M, (PATCH, PATCH), flags=cv2.INTER_LINEAR).astype(np.float32)
+    ring = max(1, int(MARGIN * PATCH * 0.8))
+    margin = np.concatenate([patch[:ring].reshape(-1, 3), patch[-ring:].reshape(-1, 3),
+                             patch[:, :ring].reshape(-1, 3), patch[:, -ring:].reshape(-1, 3)])
+    white = np.maximum(np.percentile(margin, 75, axis=0), 20.0)
+    a = int(round((MARGIN + FRAME_W) * PATCH)) + 1
+    inner = patch[a:PATCH - a, a:PATCH - a] / white
+    small = cv2.resize(np.clip(inner, 0, 1.3), (FEATURE, FEATURE), interpolation=cv2.INTER_AREA)
+    return np.stack([np.rot90(small, k).ravel() for k in range(4)])
+
+
+def classify(features: np.ndarray) -> tuple[str, float]:
+    probs = model().predict_proba(features).mean(0)
+    order = np.argsort(probs)[::-1]
+    return FACES[int(order[0])], float(probs[order[0]] - 0.5 * probs[order[1]])
+
+
+def _in_markers(pt_mm: np.ndarray) -> bool:
+    return any(x0 <= pt_mm[0] <= x1 and y0 <= pt_mm[1] <= y1 for x0, y0, x1, y1 in g.marker_boxes_mm())
+
+
+def read_view(view: TopView) -> list[DieReading]:
+    ppm = view.px_per_mm
+    readings: list[DieReading] = []
+    for quad, square in face_quads(view.image, ppm):
+        quad_mm = quad / ppm + np.asarray(view.origin_mm)
+        if _in_markers(quad_mm.mean(0)):
+            continue
+        if not square:
+            readings.append(DieReading("unreadable", None, 0.0, quad_mm, "die not lying flat (leaning or tilted)"))
+            continue
+        face, conf = classify(face_features(view.image, quad))
+        if conf < MIN_CONFIDENCE:
+            readings.append(DieReading("unreadable", None, conf, quad_mm, f"face unclear (best guess {face})"))
+        else:
+            readings.append(DieReading("face", face, conf, quad_mm))
+    return readings
+
+
+def tray_view(image: np.ndarray, calibration: Calibration | None = None) -> tuple[TopView, Calibration]:
+    cal = calibrate(image, g.SHEET, g.SHEET_MM, calibration)
+    return top_view(image, cal, (0.0, 0.0, *g.SHEET_MM), PX_PER_MM), cal
+
+
+def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> tuple[list[DieReading], TopView]:
+    check_image(image)
+    view, _ = tray_view(image, calibration)
+    return read_view(view), view
+
+
+def read_route_dice(image: np.ndarray, calibration: Calibration | None = None) -> list[tuple[str | None, float]]:
+    """[(face name or None, confidence)] for every die seen, left to right; None = "cannot read"
+    (see `read_dice` for the reason and region of each)."""
+    readings, _ = read_dice(image, calibration)
+    readings.sort(key=lambda r: (r.quad_mm[:, 0].mean(), r.quad_mm[:, 1].mean()))
+    return [(r.face, r.confidence) for r in readings]
+
+
+def dice_detections(readings: list[DieReading], view: TopView) -> Detections:
+    """Readings as `Detections` (kind "route-die", value = index into FACES, -1 = cannot read)."""
+    boxes, conf, values = [], [], []
+    for r in readings:
+        p = view.top_to_image((r.quad_mm - np.asarray(view.origin_mm)) * view.px_per_mm)
+        boxes.append([p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()])
+        conf.append(r.confidence)
+        values.append(FACES.index(r.face) if r.face else -1)
+    return Detections(xyxy=np.array(boxes, np.float32).reshape(-1, 4), confidence=np.array(conf, np.float32),
+                      values=np.array(values, np.int32), value_confidence=np.array(conf, np.float32),
+                      kind="route-die")

@@ -1,0 +1,81 @@
+"""From a piece's pixels to the classifier's input: an ink map normalised for position, scale and
+(a candidate) rotation, so one classifier reads every font, piece shape and turn.
+
+The ink map is centred on the ink's centroid and scaled by the ink's radius, both of which turn
+with the piece, so rotating the patch by the candidate angle is all that rotation needs. The
+classifier (see `reader`) has a "wrong way up" class and picks the angle itself.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.tiles.geometry import BOARD_RGB
+
+PATCH = 28  # classifier input is PATCH x PATCH
+ANGLES = np.arange(0, 360, 15)  # candidate turns; training jitters by up to +-9 degrees
+
+_bh, _bs, _bv = cv2.cvtColor(np.uint8([[BOARD_RGB[::-1]]]), cv2.COLOR_BGR2HSV)[0, 0]
+BOARD_HUE = int(_bh)
+
+
+def board_mask(bgr: np.ndarray, hue: int = BOARD_HUE, hue_tol: int = 14) -> np.ndarray:
+    """Pixels of the printed board (saturated board blue). Hue and saturation do not change when the
+    light gets dimmer or brighter, so this holds under uneven light."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    dh = np.abs(hsv[..., 0].astype(np.int16) - hue)
+    dh = np.minimum(dh, 180 - dh)
+    return (dh <= hue_tol) & (hsv[..., 1] >= 70) & (hsv[..., 2] >= 20)
+
+
+def ink_map(gray: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """0..1 ink strength inside `mask` (the piece face, eroded); None when the face has no marks.
+    Dark-on-light and light-on-dark pieces both give ink = the minority tone."""
+    vals = gray[mask]
+    if vals.size < 30:
+        return None
+    lo, med, hi = np.percentile(vals, [2, 50, 98])
+    if hi - lo < 28:
+        return None
+    g = gray.astype(np.float32)
+    if hi - med > med - lo:  # the face is mostly dark: light ink
+        ink = (g - med) / max(hi - med, 1.0)
+    else:
+        ink = (med - g) / max(med - lo, 1.0)
+    ink = np.clip(ink * 1.25 - 0.15, 0, 1)
+    ink[~mask] = 0
+    return ink
+
+
+def ink_frame(ink: np.ndarray) -> tuple[float, float, float] | None:
+    """Centroid (x, y) and radius of the ink; None when there is too little."""
+    ys, xs = np.nonzero(ink > 0.5)
+    if len(xs) < 12:
+        return None
+    cx, cy = float(xs.mean()), float(ys.mean())
+    r = float(np.percentile(np.hypot(xs - cx, ys - cy), 98)) + 1.0
+    return cx, cy, r
+
+
+def patches(ink: np.ndarray, frame: tuple[float, float, float], angles: np.ndarray) -> np.ndarray:
+    """(len(angles), PATCH*PATCH) float32: the ink turned by each angle (degrees, counter-clockwise
+    in the image) about its centroid and scaled to fill the patch."""
+    cx, cy, r = frame
+    scale = (PATCH / 2 - 1.5) / r
+    if scale < 0.8:
+        ink = cv2.GaussianBlur(ink, (0, 0), 0.45 / scale)
+    out = np.empty((len(angles), PATCH * PATCH), np.float32)
+    for i, a in enumerate(angles):
+        M = cv2.getRotationMatrix2D((cx, cy), float(a), scale)
+        M[:, 2] += (PATCH / 2 - cx, PATCH / 2 - cy)
+        out[i] = cv2.warpAffine(ink, M, (PATCH, PATCH), flags=cv2.INTER_LINEAR).ravel()
+    return out
+
+
+def piece_ink(bgr: np.ndarray, blob: np.ndarray, erode_px: int) -> np.ndarray | None:
+    """Ink map of one piece: `blob` is its boolean footprint in `bgr` (same size)."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    k = max(1, erode_px)
+    face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
+    return ink_map(gray, face)

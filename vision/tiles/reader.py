@@ -1,0 +1,205 @@
+"""Read the 4x4 board: for every cell, empty, a number 1..16, or "cannot read" with the region.
+
+Top view of the grid (3 px/mm) -> everything that is not board blue is an object -> objects are
+assigned to cells -> a cell holding exactly one piece-sized, piece-shaped object that stays inside
+the cell is read by the classifier at 24 candidate turns; anything else is "cannot read".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.localise import Calibration
+from vision.tiles import geometry as g
+from vision.tiles.mlp import MLP
+from vision.tiles.patch import ANGLES, board_mask, ink_frame, patches, piece_ink
+from vision.tiles.rectify import TopView, calibrate, top_view
+from vision.types import Detections, check_image
+
+PX_PER_MM = 3.0
+MARGIN_MM = 6.0
+MIN_CONFIDENCE = 0.6  # below this a read number is reported as "cannot read"
+MODEL_PATH = Path(__file__).with_name("digits.npz")
+
+
+@cache
+def model() -> MLP:
+    return MLP.load(MODEL_PATH)
+
+
+@dataclass
+class CellReading:
+    cell: str
+    status: str  # "empty" | "piece" | "unreadable"
+    number: int | None
+    confidence: float
+    reason: str = ""
+    region_mm: tuple[float, float, float, float] | None = None  # sheet mm of what was seen
+    angle: float | None = None  # turn of the piece (degrees) when read
+
+
+@dataclass
+class GridReading:
+    cells: dict[str, CellReading]
+    view: TopView
+    calibration: Calibration
+    blobs: list[dict] = field(default_factory=list)
+
+    def board(self) -> dict[str, tuple[int | None, float]]:
+        return {name: (c.number, c.confidence) for name, c in self.cells.items()}
+
+
+def classify_piece(bgr: np.ndarray, blob: np.ndarray, px_per_mm: float) -> tuple[int | None, float, float, str]:
+    """(number, confidence, angle, reason) for one piece footprint `blob` in `bgr`."""
+    ink = piece_ink(bgr, blob, max(1, round(1.2 * px_per_mm)))
+    if ink is None or (frame := ink_frame(ink)) is None:
+        return None, 0.0, 0.0, "no number visible on the piece"
+    probs = model().predict_proba(patches(ink, frame, ANGLES))  # (angles, 17)
+    per_class = probs[:, 1:].max(0)  # best turn for each number
+    order = np.argsort(per_class)[::-1]
+    best, second = int(order[0]), int(order[1])
+    conf = float(per_class[best] * (1.0 - per_class[second]))
+    angle = float(ANGLES[int(np.argmax(probs[:, 1 + best]))])
+    return best + 1, conf, angle, ""
+
+
+def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
+    img = view.image
+    ppm = view.px_per_mm
+    fg = (~board_mask(img)).astype(np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    labels, stats = split_touching(fg, ppm)
+    piece_area = (g.PIECE_MM * ppm) ** 2
+    cell_px = g.CELL_MM * ppm
+    out: dict[str, CellReading] = {}
+    for name in g.cell_names():
+        cx, cy = view.mm_to_px(*g.cell_centre_mm(name))
+        x0, y0 = int(round(cx - cell_px / 2)), int(round(cy - cell_px / 2))
+        x1, y1 = x0 + int(round(cell_px)), y0 + int(round(cell_px))
+        sub = labels[y0:y1, x0:x1]
+        ids, counts = np.unique(sub[sub > 0], return_counts=True)
+        present = [(int(i), int(c)) for i, c in zip(ids, counts, strict=True) if c > 0.12 * piece_area]
+        cell_mm = (cx / ppm + view.origin_mm[0] - g.CELL_MM / 2, cy / ppm + view.origin_mm[1] - g.CELL_MM / 2)
+        cell_region = (cell_mm[0], cell_mm[1], cell_mm[0] + g.CELL_MM, cell_mm[1] + g.CELL_MM)
+        if not present:
+            stray = float((sub > 0).mean())
+            out[name] = CellReading(name, "empty", None, float(np.clip(1.0 - stray * 8, 0.5, 1.0)))
+            continue
+        regions = [_region_mm(view, stats[i]) for i, _ in present]
+        union = (min(r[0] for r in regions), min(r[1] for r in regions),
+                 max(r[2] for r in regions), max(r[3] for r in regions))
+        if len(present) > 1:
+            out[name] = CellReading(name, "unreadable", None, 0.0, "more than one object on the cell", union)
+            continue
+        k, inside = present[0]
+        area = int(stats[k, cv2.CC_STAT_AREA])
+        blob = labels == k
+        if inside < 0.9 * area:
+            out[name] = CellReading(name, "unreadable", None, 0.0, "piece off its cell (crosses the cell edge)",
+                                    union)
+            continue
+        blob_u8 = blob.astype(np.uint8)
+        contours, _ = cv2.findContours(blob_u8[y0:y1, x0:x1], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull_area = cv2.contourArea(cv2.convexHull(np.concatenate(contours)))
+        solidity = area / max(hull_area, 1.0)
+        if area > 1.35 * piece_area or solidity < 0.86:
+            out[name] = CellReading(name, "unreadable", None, 0.0, "overlapping pieces or an odd shape on the cell",
+                                    union)
+            continue
+        if area < 0.4 * piece_area:
+            out[name] = CellReading(name, "unreadable", None, 0.0, "object too small for a piece (covered?)",
+                                    union)
+            continue
+        pad = 4
+        bx0, by0 = max(0, x0 - pad), max(0, y0 - pad)
+        number, conf, angle, why = classify_piece(img[by0:y1 + pad, bx0:x1 + pad], blob[by0:y1 + pad, bx0:x1 + pad],
+                                                  ppm)
+        if number is None or conf < MIN_CONFIDENCE:
+            out[name] = CellReading(name, "unreadable", None, conf, why or f"number unclear (best guess {number})",
+                                    union)
+        else:
+            out[name] = CellReading(name, "piece", number, conf, "", union, angle)
+    return out
+
+
+def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """Connected objects, with pieces that merely touch (turned pieces meeting at a corner) split:
+    cores are found on the mask eroded by 5 mm, then every object pixel joins its nearest core."""
+    r = max(1, round(5.0 * px_per_mm))
+    core = cv2.erode(fg, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    count, core_labels = cv2.connectedComponents(core, connectivity=8)
+    if count <= 1:
+        return cv2.connectedComponentsWithStats(fg, connectivity=8)[1:3]
+    _, nearest = cv2.distanceTransformWithLabels((core == 0).astype(np.uint8), cv2.DIST_L2, 5,
+                                                 labelType=cv2.DIST_LABEL_PIXEL)
+    # DIST_LABEL_PIXEL numbers every zero pixel; map those numbers back to their core component
+    ys, xs = np.nonzero(core)
+    lut = np.zeros(nearest.max() + 1, np.int32)
+    lut[nearest[ys, xs]] = core_labels[ys, xs]
+    labels = np.where(fg > 0, lut[nearest], 0).astype(np.int32)
+    stats = np.zeros((count, 5), np.int32)
+    for k in range(1, count):
+        yy, xx = np.nonzero(labels == k)
+        if len(xx):
+            stats[k] = (xx.min(), yy.min(), xx.max() - xx.min() + 1, yy.max() - yy.min() + 1, len(xx))
+    return labels, stats
+
+
+def _region_mm(view: TopView, stat: np.ndarray) -> tuple[float, float, float, float]:
+    x, y, w, h = (int(v) for v in stat[:4])
+    p = view.px_per_mm
+    return (x / p + view.origin_mm[0], y / p + view.origin_mm[1], (x + w) / p + view.origin_mm[0],
+            (y + h) / p + view.origin_mm[1])
+
+
+def grid_view(image: np.ndarray, calibration: Calibration | None = None) -> tuple[TopView, Calibration]:
+    cal = calibrate(image, g.SHEET, g.SHEET_MM, calibration)
+    ox, oy = g.GRID_ORIGIN_MM
+    span = 4 * g.CELL_MM
+    region = (ox - MARGIN_MM, oy - MARGIN_MM, ox + span + MARGIN_MM, oy + span + MARGIN_MM)
+    return top_view(image, cal, region, PX_PER_MM), cal
+
+
+def read_grid_cells(image: np.ndarray, calibration: Calibration | None = None) -> GridReading:
+    """Full reading with status, reason and region per cell. Raises VisionError (LocaliseError)
+    when the board's markers cannot be found and no usable calibration is given."""
+    check_image(image)
+    view, cal = grid_view(image, calibration)
+    return GridReading(read_cells_in_view(view), view, cal)
+
+
+def read_grid_board(image: np.ndarray, calibration: Calibration | None = None) -> dict[str, tuple[int | None, float]]:
+    """{cell: (number or None, confidence)} for a1..d4. None with a high confidence is an empty cell;
+    None with confidence 0 is "cannot read" (see `read_grid_cells` for the reason and region)."""
+    return read_grid_cells(image, calibration).board()
+
+
+def read_tiles(image: np.ndarray, calibration: Calibration | None = None) -> Detections:
+    """Numbered pieces on the printed board as `Detections` (kind "tile") in image pixels; a piece
+    that cannot be read has value -1 and confidence 0."""
+    return tiles_from_reading(read_grid_cells(image, calibration))
+
+
+def tiles_from_reading(reading: GridReading) -> Detections:
+    """The non-empty cells of a grid reading as `Detections` in camera-image pixels."""
+    boxes, conf, values = [], [], []
+    cells = []
+    for name, c in reading.cells.items():
+        if c.status == "empty" or c.region_mm is None:
+            continue
+        x0, y0, x1, y1 = c.region_mm
+        ox, oy = reading.view.origin_mm
+        p = reading.view.px_per_mm
+        boxes.append(reading.view.box_to_image((x0 - ox) * p, (y0 - oy) * p, (x1 - ox) * p, (y1 - oy) * p))
+        conf.append(c.confidence)
+        values.append(c.number if c.number is not None else -1)
+        cells.append(name)
+    return Detections(xyxy=np.array(boxes, np.float32).reshape(-1, 4), confidence=np.array(conf, np.float32),
+                      values=np.array(values, np.int32), value_confidence=np.array(conf, np.float32),
+                      kind="tile", data={"cell": np.array(cells, dtype=object)})
