@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.tokyo import new_state, parse_action
+from engine import EngineError
+from engine.tokyo import SetGeometry, new_state, parse_action
+from engine.tokyo.checks import TableIndex
 from engine.tokyo.geometry import (
     Bar,
     bars_contact,
@@ -13,6 +15,7 @@ from engine.tokyo.geometry import (
     point_segment,
     segment_intersection,
 )
+from engine.tokyo.model import Car, Stick, Support
 
 CLEAR = 1.0  # default clearance: flat sticks need 1.5 + 1.5 + 1 = 4 mm between centrelines
 
@@ -142,3 +145,29 @@ def test_support_under_a_road_near_misses_within_the_clearance(x: float, rule: s
     assert v.rule == rule, v.reason
     if rule == "tokyo.footprint":
         assert "purple road 3 passes over the place of the new support" in v.reason
+
+
+def test_a_new_car_may_not_touch_a_road_passing_above() -> None:
+    s = new_state()
+    for line in [*OPENING[:2], "purple s1 -> (0,0) h4 junction"]:
+        s = s.apply(parse_action(line))
+    # green passes under purple road 3 with room for the road (crossing 65 mm along it), not for a car
+    assert s.judge(parse_action("green s2 -> (-40,-60) h2 cars 1")).legal
+    v = s.judge(parse_action("green s2 -> (-40,-60) h2 at 65"))
+    assert v.rule == "tokyo.no-contact" and v.reason.startswith("car 1 on the new road touches purple road 3")
+    assert s.judge(parse_action("green s2 -> (-40,-60) h2 at 10")).legal
+    with pytest.raises(EngineError, match="along a road"):
+        s.judge(parse_action("green s2 -> (-40,-60) h2 at 200"))
+
+
+def test_cars_with_a_known_place_are_obstacles() -> None:
+    g = SetGeometry()
+    road = Stick(1, 0, "road", 1, 2, (0.0, 0.0, 11.5), (100.0, 0.0, 11.5))
+    supports = (Support(1, 0, 0, 1, False, 0), Support(2, 100, 0, 1, False, 0))
+    low = bar(50, -50, 11.5 + 9, 50, 50, 11.5 + 9, ref=9)  # 9 mm above the road: clears it, not a car
+    with_car = TableIndex(supports, (road,), (Car(0, 1, "sedan", 50.0),), g, ())
+    unplaced = TableIndex(supports, (road,), (Car(0, 1, "sedan"),), g, ())
+    (p,) = with_car.bar_problems(low, ("purple", "green"), "the new road")
+    assert p.rule == "tokyo.no-contact" and "a purple car on road 1" in p.reason
+    assert unplaced.bar_problems(low, ("purple", "green"), "the new road") == []
+    assert with_car.bar_problems(bar(50, -50, 40, 50, 50, 40), ("purple", "green"), "the new road") == []
