@@ -71,7 +71,7 @@ def test_unreadable_or_unknown_layouts(tmp_path):
     broken.write_text("{ not json")
     with pytest.raises(LayoutError, match=r"broken.json: not valid JSON \(line 1"):
         load_layout(broken)
-    with pytest.raises(LayoutError, match="bundled games \\(highway-grid"):
+    with pytest.raises(LayoutError, match="bundled games \\(highway-dice, highway-grid"):
         find_layout("no-such-game")
 
 
@@ -97,3 +97,33 @@ def test_cli_generates_a_layout_file_from_rows(tmp_path, capsys):
 def test_cli_layout_rejects_cells_that_do_not_fill_rows(capsys):
     assert main(["led", "layout", "--game", "g", "--cells", "a,b,c", "--width", "2"]) == 2
     assert "3 cells do not split into rows of 2" in capsys.readouterr().err
+
+
+def test_rows_from_positions_groups_by_y_and_sorts_by_x():
+    from referee_app.led.layout import rows_from_positions
+
+    points = [("c", 30, 1), ("a", 10, 0), ("b", 20, 2.4), ("e", 20, 21), ("d", 5, 19)]
+    assert rows_from_positions(points, tolerance=5) == [["a", "b", "c"], ["d", "e"]]
+
+
+def test_bundled_dice_layout_covers_the_engine_board(repo_dir):
+    board = json.loads((repo_dir / "engine/dice_road/boards/default.json").read_text())
+    ids = {c["id"] for c in board["cells"]}
+    lay = find_layout("highway-dice")
+    assert set(lay.cells) == ids
+    assert sorted(i for v in lay.cells.values() for i in v) == list(range(len(ids)))
+    assert len(lay.seats) == 4 and lay.led_count == len(ids) + 6
+
+
+def test_cli_layout_from_a_board_file(tmp_path, capsys):
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps({"pitch": 10, "cells": [
+        {"id": "p", "x": 0, "y": 0, "w": 8, "h": 8}, {"id": "q", "x": 10, "y": 1, "w": 8, "h": 8},
+        {"id": "r", "x": 10, "y": 10, "w": 8, "h": 8}]}))
+    out = tmp_path / "lay.json"
+    assert main(["led", "layout", "--game", "g", "--board-json", str(board), "--seats", "0", "-o", str(out)]) == 0
+    lay = load_layout(out)
+    assert lay.rows == (("p", "q"), ("r",)) and lay.cells["r"] == (2,)
+    board.write_text(json.dumps({"cells": [{"id": "p", "x": "left"}]}))
+    assert main(["led", "layout", "--game", "g", "--board-json", str(board)]) == 2
+    assert 'cells[0] needs "id", "x" and "y" numbers' in capsys.readouterr().err

@@ -13,7 +13,13 @@ from referee_app import events as ev
 from referee_app.cli import CliError, CommandTree
 from referee_app.led.colors import RGB
 from referee_app.led.drivers import PROTOCOLS, Driver, NativeDriver, make_driver
-from referee_app.led.layout import LayoutError, find_layout, rows_from_cells, serpentine_layout
+from referee_app.led.layout import (
+    LayoutError,
+    find_layout,
+    rows_from_board_file,
+    rows_from_cells,
+    serpentine_layout,
+)
 from referee_app.led.output import LedOutput
 from referee_app.led.ports import list_ports
 from referee_app.led.transport import LedPortError, SerialTransport
@@ -261,10 +267,13 @@ def _layout(args: argparse.Namespace) -> int:
                 raise CliError(f"cannot read {args.rows_file}: {exc.strerror or exc}") from None
             rows = [line.replace(",", " ").split() for line in text.splitlines()]
             rows = [r for r in rows if r and not r[0].startswith("#")]
+        elif args.board_json:
+            rows = rows_from_board_file(args.board_json)
         elif args.cells:
             rows = rows_from_cells([c.strip() for c in args.cells.split(",") if c.strip()], args.width or 0)
         else:
-            raise CliError("give the board's cells: --rows-file FILE, or --cells a1,b1,... --width N")
+            raise CliError("give the board's cells: --rows-file FILE, --board-json FILE, "
+                           "or --cells a1,b1,... --width N")
         layout = serpentine_layout(args.game, rows, args.seats, serpentine=not args.straight)
     except LayoutError as exc:
         raise CliError(str(exc)) from None
@@ -282,6 +291,8 @@ def _layout_setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", required=True, help="the game the layout is for (its cell ids)")
     p.add_argument("--rows-file",
                    help="text file: one board row per line, cell ids separated by spaces or commas")
+    p.add_argument("--board-json", help="board file with a \"cells\" list of {id, x, y}: rows found by y "
+                   "(e.g. engine/dice_road/boards/default.json)")
     p.add_argument("--cells", help="cell ids row after row, comma-separated (with --width)")
     p.add_argument("--width", type=_positive_int, help="cells per row for --cells")
     p.add_argument("--seats", type=int, default=2, help="seat LEDs after the board (default 2)")

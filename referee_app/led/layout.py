@@ -222,6 +222,48 @@ def serpentine_layout(game: str, rows: Sequence[Sequence[str]], seats: int = 2,
     return Layout(game, index, cells, seat_leds, status_leds, tuple(tuple(r) for r in rows), brightness)
 
 
+def rows_from_positions(points: Sequence[tuple[str, float, float]], tolerance: float) -> list[list[str]]:
+    """Rows of cell ids from cell centres (id, x, y), y growing downwards: a cell joins the current
+    row while its y is within `tolerance` of the row's first cell; each row is sorted by x. For
+    boards that are not a plain grid (the dice road), so the strip can still run row by row."""
+    rows: list[list[tuple[float, str]]] = []
+    row_y = None
+    for cid, x, y in sorted(points, key=lambda p: (p[2], p[1])):
+        if row_y is None or y - row_y > tolerance:
+            rows.append([])
+            row_y = y
+        rows[-1].append((x, cid))
+    return [[cid for _, cid in sorted(r)] for r in rows]
+
+
+def rows_from_board_file(path: str | Path) -> list[list[str]]:
+    """Rows from a board file with a "cells" list of {"id", "x", "y"} (optional "w", "h": the
+    position is then the top-left corner) in any unit, e.g. engine/dice_road/boards/default.json."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LayoutError(f"cannot read board file {p}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise LayoutError(f"{p}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if not isinstance(cells, list) or not cells:
+        raise LayoutError(f"{p}: expected a \"cells\" list of {{\"id\", \"x\", \"y\"}}")
+    points: list[tuple[str, float, float]] = []
+    sizes: list[float] = []
+    for k, c in enumerate(cells):
+        try:
+            w, h = float(c.get("w", 0)), float(c.get("h", 0))
+            points.append((str(c["id"]), float(c["x"]) + w / 2, float(c["y"]) + h / 2))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise LayoutError(f"{p}: cells[{k}] needs \"id\", \"x\" and \"y\" numbers, got {c!r}") from None
+        if h:
+            sizes.append(h)
+    pitch = data.get("pitch")
+    size = float(pitch) if isinstance(pitch, int | float) else (min(sizes) if sizes else 1.0)
+    return rows_from_positions(points, size / 2)
+
+
 def rows_from_cells(cells: Sequence[str], width: int) -> list[list[str]]:
     """Split an ordered cell list (row after row) into rows of `width`."""
     if width < 1 or len(cells) % width:
