@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from datasets.tokyo.render import render_tokyo_frame
-from datasets.tokyo.scene import random_scene
+from datasets.tokyo.scene import pickup_scene, random_scene
 
 
 def write_dataset(
@@ -21,15 +21,17 @@ def write_dataset(
     height: int = 720,
     quality: int = 90,
     n_sticks: int | None = None,
+    kind: str = "tokyo",
 ) -> dict[str, Any]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     items = []
     for k in range(n):
         s = seed * 100003 + k  # each image its own stream: image k is the same whatever n is
-        scene = random_scene(np.random.default_rng(s), n_sticks=n_sticks)
+        rng = np.random.default_rng(s)
+        scene = pickup_scene(rng, n=n_sticks) if kind == "pickup" else random_scene(rng, n_sticks=n_sticks)
         image, labels = render_tokyo_frame(scene, s, width=width, height=height)
-        name = f"tokyo_{seed}_{k:05d}.jpg"
+        name = f"{kind}_{seed}_{k:05d}.jpg"
         cv2.imwrite(str(out / name), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         items.append({"image": name, **labels, "scene": scene})
     doc = {

@@ -101,7 +101,7 @@ def resolve_rods(scene: dict[str, Any], sizes: PieceSizes) -> list[Rod]:
     for lo in scene.get("loose", []):
         ang = np.radians(lo.get("angle_deg", 0.0))
         u = np.array([np.cos(ang), np.sin(ang), 0.0])
-        c = np.array([lo["x_mm"], lo["y_mm"], half_t])
+        c = np.array([lo["x_mm"], lo["y_mm"], lo.get("z_mm", half_t)])  # z_mm: resting on a pile
         h = sizes.stick_length_mm / 2
         rods.append(Rod(c - u * h, c + u * h, colour_rgb(lo.get("color", "grey")), (None, None), None, True))
     return rods
@@ -330,6 +330,28 @@ def random_scene(
                 }
             )
     return scene
+
+
+def pickup_scene(
+    rng: np.random.Generator, sizes: PieceSizes | None = None, n: int | None = None
+) -> dict[str, Any]:
+    """A heap of pick-up sticks: each stick lies a little higher than the ones dropped before it, so
+    crossings are many and which stick is on top is known."""
+    sizes = sizes or PieceSizes()
+    n = int(n if n is not None else rng.integers(6, 16))
+    colours = ["red", "blue", "green", "yellow", "black", "natural", "orange", "teal", "purple"]
+    loose = []
+    for k in range(n):
+        loose.append(
+            {
+                "x_mm": float(rng.normal(0, 45)),
+                "y_mm": float(rng.normal(0, 35)),
+                "angle_deg": float(rng.uniform(0, 180)),
+                "color": str(rng.choice(colours)),
+                "z_mm": sizes.stick_thickness_mm * (k + 0.5),
+            }
+        )
+    return {"supports": [], "sticks": [], "cars": [], "loose": loose, "fallen": []}
 
 
 def _drop_cars_near_crossings(scene: dict[str, Any], rods: list[Rod], sizes: PieceSizes) -> None:

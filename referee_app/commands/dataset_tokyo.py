@@ -15,6 +15,12 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--width", type=int, default=1280)
     p.add_argument("--height", type=int, default=720)
     p.add_argument("--sticks", type=int, default=None, help="sticks per scene (default: random 4..16)")
+    p.add_argument(
+        "--kind",
+        choices=("tokyo", "pickup"),
+        default="tokyo",
+        help="tokyo: highways on supports with cars; pickup: a heap of loose pick-up sticks (many crossings)",
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -27,7 +33,7 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CliError(f"{out}: exists and is not a folder")
-    doc = write_dataset(out, args.n, args.seed, args.width, args.height, n_sticks=args.sticks)
+    doc = write_dataset(out, args.n, args.seed, args.width, args.height, n_sticks=args.sticks, kind=args.kind)
     n_sticks = sum(1 for it in doc["items"] for o in it["objects"] if o["kind"] == "stick")
     print(f"wrote {len(doc['items'])} images ({n_sticks} sticks) and labels.json to {out}")
     return 0

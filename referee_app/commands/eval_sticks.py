@@ -51,6 +51,7 @@ def _run(args: argparse.Namespace) -> int:
         "crossing_precision",
         "over_under_accuracy",
         "supports",
+        "support_recall",
         "height_exact",
     )
     for k in keys:

@@ -17,17 +17,17 @@ from vision.types import VisionError
 
 @dataclass(frozen=True)
 class PieceSizes:
-    """Physical sizes of the set (mm). Measure your own set and pass them in; defaults are the
-    project's renderer set."""
+    """Physical sizes of the set (mm). Measure your own set and pass them in; the defaults match the
+    rules engine's default geometry (engine/tokyo/config.py), which vision does not import."""
 
-    unit_mm: float = 14.0  # height of one column
-    column_diameter_mm: float = 16.0
-    stick_length_mm: float = 120.0
-    stick_width_mm: float = 8.0
-    stick_thickness_mm: float = 4.0
-    car_length_mm: float = 20.0
-    car_width_mm: float = 11.0
-    car_height_mm: float = 9.0
+    unit_mm: float = 10.0  # height of one column
+    column_diameter_mm: float = 15.0
+    stick_length_mm: float = 114.0
+    stick_width_mm: float = 10.0
+    stick_thickness_mm: float = 3.0
+    car_length_mm: float = 18.0
+    car_width_mm: float = 10.0
+    car_height_mm: float = 8.0
 
 
 @dataclass

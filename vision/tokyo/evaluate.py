@@ -79,9 +79,11 @@ def evaluate_folder(
             ga, gb = det_to_gt.get(c.a), det_to_gt.get(c.b)
             cross_det_true += int(ga is not None and gb is not None and frozenset((ga, gb)) in gt_pairs)
         sup = item.extra.get("supports") or []
-        if sup and obs.supports:
-            g = np.array([s["top_px"] for s in sup], np.float64)
-            d = np.array([s.top_px for s in obs.supports], np.float64)
+        if sup:
+            by_base = obs.calibrated and all("base_px" in s for s in sup)
+            key = "base_px" if by_base else "top_px"
+            g = np.array([s[key] for s in sup], np.float64)
+            d = np.array([getattr(s, key) for s in obs.supports], np.float64).reshape(-1, 2)
             dd = np.linalg.norm(g[:, None] - d[None], axis=2)
             sp = greedy_match(-dd, -0.02 * diag)
             h_total += len(sup)

@@ -30,6 +30,7 @@ class SupportReading:
     height_confidence: float = 0.0
     x_mm: float | None = None
     y_mm: float | None = None
+    base_px: tuple[float, float] | None = None  # where the column stands on the table, when calibrated
 
 
 @dataclass

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.cars import cars_on_sticks
 from vision.tokyo.colours import colour_name
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.foreground import glare_mask, pieces_mask
 from vision.tokyo.observation import (
-    CarReading,
     CrossingReading,
     StickReading,
     SupportReading,
     TokyoObservation,
 )
 from vision.tokyo.sticks import RawStick, detect_sticks
-from vision.tokyo.supports import Blob, find_blobs, fit_height
+from vision.tokyo.supports import Blob, find_blobs, fit_height, height_from_stick
 from vision.types import VisionError, check_image
 
 
@@ -38,7 +39,11 @@ def read_tokyo(
         obs.warnings.append("glare: blown-out highlights; readings under them are unreliable")
         fg[glare > 0] = 0
     raw, hw = detect_sticks(image, fg)
-    blobs = find_blobs(image, fg, hw)
+    rods = np.zeros(fg.shape, np.uint8)
+    for s in raw:
+        p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
+        cv2.line(rods, p0, p1, 255, max(3, int(2 * hw)))
+    blobs = find_blobs(image, fg, hw, rods)
     big = 40 * (2 * hw) ** 2
     supports_b: list[Blob] = []
     for b in blobs:
@@ -51,21 +56,17 @@ def read_tokyo(
             continue
         if b.column_fraction >= 0.4:
             supports_b.append(b)
-        else:
-            obs.cars.append(
-                CarReading(
-                    ((b.bbox[0] + b.bbox[2]) / 2, (b.bbox[1] + b.bbox[3]) / 2),
-                    tuple(float(v) for v in b.bbox),
-                    b.colour,
-                    0.7,
-                )
-            )
     for b in supports_b:
         ys, xs = np.nonzero(b.mask[b.bbox[1] : b.bbox[3], b.bbox[0] : b.bbox[2]])
         top = (float(xs.mean() + b.bbox[0]), float(ys.min() + b.bbox[1] + hw))
-        sr = SupportReading(top, tuple(float(v) for v in b.bbox), colour_name(b.top_bgr) == "yellow", 0.8)
+        sr = SupportReading(top, tuple(float(v) for v in b.bbox), b.yellow_fraction >= 0.15, 0.8)
         if calibration is not None:
-            height, conf, x, y, iou = fit_height(calibration, b.mask, b.bbox)
+            lines = _lines_ending_in(raw, b.bbox, hw)
+            height, conf, x, y, iou = fit_height(calibration, fg, b.bbox, rods, lines=lines, hw=hw)
+            est = _height_from_sticks(calibration, raw, x, y, hw)
+            if est is not None:
+                height, conf = est
+            sr.base_px = tuple(float(v) for v in calibration.camera.project(np.array([[x, y, 0.0]]))[0][0])
             sr.height, sr.height_confidence, sr.x_mm, sr.y_mm = height, conf, round(x, 1), round(y, 1)
             top_uv, _ = calibration.camera.project(np.array([[x, y, height * calibration.sizes.unit_mm]]))
             sr.top_px = (float(top_uv[0, 0]), float(top_uv[0, 1]))
@@ -78,12 +79,44 @@ def read_tokyo(
         obs.supports.append(sr)
     _sticks(obs, raw, calibration, hw)
     _crossings(obs, image, raw, hw, calibration)
-    for k, c in enumerate(obs.cars):
-        c.stick = _nearest_stick(raw, np.array(c.centre_px), 3 * hw)
-        if c.stick is None:
-            c.confidence = 0.4
-        obs.cars[k] = c
+    obs.cars = cars_on_sticks(image, raw, hw)
     return obs
+
+
+def _lines_ending_in(raw: list[RawStick], bbox: tuple[int, int, int, int], hw: float) -> list:
+    pad = 2.5 * hw
+    out = []
+    for s in raw:
+        for p in (s.p0, s.p1):
+            if bbox[0] - pad <= p[0] <= bbox[2] + pad and bbox[1] - pad <= p[1] <= bbox[3] + pad:
+                out.append((s.p0, s.p1))
+                break
+    return out
+
+
+def _height_from_sticks(
+    calib: TokyoCalibration, raw: list[RawStick], x: float, y: float, hw: float
+) -> tuple[int, float] | None:
+    """The column's height from the sticks whose ends rest on it (weighted mean of their estimates)."""
+    top_guess, _ = calib.camera.project(np.array([[x, y, 0.0], [x, y, 60.0]]))
+    ests = []
+    for s in raw:
+        for p in (s.p0, s.p1):
+            # an end near the column's image (anywhere between its base and a tall top)
+            a, b = top_guess
+            d = b - a
+            t = float(np.clip(np.dot(p - a, d) / max(np.dot(d, d), 1e-9), 0, 1))
+            if np.linalg.norm(p - (a + t * d)) < 2.5 * hw:
+                r = height_from_stick(calib, x, y, s.p0, s.p1)
+                if r is not None and 0.3 < r[0] < 12:
+                    ests.append(r)
+    if not ests:
+        return None
+    hs = np.array([e[0] for e in ests])
+    ws = np.array([e[1] for e in ests])
+    h = float(np.sum(hs * ws) / np.sum(ws))
+    frac = abs(h - round(h))
+    return max(1, int(round(h))), float(np.clip(1 - 2 * frac, 0, 1))
 
 
 def _inside(s: RawStick, bbox: tuple[int, int, int, int]) -> bool:
@@ -151,10 +184,10 @@ def _crossings(
             if hit is None:
                 continue
             point, s, t = hit
-            near_i = min(s, 1 - s) * raw[i].length < 3 * hw
-            near_j = min(t, 1 - t) * raw[j].length < 3 * hw
-            if near_i or near_j:
-                continue  # roads meeting on a support (or an end touching a road), not a crossing
+            near_i = min(s, 1 - s) * raw[i].length < 2 * hw
+            near_j = min(t, 1 - t) * raw[j].length < 2 * hw
+            if near_i and near_j:
+                continue  # two roads meeting on a support, not a crossing
             top, conf, cue = decide_top(image, grad, raw[i], raw[j], point)
             cr = CrossingReading(i, j, (float(point[0]), float(point[1])), i if top == 0 else j, conf, cue)
             if calib is not None:

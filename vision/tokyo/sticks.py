@@ -70,7 +70,14 @@ def detect_sticks(
             continue
         u = np.array([-n[1], n[0]], np.float32)
         t = pts[sel] @ u
-        span = _best_run(t, hw, gap, min_len)
+        base = rho * n
+
+        def on_fg(t0: float, step: float, k: int, base=base, u=u) -> np.ndarray:
+            ts = t0 + np.arange(k * 4) * step / 4
+            hit = _sample(fg, base[None] + ts[:, None] * u[None]) > 0
+            return hit.reshape(k, 4).mean(1)
+
+        span = _best_run(t, hw, gap, min_len, on_fg)
         if span is None:
             continue
         keep = (t >= span[0]) & (t <= span[1])
@@ -91,22 +98,42 @@ def detect_sticks(
     return sticks, hw
 
 
-def _best_run(t: np.ndarray, hw: float, gap: float, min_len: float) -> tuple[float, float] | None:
-    """The longest stretch along a line where the rod's core fills the band (bins of one half-width),
-    bridging empty stretches up to `gap`; None unless it is long and mostly full."""
+def _best_run(
+    t: np.ndarray, hw: float, gap: float, min_len: float, on_fg: np.ndarray
+) -> tuple[float, float] | None:
+    """The longest stretch along a line where the rod's core fills the band (bins of one half-width).
+    Stretches without core are bridged only where something covers the line (a stick on top, a car, a
+    support: foreground) and for at most `gap`; bare table ends the run. `on_fg(t0, t1)` gives the share
+    of foreground on the line between t0 and t1. None unless the run is long and mostly full."""
     bin_len = max(2.0, hw)
     lo = float(t.min())
     counts = np.bincount(((t - lo) / bin_len).astype(int))
     full = counts >= 0.45 * hw * bin_len
-    idx = np.nonzero(full)[0]
-    if len(idx) < 2:
+    covered = on_fg(lo, bin_len, len(counts)) >= 0.75
+    ok = full | covered
+    best: tuple[int, int] | None = None
+    i, n = 0, len(full)
+    max_skip = int(gap / bin_len)
+    while i < n:
+        if not full[i]:
+            i += 1
+            continue
+        j, last_full, skip = i, i, 0
+        while j + 1 < n:
+            j += 1
+            if full[j]:
+                last_full, skip = j, 0
+            elif ok[j] and skip < max_skip:
+                skip += 1
+            else:
+                break
+        if best is None or last_full - i > best[1] - best[0]:
+            best = (i, last_full)
+        i = last_full + 1
+    if best is None:
         return None
-    max_skip = int(gap / bin_len) + 1
-    breaks = np.nonzero(np.diff(idx) > max_skip)[0]
-    starts, ends = np.r_[0, breaks + 1], np.r_[breaks, len(idx) - 1]
-    k = int(np.argmax(idx[ends] - idx[starts]))
-    i0, i1 = idx[starts[k]], idx[ends[k]]
-    if (i1 - i0 + 1) * bin_len < min_len or full[i0 : i1 + 1].mean() < 0.7:
+    i0, i1 = best
+    if (i1 - i0 + 1) * bin_len < min_len or full[i0 : i1 + 1].mean() < 0.6:
         return None
     return lo + i0 * bin_len, lo + (i1 + 1) * bin_len
 
@@ -127,7 +154,7 @@ def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
     fgb = _sample(fg, body) > 0
     cols = _sample(image, body[fgb] if fgb.any() else body).astype(np.float32)
     s.bgr = np.median(cols, 0)
-    tol = max(28.0, float(np.median(np.abs(cols - s.bgr).sum(1))) * 3)
+    tol = max(24.0, float(np.median(np.abs(cols - s.bgr).sum(1))) * 2)
     for sign, attr in ((-1, "p0"), (1, "p1")):
         p = getattr(s, attr).astype(np.float32)
         misses, step, last_good = 0, 0, p.copy()
