@@ -127,6 +127,10 @@ class Start(Action):
             "model": self.model,
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Start:
+        return _typed(data, "start", cls)
+
     def notation(self) -> str:
         who = who_text(self.player)
         sup = self.support
@@ -207,6 +211,10 @@ class Build(Action):
             out["car_at"] = list(self.car_at)
         return out
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Build:
+        return _typed(data, "build", cls)
+
     def notation(self) -> str:
         who = who_text(self.player)
         parts = [who] if who else []
@@ -239,6 +247,10 @@ class Skip(Action):
     def to_json(self) -> dict[str, Any]:
         return {"type": "skip", "player": self.player}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Skip:
+        return _typed(data, "skip", cls)
+
     def notation(self) -> str:
         who = who_text(self.player)
         return f"{who} skip" if who else "skip"
@@ -270,6 +282,10 @@ class Knock(Action):
             "victims": [[o, n] for o, n in self.victims],
             "give": self.give,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Knock:
+        return _typed(data, "knock", cls)
 
     def notation(self) -> str:
         who = who_text(self.player)
@@ -322,6 +338,13 @@ def action_from_json(data: Any) -> TokyoAction:
     except (KeyError, TypeError, IndexError) as exc:
         raise EngineError(f"malformed tokyo-highway {kind} action {data!r}: missing or bad {exc}") from exc
     raise EngineError(f"unknown tokyo-highway action type {kind!r} (start, build, skip, knock)")
+
+
+def _typed(data: Any, kind: str, cls: type) -> Any:
+    action = action_from_json(data)
+    if not isinstance(action, cls):
+        raise EngineError(f"expected a tokyo-highway {kind} action, got {data!r}")
+    return action
 
 
 def _int(v: Any, what: str) -> int:
