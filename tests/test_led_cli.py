@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -82,7 +83,7 @@ def test_emulate_command_and_demo_end_to_end(tmp_path, capsys):
     """`led emulate` in its own process on a pty; `led demo` drives it through the real serial path."""
     link = tmp_path / "ttyLED"
     cmd = [sys.executable, "-m", "referee_app", "led", "emulate", "--layout", "highway-grid",
-           "--link", str(link), "--view", "text", "--duration", "6"]
+           "--link", str(link), "--view", "text", "--duration", "30"]
     proc = subprocess.Popen(cmd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -90,6 +91,8 @@ def test_emulate_command_and_demo_end_to_end(tmp_path, capsys):
         assert "LED board emulator: 20 LEDs on /dev/" in first and str(link) in first
         assert main(["led", "demo", "--port", str(link), "--protocol", "native", "--step", "0.25"]) == 0
         assert "frames written 12, dropped 0" in capsys.readouterr().out
+        time.sleep(0.3)  # let the view print the last frame, then Ctrl-C it as a user would
+        proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=15)
     finally:
         proc.kill()
