@@ -420,3 +420,20 @@ def test_out_of_sequence_actions_must_be_corrected() -> None:
     assert s.judge(parse_action("R 3 4")).rule == "dice.roll-once"
     v = s.judge(Play(1, "W01", seat=1))
     assert v.rule == "dice.turn" and v.consequence is Consequence.MUST_CORRECT
+
+
+def test_registered_game_round_trip_through_the_registry() -> None:
+    import engine
+
+    game = engine.get_game("highway-dice")
+    assert (game.min_players, game.max_players) == (2, 4)
+    s = game.new_state(players=3)
+    for text in ("R 1 4", "1>W01 +4", "R 2 2", "2>B01 +2", "R 6 6", "6>G01"):
+        s = s.apply(game.parse_action(text))
+    assert game.state_from_json(s.to_json()) == s
+    assert game.action_from_json(game.parse_action("reclaim B12>W07").to_json()) == parse_action("reclaim b12 > w07")
+    assert s.table_view()["pools"] == {0: 4, 1: 2, 2: None}
+    assert s.table_view()["stones"]["W01"] == {"value": 1, "seat": 0}
+    assert "G01" not in s.table_view()["stones"]  # Green's 6 was not its needed 1: the turn was lost
+    with pytest.raises(EngineError, match="no variant"):
+        game.new_state(players=2, colour="red")
