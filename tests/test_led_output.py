@@ -215,3 +215,21 @@ def test_board_found_again_by_usb_id_after_it_comes_back_on_another_port(monkeyp
         out.stop()
         first.unplug()
         second.unplug()
+
+
+def test_board_follows_one_match_when_the_bus_carries_several():
+    fake = BlockingTransport()
+    fake.release.set()
+    out = LedOutput(LAYOUT, "fake", "adalight", greeting_timeout=0, transport_factory=lambda: fake,
+                    blank_on_stop=False)
+    turn = {"player": 1, "players": ["A", "B"]}
+    out.on_event(ev.Event(ev.MATCH_START, "old", "highway-grid", {}))
+    out.on_event(ev.Event(ev.MATCH_START, "new", "highway-grid", {}))
+    out.on_event(ev.Event(ev.TURN, "old", "highway-grid", turn))  # another table's match: ignored
+    assert out.scene.frame().base[17] == OFF
+    out.on_event(ev.Event(ev.TURN, "new", "highway-grid", turn))
+    assert out.scene.frame().base[17] == LAYOUT.seat_color(1)
+    pinned = LedOutput(LAYOUT, "fake", "adalight", transport_factory=lambda: fake, match_id="old")
+    pinned.on_event(ev.Event(ev.MATCH_START, "new", "highway-grid", {}))
+    pinned.on_event(ev.Event(ev.TURN, "old", "highway-grid", turn))
+    assert pinned.scene.frame().base[17] == LAYOUT.seat_color(1) and pinned.match_id == "old"

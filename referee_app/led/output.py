@@ -37,7 +37,8 @@ class LedOutput:
     def __init__(self, layout: Layout, port: str, protocol: str = "adalight", *, baud: int = 115200,
                  greeting_timeout: float = 3.0, queue_size: int = 8, keepalive_s: float = 1.0,
                  reconnect_s: float = 1.0, animate_fps: float = 15.0,
-                 transport_factory: TransportFactory | None = None, blank_on_stop: bool = True) -> None:
+                 transport_factory: TransportFactory | None = None, blank_on_stop: bool = True,
+                 match_id: str | None = None) -> None:
         if protocol not in PROTOCOLS:  # reject it now, not later in the worker
             raise ValueError(f"unknown LED protocol {protocol!r} (known: {', '.join(PROTOCOLS)})")
         self.layout = layout
@@ -59,6 +60,9 @@ class LedOutput:
         self._scene_lock = threading.Lock()
         self._busy = 0  # 1 while the worker writes a frame it took from the queue
         self.on_write: Callable[[LedFrame], None] | None = None  # called after each frame is written
+        # One board shows one match: the given one, else the one most recently started on the bus.
+        self.match_id = match_id
+        self._follow_latest = match_id is None
 
     # -- referee side -----------------------------------------------------------------------------
     def attach(self, bus: ev.EventBus) -> LedOutput:
@@ -68,6 +72,10 @@ class LedOutput:
     def on_event(self, event: ev.Event) -> None:
         """Bus callback: cheap, never blocks on the port, never raises."""
         try:
+            if self._follow_latest and event.kind == ev.MATCH_START:
+                self.match_id = event.match_id
+            if self.match_id is not None and event.match_id != self.match_id:
+                return
             with self._scene_lock:
                 if not self.scene.apply(event):
                     return
