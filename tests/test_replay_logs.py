@@ -159,3 +159,12 @@ def test_export_never_overwrites_the_log(capsys, copy):
     before = copy.read_bytes()
     assert main(["log", "export", str(copy), "--format", "json", "--out", str(copy)]) == 2
     assert "is the log itself" in capsys.readouterr().err and copy.read_bytes() == before
+
+
+def test_demo_log_ships_as_package_data():
+    from importlib.resources import files
+
+    demo = files("referee_app") / "data" / "matches" / "highway-grid-demo.jsonl"
+    assert demo.is_file()
+    report = replay(Path(str(demo)))
+    assert report.ok and report.header.match_id == "highway-grid-demo"
