@@ -38,6 +38,7 @@ class Hub:
         self.bus.subscribe(self._remember)
         self.bus.subscribe(self._index)
         self.featured: str | None = None  # the match the page opens by default
+        self.led: Any = None  # an LED board output, when one is attached
 
     # -- events -----------------------------------------------------------------------------
     def _remember(self, event: Event) -> None:

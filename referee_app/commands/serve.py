@@ -37,6 +37,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--led", metavar="PORT",
                    help="serial port of an LED board (see `highway-referee led list`)")
     p.add_argument("--led-protocol", default="adalight", choices=["adalight", "native"])
+    p.add_argument("--led-layout", metavar="FILE|GAME",
+                   help="LED layout file or game name (default: the watched game's bundled layout)")
     p.add_argument("--speed", type=float, default=1.0, help="demo playback speed factor")
     p.add_argument("--exit-when-done", action="store_true", help="stop once the demo matches are replayed")
 
@@ -86,9 +88,15 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         loops.append(RefereeLoop(hub, session, adapter, frames))
         hub.featured = session.match_id
     if args.led:
-        from referee_app.led import attach_led
+        from referee_app.led import LayoutError, attach_led_board
 
-        attach_led(hub, args.led, protocol=args.led_protocol)
+        featured = hub.sessions.get(hub.featured or "")
+        layout = args.led_layout or (featured.game.name if featured else args.game)
+        try:
+            hub.led = attach_led_board(hub.bus, args.led, layout=layout, protocol=args.led_protocol,
+                                       match_id=hub.featured)
+        except LayoutError as exc:
+            raise CliError(f"LED board: {exc}", 2) from exc
     return hub, loops
 
 
@@ -136,6 +144,8 @@ def _run(args: argparse.Namespace) -> int:
         for loop in loops:
             loop.stop()
         hub.bus.drain()
+        if getattr(hub, "led", None) is not None:
+            hub.led.stop()
         print("Stopped. Every judged move is in the match logs.", file=sys.stderr, flush=True)
     return 0
 
