@@ -168,3 +168,20 @@ def test_demo_log_ships_as_package_data():
     assert demo.is_file()
     report = replay(Path(str(demo)))
     assert report.ok and report.header.match_id == "highway-grid-demo"
+
+
+def test_replay_starts_from_a_set_up_position(tmp_path):
+    from engine.grid import parse_action, parse_position
+
+    start = parse_position("7 . 3 . / 1 2 4 . / . 12 . . / 5 6 . 16")  # Player 2 to move
+    log = tmp_path / "setup.jsonl"
+    with MatchLogWriter.create(log, Header("highway-grid", ["A", "B"], initial_state=start.to_json())) as w:
+        state = start
+        for text in ("8@d1", "8@a3", "15@a3"):
+            action = parse_action(text)
+            verdict = state.judge(action)
+            w.action(action.to_json(), text, verdict.to_json(), "manual")
+            state = state.apply(action, verdict)
+    report = replay(log)
+    assert report.ok and [c.engine["legal"] for c in report.checks] == [True, False, True]
+    assert report.final_state == state and report.final_state.placed == 11
