@@ -150,6 +150,27 @@ def test_each_direction_pays_once_per_road_and_old_roads_never_earn() -> None:
     assert [c["road"] for c in v.details["crossings"]] == [3]
     s, vs = play(["green s4 -> (40,-90) h5"], s)
     assert s.sticks[3].cars_earned == 1  # green road 4 kept its one car; nothing added later
+    # crossing is mutual: purple road 3 has a road over it, green road 4 a road under it
+    r3, r4 = s.stick_by_id[3], s.stick_by_id[4]
+    assert (r3.crossed_over, r3.crossed_under, r4.crossed_over, r4.crossed_under) == (True, False, False, True)
+
+
+MUTUAL = [
+    "p1 start (0,-57) table (102.1,-57)", "p2 start (0,57) table (-102.1,57)", "p1 s1 -> (-56.6,-24.3) h3 junction",
+    "p2 s2 -> (92.2,110.2) h3 junction", "p1 s3 -> (-56.6,-92) h2", "p2 s4 -> (92.2,42.5) h4",
+    "p1 s5 -> (51.2,-92) h3", "p2 s6 -> (24.5,42.5) h3", "p1 s3 -> (-115.8,-58.5) h3 junction",
+    "p2 s8 -> (24.5,-25.9) h3 junction", "p1 s7 -> (51.2,14.4) h5 junction",
+]
+
+
+def test_a_road_built_over_another_already_has_a_road_under_it() -> None:
+    # purple road 11 was laid over purple road 1: a green road passing under road 11 is not the first
+    # (published wording: "the only road below"), so it earns nothing
+    s, vs = play(MUTUAL)
+    assert vs[-1].details["crossings"][0]["road"] == 1 and vs[-1].details["crossings"][0]["new_on_top"]
+    v = s.judge(parse_action("p2 s10 -> (132.3,-25.9) h2"))
+    (c,) = v.details["crossings"]
+    assert v.legal and c["road"] == 11 and not c["new_on_top"] and v.details["cars"] == 0
 
 
 def test_placed_cars_must_match_the_earned_number() -> None:

@@ -270,7 +270,7 @@ class TokyoState(GameState):
         seat = plan.seat
         stock = list(self.stock)
         stock[seat] = stock[seat].take(grey=plan.grey, junctions=plan.junctions, sticks=1, cars=plan.cars)
-        crossed = {c.road: c.over for c in plan.crossings}
+        crossed = {c.road: c.over for c in plan.crossings}  # old road id -> the new road passes over it
         sticks = tuple(
             replace(
                 s,
@@ -281,7 +281,13 @@ class TokyoState(GameState):
             else s
             for s in self.sticks
         )
-        stick = replace(plan.stick, cars_earned=plan.cars)
+        # crossing is mutual: the new road now has a road under it (where it passes over) or over it
+        stick = replace(
+            plan.stick,
+            cars_earned=plan.cars,
+            crossed_under=any(c.over for c in plan.crossings),
+            crossed_over=any(not c.over for c in plan.crossings),
+        )
         if isinstance(a, Start):
             models: tuple[str, ...] = (a.model,)
             ats: tuple[float | None, ...] = (None,)
