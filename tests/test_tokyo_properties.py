@@ -108,3 +108,31 @@ def test_legal_actions_are_judged_legal_and_stock_is_conserved(picks) -> None:
     assert used == placed  # every column on the table came from a player's stock
     assert sum(15 - st_.sticks for st_ in s.stock) == len(s.sticks)
     assert sum(10 - st_.cars for st_ in s.stock) == len(s.cars)
+
+
+@SETTINGS
+@given(choices)
+def test_spatial_prefilter_never_changes_a_verdict(picks) -> None:
+    from engine.tokyo import checks
+
+    s = new_state()
+    for a in random_plan(picks, {}):
+        s = s.apply(a)
+    cands = list(s.candidate_actions(directions=6))
+
+    def judged():
+        out = []
+        for a in cands:
+            try:
+                out.append(s.judge(a).to_json())
+            except EngineError as exc:
+                out.append(str(exc))
+        return out
+
+    fast = judged()
+    checks.PREFILTER = False
+    try:
+        naive = judged()
+    finally:
+        checks.PREFILTER = True
+    assert fast == naive
