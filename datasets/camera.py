@@ -120,7 +120,7 @@ def table_texture(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray
         img = base[None, None, :] * (1 + 0.25 * n[..., None])
     else:
         img = np.broadcast_to(base, (H, W, 3)).astype(np.float32)
-    return np.clip(img, 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8))
 
 
 @dataclass

@@ -1,0 +1,206 @@
+"""Synthetic photos of dice on a printed tray or board, deterministic from a seed.
+
+Dice are drawn from above (rounded face, pips in the standard d6 layouts) and stood on the sheet as
+raised objects by datasets.camera, which adds perspective, sides, shadows, lighting and sensor
+faults. Scenes may also hold other objects (tokens, a pencil) and a hand-like blob covering part of
+the view. Labels are exact: the projected box of every die still visible, its value and colour.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.camera import Pose, SheetObject, random_pose, render_sheet
+
+# colour name -> (body RGB, pip RGB)
+DICE_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "white": ((236, 234, 226), (20, 20, 20)),
+    "blue": ((35, 75, 185), (245, 245, 245)),
+    "green": ((35, 145, 65), (245, 245, 245)),
+    "yellow": ((238, 200, 40), (20, 20, 20)),
+    "black": ((30, 30, 34), (245, 245, 245)),
+    "red": ((195, 30, 35), (245, 245, 245)),
+    "orange": ((235, 120, 30), (20, 20, 20)),
+    "purple": ((105, 45, 135), (245, 245, 245)),
+}
+
+# pip centres of each value on a unit face (0..1), the usual Western layout
+PIP_LAYOUTS: dict[int, list[tuple[float, float]]] = {
+    1: [(0.5, 0.5)],
+    2: [(0.25, 0.25), (0.75, 0.75)],
+    3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+    4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
+    5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+    6: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)],
+}
+
+
+def die_face_rgba(value: int, body_rgb: Sequence[int], pip_rgb: Sequence[int], px: int = 64,
+                  corner: float = 0.16, pip_radius: float = 0.09) -> np.ndarray:
+    """The top face seen from above, RGBA with transparent rounded corners."""
+    if value not in PIP_LAYOUTS:
+        raise ValueError(f"a d6 value is 1..6, got {value!r}")
+    ss = 4  # draw large, shrink: smooth edges without anti-aliasing tricks
+    S = px * ss
+    img = np.zeros((S, S, 4), np.uint8)
+    r = int(corner * S)
+    body = (*map(int, body_rgb), 255)
+    cv2.rectangle(img, (r, 0), (S - r, S), body, -1)
+    cv2.rectangle(img, (0, r), (S, S - r), body, -1)
+    for cx, cy in ((r, r), (S - r, r), (r, S - r), (S - r, S - r)):
+        cv2.circle(img, (cx, cy), r, body, -1)
+    # a soft sheen towards the face edge, as on real plastic
+    shade = np.ones((S, S), np.float32)
+    cv2.rectangle(shade, (0, 0), (S - 1, S - 1), 0.85, max(2, S // 14))
+    shade = cv2.GaussianBlur(shade, (0, 0), S / 20)
+    img[..., :3] = np.clip(img[..., :3] * shade[..., None], 0, 255).astype(np.uint8)
+    pip_r = int(pip_radius * S * (1.45 if value == 1 else 1.0))
+    for x, y in PIP_LAYOUTS[value]:
+        cv2.circle(img, (int(x * S), int(y * S)), pip_r, (*map(int, pip_rgb), 255), -1)
+    return cv2.resize(img, (px, px), interpolation=cv2.INTER_AREA)
+
+
+def render_dice_on_sheet(sheet_rgb: np.ndarray, sheet_size_mm: tuple[float, float], dice: Sequence[dict],
+                         pose: Pose, rng: np.random.Generator | None = None, effects: float = 1.0,
+                         background: np.ndarray | None = None,
+                         extra_objects: Sequence[SheetObject] = ()) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """Photograph dice standing on a sheet. Each die: {"x_mm", "y_mm", "value", "color", "size_mm",
+    "angle"} (colour a DICE_COLOURS name; size defaults to 16 mm, angle to 0). Returns the BGR image
+    and the realdata `objects` list (kind "die", value, bbox in pixels, color), in the dice's order."""
+    rng = rng if rng is not None else np.random.default_rng(0)
+    objects = []
+    for n, d in enumerate(dice):
+        try:
+            body, pips = DICE_COLOURS[d.get("color", "white")]
+            size = float(d.get("size_mm", 16.0))
+            face = die_face_rgba(int(d["value"]), body, pips)
+            objects.append(SheetObject(face, (float(d["x_mm"]), float(d["y_mm"])), (size, size),
+                                       float(d.get("angle", 0.0)), size, tuple(int(c) for c in body[::-1])))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"die {n} ({d!r}) is not valid: {exc}") from exc
+    img, boxes = render_sheet(sheet_rgb, sheet_size_mm, pose, rng=rng, background=background,
+                              objects=[*objects, *extra_objects], effects=effects)
+    labels = [{"kind": "die", "value": int(d["value"]), "bbox": [round(float(v), 1) for v in b],
+               "color": d.get("color", "white"), "endpoints": None}
+              for d, b in zip(dice, boxes[:len(dice)], strict=True)]
+    return img, labels
+
+
+def _place_dice(rng: np.random.Generator, area: tuple[float, float, float, float], n: int) -> list[dict]:
+    dice: list[dict] = []
+    x0, y0, x1, y1 = area
+    for _ in range(n * 30):
+        if len(dice) == n:
+            break
+        size = rng.uniform(12, 20)
+        x, y = rng.uniform(x0 + size, x1 - size), rng.uniform(y0 + size, y1 - size)
+        # centre distance above the half-diagonals' sum: dice may touch but never interpenetrate
+        if all(np.hypot(x - d["x_mm"], y - d["y_mm"]) > 0.71 * (size + d["size_mm"]) for d in dice):
+            dice.append({"x_mm": x, "y_mm": y, "size_mm": size, "angle": rng.uniform(0, 90),
+                         "value": int(rng.integers(1, 7)), "color": str(rng.choice(list(DICE_COLOURS)))})
+    return dice
+
+
+def _distractors(rng: np.random.Generator, area: tuple[float, float, float, float]) -> list[SheetObject]:
+    """Tokens and a pencil: things on a table that are not dice."""
+    out = []
+    x0, y0, x1, y1 = area
+    for _ in range(int(rng.integers(0, 3))):
+        s = rng.uniform(10, 25)
+        top = np.zeros((32, 32, 4), np.uint8)
+        colour = tuple(int(c) for c in rng.integers(30, 230, 3))
+        if rng.random() < 0.5:
+            cv2.circle(top, (16, 16), 15, (*colour, 255), -1)
+        else:
+            cv2.rectangle(top, (0, 12), (31, 20), (*colour, 255), -1)
+            s *= 3
+        out.append(SheetObject(top, (rng.uniform(x0, x1), rng.uniform(y0, y1)), (s, s), rng.uniform(0, 180),
+                               rng.uniform(1, 5), colour[::-1]))
+    return out
+
+
+def _hand(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A skin-toned blob (palm plus fingers) entering from an edge; returns its mask."""
+    H, W = img.shape[:2]
+    mask = np.zeros((H, W), np.uint8)
+    side = rng.integers(4)
+    depth = rng.uniform(0.15, 0.35)
+    along = rng.uniform(0.2, 0.8)
+    centre = [(along * W, depth * H), (W - depth * W, along * H), (along * W, H - depth * H),
+              (depth * W, along * H)][side]
+    edge = [(along * W, 0), (W, along * H), (along * W, H), (0, along * H)][side]
+    r = int(rng.uniform(0.07, 0.12) * min(W, H) * 1.6)
+    cv2.line(mask, tuple(map(int, edge)), tuple(map(int, centre)), 255, r)
+    cv2.circle(mask, tuple(map(int, centre)), r, 255, -1)
+    for k in range(4):
+        ang = np.arctan2(centre[1] - edge[1], centre[0] - edge[0]) + (k - 1.5) * 0.3
+        tip = (centre[0] + np.cos(ang) * r * 1.8, centre[1] + np.sin(ang) * r * 1.8)
+        cv2.line(mask, tuple(map(int, centre)), tuple(map(int, tip)), 255, max(3, r // 4))
+    skin = np.array([rng.uniform(60, 140), rng.uniform(110, 180), rng.uniform(160, 235)])
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 3)[..., None]
+    img[:] = np.clip(img * (1 - soft) + skin * soft * rng.uniform(0.8, 1.1), 0, 255).astype(np.uint8)
+    return mask
+
+
+def random_scene(rng: np.random.Generator, out_size: tuple[int, int] = (1280, 720), n_dice: int | None = None,
+                 sheet: str = "tray") -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """A random photo of dice on the printed dice tray; labels in the realdata `objects` form. A die
+    more than 40 % hidden by the hand is dropped from the labels (nobody could read it)."""
+    from vision.dice.tray import ROLL_AREA_MM, TRAY_SIZE_MM, tray_rgb
+
+    sheet_rgb = tray_rgb(3.0)
+    n = int(rng.integers(1, 13)) if n_dice is None else n_dice
+    dice = _place_dice(rng, ROLL_AREA_MM, n)
+    pose = random_pose(rng, TRAY_SIZE_MM, out_size=out_size, tilt_deg=(0, 30))
+    img, labels = render_dice_on_sheet(sheet_rgb, TRAY_SIZE_MM, dice, pose, rng,
+                                       extra_objects=_distractors(rng, ROLL_AREA_MM))
+    if rng.random() < 0.3:
+        mask = _hand(img, rng)
+        kept = []
+        for lab in labels:
+            x0, y0, x1, y1 = (int(round(v)) for v in lab["bbox"])
+            region = mask[max(0, y0):max(0, y1), max(0, x0):max(0, x1)]
+            if region.size and (region > 0).mean() > 0.4:
+                continue
+            kept.append(lab)
+        labels = kept
+    return img, labels
+
+
+def write_dataset(out: Path, n: int, seed: int, out_size: tuple[int, int] = (1280, 720),
+                  quality: int = 90) -> dict[str, Any]:
+    """N scenes into OUT: images/*.jpg, labels.json (realdata format), labels/*.txt (YOLO: class =
+    value - 1, centre and size normalised) and data.yaml."""
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    items = []
+    W, H = out_size
+    for k in range(n):
+        rng = np.random.default_rng([seed, k])  # each scene reproducible on its own
+        img, objects = random_scene(rng, out_size)
+        name = f"images/dice_{seed}_{k:05d}.jpg"
+        cv2.imwrite(str(out / name), img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        items.append({"image": name, "width": W, "height": H, "objects": objects})
+        lines = []
+        for o in objects:
+            x0, y0, x1, y1 = o["bbox"]
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(W, x1), min(H, y1)
+            lines.append(f"{o['value'] - 1} {(x0 + x1) / 2 / W:.6f} {(y0 + y1) / 2 / H:.6f} "
+                         f"{(x1 - x0) / W:.6f} {(y1 - y0) / H:.6f}")
+        (out / "labels" / f"dice_{seed}_{k:05d}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    data = {"source": f"highway-referee synthetic dice, seed {seed}", "license": "MIT (generated)",
+            "attribution": "generated by datasets/dice/scenes.py", "labels_complete": True,
+            "notes": "Rendered scenes; labels exact. A die more than 40% hidden by a hand is not labelled.",
+            "items": items}
+    (out / "labels.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    (out / "data.yaml").write_text("path: .\ntrain: images\nval: images\nnames:\n"
+                                   + "".join(f"  {v - 1}: '{v}'\n" for v in range(1, 7)))
+    return data
