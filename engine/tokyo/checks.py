@@ -1,8 +1,8 @@
 """Where a new road and support meet what already stands: contacts, column footprints, buildings,
 and the crossings (with heights) that earn cars.
 
-`TableIndex` holds the bars and boxes of one table state, built once per state. Each check first
-compares plan bounding boxes (the spatial pre-filter) and only runs the exact geometry on pieces
+`TableIndex` holds the bars and padded plan boxes of one table state, built once per state. Each check
+first compares plan bounding boxes (the spatial pre-filter) and only runs the exact geometry on pieces
 whose boxes overlap; `PREFILTER = False` runs it on every piece (the benchmark's naive baseline).
 """
 
@@ -16,7 +16,6 @@ from engine.tokyo.config import Block, SetGeometry
 from engine.tokyo.geometry import (
     Bar,
     bars_contact,
-    boxes_overlap,
     clip_near_support,
     clip_to_rect,
     point_segment,
@@ -110,43 +109,15 @@ def car_bar(car: Car, host: Bar, g: SetGeometry) -> Bar | None:
 Box = tuple[float, float, float, float]
 
 
-class _Grid:
-    """A uniform plan grid: which items' boxes touch each cell, so a query visits only neighbours."""
-
-    def __init__(self, cell: float) -> None:
-        self.cell = cell
-        self.cells: dict[tuple[int, int], list[int]] = {}
-        self._recent: dict[Box, list[int]] = {}  # judging one build asks about the same boxes twice
-
-    def _keys(self, box: Box) -> list[tuple[int, int]]:
-        c = self.cell
-        x0, y0 = math.floor(box[0] / c), math.floor(box[1] / c)
-        x1, y1 = math.floor(box[2] / c), math.floor(box[3] / c)
-        return [(ix, iy) for ix in range(x0, x1 + 1) for iy in range(y0, y1 + 1)]
-
-    def add(self, i: int, box: Box) -> None:
-        for key in self._keys(box):
-            self.cells.setdefault(key, []).append(i)
-
-    def query(self, box: Box) -> list[int]:
-        hit = self._recent.get(box)
-        if hit is not None:
-            return hit
-        found: set[int] = set()
-        cells = self.cells
-        for key in self._keys(box):
-            got = cells.get(key)
-            if got:
-                found.update(got)
-        out = sorted(found)  # in table order, so verdicts list problems as without the grid
-        if len(self._recent) >= 8:
-            self._recent.clear()
-        self._recent[box] = out
-        return out
+def _overlapping(items: list[Any], box: Box) -> list[Any]:
+    """The (piece, box) pairs whose plan box overlaps `box`: one inline comparison per piece, which
+    for the few dozen pieces of a table beats any index structure in Python."""
+    x0, y0, x1, y1 = box
+    return [it for it in items if it[1][0] <= x1 and x0 <= it[1][2] and it[1][1] <= y1 and y0 <= it[1][3]]
 
 
 class TableIndex:
-    """Bars, supports and buildings of one table, with padded plan boxes and a grid for the pre-filter."""
+    """Bars, supports and buildings of one table, with padded plan boxes for the pre-filter."""
 
     def __init__(
         self,
@@ -169,23 +140,13 @@ class TableIndex:
         self.cars = [(b, b.bbox(pad)) for b in cars_bars if b is not None]
         self.blocks = blocks
         self.items = self.roads + self.cars
-        self.item_grid = _Grid(g.stick_length_mm / 2)
-        for i, (_b, box) in enumerate(self.items):
-            self.item_grid.add(i, box)
-        self.support_grid = _Grid(g.stick_length_mm / 2)
-        for i, (_s, box) in enumerate(self.support_boxes):
-            self.support_grid.add(i, box)
 
     def _items_near(self, box: Box, roads_only: bool = False) -> list[tuple[Bar, Box]]:
-        if not PREFILTER:
-            return self.roads if roads_only else self.items
-        n = len(self.roads)
-        return [self.items[i] for i in self.item_grid.query(box) if not roads_only or i < n]
+        items = self.roads if roads_only else self.items
+        return _overlapping(items, box) if PREFILTER else items
 
     def _supports_near(self, box: Box) -> list[tuple[Support, Box]]:
-        if not PREFILTER:
-            return self.support_boxes
-        return [self.support_boxes[i] for i in self.support_grid.query(box)]
+        return _overlapping(self.support_boxes, box) if PREFILTER else self.support_boxes
 
     def bar_problems(
         self, new: Bar, colors: tuple[str, ...], what: str, host: int | None = None
@@ -195,9 +156,7 @@ class TableIndex:
         out: list[Problem] = []
         box = new.bbox(new.half_width)
         exempt = g.column_radius + g.stick_width_mm
-        for bar, bbox in self._items_near(box):
-            if PREFILTER and not boxes_overlap(box, bbox):
-                continue
+        for bar, _box in self._items_near(box):
             if host is not None and bar.ref == host and bar.kind == "road":
                 continue  # a car stands on its own road
             a, b = new, bar
@@ -245,25 +204,9 @@ class TableIndex:
         g = self.g
         out = []
         reach = g.column_radius + new.half_width + g.clearance_mm
-        grown = (
-            box[0] - g.clearance_mm,
-            box[1] - g.clearance_mm,
-            box[2] + g.clearance_mm,
-            box[3] + g.clearance_mm,
-        )
-        for s, sbox in self._supports_near(grown):
-            if s.id in new.rests or (
-                PREFILTER
-                and not boxes_overlap(
-                    box,
-                    (
-                        sbox[0] - g.clearance_mm,
-                        sbox[1] - g.clearance_mm,
-                        sbox[2] + g.clearance_mm,
-                        sbox[3] + g.clearance_mm,
-                    ),
-                )
-            ):
+        c = g.clearance_mm
+        for s, _box in self._supports_near((box[0] - c, box[1] - c, box[2] + c, box[3] + c)):
+            if s.id in new.rests:
                 continue
             d, _t = point_segment(s.x, s.y, new.x1, new.y1, new.x2, new.y2)
             if d < reach:
@@ -312,11 +255,9 @@ class TableIndex:
         g = self.g
         out = []
         reach = g.column_radius + g.stick_width_mm / 2 + g.clearance_mm
-        r = max(reach, g.column_diameter_mm)  # the same box as overlapping_support: one grid query
+        r = max(reach, g.column_diameter_mm)  # wide enough for support-to-support contact too
         box = (x - r, y - r, x + r, y + r)
-        for bar, bbox in self._items_near(box, roads_only=True):
-            if PREFILTER and not boxes_overlap(box, bbox):
-                continue
+        for bar, _box in self._items_near(box, roads_only=True):
             d, _t = point_segment(x, y, bar.x1, bar.y1, bar.x2, bar.y2)
             if d < reach:
                 out.append(
@@ -363,12 +304,9 @@ class TableIndex:
     def crossings(self, new: Bar) -> list[Crossing]:
         """Every existing road the new road crosses in plan view, with the heights there."""
         out = []
-        box = new.bbox(new.half_width)  # the contact query's box: the grid answers from its cache
-        for bar, bbox in self._items_near(box, roads_only=True):
+        for bar, _box in self._items_near(new.bbox(0.0), roads_only=True):
             if any(r in bar.rests for r in new.rests):
                 continue  # roads sharing a support meet there; they do not cross
-            if PREFILTER and not boxes_overlap(box, bbox):
-                continue
             hit = segment_intersection(new, bar)
             if hit is None:
                 continue

@@ -179,7 +179,3 @@ def clip_to_rect(bar: Bar, x0: float, y0: float, x1: float, y1: float) -> tuple[
         if t0 > t1:
             return None
     return t0, t1
-
-
-def boxes_overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
