@@ -215,7 +215,14 @@ class _Search:
             idx = self.pieces.index(piece)
             del self.pieces[idx]
             try:
-                value = -self.negamax(depth - 1, -beta, -alpha)
+                if best_move < 0:
+                    value = -self.negamax(depth - 1, -beta, -alpha)
+                else:
+                    # Principal-variation search: prove the move no better than the best so far with
+                    # a null window; search it fully only when that proof fails.
+                    value = -self.negamax(depth - 1, -alpha - 1, -alpha)
+                    if alpha < value < beta:
+                        value = -self.negamax(depth - 1, -beta, -value)
             finally:
                 self.pieces.insert(idx, piece)
                 self._unplace(piece, cell)
@@ -284,7 +291,12 @@ def _root_move(search: _Search, depth: int) -> tuple[float, Place]:
         idx = search.pieces.index(piece)
         del search.pieces[idx]
         try:
-            value = -search.negamax(depth - 1, -INF, -alpha)
+            if best_move is None:
+                value = -search.negamax(depth - 1, -INF, -alpha)
+            else:  # null window first, as in negamax
+                value = -search.negamax(depth - 1, -alpha - 1, -alpha)
+                if value > alpha:
+                    value = -search.negamax(depth - 1, -INF, -value)
         finally:
             search.pieces.insert(idx, piece)
             search._unplace(piece, cell)
