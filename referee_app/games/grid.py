@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine import Action, GameState
 from engine.grid import GridState, Place, cell_name, parse_cell
 from referee_app.games.base import Explanation, GameAdapter, Observation
+
+_GUESS = re.compile(r"best guess (\d+)")
+UNSURE = 0.4  # confidence given to a reader's best guess: below the loop's confirmation threshold
 
 
 class GridAdapter(GameAdapter):
@@ -40,12 +44,35 @@ class GridAdapter(GameAdapter):
         return [cell_name(action.cell)] if isinstance(action, Place) else []
 
     # -- camera -------------------------------------------------------------------------------
+    def __init__(self) -> None:
+        self._calibration: Any = None
+
     def read(self, frame: Any) -> Observation:
-        from vision.tiles import read_grid_board
+        from vision.tiles import read_grid_cells
+        from vision.types import VisionError
 
         image = frame.image if hasattr(frame, "image") else frame
-        cells = read_grid_board(image, None)
-        return observation_from_cells(cells, image)
+        try:
+            reading = read_grid_cells(image, self._calibration)
+        except VisionError as exc:
+            if "marker" in str(exc).lower():  # the board is out of view or covered: not a bad frame
+                return Observation({}, {}, blocked=f"the board cannot be located: {exc}")
+            raise
+        self._calibration = reading.calibration
+        cells = reading.board()
+        for c in reading.cells.values():  # a number the reader is unsure of: ask, do not block
+            guess = _GUESS.search(c.reason or "") if c.status == "unreadable" else None
+            if guess:
+                cells[c.cell] = (int(guess.group(1)), min(c.confidence, UNSURE))
+        obs = observation_from_cells(cells, image)
+        obs.annotated = _annotate(image, reading)
+        unreadable = [c.cell for c in reading.cells.values()
+                      if c.status == "unreadable" and c.cell not in obs.items]
+        if unreadable:
+            reasons = {c.reason for c in reading.cells.values() if c.status == "unreadable" and c.reason}
+            obs.blocked = f"cannot read {', '.join(unreadable)}" + (f" ({'; '.join(sorted(reasons))})"
+                                                                     if reasons else "")
+        return obs
 
     def expected(self, state: GameState) -> dict[str, Any]:
         assert isinstance(state, GridState)
@@ -88,6 +115,26 @@ def observation_from_cells(cells: dict[str, tuple[int | None, float]], image: An
         items[cell] = int(number)
         conf[cell] = float(c)
     return Observation(items, conf, blocked, annotated=None)
+
+
+def _annotate(image: Any, reading: Any) -> Any:
+    """The frame with each cell's reading drawn at the cell (green read, red unreadable)."""
+    import cv2
+    import numpy as np
+
+    from vision.tiles import cell_centre_mm
+
+    out = image.copy()
+    for name, c in reading.cells.items():
+        if c.status == "empty":
+            continue
+        x, y = reading.calibration.to_image(np.array([cell_centre_mm(name)], np.float32))[0]
+        colour = (40, 180, 40) if c.status == "piece" else (40, 40, 220)
+        label = str(c.number) if c.number is not None else "?"
+        cv2.circle(out, (int(x), int(y)), 18, colour, 2, cv2.LINE_AA)
+        cv2.putText(out, label, (int(x) + 20, int(y) - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2,
+                    cv2.LINE_AA)
+    return out
 
 
 ADAPTER = GridAdapter()
