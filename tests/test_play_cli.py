@@ -130,3 +130,34 @@ def test_moves_from_stdin_with_a_bad_line(tmp_path):
     assert "stdin line 5 ('9-c3'): cannot read" in proc.stderr and "Traceback" not in proc.stderr
     report = replay(log)  # the moves before the bad line are judged and durable
     assert [c.notation for c in report.checks] == ["7@b2", "3@a1"] and report.ok
+
+
+def test_computer_opponent_plays_legal_moves_and_is_logged(capsys, tmp_path, monkeypatch):
+    log = tmp_path / "c.jsonl"
+
+    class Human:
+        """Stdin that types the first legal move of the position the log has reached."""
+
+        def __iter__(self):
+            return self
+
+        def __next__(self) -> str:
+            state = replay(log).final_state
+            if state.is_terminal():
+                raise StopIteration
+            return next(iter(state.legal_actions())).notation() + "\n"
+
+    monkeypatch.setattr(sys, "stdin", Human())
+    code, out, _ = run(capsys, "play", "highway-grid", "--computer", "1", "--think", "0.2", "--log", str(log))
+    assert code == 0 and out.count("(computer,") == 8 and "outcome:" in out
+    records = [r for r in read_log(log).records if r["type"] == "action"]
+    assert [r.get("by") for r in records] == ["computer", None] * 8
+    report = replay(log)
+    assert report.ok and report.final_state.is_terminal()
+
+
+def test_computer_opponent_only_for_the_grid(capsys):
+    code, _, err = run(capsys, "play", "highway-dice", "--computer", "1", "--moves", "pass")
+    assert code == 2 and "no computer player for highway-dice" in err
+    code, _, err = run(capsys, "play", "highway-grid", "--computer", "3", "--moves", "1@a1")
+    assert code == 2 and "--computer must be 1 or 2" in err

@@ -4,14 +4,16 @@ Value convention: the final margin `p2_best - p1_best` seen from Player 1 (seat 
 want a low best path, so a positive value means Player 1 wins by that many points, zero is a draw
 (rule grid.draw) and a negative value means Player 2 wins.
 
-The search is a negamax alpha-beta with a transposition table keyed by the board (the reserve
-follows from it), iterative deepening, and a bound test at every node: with the remaining pieces
+The search is a negamax alpha-beta (principal-variation search: null windows after the first
+move) with a transposition table keyed by the board (the reserve follows from it), and a bound
+test at every node: with the remaining pieces
 sorted, each path's final sum lies between its current sum plus the smallest / largest pieces that
 could still fill its empty cells, so each player's final best path, and therefore the margin, lies
 in a known interval. When that interval already falls outside the search window the node is cut
 without expanding it; when it is a single value the node is solved. A depth-limited search scores
 its frontier with the middle of each path's interval (current sum + mean remaining piece per empty
 cell): that is the heuristic computer player used when a position is too deep to solve in time.
+With one or two empty cells the value is computed directly from the kept path sums.
 """
 
 from __future__ import annotations

@@ -71,6 +71,10 @@ def _setup(p: argparse.ArgumentParser) -> None:
     where.add_argument("--data", metavar="DIR",
                        help="data folder to keep the log in (default: $HIGHWAY_REFEREE_DATA, "
                        "else the user data dir)")
+    p.add_argument("--computer", type=int, metavar="N",
+                   help="highway-grid: the computer plays Player N (1 or 2) with the solver")
+    p.add_argument("--think", type=float, default=1.0, metavar="S",
+                   help="seconds the computer may think per move (default 1; exact when it can solve)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
 
 
@@ -164,16 +168,18 @@ class _Session:
                 raise CliError(str(exc), 2) from None
         return self._writer
 
-    def play(self, action: Action) -> dict[str, Any]:
+    def play(self, action: Action, by: str = "") -> dict[str, Any]:
         mover = self.state.current_player()
         try:
             verdict = self.state.judge(action)
             new_state = self.state.apply(action, verdict)
         except (EngineError, NotImplementedError) as exc:
             raise CliError(f"the engine cannot judge {action.notation()}: {exc}", 2) from None
+        extra: dict[str, Any] = {"player": mover} if mover >= 0 else {}
+        if by:
+            extra["by"] = by  # e.g. the computer player: still a manual (not camera) entry
         seq = self.writer.action(action.to_json(), action.notation(), verdict.to_json(), source="manual",
-                                 confidence=1.0, corrects=self.pending_replacement,
-                                 **({"player": mover} if mover >= 0 else {}))
+                                 confidence=1.0, corrects=self.pending_replacement, **extra)
         self.pending_replacement = None
         self.played += 1
         self.in_force.append((seq, self.state))
@@ -204,13 +210,55 @@ class _Session:
             self.store.update(self._writer.header.match_id)
 
 
+def _print_move(number: int, session: _Session, res: dict[str, Any], by: str = "") -> None:
+    v = res["verdict"]
+    flag = "legal  " if v["legal"] else "ILLEGAL"
+    extra = "" if v["legal"] else f" [{v['consequence']}]"
+    print(f"{number:>3}. {session.player_name(res['player']):<10} {res['notation']:<8} "
+          f"{flag} {v['rule']:<22} {v['reason']}{extra}{by}")
+
+
+def _computer(args: argparse.Namespace, game: engine.Game) -> int | None:
+    """The seat the computer plays (--computer N is 1-based), only where a solver exists."""
+    if args.computer is None:
+        return None
+    if game.name != "highway-grid":
+        raise CliError(f"--computer: there is no computer player for {game.name} (only highway-grid)")
+    if args.computer not in (1, 2):
+        raise CliError(f"--computer must be 1 or 2 (the player the computer plays), not {args.computer}")
+    if args.think <= 0:
+        raise CliError(f"--think must be a positive number of seconds, not {args.think}")
+    return args.computer - 1
+
+
 def _run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
+    computer = _computer(args, game)
     session = _Session(args, game)
     results: list[dict[str, Any]] = []
     illegal = 0
+    number = 0
+
+    def computer_turns() -> None:
+        nonlocal number
+        from engine.grid.solver import solve
+
+        while computer is not None and session.state.current_player() == computer:
+            found = solve(session.state, time_limit=args.think)  # type: ignore[arg-type]
+            res = session.play(found.best, by="computer")
+            results.append(res)
+            number += 1
+            if not args.json:
+                kind = "exact" if found.exact else "heuristic"
+                _print_move(number, session, res, f"  (computer, {kind} value {found.value:g})")
+
+    moves = _moves(args, game)
+    if args.moves is not None:
+        moves = iter(list(moves))  # parse every typed move before anything is written
     try:
-        for number, (where, text, action) in enumerate(_moves(args, game), start=1):
+        computer_turns()
+        for where, text, action in moves:
+            number += 1
             if action is None:
                 res = session.undo(where)
                 results.append(res)
@@ -221,14 +269,10 @@ def _run(args: argparse.Namespace) -> int:
                 raise CliError(f"{where} ({text!r}): the game is already over", 2)
             res = session.play(action)
             results.append(res)
-            legal = res["verdict"]["legal"]
-            illegal += not legal
+            illegal += not res["verdict"]["legal"]
             if not args.json:
-                v = res["verdict"]
-                flag = "legal  " if legal else "ILLEGAL"
-                extra = "" if legal else f" [{v['consequence']}]"
-                print(f"{number:>3}. {session.player_name(res['player']):<10} {res['notation']:<8} "
-                      f"{flag} {v['rule']:<22} {v['reason']}{extra}")
+                _print_move(number, session, res)
+            computer_turns()
     finally:
         session.finish()
     outcome = session.state.outcome()
