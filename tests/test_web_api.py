@@ -212,3 +212,20 @@ def test_a_corrupt_log_is_a_clear_error(client, hub):
     r = client.get(f"/api/matches/{mid}")
     assert r.status_code == 422 and "header" in r.get_json()["error"]
     assert path.read_bytes() == b"not a header\n"
+
+
+@pytest.mark.parametrize("game", ["highway-grid", "highway-dice", "tokyo-highway", "railroad-ink"])
+def test_every_game_can_be_refereed_by_manual_entry(client, hub, game):
+    import engine
+
+    mid = new_match(client, hub, game)
+    board = client.get(f"/api/matches/{mid}/board.svg")
+    assert board.status_code == 200 and b"<svg" in board.data
+    state = hub.sessions[mid].state
+    first = next(iter(state.legal_actions()))
+    r = client.post(f"/api/matches/{mid}/actions", json={"notation": first.notation()}, headers=auth(hub))
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["verdict"]["legal"], r.get_json()
+    summary = client.get(f"/api/matches/{mid}").get_json()
+    assert summary["history"][0]["notation"] == first.notation()
+    assert engine.get_game(game).parse_action(first.notation()).notation() == first.notation()
