@@ -34,7 +34,9 @@ def face_rgba(name: str, scale: float = 10.0) -> np.ndarray:
     return np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)])
 
 
-def _free_spot(rng: np.random.Generator, taken: list[tuple[float, float]], gap: float) -> tuple[float, float] | None:
+def _free_spot(
+    rng: np.random.Generator, taken: list[tuple[float, float]], gap: float
+) -> tuple[float, float] | None:
     w, h = g.SHEET_MM
     for _ in range(200):
         p = (float(rng.uniform(20, w - 20)), float(rng.uniform(18, h - 18)))
@@ -45,9 +47,15 @@ def _free_spot(rng: np.random.Generator, taken: list[tuple[float, float]], gap: 
     return None
 
 
-def dice_scene(faces: list[str], seed: int, leaning: int = 0, effects: float = 1.0,
-               out_size: tuple[int, int] = (1280, 720), tilt_deg: tuple[float, float] = (0.0, 35.0),
-               frame: int = 0) -> tuple[np.ndarray, list[dict[str, Any]]]:
+def dice_scene(
+    faces: list[str],
+    seed: int,
+    leaning: int = 0,
+    effects: float = 1.0,
+    out_size: tuple[int, int] = (1280, 720),
+    tilt_deg: tuple[float, float] = (0.0, 35.0),
+    frame: int = 0,
+) -> tuple[np.ndarray, list[dict[str, Any]]]:
     pose = random_pose(np.random.default_rng([seed, 1]), g.SHEET_MM, out_size, tilt_deg=tilt_deg)
     rng = np.random.default_rng([seed, 2])
     taken: list[tuple[float, float]] = []
@@ -66,31 +74,47 @@ def dice_scene(faces: list[str], seed: int, leaning: int = 0, effects: float = 1
         centre = (base["centre"][0] + 19 * np.cos(a), base["centre"][1] + 19 * np.sin(a))
         if not (5 < centre[0] < g.SHEET_MM[0] - 5 and 5 < centre[1] < g.SHEET_MM[1] - 5):
             continue
-        dice.append({"face": str(rng.choice(FACES)), "centre": centre, "angle": float(np.degrees(a)),
-                     "lean": float(rng.uniform(28, 50))})
+        dice.append(
+            {
+                "face": str(rng.choice(FACES)),
+                "centre": centre,
+                "angle": float(np.degrees(a)),
+                "lean": float(rng.uniform(28, 50)),
+            }
+        )
     objects, labels = [], []
     for d in dice:
         s = g.DIE_MM
         squash = np.cos(np.radians(d["lean"]))
         height = s * squash + s * np.sin(np.radians(d["lean"])) * 0.3 if d["lean"] else s
-        obj = SheetObject(face_rgba(d["face"]), d["centre"], (s * squash, s), d["angle"], float(height),
-                          side_bgr=(225, 228, 230))
+        obj = SheetObject(
+            face_rgba(d["face"]),
+            d["centre"],
+            (s * squash, s),
+            d["angle"],
+            float(height),
+            side_bgr=(225, 228, 230),
+        )
         objects.append(obj)
         top = project(pose, obj.footprint(obj.height_mm))
-        box = [round(float(v), 1) for v in (top[:, 0].min(), top[:, 1].min(), top[:, 0].max(), top[:, 1].max())]
+        box = [
+            round(float(v), 1) for v in (top[:, 0].min(), top[:, 1].min(), top[:, 0].max(), top[:, 1].max())
+        ]
         label = {"kind": "route-die", "value": d["face"], "bbox": box, "color": None, "endpoints": None}
         if d["lean"]:
             label["leaning"] = True
         labels.append(label)
     rng_fx = np.random.default_rng([seed, 3, frame])
     table = np.ascontiguousarray(table_texture(rng_fx, out_size))
-    image, _ = render_sheet(tray_rgb(), g.SHEET_MM, pose, rng=rng_fx, background=table, objects=objects,
-                            effects=effects)
+    image, _ = render_sheet(
+        tray_rgb(), g.SHEET_MM, pose, rng=rng_fx, background=table, objects=objects, effects=effects
+    )
     return image, labels
 
 
-def render_route_dice_frame(faces: list[str], seed: int = 0, effects: float = 0.6,
-                            out_size: tuple[int, int] = (1280, 720)) -> np.ndarray:
+def render_route_dice_frame(
+    faces: list[str], seed: int = 0, effects: float = 0.6, out_size: tuple[int, int] = (1280, 720)
+) -> np.ndarray:
     """A BGR camera frame of the tray showing dice with these faces (for recorded matches)."""
     image, _ = dice_scene(list(faces), seed, 0, effects, out_size, tilt_deg=(0.0, 25.0))
     return image

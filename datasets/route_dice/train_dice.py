@@ -41,8 +41,9 @@ def die_view(rng: np.random.Generator, name: str) -> np.ndarray:
     corners = np.array([c + (su * u + sv * v) * side / 2 for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
     band = np.concatenate([corners, corners + d * ext])
     tone = rng.uniform(0.55, 0.95)
-    cv2.fillConvexPoly(img, cv2.convexHull(band.astype(np.float32)).astype(np.int32),
-                       (230 * tone, 228 * tone, 225 * tone))
+    cv2.fillConvexPoly(
+        img, cv2.convexHull(band.astype(np.float32)).astype(np.int32), (230 * tone, 228 * tone, 225 * tone)
+    )
     scale = side / face.shape[0]
     M = cv2.getRotationMatrix2D((face.shape[1] / 2, face.shape[0] / 2), -angle, scale)
     M[:, 2] += c - np.array([face.shape[1] / 2, face.shape[0] / 2])

@@ -16,9 +16,15 @@ import numpy as np
 
 INK = (25, 30, 40)
 DIR = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
-DIGIT_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_DUPLEX,
-               cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
-               cv2.FONT_HERSHEY_TRIPLEX)
+DIGIT_FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+    cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+)
 
 
 @dataclass
@@ -35,9 +41,14 @@ class Hand:
     @classmethod
     def random(cls, rng: np.random.Generator) -> Hand:
         ink = (int(rng.integers(10, 60)), int(rng.integers(10, 60)), int(rng.integers(20, 110)))
-        return cls(highway_mm=float(rng.uniform(1.7, 2.8)), rail_mm=float(rng.uniform(0.45, 0.8)),
-                   tie_mm=float(rng.uniform(3.0, 4.2)), tie_gap_mm=float(rng.uniform(2.4, 3.4)),
-                   wobble_mm=float(rng.uniform(0.05, 0.45)), ink=ink)
+        return cls(
+            highway_mm=float(rng.uniform(1.6, 2.6)),
+            rail_mm=float(rng.uniform(0.45, 0.8)),
+            tie_mm=float(rng.uniform(3.6, 4.6)),
+            tie_gap_mm=float(rng.uniform(2.4, 3.4)),
+            wobble_mm=float(rng.uniform(0.05, 0.45)),
+            ink=ink,
+        )
 
 
 def _wobbly(rng: np.random.Generator, a: np.ndarray, b: np.ndarray, wobble: float, n: int = 10) -> np.ndarray:
@@ -48,13 +59,25 @@ def _wobbly(rng: np.random.Generator, a: np.ndarray, b: np.ndarray, wobble: floa
     return pts + normal * noise[:, None]
 
 
-def _line(img: np.ndarray, pts_mm: np.ndarray, ppm: float, width_mm: float, ink: tuple[int, int, int]) -> None:
+def _line(
+    img: np.ndarray, pts_mm: np.ndarray, ppm: float, width_mm: float, ink: tuple[int, int, int]
+) -> None:
     p = np.round(pts_mm * ppm * 16).astype(np.int32).reshape(-1, 1, 2)
     cv2.polylines(img, [p], False, ink, max(1, round(width_mm * ppm)), cv2.LINE_AA, 4)
 
 
-def draw_square(img: np.ndarray, origin_mm: tuple[float, float], size_mm: float, ppm: float, sides: str,
-                station: bool, overpass: bool, number: int | None, hand: Hand, rng: np.random.Generator) -> None:
+def draw_square(
+    img: np.ndarray,
+    origin_mm: tuple[float, float],
+    size_mm: float,
+    ppm: float,
+    sides: str,
+    station: bool,
+    overpass: bool,
+    number: int | None,
+    hand: Hand,
+    rng: np.random.Generator,
+) -> None:
     """Draw one square's content onto `img` (RGB raster of the sheet at `ppm` px/mm)."""
     ox, oy = origin_mm
     c = np.array([ox + size_mm / 2, oy + size_mm / 2]) + rng.uniform(-0.6, 0.6, 2)
@@ -68,7 +91,7 @@ def draw_square(img: np.ndarray, origin_mm: tuple[float, float], size_mm: float,
         if overpass and kind == "R":
             start = c + d * (hand.highway_mm / 2 + rng.uniform(1.2, 2.2))
         elif station:
-            start = c + d * 2.0
+            start = c + d * 2.6
         pts = _wobbly(rng, start, end, hand.wobble_mm)
         if kind == "H":
             _line(img, pts, ppm, hand.highway_mm * rng.uniform(0.9, 1.1), hand.ink)
@@ -86,7 +109,7 @@ def draw_square(img: np.ndarray, origin_mm: tuple[float, float], size_mm: float,
                 _line(img, seg, ppm, hand.rail_mm * rng.uniform(0.9, 1.3), hand.ink)
                 s += hand.tie_gap_mm * rng.uniform(0.85, 1.15)
     if station:
-        bw = rng.uniform(4.8, 6.0)
+        bw = rng.uniform(5.6, 6.6)
         ang = rng.uniform(-10, 10)
         box = cv2.boxPoints(((c[0] * ppm, c[1] * ppm), (bw * ppm, bw * ppm * rng.uniform(0.85, 1.1)), ang))
         cv2.fillConvexPoly(img, np.round(box * 16).astype(np.int32), hand.ink, cv2.LINE_AA, 4)
@@ -109,20 +132,26 @@ def digit_image(number: int, rng: np.random.Generator, px: int = 48) -> np.ndarr
     canvas = cv2.warpAffine(canvas, M, (px * 2, px * 2))
     ys, xs = np.nonzero(canvas > 60)
     if len(xs) == 0:
-        return canvas[px // 2:px // 2 + px, px // 2:px // 2 + px]
+        return canvas[px // 2 : px // 2 + px, px // 2 : px // 2 + px]
     cy, cx = int((ys.min() + ys.max()) / 2), int((xs.min() + xs.max()) / 2)
     out = np.zeros((px, px), np.uint8)
-    sub = canvas[max(0, cy - px // 2):cy + px // 2, max(0, cx - px // 2):cx + px // 2]
-    out[:sub.shape[0], :sub.shape[1]] = sub
+    sub = canvas[max(0, cy - px // 2) : cy + px // 2, max(0, cx - px // 2) : cx + px // 2]
+    out[: sub.shape[0], : sub.shape[1]] = sub
     return out
 
 
-def draw_digit(img: np.ndarray, corner_mm: tuple[float, float], number: int, ppm: float, hand: Hand,
-               rng: np.random.Generator) -> None:
+def draw_digit(
+    img: np.ndarray,
+    corner_mm: tuple[float, float],
+    number: int,
+    ppm: float,
+    hand: Hand,
+    rng: np.random.Generator,
+) -> None:
     size_mm = rng.uniform(5.0, 6.5)
     n = max(8, round(size_mm * ppm))
     mask = cv2.resize(digit_image(number, rng), (n, n), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
     x, y = round(corner_mm[0] * ppm), round(corner_mm[1] * ppm)
-    region = img[y:y + n, x:x + n].astype(np.float32)
-    m = mask[:region.shape[0], :region.shape[1], None]
-    img[y:y + n, x:x + n] = (region * (1 - m) + np.array(hand.ink, np.float32) * m).astype(np.uint8)
+    region = img[y : y + n, x : x + n].astype(np.float32)
+    m = mask[: region.shape[0], : region.shape[1], None]
+    img[y : y + n, x : x + n] = (region * (1 - m) + np.array(hand.ink, np.float32) * m).astype(np.uint8)

@@ -20,9 +20,23 @@ from vision.sheets import geometry as g
 
 SCALE = 6.0  # px/mm of the drawn sheet before the camera sees it
 # (canonical sides, station) of what players draw: route dice, junctions and the six specials
-PIECES = [("R--R", False), ("R-R-", False), ("RRR-", False), ("HHH-", False), ("H-H-", False),
-          ("H--H", False), ("H-R-", True), ("HR--", True), ("HRHR", False), ("HHRH", True), ("HRRR", True),
-          ("HHHH", False), ("RRRR", False), ("HRRH", True), ("HRHR", True)]
+PIECES = [
+    ("R--R", False),
+    ("R-R-", False),
+    ("RRR-", False),
+    ("HHH-", False),
+    ("H-H-", False),
+    ("H--H", False),
+    ("H-R-", True),
+    ("HR--", True),
+    ("HRHR", False),
+    ("HHRH", True),
+    ("HRRR", True),
+    ("HHHH", False),
+    ("RRRR", False),
+    ("HRRH", True),
+    ("HRHR", True),
+]
 
 
 @cache
@@ -45,8 +59,12 @@ def random_content(rng: np.random.Generator, fill: float | None = None) -> dict[
         sides, station = PIECES[int(rng.integers(len(PIECES)))]
         sides = _turn(sides, int(rng.integers(4)))
         overpass = not station and sides in ("HRHR", "RHRH")
-        out[name] = {"sides": sides, "overpass": overpass, "station": station,
-                     "round": int(rng.integers(1, 8)) if rng.random() < 0.8 else None}
+        out[name] = {
+            "sides": sides,
+            "overpass": overpass,
+            "station": station,
+            "round": int(rng.integers(1, 8)) if rng.random() < 0.8 else None,
+        }
     return out
 
 
@@ -54,32 +72,57 @@ def draw_content(content: dict[str, dict[str, Any]], rng: np.random.Generator) -
     img = blank_sheet().copy()
     hand = Hand.random(rng)
     for name, sq in content.items():
-        draw_square(img, g.square_origin_mm(name), g.SQUARE_MM, SCALE, sq["sides"], sq["station"], sq["overpass"],
-                    sq["round"], hand, rng)
+        draw_square(
+            img,
+            g.square_origin_mm(name),
+            g.SQUARE_MM,
+            SCALE,
+            sq["sides"],
+            sq["station"],
+            sq["overpass"],
+            sq["round"],
+            hand,
+            rng,
+        )
     return img
 
 
-def sheet_scene(content: dict[str, dict[str, Any]], seed: int, occlude: bool = False, effects: float = 1.0,
-                out_size: tuple[int, int] = (1280, 720),
-                tilt_deg: tuple[float, float] = (0.0, 30.0)) -> tuple[np.ndarray, dict[str, Any]]:
+def sheet_scene(
+    content: dict[str, dict[str, Any]],
+    seed: int,
+    occlude: bool = False,
+    effects: float = 1.0,
+    out_size: tuple[int, int] = (1280, 720),
+    tilt_deg: tuple[float, float] = (0.0, 30.0),
+) -> tuple[np.ndarray, dict[str, Any]]:
     rng = np.random.default_rng(seed)
     img = draw_content(content, rng)
-    truth: dict[str, Any] = {name: content.get(name, {"sides": "----", "overpass": False, "station": False,
-                                                      "round": None}) for name in g.square_names()}
+    truth: dict[str, Any] = {
+        name: content.get(name, {"sides": "----", "overpass": False, "station": False, "round": None})
+        for name in g.square_names()
+    }
     if occlude:  # a hand-coloured blob over part of the grid
         mask = np.zeros(img.shape[:2], np.uint8)
         ox, oy = g.GRID_ORIGIN_MM
         span = g.SQUARES * g.SQUARE_MM
         cx, cy = rng.uniform(ox, ox + span), rng.uniform(oy, oy + span)
         axes = (rng.uniform(12, 30), rng.uniform(8, 20))
-        cv2.ellipse(mask, (int(cx * SCALE), int(cy * SCALE)), (int(axes[0] * SCALE), int(axes[1] * SCALE)),
-                    rng.uniform(0, 180), 0, 360, 255, -1)
+        cv2.ellipse(
+            mask,
+            (int(cx * SCALE), int(cy * SCALE)),
+            (int(axes[0] * SCALE), int(axes[1] * SCALE)),
+            rng.uniform(0, 180),
+            0,
+            360,
+            255,
+            -1,
+        )
         skin = np.array([rng.uniform(170, 235), rng.uniform(110, 160), rng.uniform(80, 130)])
         img[mask > 0] = skin.astype(np.uint8)
         for name in g.square_names():
             sx, sy = (round(v * SCALE) for v in g.square_origin_mm(name))
             n = round(g.SQUARE_MM * SCALE)
-            f = float((mask[sy:sy + n, sx:sx + n] > 0).mean())
+            f = float((mask[sy : sy + n, sx : sx + n] > 0).mean())
             if f > 0.04:
                 truth[name] = "unreadable"
             elif f > 0:

@@ -91,10 +91,16 @@ def cell_truth(pieces: list[dict[str, Any]]) -> dict[str, Any]:
     return truth
 
 
-def grid_scene(board: dict[str, int], seed: int, look: str = "printed", faults: int = 0,
-               effects: float = 1.0, out_size: tuple[int, int] = (1280, 720),
-               tilt_deg: tuple[float, float] = (0.0, 35.0),
-               frame: int = 0) -> tuple[np.ndarray, list[dict[str, Any]], dict[str, Any]]:
+def grid_scene(
+    board: dict[str, int],
+    seed: int,
+    look: str = "printed",
+    faults: int = 0,
+    effects: float = 1.0,
+    out_size: tuple[int, int] = (1280, 720),
+    tilt_deg: tuple[float, float] = (0.0, 35.0),
+    frame: int = 0,
+) -> tuple[np.ndarray, list[dict[str, Any]], dict[str, Any]]:
     """Render `board` ({cell: number}); `faults` extra pieces pushed off a cell or onto another piece.
     Camera pose and each piece's look, offset and turn depend only on `seed` (and the piece), so
     frames of one match share them; light and noise change with `frame`."""
@@ -105,8 +111,16 @@ def grid_scene(board: dict[str, int], seed: int, look: str = "printed", faults: 
         prng = np.random.default_rng([seed, 2, g.cell_names().index(cell), int(number)])
         top, size, round_ = piece_top(prng, int(number), look)
         centre = tuple(np.asarray(g.cell_centre_mm(cell)) + prng.uniform(-2.5, 2.5, 2))
-        pieces.append({"number": int(number), "top": top, "size": size, "centre": centre, "round": round_,
-                       "angle": float(prng.uniform(0, 360))})
+        pieces.append(
+            {
+                "number": int(number),
+                "top": top,
+                "size": size,
+                "centre": centre,
+                "round": round_,
+                "angle": float(prng.uniform(0, 360)),
+            }
+        )
     used = set(board.values())
     spare = [n for n in range(1, 17) if n not in used] or list(range(1, 17))
     for _ in range(faults):
@@ -120,31 +134,56 @@ def grid_scene(board: dict[str, int], seed: int, look: str = "printed", faults: 
             d = rng.uniform(13, 18)
         a = rng.uniform(0, 2 * np.pi)
         centre = (base["centre"][0] + d * np.cos(a), base["centre"][1] + d * np.sin(a))
-        pieces.append({"number": number, "top": top, "size": size, "centre": centre, "round": round_,
-                       "angle": float(rng.uniform(0, 360))})
+        pieces.append(
+            {
+                "number": number,
+                "top": top,
+                "size": size,
+                "centre": centre,
+                "round": round_,
+                "angle": float(rng.uniform(0, 360)),
+            }
+        )
     objects = []
     for p in pieces:
         p["poly"] = _footprint(p["centre"], p["size"], p["angle"], p["round"])
-        objects.append(SheetObject(p["top"], p["centre"], (p["size"], p["size"]), p["angle"], 2.0,
-                                   side_bgr=(190, 200, 205)))
+        objects.append(
+            SheetObject(
+                p["top"], p["centre"], (p["size"], p["size"]), p["angle"], 2.0, side_bgr=(190, 200, 205)
+            )
+        )
     # contiguous copy: table_texture's flat colour comes back with broadcast strides OpenCV rejects
     table = np.ascontiguousarray(table_texture(rng, out_size))
-    image, boxes = render_sheet(board_rgb(), g.SHEET_MM, pose, rng=rng, background=table, objects=objects,
-                                effects=effects)
-    labelled = [{"kind": "tile", "value": p["number"], "bbox": [round(float(v), 1) for v in b],
-                 "color": None, "endpoints": None} for p, b in zip(pieces, boxes, strict=True)]
+    image, boxes = render_sheet(
+        board_rgb(), g.SHEET_MM, pose, rng=rng, background=table, objects=objects, effects=effects
+    )
+    labelled = [
+        {
+            "kind": "tile",
+            "value": p["number"],
+            "bbox": [round(float(v), 1) for v in b],
+            "color": None,
+            "endpoints": None,
+        }
+        for p, b in zip(pieces, boxes, strict=True)
+    ]
     return image, labelled, cell_truth(pieces)
 
 
 def random_board(rng: np.random.Generator, fill: float | None = None) -> dict[str, int]:
     fill = rng.uniform(0.2, 1.0) if fill is None else fill
     cells = [c for c in g.cell_names() if rng.random() < fill]
-    numbers = rng.permutation(np.arange(1, 17))[:len(cells)]
+    numbers = rng.permutation(np.arange(1, 17))[: len(cells)]
     return {c: int(n) for c, n in zip(cells, numbers, strict=True)}
 
 
-def render_grid_frame(board: dict[str, int], seed: int = 0, look: str = "printed", effects: float = 0.6,
-                      out_size: tuple[int, int] = (1280, 720)) -> np.ndarray:
+def render_grid_frame(
+    board: dict[str, int],
+    seed: int = 0,
+    look: str = "printed",
+    effects: float = 0.6,
+    out_size: tuple[int, int] = (1280, 720),
+) -> np.ndarray:
     """A BGR camera frame of the board holding `board` ({cell: number}), for recorded matches.
     The same seed gives the same camera pose, so a match's frames come from one steady camera
     (pieces' turns and offsets follow the seed too)."""

@@ -13,15 +13,29 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-TRAIN_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-               cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX)
+TRAIN_FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+)
 HELD_OUT_FONTS = (cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL, cv2.FONT_HERSHEY_SCRIPT_COMPLEX)
 # Numbers that read as another number (or as no number) when turned half round always carry the
 # orientation bar; on other pieces the bar is optional in foreign looks.
 NEEDS_BAR = {6, 9, 16}
 
-LIGHT_FACES = [(250, 250, 246), (240, 232, 210), (250, 225, 120), (236, 196, 150), (230, 140, 120),
-               (200, 230, 190), (255, 255, 255), (220, 220, 220), (210, 170, 120)]
+LIGHT_FACES = [
+    (250, 250, 246),
+    (240, 232, 210),
+    (250, 225, 120),
+    (236, 196, 150),
+    (230, 140, 120),
+    (200, 230, 190),
+    (255, 255, 255),
+    (220, 220, 220),
+    (210, 170, 120),
+]
 DARK_FACES = [(30, 30, 30), (120, 30, 30), (40, 90, 40), (90, 60, 40)]
 
 
@@ -47,18 +61,28 @@ PRINTED = Look()  # the project's printed pieces (see referee_app/render/grid_sh
 def random_look(rng: np.random.Generator, number: int, fonts: tuple[int, ...] = TRAIN_FONTS) -> Look:
     dark = rng.random() < 0.2
     face = DARK_FACES[rng.integers(len(DARK_FACES))] if dark else LIGHT_FACES[rng.integers(len(LIGHT_FACES))]
-    ink = tuple(int(v) for v in rng.uniform(215, 250, 3)) if dark else \
-        tuple(int(v) for v in rng.uniform(0, 70, 3))
+    ink = (
+        tuple(int(v) for v in rng.uniform(215, 250, 3))
+        if dark
+        else tuple(int(v) for v in rng.uniform(0, 70, 3))
+    )
     if not dark and rng.random() < 0.25:
         ink = [(150, 20, 20), (20, 40, 140), (20, 90, 30)][rng.integers(3)]
     shape = ("square", "rounded", "round")[rng.integers(3)]
-    return Look(font=int(fonts[rng.integers(len(fonts))]), italic=bool(rng.random() < 0.3),
-                thickness=float(rng.uniform(0.06, 0.2)), shape=shape,
-                size_mm=float(rng.uniform(24, 30)), face=face, ink=ink,  # type: ignore[arg-type]
-                text_frac=float(rng.uniform(0.32, 0.48)),
-                bar=number in NEEDS_BAR or bool(rng.random() < 0.5),
-                bar_frac=float(rng.uniform(0.5, 1.05)), bar_gap=float(rng.uniform(0.12, 0.35)),
-                bar_thick=float(rng.uniform(0.09, 0.2)))
+    return Look(
+        font=int(fonts[rng.integers(len(fonts))]),
+        italic=bool(rng.random() < 0.3),
+        thickness=float(rng.uniform(0.06, 0.2)),
+        shape=shape,
+        size_mm=float(rng.uniform(24, 30)),
+        face=face,
+        ink=ink,  # type: ignore[arg-type]
+        text_frac=float(rng.uniform(0.32, 0.48)),
+        bar=number in NEEDS_BAR or bool(rng.random() < 0.5),
+        bar_frac=float(rng.uniform(0.5, 1.05)),
+        bar_gap=float(rng.uniform(0.12, 0.35)),
+        bar_thick=float(rng.uniform(0.09, 0.2)),
+    )
 
 
 def _text_block(number: int, look: Look, text_h: float) -> tuple[float, int, tuple[int, int], int]:
@@ -104,8 +128,13 @@ def render_token(number: int, look: Look, px_per_mm: float = 8.0) -> np.ndarray:
     if look.bar:
         bw = look.bar_frac * tw
         bx0, by0 = (n - bw) / 2, y + gap
-        cv2.rectangle(canvas, (round(bx0 * 4), round(by0 * 4)), (round((bx0 + bw) * 4), round((by0 + bar_h) * 4)),
-                      255, -1)
+        cv2.rectangle(
+            canvas,
+            (round(bx0 * 4), round(by0 * 4)),
+            (round((bx0 + bw) * 4), round((by0 + bar_h) * 4)),
+            255,
+            -1,
+        )
     cover = cv2.resize(canvas, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32)[..., None] / 255
     rgb = img[..., :3].astype(np.float32) * (1 - cover) + np.array(look.ink, np.float32) * cover
     img[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)

@@ -27,14 +27,17 @@ MODEL = Path(__file__).resolve().parents[2] / "vision" / "tiles" / "digits.npz"
 SYMMETRIC = {1, 8, 11}  # look the same turned half round when they carry no bar
 
 
-def piece_on_board(rng: np.random.Generator, number: int, look, angle: float, px_per_mm: float,
-                   view_ppm: float = PX_PER_MM) -> tuple[np.ndarray, np.ndarray]:
+def piece_on_board(
+    rng: np.random.Generator, number: int, look, angle: float, px_per_mm: float, view_ppm: float = PX_PER_MM
+) -> tuple[np.ndarray, np.ndarray]:
     """A rectified-view crop of one turned piece on the board, and the piece's footprint mask."""
     token = look if isinstance(look, np.ndarray) else render_token(number, look, 8.0)
     size_mm = token.shape[0] / 8.0 if isinstance(look, np.ndarray) else look.size_mm
     n = round(size_mm * 1.7 * px_per_mm)
     s = px_per_mm / 8.0
-    M = cv2.getRotationMatrix2D((token.shape[1] / 2, token.shape[0] / 2), angle, s * 8.0 * size_mm / token.shape[0])
+    M = cv2.getRotationMatrix2D(
+        (token.shape[1] / 2, token.shape[0] / 2), angle, s * 8.0 * size_mm / token.shape[0]
+    )
     M[:, 2] += (n / 2 - token.shape[1] / 2, n / 2 - token.shape[0] / 2)
     M[:, 2] += rng.uniform(-0.1, 0.1, 2) * n
     warped = cv2.warpAffine(token, M, (n, n), flags=cv2.INTER_AREA)
@@ -44,17 +47,26 @@ def piece_on_board(rng: np.random.Generator, number: int, look, angle: float, px
     img = board * (1 - a) + warped[..., :3].astype(np.float32) * a
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
     ang = rng.uniform(0, 2 * np.pi)
-    gain = rng.uniform(0.45, 1.25) * (1 + rng.uniform(0, 0.5) * ((xx - 0.5) * np.cos(ang) + (yy - 0.5) * np.sin(ang)))
+    gain = rng.uniform(0.45, 1.25) * (
+        1 + rng.uniform(0, 0.5) * ((xx - 0.5) * np.cos(ang) + (yy - 0.5) * np.sin(ang))
+    )
     img = img * gain[..., None]
     if rng.random() < 0.3:  # glare
-        cv2.circle(spot := np.zeros((n, n), np.float32), tuple(int(v) for v in rng.uniform(0, n, 2)),
-                   int(n * rng.uniform(0.05, 0.2)), 1.0, -1)
+        cv2.circle(
+            spot := np.zeros((n, n), np.float32),
+            tuple(int(v) for v in rng.uniform(0, n, 2)),
+            int(n * rng.uniform(0.05, 0.2)),
+            1.0,
+            -1,
+        )
         img += rng.uniform(30, 90) * cv2.GaussianBlur(spot, (0, 0), n * 0.06)[..., None]
     img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.1))
     img += rng.normal(0, rng.uniform(1, 7), img.shape).astype(np.float32)
     bgr = np.clip(img, 0, 255).astype(np.uint8)[..., ::-1].copy()
     if view_ppm != px_per_mm:  # the camera saw it at px_per_mm; the reader's top view resamples it
-        bgr = cv2.resize(bgr, None, fx=view_ppm / px_per_mm, fy=view_ppm / px_per_mm, interpolation=cv2.INTER_LINEAR)
+        bgr = cv2.resize(
+            bgr, None, fx=view_ppm / px_per_mm, fy=view_ppm / px_per_mm, interpolation=cv2.INTER_LINEAR
+        )
         n = bgr.shape[0]
     fg = (~board_mask(bgr)).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, 8)
@@ -70,7 +82,13 @@ def make_samples(rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.n
     while len(ys) < count:
         number = int(rng.integers(1, 17))
         u = rng.random()
-        look = printed_piece(number, 8.0) if u < 0.3 else PRINTED if u < 0.4 else random_look(rng, number, TRAIN_FONTS)
+        look = (
+            printed_piece(number, 8.0)
+            if u < 0.3
+            else PRINTED
+            if u < 0.4
+            else random_look(rng, number, TRAIN_FONTS)
+        )
         theta = rng.uniform(0, 360)
         bgr, blob = piece_on_board(rng, number, look, theta, rng.uniform(1.3, 4.0))
         ink = piece_ink(bgr, blob, max(1, round(1.2 * PX_PER_MM)))

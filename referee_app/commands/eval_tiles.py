@@ -49,9 +49,14 @@ def load_image(labelled: LabelledSet, item: LabelledImage) -> np.ndarray:
     return image
 
 
-def evaluate_detections(labelled: LabelledSet, kind: str, labels: list[Any],
-                        read: Callable[[np.ndarray, LabelledImage], tuple[Detections, dict[str, Any]]],
-                        value_of: Callable[[int], Any], min_iou: float = 0.5) -> dict[str, Any]:
+def evaluate_detections(
+    labelled: LabelledSet,
+    kind: str,
+    labels: list[Any],
+    read: Callable[[np.ndarray, LabelledImage], tuple[Detections, dict[str, Any]]],
+    value_of: Callable[[int], Any],
+    min_iou: float = 0.5,
+) -> dict[str, Any]:
     """Greedy IoU matching of `read`'s detections against the labelled objects of `kind`.
     `read` returns the detections and any extra per-image facts to fold into the report."""
     n_true = n_det = n_match = n_value = 0
@@ -61,7 +66,6 @@ def evaluate_detections(labelled: LabelledSet, kind: str, labels: list[Any],
     seconds = 0.0
     for item in labelled.items:
         image = load_image(labelled, item)
-        truth = [o for o in item.objects if o.kind == kind]
         t0 = time.perf_counter()
         try:
             det, extra = read(image, item)
@@ -69,6 +73,7 @@ def evaluate_detections(labelled: LabelledSet, kind: str, labels: list[Any],
             errors.append(f"{item.image}: {exc}")
             det, extra = Detections.empty(kind), {}
         seconds += time.perf_counter() - t0
+        truth = [o for o in item.objects if o.kind == kind]  # after `read`, which may set some aside
         extras.append(extra)
         n_true += len(truth)
         n_det += len(det)
@@ -81,14 +86,18 @@ def evaluate_detections(labelled: LabelledSet, kind: str, labels: list[Any],
     all_labels = [*labels, NONE]
     matrix = confusion_matrix(pairs, all_labels)
     return {
-        "folder": str(labelled.folder), "images": len(labelled.items), "objects": n_true, "detections": n_det,
+        "folder": str(labelled.folder),
+        "images": len(labelled.items),
+        "objects": n_true,
+        "detections": n_det,
         "matched": n_match,
         "recall": round(n_match / n_true, 4) if n_true else None,
         "precision": round(n_match / n_det, 4) if n_det else None,
         "value_accuracy": round(n_value / n_match, 4) if n_match else None,
         "confusion": {"labels": all_labels, "matrix": matrix, "rows": "true", "columns": "predicted"},
         "seconds_per_image": round(seconds / max(1, len(labelled.items)), 4),
-        "errors": errors, "_extras": extras,
+        "errors": errors,
+        "_extras": extras,
     }
 
 
@@ -114,9 +123,14 @@ def cell_scores(extras: list[dict[str, Any]]) -> dict[str, Any] | None:
             _ = cell
     if not total:
         return None
-    return {"cells": total, "cell_accuracy": round(correct / total, 4),
-            "confident_wrong": confident_wrong, "refused_readable": refused,
-            "faults": faults, "faults_refused": faults_refused}
+    return {
+        "cells": total,
+        "cell_accuracy": round(correct / total, 4),
+        "confident_wrong": confident_wrong,
+        "refused_readable": refused,
+        "faults": faults,
+        "faults_refused": faults_refused,
+    }
 
 
 def finish(report: dict[str, Any], args: argparse.Namespace, title: str) -> int:
@@ -124,12 +138,19 @@ def finish(report: dict[str, Any], args: argparse.Namespace, title: str) -> int:
     cells = cell_scores(extras)
     if cells:
         report["per_cell"] = cells
-    print(f"{title}: {report['images']} images, {report['objects']} objects, {report['detections']} detections")
-    print(f"recall {report['recall']}  precision {report['precision']}  value_accuracy {report['value_accuracy']}")
+    print(
+        f"{title}: {report['images']} images, {report['objects']} objects, {report['detections']} detections"
+    )
+    print(
+        f"recall {report['recall']}  precision {report['precision']}  "
+        f"value_accuracy {report['value_accuracy']}"
+    )
     if cells:
-        print(f"per cell: accuracy {cells['cell_accuracy']} over {cells['cells']} cells, "
-              f"{cells['confident_wrong']} confidently wrong, {cells['faults_refused']}/{cells['faults']} "
-              "faults refused")
+        print(
+            f"per cell: accuracy {cells['cell_accuracy']} over {cells['cells']} cells, "
+            f"{cells['confident_wrong']} confidently wrong, {cells['faults_refused']}/{cells['faults']} "
+            "faults refused"
+        )
     for e in report["errors"][:5]:
         print(f"  could not read {e}")
     labels = report["confusion"]["labels"]
@@ -161,7 +182,9 @@ def _run(args: argparse.Namespace) -> int:
         extra: dict[str, Any] = {}
         truth = item.extra.get("cells")
         if isinstance(truth, dict):
-            extra["cells"] = {name: (truth.get(name, "any"), c.status, c.number) for name, c in reading.cells.items()}
+            extra["cells"] = {
+                name: (truth.get(name, "any"), c.status, c.number) for name, c in reading.cells.items()
+            }
         return tiles_from_reading(reading), extra
 
     report = evaluate_detections(labelled, "tile", list(range(1, 17)), read, int, args.min_iou)
@@ -171,4 +194,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(cli: CommandTree) -> None:
     cli.group(("eval",), help="score a reader on a labelled folder (realdata format)")
-    cli.add(("eval", "tiles"), _setup, _run, help="numbered pieces (kind tile): recall, precision, value accuracy")
+    cli.add(
+        ("eval", "tiles"), _setup, _run, help="numbered pieces (kind tile): recall, precision, value accuracy"
+    )

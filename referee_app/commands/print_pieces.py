@@ -51,7 +51,9 @@ def _run_rri_sheet(args: argparse.Namespace) -> int:
     from referee_app.render.rri_print import sheet_files
     from vision.sheets.geometry import sheet_geometry
 
-    return _write(args.out, sheet_files(_check_dpi(args)), {"railroad-ink-sheet-geometry.json": sheet_geometry()})
+    return _write(
+        args.out, sheet_files(_check_dpi(args)), {"railroad-ink-sheet-geometry.json": sheet_geometry()}
+    )
 
 
 def _run_rri_dice(args: argparse.Namespace) -> int:
@@ -62,9 +64,21 @@ def _run_rri_dice(args: argparse.Namespace) -> int:
 
 def register(cli: CommandTree) -> None:
     cli.group(("print",), help="write printable sheets (SVG at real size, PNG)")
-    cli.add(("print", "highway-grid"), _setup, _run_grid,
-            help="the 4x4 Highway board (with markers) and its 16 numbered pieces")
-    cli.add(("print", "railroad-ink-sheet"), _setup, _run_rri_sheet,
-            help="a Railroad Ink player sheet (7x7 squares, exits) with markers")
-    cli.add(("print", "railroad-ink-dice"), _setup, _run_rri_dice,
-            help="Railroad Ink dice faces (route, junction, expansions) to glue on blank dice")
+    cli.add(
+        ("print", "highway-grid"),
+        _setup,
+        _run_grid,
+        help="the 4x4 Highway board (with markers) and its 16 numbered pieces",
+    )
+    cli.add(
+        ("print", "railroad-ink-sheet"),
+        _setup,
+        _run_rri_sheet,
+        help="a Railroad Ink player sheet (7x7 squares, exits) with markers",
+    )
+    cli.add(
+        ("print", "railroad-ink-dice"),
+        _setup,
+        _run_rri_dice,
+        help="Railroad Ink dice faces (route, junction, expansions) to glue on blank dice",
+    )

@@ -50,13 +50,18 @@ def draw_pieces(c: Canvas) -> None:
     step = g.PIECE_MM + 8
     for k in range(16):
         draw_piece(c, 10 + (k % 4) * step, 10 + (k // 4) * step, k + 1)
-    c.text(w / 2, h - 6, "Cut along the grey edges; the bar under each number marks its foot.", 3.0,
-           (90, 90, 90))
+    c.text(
+        w / 2, h - 6, "Cut along the grey edges; the bar under each number marks its foot.", 3.0, (90, 90, 90)
+    )
 
 
 def board_files(scale: float = 300 / 25.4) -> dict[str, str | bytes]:
     """{file name: content} for the board and the pieces, SVG at real size and PNG at `scale` px/mm."""
     board_svg, board_png = draw_both(*g.SHEET_MM, draw_board, scale)
     pieces_svg, pieces_png = draw_both(*PIECES_SHEET_MM, draw_pieces, scale)
-    return {"highway-grid-board.svg": board_svg, "highway-grid-board.png": board_png,
-            "highway-grid-pieces.svg": pieces_svg, "highway-grid-pieces.png": pieces_png}
+    return {
+        "highway-grid-board.svg": board_svg,
+        "highway-grid-board.png": board_png,
+        "highway-grid-pieces.svg": pieces_svg,
+        "highway-grid-pieces.png": pieces_png,
+    }

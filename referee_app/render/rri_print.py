@@ -30,8 +30,12 @@ def draw_dice_faces(c: Canvas) -> None:
 def dice_files(scale: float = 300 / 25.4) -> dict[str, str | bytes]:
     tray_svg, tray_png = draw_both(*tray.SHEET_MM, draw_tray, scale)
     faces_svg, faces_png = draw_both(*DICE_SHEET_MM, draw_dice_faces, scale)
-    return {"railroad-ink-dice-tray.svg": tray_svg, "railroad-ink-dice-tray.png": tray_png,
-            "railroad-ink-dice-faces.svg": faces_svg, "railroad-ink-dice-faces.png": faces_png}
+    return {
+        "railroad-ink-dice-tray.svg": tray_svg,
+        "railroad-ink-dice-tray.png": tray_png,
+        "railroad-ink-dice-faces.svg": faces_svg,
+        "railroad-ink-dice-faces.png": faces_png,
+    }
 
 
 def draw_sheet(c: Canvas) -> None:
@@ -58,8 +62,13 @@ def draw_sheet(c: Canvas) -> None:
             a, b = (ox + n * s, oy + mid), (ox + n * s + 6, oy + mid)
         colour = (150, 150, 160) if kind == "H" else (120, 150, 200)
         c.line(a, b, colour, 2.4 if kind == "H" else 0.8)
-    c.text(w / 2, h - 5, "Railroad Ink sheet - draw routes in dark pen; round number in the top-left corner",
-           2.6, (150, 150, 150))
+    c.text(
+        w / 2,
+        h - 5,
+        "Railroad Ink sheet - draw routes in dark pen; round number in the top-left corner",
+        2.6,
+        (150, 150, 150),
+    )
     draw_corner_markers(c, sg.SHEET, w, h, sg.MARKER_MM, sg.MARKER_MARGIN_MM)
 
 

@@ -10,14 +10,31 @@ from __future__ import annotations
 import math
 from typing import Any
 
-ROUTE_FACES = ("railway_curve", "railway_straight", "railway_t", "highway_t", "highway_straight",
-               "highway_curve")
+ROUTE_FACES = (
+    "railway_curve",
+    "railway_straight",
+    "railway_t",
+    "highway_t",
+    "highway_straight",
+    "highway_curve",
+)
 JUNCTION_FACES = ("station_straight", "station_curve", "overpass")
 RIVER_FACES = ("river_straight", "river_curve", "river_bridge_highway", "river_bridge_railway")
-LAKE_FACES = ("lake_half", "lake_three_quarter", "lake_quarter", "lake_half_pier_highway_railway",
-              "lake_quarter_pier_highway", "lake_quarter_pier_railway")
-LAVA_FACES = ("lava_half_diagonal", "lava_half_opposite", "lava_three_quarter", "lava_quarter_highway",
-              "lava_quarter_railway")
+LAKE_FACES = (
+    "lake_half",
+    "lake_three_quarter",
+    "lake_quarter",
+    "lake_half_pier_highway_railway",
+    "lake_quarter_pier_highway",
+    "lake_quarter_pier_railway",
+)
+LAVA_FACES = (
+    "lava_half_diagonal",
+    "lava_half_opposite",
+    "lava_three_quarter",
+    "lava_quarter_highway",
+    "lava_quarter_railway",
+)
 FACES = ROUTE_FACES + JUNCTION_FACES + RIVER_FACES + LAKE_FACES + LAVA_FACES
 # The issue's short name for the lake die's half-lake-with-two-piers face; the engine spells it out.
 ALIASES = {"lake_half_pier": "lake_half_pier_highway_railway"}
@@ -50,8 +67,13 @@ def _arc(s1: str, s2: str, n: int = 16) -> list[tuple[float, float]]:
     a1 = math.atan2(MID[s2][1] - corner[1], MID[s2][0] - corner[0])
     if abs(a1 - a0) > math.pi:
         a1 += -2 * math.pi if a1 > a0 else 2 * math.pi
-    return [(corner[0] + 0.5 * math.cos(a0 + (a1 - a0) * t / n), corner[1] + 0.5 * math.sin(a0 + (a1 - a0) * t / n))
-            for t in range(n + 1)]
+    return [
+        (
+            corner[0] + 0.5 * math.cos(a0 + (a1 - a0) * t / n),
+            corner[1] + 0.5 * math.sin(a0 + (a1 - a0) * t / n),
+        )
+        for t in range(n + 1)
+    ]
 
 
 def _path(sides: str) -> list[tuple[float, float]]:
@@ -72,7 +94,9 @@ class _Pen:
     def p(self, pts: list[tuple[float, float]], inset: float = 0.0) -> list[tuple[float, float]]:
         """Face units -> canvas; `inset` keeps round line caps inside the face."""
         lo, hi = inset, 1.0 - inset
-        return [(self.x + min(max(u, lo), hi) * self.s, self.y + min(max(v, lo), hi) * self.s) for u, v in pts]
+        return [
+            (self.x + min(max(u, lo), hi) * self.s, self.y + min(max(v, lo), hi) * self.s) for u, v in pts
+        ]
 
     def highway(self, path: list[tuple[float, float]]) -> None:
         self.c.polyline(self.p(path, 0.12), HIGHWAY, 0.24 * self.s)
@@ -89,8 +113,11 @@ class _Pen:
                 py = pts[i][1] + (pts[i + 1][1] - pts[i][1]) * t
                 nx, ny = -(pts[i + 1][1] - pts[i][1]) / seg, (pts[i + 1][0] - pts[i][0]) / seg
                 if gap is None or not (gap[0] <= (k * 0.14 + 0.06) / total <= gap[1]):
-                    self.c.polyline(self.p([(px - 0.09 * nx, py - 0.09 * ny), (px + 0.09 * nx, py + 0.09 * ny)], 0.03),
-                                    RAIL, 0.035 * self.s)
+                    self.c.polyline(
+                        self.p([(px - 0.09 * nx, py - 0.09 * ny), (px + 0.09 * nx, py + 0.09 * ny)], 0.03),
+                        RAIL,
+                        0.035 * self.s,
+                    )
                 d += 0.14
                 k += 1
             d -= seg
@@ -99,7 +126,7 @@ class _Pen:
         else:
             n = len(pts) - 1
             self.c.polyline(self.p(pts[: int(n * gap[0]) + 1]), RAIL, 0.045 * self.s)
-            self.c.polyline(self.p(pts[int(math.ceil(n * gap[1])):]), RAIL, 0.045 * self.s)
+            self.c.polyline(self.p(pts[int(math.ceil(n * gap[1])) :]), RAIL, 0.045 * self.s)
 
     def river(self, path: list[tuple[float, float]]) -> None:
         self.c.polyline(self.p(path, 0.1), RIVER, 0.2 * self.s)
@@ -110,8 +137,13 @@ class _Pen:
 
     def station(self) -> None:
         h = 0.13
-        self.c.rect(self.x + (0.5 - h) * self.s, self.y + (0.5 - h) * self.s, 2 * h * self.s, 2 * h * self.s,
-                    fill=(20, 20, 20))
+        self.c.rect(
+            self.x + (0.5 - h) * self.s,
+            self.y + (0.5 - h) * self.s,
+            2 * h * self.s,
+            2 * h * self.s,
+            fill=(20, 20, 20),
+        )
 
 
 def _cap(side: str, depth: float = 0.38) -> list[tuple[float, float]]:
@@ -119,8 +151,12 @@ def _cap(side: str, depth: float = 0.38) -> list[tuple[float, float]]:
     n = 16
     pts = [(0.08 + 0.84 * t / n, depth * math.sin(math.pi * t / n)) for t in range(n + 1)]
     pts = [(0.08, 0.0)] + pts + [(0.92, 0.0)]
-    rot = {"N": lambda u, v: (u, v), "E": lambda u, v: (1 - v, u), "S": lambda u, v: (1 - u, 1 - v),
-           "W": lambda u, v: (v, 1 - u)}[side]
+    rot = {
+        "N": lambda u, v: (u, v),
+        "E": lambda u, v: (1 - v, u),
+        "S": lambda u, v: (1 - u, 1 - v),
+        "W": lambda u, v: (v, 1 - u),
+    }[side]
     return [rot(u, v) for u, v in pts]
 
 

@@ -18,10 +18,16 @@ def marker_boxes_mm() -> list[tuple[float, float, float, float]]:
     """The four marker squares with their white quiet zones (where no die face is looked for)."""
     w, h = SHEET_MM
     m, s, q = MARKER_MARGIN_MM, MARKER_MM, MARKER_MM / 6
-    return [(x - q, y - q, x + s + q, y + s + q) for x, y in ((m, m), (w - m - s, m), (w - m - s, h - m - s),
-                                                              (m, h - m - s))]
+    return [
+        (x - q, y - q, x + s + q, y + s + q)
+        for x, y in ((m, m), (w - m - s, m), (w - m - s, h - m - s), (m, h - m - s))
+    ]
 
 
 def tray_geometry() -> dict[str, object]:
-    return {"sheet": SHEET, "sheet_mm": list(SHEET_MM), "die_mm": DIE_MM,
-            "markers_mm": [list(b) for b in marker_boxes_mm()]}
+    return {
+        "sheet": SHEET,
+        "sheet_mm": list(SHEET_MM),
+        "die_mm": DIE_MM,
+        "markers_mm": [list(b) for b in marker_boxes_mm()],
+    }

@@ -60,28 +60,40 @@ def _order(quad: np.ndarray) -> np.ndarray:
 
 
 def face_quads(view: np.ndarray, ppm: float) -> list[tuple[np.ndarray, bool]]:
-    """(outer frame corners in view px, is a clean square) for every ring of die size."""
+    """(outer frame corners in view px, is a clean square) for every ring of die size.
+
+    Every contour is a candidate (the frame ring may touch the dark outline that local
+    thresholding draws around a bright die); of candidates sharing a centre, the one closest to
+    the frame's printed size wins."""
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     block = int(round(6 * ppm)) | 1
     dark = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 12)
-    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     side = FACE_MM * OUTER * ppm
-    out = []
+    found: list[tuple[float, np.ndarray, bool]] = []
     for cnt in contours:
         area = cv2.contourArea(cnt)
         if not (0.45 * side**2 <= area <= 1.6 * side**2):
             continue
-        approx = cv2.approxPolyDP(cnt, 0.05 * cv2.arcLength(cnt, True), True).reshape(-1, 2).astype(np.float64)
+        approx = (
+            cv2.approxPolyDP(cnt, 0.05 * cv2.arcLength(cnt, True), True).reshape(-1, 2).astype(np.float64)
+        )
         if len(approx) != 4 or not cv2.isContourConvex(approx.astype(np.float32)):
             continue
         q = _order(approx)
-        sides = np.linalg.norm(np.roll(q, -1, 0) - q, axis=1)
         vecs = np.roll(q, -1, 0) - q
-        cosines = [abs(np.dot(vecs[i], vecs[(i + 1) % 4])) / (sides[i] * sides[(i + 1) % 4] + 1e-9)
-                   for i in range(4)]
+        sides = np.linalg.norm(vecs, axis=1)
+        cosines = [
+            abs(np.dot(vecs[i], vecs[(i + 1) % 4])) / (sides[i] * sides[(i + 1) % 4] + 1e-9) for i in range(4)
+        ]
         square = sides.max() / max(sides.min(), 1e-9) < 1.12 and max(cosines) < 0.17
-        square = square and 0.75 * side <= sides.mean() <= 1.3 * side
-        out.append((q, square))
+        square = square and 0.85 * side <= sides.mean() <= 1.12 * side
+        found.append((abs(np.log(sides.mean() / side)), q, bool(square)))
+    found.sort(key=lambda f: f[0])
+    out: list[tuple[np.ndarray, bool]] = []
+    for _, q, square in found:
+        if all(np.linalg.norm(q.mean(0) - o.mean(0)) > 0.5 * side for o, _ in out):
+            out.append((q, square))
     return out
 
 
@@ -93,11 +105,17 @@ def face_features(view: np.ndarray, quad: np.ndarray) -> np.ndarray:
     M = cv2.getPerspectiveTransform(face.astype(np.float32), dst)
     patch = cv2.warpPerspective(view, M, (PATCH, PATCH), flags=cv2.INTER_LINEAR).astype(np.float32)
     ring = max(1, int(MARGIN * PATCH * 0.8))
-    margin = np.concatenate([patch[:ring].reshape(-1, 3), patch[-ring:].reshape(-1, 3),
-                             patch[:, :ring].reshape(-1, 3), patch[:, -ring:].reshape(-1, 3)])
+    margin = np.concatenate(
+        [
+            patch[:ring].reshape(-1, 3),
+            patch[-ring:].reshape(-1, 3),
+            patch[:, :ring].reshape(-1, 3),
+            patch[:, -ring:].reshape(-1, 3),
+        ]
+    )
     white = np.maximum(np.percentile(margin, 75, axis=0), 20.0)
     a = int(round((MARGIN + FRAME_W) * PATCH)) + 1
-    inner = patch[a:PATCH - a, a:PATCH - a] / white
+    inner = patch[a : PATCH - a, a : PATCH - a] / white
     small = cv2.resize(np.clip(inner, 0, 1.3), (FEATURE, FEATURE), interpolation=cv2.INTER_AREA)
     return np.stack([np.rot90(small, k).ravel() for k in range(4)])
 
@@ -109,7 +127,12 @@ def classify(features: np.ndarray) -> tuple[str, float]:
 
 
 def _in_markers(pt_mm: np.ndarray) -> bool:
-    return any(x0 <= pt_mm[0] <= x1 and y0 <= pt_mm[1] <= y1 for x0, y0, x1, y1 in g.marker_boxes_mm())
+    """Inside a marker's black square: the marker's own bits can look like a small framed face."""
+    q = g.MARKER_MM / 6 + 3.0
+    return any(
+        x0 + q <= pt_mm[0] <= x1 - q and y0 + q <= pt_mm[1] <= y1 - q
+        for x0, y0, x1, y1 in g.marker_boxes_mm()
+    )
 
 
 def read_view(view: TopView) -> list[DieReading]:
@@ -120,11 +143,15 @@ def read_view(view: TopView) -> list[DieReading]:
         if _in_markers(quad_mm.mean(0)):
             continue
         if not square:
-            readings.append(DieReading("unreadable", None, 0.0, quad_mm, "die not lying flat (leaning or tilted)"))
+            readings.append(
+                DieReading("unreadable", None, 0.0, quad_mm, "die not lying flat (leaning or tilted)")
+            )
             continue
         face, conf = classify(face_features(view.image, quad))
         if conf < MIN_CONFIDENCE:
-            readings.append(DieReading("unreadable", None, conf, quad_mm, f"face unclear (best guess {face})"))
+            readings.append(
+                DieReading("unreadable", None, conf, quad_mm, f"face unclear (best guess {face})")
+            )
         else:
             readings.append(DieReading("face", face, conf, quad_mm))
     return readings
@@ -141,7 +168,9 @@ def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> tupl
     return read_view(view), view
 
 
-def read_route_dice(image: np.ndarray, calibration: Calibration | None = None) -> list[tuple[str | None, float]]:
+def read_route_dice(
+    image: np.ndarray, calibration: Calibration | None = None
+) -> list[tuple[str | None, float]]:
     """[(face name or None, confidence)] for every die seen, left to right; None = "cannot read"
     (see `read_dice` for the reason and region of each)."""
     readings, _ = read_dice(image, calibration)
@@ -157,6 +186,10 @@ def dice_detections(readings: list[DieReading], view: TopView) -> Detections:
         boxes.append([p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()])
         conf.append(r.confidence)
         values.append(FACES.index(r.face) if r.face else -1)
-    return Detections(xyxy=np.array(boxes, np.float32).reshape(-1, 4), confidence=np.array(conf, np.float32),
-                      values=np.array(values, np.int32), value_confidence=np.array(conf, np.float32),
-                      kind="route-die")
+    return Detections(
+        xyxy=np.array(boxes, np.float32).reshape(-1, 4),
+        confidence=np.array(conf, np.float32),
+        values=np.array(values, np.int32),
+        value_confidence=np.array(conf, np.float32),
+        kind="route-die",
+    )

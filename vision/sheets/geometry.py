@@ -21,8 +21,20 @@ GRID_RGB = (165, 185, 205)
 CENTRE_RGB = (228, 236, 244)  # the central 3 x 3 squares are tinted, as on the game's sheet
 NUMBER_BOX_MM = 7.0  # the round number is written in this top-left corner box
 # Exits: (edge, index along the edge 0..6, kind). Kinds alternate H/R around the sheet.
-EXITS = [("N", 1, "H"), ("N", 3, "R"), ("N", 5, "H"), ("E", 1, "R"), ("E", 3, "H"), ("E", 5, "R"),
-         ("S", 1, "H"), ("S", 3, "R"), ("S", 5, "H"), ("W", 1, "R"), ("W", 3, "H"), ("W", 5, "R")]
+EXITS = [
+    ("N", 1, "H"),
+    ("N", 3, "R"),
+    ("N", 5, "H"),
+    ("E", 1, "R"),
+    ("E", 3, "H"),
+    ("E", 5, "R"),
+    ("S", 1, "H"),
+    ("S", 3, "R"),
+    ("S", 5, "H"),
+    ("W", 1, "R"),
+    ("W", 3, "H"),
+    ("W", 5, "R"),
+]
 
 
 def square_names() -> list[str]:
@@ -35,6 +47,12 @@ def square_origin_mm(name: str) -> tuple[float, float]:
 
 
 def sheet_geometry() -> dict[str, object]:
-    return {"sheet": SHEET, "sheet_mm": list(SHEET_MM), "square_mm": SQUARE_MM,
-            "grid_origin_mm": list(GRID_ORIGIN_MM), "squares": SQUARES,
-            "exits": [list(e) for e in EXITS], "number_box_mm": NUMBER_BOX_MM}
+    return {
+        "sheet": SHEET,
+        "sheet_mm": list(SHEET_MM),
+        "square_mm": SQUARE_MM,
+        "grid_origin_mm": list(GRID_ORIGIN_MM),
+        "squares": SQUARES,
+        "exits": [list(e) for e in EXITS],
+        "number_box_mm": NUMBER_BOX_MM,
+    }

@@ -29,11 +29,13 @@ PX_PER_MM = 5.0
 MAX_SKEW = 0.8  # side-length spread of the grid in the image above which the view is too steep
 STRIP = (3.8, 9.2)  # a side's strip runs this far from the square's centre (mm)
 STRIP_HALF = 3.0  # and is this wide on each side of the axis (mm)
-TIE_RATIO = 1.7  # widest / thinnest stroke width along a side above which it has ties (railway)
-STATION_OPEN_MM = 4.0
+THIN_ROWS = 0.25  # share of a side's stroke much thinner than its widest parts: ties, so a railway
+STATION_DIAG_MM = 3.2
+MERGED_TIES_MM = 3.4  # a stroke this wide all along is a railway whose ties blur together
 FAINT = 0.8  # paper-relative brightness below which a pixel is (maybe faint) pen
+DIGIT_INK = 0.7
 DIGIT_PX = 20
-MIN_DIGIT_CONFIDENCE = 0.6
+MIN_DIGIT_CONFIDENCE = 0.8
 MODEL_PATH = Path(__file__).with_name("round_digits.npz")
 
 
@@ -56,14 +58,21 @@ class SquareReading:
     region_mm: tuple[float, float, float, float] | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"square": self.square, "status": self.status, "sides": self.sides, "overpass": self.overpass,
-                "station": self.station, "round": self.round_number, "confidence": round(self.confidence, 4),
-                "reason": self.reason, "region_mm": list(self.region_mm) if self.region_mm else None}
+        return {
+            "square": self.square,
+            "status": self.status,
+            "sides": self.sides,
+            "overpass": self.overpass,
+            "station": self.station,
+            "round": self.round_number,
+            "confidence": round(self.confidence, 4),
+            "reason": self.reason,
+            "region_mm": list(self.region_mm) if self.region_mm else None,
+        }
 
 
 def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(pen ink, faint ink, covered) boolean masks of the top view. Faint ink also catches thin or
-    blurred strokes; it decides whether something is there, ink decides how wide it is."""
+    """(pen ink mask, brightness relative to the paper, covered mask) of the top view."""
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
     k = int(round(7 * ppm)) | 1
     paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -72,15 +81,16 @@ def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.n
     ink = ratio < 0.62
     # covered: large dark areas (wider than any stroke or station box) or strongly coloured areas
     big = int(round(8.0 * ppm)) | 1
-    dark = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (big, big)))
+    dark = cv2.morphologyEx(
+        ink.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (big, big))
+    )
     hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
     coloured = ((hsv[..., 1] > 90) & (hsv[..., 2] > 40) & ~ink).astype(np.uint8)  # coloured pens are ink
     coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((int(3 * ppm), int(3 * ppm)), np.uint8))
     # paper seen very dark (the sheet is in deep shadow or not there at all)
     gone = (paper < 35).astype(np.uint8)
     covered = (dark | coloured | gone) > 0
-    return ink, ratio < FAINT, covered
+    return ink, ratio, covered
 
 
 def _strip(ink: np.ndarray, c: np.ndarray, side: str, ppm: float) -> np.ndarray:
@@ -100,48 +110,65 @@ def classify_side(strip: np.ndarray, faint: np.ndarray, ppm: float) -> tuple[str
     """'H', 'R' or '-' with a margin-based confidence, from the ink and faint-ink strips."""
     w = int(round(2.0 * ppm))
     mid = faint.shape[1] // 2
-    present = float(faint[:, mid - w:mid + w + 1].any(1).mean())
+    present = float(faint[:, mid - w : mid + w + 1].any(1).mean())
     if present < 0.6:
         return "-", float(np.clip((0.6 - present) / 0.3, 0, 1))
-    widths = strip.sum(1) / ppm  # ink across the strip per row, mm
-    inked = widths[widths > 0.2]
-    if len(inked) < 3:
-        return "R", 0.3  # a faint thin line
-    line = float(np.percentile(inked, 25))  # between a railway's ties: the thin line
-    ties = float(np.percentile(inked, 90))
-    # a railway's ties make the stroke much wider in places; a highway is one even bold stroke
-    score = ties / max(line, 0.2) - TIE_RATIO
+    rows = faint[:, mid - w : mid + w + 1].any(1)
+    widths = strip.sum(1)[rows] / ppm  # ink across the strip, mm, on rows where there is a stroke
+    top = float(np.percentile(widths, 90))
+    if top < 0.3:
+        return "R", 0.3  # only a faint thin line
+    # a railway's ties make the stroke much wider in places and leave it thin (or too faint to
+    # count as ink) between them; a highway is one even bold stroke
+    thin = float((widths < 0.55 * top).mean())
+    score = thin - THIN_ROWS
+    if score <= 0 and float(np.median(widths)) >= MERGED_TIES_MM:
+        score = 0.1
     conf_presence = float(np.clip((present - 0.6) / 0.25, 0, 1))
-    return ("R" if score > 0 else "H"), min(conf_presence, float(np.clip(abs(score) / 0.4, 0, 1)))
+    return ("R" if score > 0 else "H"), min(conf_presence, float(np.clip(abs(score) / 0.15, 0, 1)))
 
 
-def station_mask(ink: np.ndarray, ppm: float) -> np.ndarray:
-    """Ink that survives an opening by a 4 mm disc: station boxes (>= 4.8 mm) do, pen strokes
-    (<= 3 mm, also where two of them meet) do not."""
-    k = int(round(STATION_OPEN_MM * ppm)) | 1
-    return cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+def has_station(ink: np.ndarray, c: np.ndarray, ppm: float) -> tuple[bool, float]:
+    """A filled box at the centre: ink on the diagonals 3.2 mm out from the centre, where a box of
+    5.5 mm or more has ink and crossing or meeting strokes (at most 3 mm wide) leave paper."""
+    r = STATION_DIAG_MM * ppm / np.sqrt(2)
+    h = max(1, int(round(0.4 * ppm)))
+    hits = 0
+    for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        x, y = int(round(c[0] + dx * r)), int(round(c[1] + dy * r))
+        hits += int(ink[y - h : y + h + 1, x - h : x + h + 1].mean() > 0.5)
+    return hits >= 3, (1.0 if hits in (0, 4) else 0.5)
 
 
-def has_station(boxes: np.ndarray, c: np.ndarray, ppm: float) -> tuple[bool, float]:
-    h = int(round(2.5 * ppm))
-    cx, cy = int(round(c[0])), int(round(c[1]))
-    frac = float(boxes[cy - h:cy + h + 1, cx - h:cx + h + 1].mean())
-    return frac > 0.15, float(np.clip(abs(frac - 0.15) / 0.1, 0, 1))
-
-
-def read_digit(ink: np.ndarray, x0: int, y0: int, ppm: float) -> tuple[int | None, float]:
+def digit_crop(mask: np.ndarray, x0: int, y0: int, ppm: float) -> np.ndarray | None | str:
+    """The ink of the top-left number box, cropped tight; None when the box is empty and a
+    reason string when what is there is no digit."""
     n = int(round(g.NUMBER_BOX_MM * ppm))
-    box = ink[y0:y0 + n, x0:x0 + n].astype(np.uint8)
+    box = mask[y0 : y0 + n, x0 : x0 + n].astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(box, 8)
-    keep = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= 0.3 * ppm * ppm]
+    thin, long = 1.5 * ppm, 0.8 * n  # a grid line or a route's end along the box edge, not a digit
+    keep = [
+        k
+        for k in range(1, count)
+        if stats[k, cv2.CC_STAT_AREA] >= 0.3 * ppm * ppm
+        and not (max(stats[k, 2], stats[k, 3]) >= long and min(stats[k, 2], stats[k, 3]) <= thin)
+    ]
     if not keep:
-        return None, 1.0
-    mask = np.isin(labels, keep)
-    ys, xs = np.nonzero(mask)
+        return None
+    sel = np.isin(labels, keep)
+    ys, xs = np.nonzero(sel)
     if ys.max() - ys.min() < 2.0 * ppm:
-        return None, 0.5  # a dot or a smudge, not a digit
-    return classify_digit(mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32))
+        return "a dot or a smudge"
+    return sel[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
+
+
+def read_digit(mask: np.ndarray, x0: int, y0: int, ppm: float) -> tuple[int | None, float]:
+    crop = digit_crop(mask, x0, y0, ppm)
+    if crop is None:
+        return None, 1.0
+    if isinstance(crop, str):
+        return None, 0.5
+    return classify_digit(crop)
 
 
 def digit_patch(crop: np.ndarray) -> np.ndarray:
@@ -151,7 +178,7 @@ def digit_patch(crop: np.ndarray) -> np.ndarray:
     small = cv2.resize(crop, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
     out = np.zeros((DIGIT_PX, DIGIT_PX), np.float32)
     y, x = (DIGIT_PX - small.shape[0]) // 2, (DIGIT_PX - small.shape[1]) // 2
-    out[y:y + small.shape[0], x:x + small.shape[1]] = small
+    out[y : y + small.shape[0], x : x + small.shape[1]] = small
     return out
 
 
@@ -167,31 +194,50 @@ def classify_digit(crop: np.ndarray) -> tuple[int | None, float]:
 
 def read_squares_in_view(view: TopView) -> dict[str, SquareReading]:
     ppm = view.px_per_mm
-    ink, faint, covered = ink_mask(view.image, ppm)
-    boxes = station_mask(ink, ppm)
+    ink, ratio, covered = ink_mask(view.image, ppm)
+    faint = ratio < FAINT  # also thin or blurred strokes: decides whether a side has a stroke
+    digits = ratio < DIGIT_INK  # darker than the printed grid lines
     out: dict[str, SquareReading] = {}
     for name in g.square_names():
         sx, sy = g.square_origin_mm(name)
         region = (sx, sy, sx + g.SQUARE_MM, sy + g.SQUARE_MM)
         x0, y0 = (int(round(v)) for v in view.mm_to_px(sx, sy))
         n = int(round(g.SQUARE_MM * ppm))
-        if covered[y0:y0 + n, x0:x0 + n].mean() > 0.01:
-            out[name] = SquareReading(name, "unreadable", None, False, False, None, 0.0, 0.0,
-                                      "square covered by something that is not pen on paper", region)
+        if covered[y0 : y0 + n, x0 : x0 + n].mean() > 0.01:
+            out[name] = SquareReading(
+                name,
+                "unreadable",
+                None,
+                False,
+                False,
+                None,
+                0.0,
+                0.0,
+                "square covered by something that is not pen on paper",
+                region,
+            )
             continue
         c = np.array([x0 + n / 2, y0 + n / 2])
-        station, st_conf = has_station(boxes, c, ppm)
+        station, st_conf = has_station(ink, c, ppm)
         sides, confs = "", [st_conf]
         for side in "NESW":
             kind, conf = classify_side(_strip(ink, c, side, ppm), _strip(faint, c, side, ppm), ppm)
             sides += kind
             confs.append(conf)
-        overpass = (not station and sides[0] == sides[2] and sides[1] == sides[3] and sides[0] != sides[1]
-                    and "-" not in sides)
+        overpass = (
+            not station
+            and sides[0] == sides[2]
+            and sides[1] == sides[3]
+            and sides[0] != sides[1]
+            and "-" not in sides
+        )
         m = int(round(0.4 * ppm))
-        number, n_conf = read_digit(faint, x0 + m, y0 + m, ppm) if sides != "----" or station else (None, 1.0)
-        out[name] = SquareReading(name, "read", sides, overpass, station, number, float(min(confs)), n_conf,
-                                  "", region)
+        number, n_conf = (
+            read_digit(digits, x0 + m, y0 + m, ppm) if sides != "----" or station else (None, 1.0)
+        )
+        out[name] = SquareReading(
+            name, "read", sides, overpass, station, number, float(min(confs)), n_conf, "", region
+        )
     return out
 
 
@@ -208,8 +254,23 @@ def read_sheet(image: np.ndarray, calibration: Calibration | None = None) -> dic
     view, _ = sheet_view(image, calibration)
     if view.skew > MAX_SKEW:
         why = f"sheet seen at too steep an angle (side lengths differ by {view.skew:.0%})"
-        return {name: SquareReading(name, "unreadable", None, False, False, None, 0.0, 0.0, why,
-                                    (*g.square_origin_mm(name), g.square_origin_mm(name)[0] + g.SQUARE_MM,
-                                     g.square_origin_mm(name)[1] + g.SQUARE_MM))
-                for name in g.square_names()}
+        return {
+            name: SquareReading(
+                name,
+                "unreadable",
+                None,
+                False,
+                False,
+                None,
+                0.0,
+                0.0,
+                why,
+                (
+                    *g.square_origin_mm(name),
+                    g.square_origin_mm(name)[0] + g.SQUARE_MM,
+                    g.square_origin_mm(name)[1] + g.SQUARE_MM,
+                ),
+            )
+            for name in g.square_names()
+        }
     return read_squares_in_view(view)

@@ -12,8 +12,14 @@ import numpy as np
 
 
 class MLP:
-    def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], labels: list[str],
-                 mean: np.ndarray, std: np.ndarray) -> None:
+    def __init__(
+        self,
+        weights: list[np.ndarray],
+        biases: list[np.ndarray],
+        labels: list[str],
+        mean: np.ndarray,
+        std: np.ndarray,
+    ) -> None:
         self.W = [w.astype(np.float32) for w in weights]
         self.b = [b.astype(np.float32) for b in biases]
         self.labels = list(labels)
@@ -39,8 +45,16 @@ class MLP:
         e = np.exp(z)
         return e / e.sum(1, keepdims=True)
 
-    def fit(self, x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epochs: int = 12,
-            lr: float = 0.05, batch: int = 128, weight_decay: float = 1e-4) -> None:
+    def fit(
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        rng: np.random.Generator,
+        epochs: int = 12,
+        lr: float = 0.05,
+        batch: int = 128,
+        weight_decay: float = 1e-4,
+    ) -> None:
         """Plain SGD with momentum and a step-down learning rate."""
         self.mean = x.mean(0).astype(np.float32)
         self.std = (x.std(0) + 0.05).astype(np.float32)
@@ -51,7 +65,7 @@ class MLP:
             rate = lr * (0.1 if ep >= int(epochs * 0.8) else 1.0)
             order = rng.permutation(n)
             for s in range(0, n, batch):
-                idx = order[s:s + batch]
+                idx = order[s : s + batch]
                 acts = self._forward(x[idx])
                 z = acts[-1] - acts[-1].max(1, keepdims=True)
                 p = np.exp(z)
@@ -69,8 +83,7 @@ class MLP:
                     self.b[i] += vel_b[i]
 
     def save(self, path: Path) -> None:
-        arrays: dict[str, np.ndarray] = {"mean": self.mean, "std": self.std,
-                                         "labels": np.array(self.labels)}
+        arrays: dict[str, np.ndarray] = {"mean": self.mean, "std": self.std, "labels": np.array(self.labels)}
         for i, (w, b) in enumerate(zip(self.W, self.b, strict=True)):
             arrays[f"W{i}"] = w.astype(np.float16)
             arrays[f"b{i}"] = b.astype(np.float32)
@@ -80,5 +93,10 @@ class MLP:
     def load(cls, path: Path) -> MLP:
         with np.load(path) as data:
             n = sum(1 for k in data.files if k.startswith("W"))
-            return cls([data[f"W{i}"] for i in range(n)], [data[f"b{i}"] for i in range(n)],
-                       [str(s) for s in data["labels"]], data["mean"], data["std"])
+            return cls(
+                [data[f"W{i}"] for i in range(n)],
+                [data[f"b{i}"] for i in range(n)],
+                [str(s) for s in data["labels"]],
+                data["mean"],
+                data["std"],
+            )

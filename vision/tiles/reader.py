@@ -54,7 +54,9 @@ class GridReading:
         return {name: (c.number, c.confidence) for name, c in self.cells.items()}
 
 
-def classify_piece(bgr: np.ndarray, blob: np.ndarray, px_per_mm: float) -> tuple[int | None, float, float, str]:
+def classify_piece(
+    bgr: np.ndarray, blob: np.ndarray, px_per_mm: float
+) -> tuple[int | None, float, float, str]:
     """(number, confidence, angle, reason) for one piece footprint `blob` in `bgr`."""
     ink = piece_ink(bgr, blob, max(1, round(1.2 * px_per_mm)))
     if ink is None or (frame := ink_frame(ink)) is None:
@@ -85,44 +87,51 @@ def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
         sub = labels[y0:y1, x0:x1]
         ids, counts = np.unique(sub[sub > 0], return_counts=True)
         present = [(int(i), int(c)) for i, c in zip(ids, counts, strict=True) if c > 0.12 * piece_area]
-        cell_mm = (cx / ppm + view.origin_mm[0] - g.CELL_MM / 2, cy / ppm + view.origin_mm[1] - g.CELL_MM / 2)
-        cell_region = (cell_mm[0], cell_mm[1], cell_mm[0] + g.CELL_MM, cell_mm[1] + g.CELL_MM)
         if not present:
             stray = float((sub > 0).mean())
             out[name] = CellReading(name, "empty", None, float(np.clip(1.0 - stray * 8, 0.5, 1.0)))
             continue
         regions = [_region_mm(view, stats[i]) for i, _ in present]
-        union = (min(r[0] for r in regions), min(r[1] for r in regions),
-                 max(r[2] for r in regions), max(r[3] for r in regions))
+        union = (
+            min(r[0] for r in regions),
+            min(r[1] for r in regions),
+            max(r[2] for r in regions),
+            max(r[3] for r in regions),
+        )
         if len(present) > 1:
             out[name] = CellReading(name, "unreadable", None, 0.0, "more than one object on the cell", union)
             continue
         k, inside = present[0]
         area = int(stats[k, cv2.CC_STAT_AREA])
         blob = labels == k
-        if inside < 0.9 * area:
-            out[name] = CellReading(name, "unreadable", None, 0.0, "piece off its cell (crosses the cell edge)",
-                                    union)
+        if inside < 0.85 * area:
+            out[name] = CellReading(
+                name, "unreadable", None, 0.0, "piece off its cell (crosses the cell edge)", union
+            )
             continue
         blob_u8 = blob.astype(np.uint8)
         contours, _ = cv2.findContours(blob_u8[y0:y1, x0:x1], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull_area = cv2.contourArea(cv2.convexHull(np.concatenate(contours)))
         solidity = area / max(hull_area, 1.0)
         if area > 1.35 * piece_area or solidity < 0.86:
-            out[name] = CellReading(name, "unreadable", None, 0.0, "overlapping pieces or an odd shape on the cell",
-                                    union)
+            out[name] = CellReading(
+                name, "unreadable", None, 0.0, "overlapping pieces or an odd shape on the cell", union
+            )
             continue
         if area < 0.4 * piece_area:
-            out[name] = CellReading(name, "unreadable", None, 0.0, "object too small for a piece (covered?)",
-                                    union)
+            out[name] = CellReading(
+                name, "unreadable", None, 0.0, "object too small for a piece (covered?)", union
+            )
             continue
         pad = 4
         bx0, by0 = max(0, x0 - pad), max(0, y0 - pad)
-        number, conf, angle, why = classify_piece(img[by0:y1 + pad, bx0:x1 + pad], blob[by0:y1 + pad, bx0:x1 + pad],
-                                                  ppm)
+        number, conf, angle, why = classify_piece(
+            img[by0 : y1 + pad, bx0 : x1 + pad], blob[by0 : y1 + pad, bx0 : x1 + pad], ppm
+        )
         if number is None or conf < MIN_CONFIDENCE:
-            out[name] = CellReading(name, "unreadable", None, conf, why or f"number unclear (best guess {number})",
-                                    union)
+            out[name] = CellReading(
+                name, "unreadable", None, conf, why or f"number unclear (best guess {number})", union
+            )
         else:
             out[name] = CellReading(name, "piece", number, conf, "", union, angle)
     return out
@@ -136,8 +145,9 @@ def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.nda
     count, core_labels = cv2.connectedComponents(core, connectivity=8)
     if count <= 1:
         return cv2.connectedComponentsWithStats(fg, connectivity=8)[1:3]
-    _, nearest = cv2.distanceTransformWithLabels((core == 0).astype(np.uint8), cv2.DIST_L2, 5,
-                                                 labelType=cv2.DIST_LABEL_PIXEL)
+    _, nearest = cv2.distanceTransformWithLabels(
+        (core == 0).astype(np.uint8), cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
+    )
     # DIST_LABEL_PIXEL numbers every zero pixel; map those numbers back to their core component
     ys, xs = np.nonzero(core)
     lut = np.zeros(nearest.max() + 1, np.int32)
@@ -154,8 +164,12 @@ def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.nda
 def _region_mm(view: TopView, stat: np.ndarray) -> tuple[float, float, float, float]:
     x, y, w, h = (int(v) for v in stat[:4])
     p = view.px_per_mm
-    return (x / p + view.origin_mm[0], y / p + view.origin_mm[1], (x + w) / p + view.origin_mm[0],
-            (y + h) / p + view.origin_mm[1])
+    return (
+        x / p + view.origin_mm[0],
+        y / p + view.origin_mm[1],
+        (x + w) / p + view.origin_mm[0],
+        (y + h) / p + view.origin_mm[1],
+    )
 
 
 def grid_view(image: np.ndarray, calibration: Calibration | None = None) -> tuple[TopView, Calibration]:
@@ -174,7 +188,9 @@ def read_grid_cells(image: np.ndarray, calibration: Calibration | None = None) -
     return GridReading(read_cells_in_view(view), view, cal)
 
 
-def read_grid_board(image: np.ndarray, calibration: Calibration | None = None) -> dict[str, tuple[int | None, float]]:
+def read_grid_board(
+    image: np.ndarray, calibration: Calibration | None = None
+) -> dict[str, tuple[int | None, float]]:
     """{cell: (number or None, confidence)} for a1..d4. None with a high confidence is an empty cell;
     None with confidence 0 is "cannot read" (see `read_grid_cells` for the reason and region)."""
     return read_grid_cells(image, calibration).board()
@@ -200,6 +216,11 @@ def tiles_from_reading(reading: GridReading) -> Detections:
         conf.append(c.confidence)
         values.append(c.number if c.number is not None else -1)
         cells.append(name)
-    return Detections(xyxy=np.array(boxes, np.float32).reshape(-1, 4), confidence=np.array(conf, np.float32),
-                      values=np.array(values, np.int32), value_confidence=np.array(conf, np.float32),
-                      kind="tile", data={"cell": np.array(cells, dtype=object)})
+    return Detections(
+        xyxy=np.array(boxes, np.float32).reshape(-1, 4),
+        confidence=np.array(conf, np.float32),
+        values=np.array(values, np.int32),
+        value_confidence=np.array(conf, np.float32),
+        kind="tile",
+        data={"cell": np.array(cells, dtype=object)},
+    )

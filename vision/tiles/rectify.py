@@ -31,8 +31,9 @@ class TopView:
         return [float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()), float(p[:, 1].max())]
 
 
-def calibrate(image: np.ndarray, sheet: str, sheet_mm: tuple[float, float],
-              calibration: Calibration | None = None) -> Calibration:
+def calibrate(
+    image: np.ndarray, sheet: str, sheet_mm: tuple[float, float], calibration: Calibration | None = None
+) -> Calibration:
     """The given calibration when it fits this frame, else a fresh one from the sheet's markers."""
     check_image(image)
     h, w = image.shape[:2]
@@ -44,17 +45,20 @@ def calibrate(image: np.ndarray, sheet: str, sheet_mm: tuple[float, float],
     return localise(image, SheetSpec(sheet, *sheet_mm))
 
 
-def top_view(image: np.ndarray, cal: Calibration, region_mm: tuple[float, float, float, float],
-             px_per_mm: float) -> TopView:
+def top_view(
+    image: np.ndarray, cal: Calibration, region_mm: tuple[float, float, float, float], px_per_mm: float
+) -> TopView:
     """Warp sheet region (x0, y0, x1, y1) in mm to a top view at `px_per_mm`."""
     x0, y0, x1, y1 = region_mm
     to_mm = np.array([[1 / px_per_mm, 0, x0], [0, 1 / px_per_mm, y0], [0, 0, 1]])
     to_image = np.linalg.inv(cal.homography) @ to_mm
     size = (round((x1 - x0) * px_per_mm), round((y1 - y0) * px_per_mm))
-    out = cv2.warpPerspective(image, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.warpPerspective(
+        image, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+    )
     corners = cv2.perspectiveTransform(
-        np.array([[[0, 0]], [[size[0], 0]], [[size[0], size[1]]], [[0, size[1]]]], np.float64), to_image)
+        np.array([[[0, 0]], [[size[0], 0]], [[size[0], size[1]]], [[0, size[1]]]], np.float64), to_image
+    )
     p = corners.reshape(4, 2)
     sides = [np.linalg.norm(p[(i + 1) % 4] - p[i]) / (size[0] if i % 2 == 0 else size[1]) for i in range(4)]
     skew = float(max(sides) / max(min(sides), 1e-9) - 1.0)
