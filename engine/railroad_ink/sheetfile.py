@@ -116,6 +116,16 @@ def sheet_from_json(data: object) -> SheetFile:
         rounds[n] = {"roll": roll, "meteor": r.get("meteor")}
     meta = {k: data[k] for k in ("id", "title", "player") if k in data}
     sheet = build_sheet(entries, craters)
+    crossed = data.get("specials_crossed_off")
+    if crossed is not None:  # every special crossed off, in order (a meteor may cost one too)
+        if not isinstance(crossed, list) or any(s not in SPECIALS for s in crossed):
+            raise EngineError(f"specials_crossed_off must list special names, got {crossed!r} (rule rri.format)")
+        sheet = replace(sheet, specials=tuple(crossed))
+    impact = data.get("impact")
+    if impact is not None:
+        if not isinstance(impact, dict):
+            raise EngineError("impact must be an object with row and col (rule rri.format)")
+        sheet = replace(sheet, impact=check_square(impact.get("row"), impact.get("col"), "impact"))
     return SheetFile(sheet, expansions, tuple(entries), tuple(craters), rounds, meta)
 
 
@@ -151,9 +161,10 @@ def sheet_to_json(sheet: Sheet, expansions: tuple[str, ...] = (), rounds: dict[i
     ]
     if sheet.craters:
         out["craters"] = [{"row": c // 7, "col": c % 7} for c in sorted(sheet.craters)]
-    extra_specials = [s for s in sheet.specials if not any(sq.piece == s for _, sq in sheet.placed())]
-    if extra_specials:
-        out["specials_crossed_off"] = extra_specials
+    if sheet.impact != MIDDLE or sheet.craters:
+        out["impact"] = {"row": sheet.impact // 7, "col": sheet.impact % 7}
+    if sheet.specials != tuple(sq.piece for _, sq in sheet.placed() if sq.special):
+        out["specials_crossed_off"] = list(sheet.specials)
     return out
 
 

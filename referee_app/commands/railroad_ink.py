@@ -136,3 +136,33 @@ def register(cli: CommandTree) -> None:
     cli.add((GROUP, "render"), _setup_render, _run_render, help="draw a sheet with its score as SVG and/or PNG")
     cli.add((GROUP, "faces"), lambda p: p.add_argument("--json", action="store_true"), _run_faces,
             help="list every die and its faces")
+    register_random(cli)
+
+
+def _setup_random(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="the same seed always plays the same game")
+    p.add_argument("--expansions", default="", help="comma-separated: river, lake, meteor, lava")
+    p.add_argument("--out", help="write the sheet file here (default: print it)")
+
+
+def _run_random(args: argparse.Namespace) -> int:
+    from engine.railroad_ink.randomgame import random_game
+    from engine.railroad_ink.record import game_record
+
+    expansions = _expansions(args, ())
+    _, actions = random_game(args.seed, 1, expansions)
+    data = game_record(actions, 1, expansions, title=f"random legal game, seed {args.seed}")
+    text = json.dumps(data, indent=1)
+    if args.out:
+        try:
+            Path(args.out).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"random: cannot write {args.out}: {exc}", 2) from None
+    else:
+        print(text)
+    return 0
+
+
+def register_random(cli: CommandTree) -> None:
+    cli.add((GROUP, "random"), _setup_random, _run_random,
+            help="play a seeded random legal game and print its sheet file (rolls, rounds, placements)")
