@@ -37,16 +37,29 @@ def refine_background(image: np.ndarray, fg: np.ndarray, scale: int = 4, sigma: 
 def pieces_mask(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(foreground mask, table background) with one refinement round."""
     bg = table_background(image)
-    fg = foreground_mask(image, bg)
+    table = table_chroma(image)
+    fg = foreground_mask(image, bg, table)
     bg = refine_background(image, fg)
-    return foreground_mask(image, bg), bg
+    return foreground_mask(image, bg, table), bg
 
 
-def foreground_mask(image: np.ndarray, background: np.ndarray) -> np.ndarray:
+def table_chroma(image: np.ndarray) -> np.ndarray:
+    """The table's chromaticity over the whole frame (it covers most of it): the median of a reduced
+    image. A large object the local estimate swallowed (a hand) cannot move this one."""
+    small = cv2.resize(image, (64, 36), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32) + 4
+    return np.median(small / small.sum(1, keepdims=True), 0)
+
+
+def foreground_mask(image: np.ndarray, background: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
     f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32) + 4  # chromaticity is noisy in the dark
     b = background.astype(np.float32) + 4
     sf, sb = f.sum(2), b.sum(2)
-    chroma = np.abs(f / sf[..., None] - b / sb[..., None]).max(2)
+    cb = b / sb[..., None]
+    if table is not None:
+        # where the local estimate drifted far from the table's colour it swallowed an object
+        drift = np.abs(cb - table).max(2) > 0.035
+        cb[drift] = table
+    chroma = np.abs(f / sf[..., None] - cb).max(2)
     ratio = sf / sb
     fg = (chroma > 0.024) | (ratio > 1.2) | (ratio < 0.38)
     fg = fg.astype(np.uint8) * 255

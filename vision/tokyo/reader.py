@@ -18,7 +18,7 @@ from vision.tokyo.observation import (
     SupportReading,
     TokyoObservation,
 )
-from vision.tokyo.sticks import RawStick, detect_sticks
+from vision.tokyo.sticks import RawStick, _ridge, detect_sticks, rod_half_width
 from vision.tokyo.supports import Blob, find_blobs, fit_height, height_from_stick
 from vision.types import VisionError, check_image
 
@@ -38,22 +38,15 @@ def read_tokyo(
     if np.count_nonzero(glare) > 0.0008 * h * w:
         obs.warnings.append("glare: blown-out highlights; readings under them are unreliable")
         fg[glare > 0] = 0
+    _large_objects(obs, fg)
     raw, hw = detect_sticks(image, fg)
     rods = np.zeros(fg.shape, np.uint8)
     for s in raw:
         p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
         cv2.line(rods, p0, p1, 255, max(3, int(2 * hw)))
     blobs = find_blobs(image, fg, hw, rods)
-    big = 40 * (2 * hw) ** 2
     supports_b: list[Blob] = []
     for b in blobs:
-        if b.area > big:
-            obs.warnings.append(
-                f"hand or large object near ({(b.bbox[0] + b.bbox[2]) / 2:.0f}, "
-                f"{(b.bbox[1] + b.bbox[3]) / 2:.0f}) px: readings there are withheld"
-            )
-            raw = [s for s in raw if not _inside(s, b.bbox)]
-            continue
         if b.column_fraction >= 0.4:
             supports_b.append(b)
     for b in supports_b:
@@ -119,9 +112,21 @@ def _height_from_sticks(
     return max(1, int(round(h))), float(np.clip(1 - 2 * frac, 0, 1))
 
 
-def _inside(s: RawStick, bbox: tuple[int, int, int, int]) -> bool:
-    mid = (s.p0 + s.p1) / 2
-    return bbox[0] <= mid[0] <= bbox[2] and bbox[1] <= mid[1] <= bbox[3]
+def _large_objects(obs: TokyoObservation, fg: np.ndarray) -> None:
+    """A hand (or any object far wider than the pieces) is reported and cut out of the foreground, so
+    its outline and fingers are not read as sticks. Pieces are thin: nothing of theirs is more than a
+    column's width from the table, so a much deeper distance transform means something else."""
+    dist, ridge = _ridge(fg)
+    hw = rod_half_width(dist, ridge)
+    core = (dist > 3.5 * hw).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(core)
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        region = cv2.dilate((lab == i).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=int(4 * hw))
+        obs.warnings.append(
+            f"hand or large object near ({x + w / 2:.0f}, {y + h / 2:.0f}) px: readings there are withheld"
+        )
+        fg[region > 0] = 0
 
 
 def _nearest_stick(raw: list[RawStick], p: np.ndarray, tol: float) -> int | None:

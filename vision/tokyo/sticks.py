@@ -62,7 +62,7 @@ def detect_sticks(
         return [], hw
     gap = 3.0 * 2 * hw
     band = max(1.5, hw * 0.6)
-    for rho, theta in lines[:max_candidates, 0]:
+    for rho, theta in _distinct_lines(lines[:, 0], 0.6 * hw, np.radians(1.5))[:max_candidates]:
         n = np.array([np.cos(theta), np.sin(theta)], np.float32)
         d = pts @ n - rho
         sel = np.nonzero((np.abs(d) <= band) & ~claimed)[0]
@@ -98,6 +98,24 @@ def detect_sticks(
     return sticks, hw
 
 
+def _distinct_lines(lines: np.ndarray, rho_tol: float, theta_tol: float) -> np.ndarray:
+    """Hough peaks best first, dropping those within (rho_tol, theta_tol) of a stronger one: a rod's
+    wide core gives a cluster of peaks, and weaker rods must not be crowded out of the candidates."""
+    kept: list[tuple[float, float]] = []
+    arr = np.zeros((0, 2), np.float32)
+    for rho, theta in lines:
+        if len(arr):
+            dth = np.abs(arr[:, 1] - theta)
+            same = (dth < theta_tol) & (np.abs(arr[:, 0] - rho) < rho_tol)
+            # theta wraps at pi with rho changing sign
+            flip = (np.pi - dth < theta_tol) & (np.abs(arr[:, 0] + rho) < rho_tol)
+            if same.any() or flip.any():
+                continue
+        kept.append((float(rho), float(theta)))
+        arr = np.asarray(kept, np.float32)
+    return arr
+
+
 def _best_run(
     t: np.ndarray, hw: float, gap: float, min_len: float, on_fg: np.ndarray
 ) -> tuple[float, float] | None:
@@ -108,7 +126,7 @@ def _best_run(
     bin_len = max(2.0, hw)
     lo = float(t.min())
     counts = np.bincount(((t - lo) / bin_len).astype(int))
-    full = counts >= 0.45 * hw * bin_len
+    full = counts >= 0.3 * hw * bin_len  # low enough for thinner (further) rods than the commonest
     covered = on_fg(lo, bin_len, len(counts)) >= 0.75
     ok = full | covered
     best: tuple[int, int] | None = None
