@@ -25,8 +25,11 @@ def linear_kernel(net: SoftmaxNet) -> tuple[np.ndarray, float]:
     return dW.reshape(WIN_CELLS, WIN_CELLS, BINS).astype(np.float32), bias
 
 
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, limit: int = 3000) -> np.ndarray:
-    """Indices kept by greedy non-maximum suppression, best first (only the `limit` best considered)."""
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, limit: int = 3000,
+        contain: float = 1.01) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, best first (only the `limit` best considered).
+    A box is also dropped when more than `contain` of the smaller box lies inside a better one
+    (a die's own corner or pip group seen as a small die)."""
     order = np.argsort(-scores)[:limit]
     b = boxes[order].astype(np.float64)
     area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
@@ -42,6 +45,7 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, limit: int = 3000) ->
         y1 = np.minimum(b[i, 3], b[i + 1:, 3])
         inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
         alive[i + 1:] &= inter / (area[i] + area[i + 1:] - inter) <= iou
+        alive[i + 1:] &= inter / np.minimum(area[i], area[i + 1:]) <= contain
     return np.asarray(keep, int)
 
 

@@ -19,7 +19,7 @@ WIN_CELLS = 10  # detector window, in cells
 WIN = CELL * WIN_CELLS  # 40 px
 CONTEXT = 1.25  # window side / die side
 BINS = 9
-VALUE_SIZE = 32  # value reader crop (px)
+VALUE_SIZE = 48  # value reader crop (px)
 
 
 def cell_features(image_bgr: np.ndarray, cell: int = CELL) -> np.ndarray:
@@ -29,11 +29,15 @@ def cell_features(image_bgr: np.ndarray, cell: int = CELL) -> np.ndarray:
     gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=1)
     if img.ndim == 3:  # per pixel, the colour channel with the strongest edge
         mag_c = gx * gx + gy * gy
-        best = mag_c.argmax(axis=2)[..., None]
-        gx = np.take_along_axis(gx, best, 2)[..., 0]
-        gy = np.take_along_axis(gy, best, 2)[..., 0]
-    mag = np.sqrt(gx * gx + gy * gy)
-    ang = (np.arctan2(gy, gx) % np.pi) * (BINS / np.pi) - 0.5
+        bx, by, best = gx[..., 0], gy[..., 0], mag_c[..., 0]
+        for ch in (1, 2):
+            better = mag_c[..., ch] > best
+            bx = np.where(better, gx[..., ch], bx)
+            by = np.where(better, gy[..., ch], by)
+            best = np.maximum(best, mag_c[..., ch])
+        gx, gy = bx, by
+    mag, ang = cv2.cartToPolar(gx, gy)
+    ang = (ang % np.pi) * (BINS / np.pi) - 0.5
     lo = np.floor(ang).astype(np.int32)
     frac = ang - lo
     lo %= BINS
@@ -41,11 +45,12 @@ def cell_features(image_bgr: np.ndarray, cell: int = CELL) -> np.ndarray:
     H, W = mag.shape
     Hc, Wc = H // cell, W // cell
     mag, frac, lo, hi = (a[:Hc * cell, :Wc * cell] for a in (mag, frac, lo, hi))
-    bins = np.arange(BINS, dtype=np.int32)
+    # one weighted bincount over (cell, bin) indices: far cheaper than an HxWxBINS array
+    cell_idx = ((np.arange(Hc * cell) // cell)[:, None] * Wc + (np.arange(Wc * cell) // cell)[None, :]) * BINS
     w_hi = mag * frac
-    hist = np.where(lo[..., None] == bins, (mag - w_hi)[..., None], 0.0).astype(np.float32)
-    hist += np.where(hi[..., None] == bins, w_hi[..., None], 0.0)
-    hist = hist.reshape(Hc, cell, Wc, cell, BINS).sum(axis=(1, 3))
+    hist = np.bincount((cell_idx + lo).ravel(), (mag - w_hi).ravel(), Hc * Wc * BINS)
+    hist += np.bincount((cell_idx + hi).ravel(), w_hi.ravel(), Hc * Wc * BINS)
+    hist = hist.reshape(Hc, Wc, BINS).astype(np.float32)
     energy = (hist * hist).sum(axis=2)
     norm = np.sqrt(cv2.boxFilter(energy, -1, (3, 3), normalize=False, borderType=cv2.BORDER_REFLECT)) + 1e-3
     return np.minimum(hist / norm[..., None], 0.5).astype(np.float32)
@@ -94,14 +99,20 @@ def dihedral(img: np.ndarray, k: int) -> np.ndarray:
 
 
 def value_features(crop_bgr: np.ndarray) -> np.ndarray:
-    """Polarity-free features of a die crop (VALUE_SIZE square): orientation histograms of 4x4 cells
-    plus a 8x8 map of how far each pixel's colour is from the face colour (pips stand out whether
-    dark or light)."""
+    """Polarity-free features of a die crop (VALUE_SIZE square): orientation histograms of 4x4 cells,
+    a 16x16 map of how far each pixel's colour is from the face colour (pips stand out whether dark
+    or light) and the classical pip count (vision/dice/pips.py) as a one-hot vector."""
+    from vision.dice.pips import SIZE, count_pips
+
     lab = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
     c, q = VALUE_SIZE // 2, VALUE_SIZE // 4
     face = np.median(lab[c - q:c + q, c - q:c + q].reshape(-1, 3), axis=0)
     dist = np.linalg.norm(lab - face, axis=2)
     dist = dist / (np.percentile(dist, 95) + 8.0)
-    coarse = cv2.resize(dist, (8, 8), interpolation=cv2.INTER_AREA).ravel()
+    coarse = cv2.resize(dist, (16, 16), interpolation=cv2.INTER_AREA).ravel()
     hog = cell_features(crop_bgr).ravel()
-    return np.concatenate([hog, coarse]).astype(np.float32)
+    n, quality, _ = count_pips(cv2.resize(crop_bgr, (SIZE, SIZE), interpolation=cv2.INTER_LINEAR))
+    pips = np.zeros(11, np.float32)
+    pips[min(n, 9)] = 1.0
+    pips[10] = quality
+    return np.concatenate([hog, coarse, pips]).astype(np.float32)

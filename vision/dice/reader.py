@@ -54,7 +54,7 @@ class DiceReader:
         p_die = self.verifier.proba(feats)[:, 1]
         keep = p_die >= self.verify_threshold
         boxes, p_die = found.xyxy[keep], p_die[keep]
-        order = nms(boxes, p_die, 0.3)
+        order = nms(boxes, p_die, 0.3, contain=0.6)
         boxes, p_die = boxes[order], p_die[order]
         n = len(boxes)
         values = np.zeros(n, np.int32)

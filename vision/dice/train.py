@@ -131,9 +131,15 @@ def value_samples(images, items, rng) -> tuple[np.ndarray, np.ndarray]:
                 continue
             box = square_window(np.array(obj.bbox), 1.0)
             for k in range(8):
-                for j in range(2):
-                    b = _jitter(box, rng, 0.06) if j else box
-                    X.append(value_features(dihedral(crop(img, b, VALUE_SIZE), k)))
+                for j in range(3):
+                    c = crop(img, _jitter(box, rng, 0.07) if j else box, VALUE_SIZE)
+                    if j:  # any angle, light and focus: the eight flips alone leave 45 degree gaps
+                        M = cv2.getRotationMatrix2D((VALUE_SIZE / 2, VALUE_SIZE / 2), rng.uniform(-45, 45), 1.0)
+                        c = cv2.warpAffine(c, M, (VALUE_SIZE, VALUE_SIZE), borderMode=cv2.BORDER_REPLICATE)
+                        c = cv2.convertScaleAbs(c, alpha=rng.uniform(0.75, 1.25), beta=rng.uniform(-25, 25))
+                        if rng.random() < 0.3:
+                            c = cv2.GaussianBlur(c, (0, 0), rng.uniform(0.5, 1.2))
+                    X.append(value_features(dihedral(c, k)))
                     y.append(int(obj.value) - 1)
     return np.array(X, np.float32), np.array(y, np.int32)
 
@@ -177,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{np.mean(net.proba(X).argmax(1) == y):.3f}; {time.time() - t:.0f}s")
     if "values" in only:
         X, y = value_samples(images, items, rng)
-        net = SoftmaxNet(X.shape[1], 6, hidden=64).fit(X, y, epochs=40)
+        net = SoftmaxNet(X.shape[1], 6, hidden=96).fit(X, y, epochs=40, l2=1e-3)
         net.save(args.out / "values.json", **meta)
         print(f"values: {len(y)} crops, training accuracy {np.mean(net.proba(X).argmax(1) == y):.3f}; "
               f"{time.time() - t:.0f}s")
