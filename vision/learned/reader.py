@@ -1,0 +1,119 @@
+"""`LearnedDiceReader`: dice found by a shipped YOLO detector (ONNX, no torch), read three ways.
+
+Modes (what the referee and `compare dice` choose between):
+  "learned" - the detector's own classes: a six-class model ("1".."6") gives the value directly;
+  "combo"   - learned boxes, then the classical value network (vision/dice, trained on real crops)
+              reads each die crop; the issue's measurements say this two-stage route is the lever;
+  a tiling option splits a large frame (e.g. 1280x720) into overlapping squares so small dice keep
+  their pixels at the detector's small input size.
+Output is the same as vision.dice.read_dice: Detections of kind "die", values 1..6 (or -1), colours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from vision.learned.yolo import OnnxYolo, nms
+from vision.types import Detections, VisionError, check_image
+
+MODELS = Path(__file__).with_name("models")
+DEFAULT_MODEL = MODELS / "dice_die_n320.onnx"
+MODES = ("learned", "combo")
+
+
+def model_names(path: Path) -> list[str]:
+    """Class names from the model card's JSON sidecar (`<model>.json`), default one class "die"."""
+    side = path.with_suffix(".json")
+    if side.exists():
+        try:
+            return [str(n) for n in json.loads(side.read_text(encoding="utf-8"))["names"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise VisionError(f"{side}: not a valid model sidecar ({exc})") from None
+    return ["die"]
+
+
+def tile_windows(width: int, height: int, tile: int, overlap: float = 0.2) -> list[tuple[int, int, int, int]]:
+    """Square windows of side `tile` (clipped to the frame) covering it with at least `overlap`."""
+    def starts(length: int) -> list[int]:
+        if length <= tile:
+            return [0]
+        n = int(np.ceil((length - tile * overlap) / (tile * (1 - overlap))))
+        return [int(round(v)) for v in np.linspace(0, length - tile, max(n, 2))]
+    return [(x, y, min(width, x + tile), min(height, y + tile))
+            for y in starts(height) for x in starts(width)]
+
+
+class LearnedDiceReader:
+    def __init__(self, model: Path | str = DEFAULT_MODEL, mode: str = "combo", conf: float = 0.3,
+                 iou: float = 0.5, tile: int = 0, backend: str = "opencv", tta: int = 8,
+                 colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None) -> None:
+        if mode not in MODES:
+            raise VisionError(f"mode must be one of {MODES}, got {mode!r}")
+        if not 0.0 < conf < 1.0 or not 0.0 < iou < 1.0:
+            raise VisionError(f"conf and iou must be in (0, 1), got {conf}, {iou}")
+        if tile and tile < 64:
+            raise VisionError(f"tile must be 0 (whole frame) or at least 64 px, got {tile}")
+        self.net = OnnxYolo(model, backend)
+        self.names = model_names(Path(model))
+        if mode == "learned" and self.names == ["die"]:
+            raise VisionError(f"{model}: a one-class detector cannot read values; use mode 'combo'")
+        self.mode, self.conf, self.iou, self.tile, self.tta = mode, conf, iou, tile, tta
+        self._colors = colors
+        self._values = None
+
+    def _value_reader(self):  # noqa: ANN202 - the classical models are loaded only when first needed
+        if self._values is None:
+            from vision.dice.colour import palette_lab
+            from vision.dice.detector import MODELS as CLASSICAL
+            from vision.dice.mlp import SoftmaxNet
+
+            self._values = (SoftmaxNet.load(CLASSICAL / "values.json"), *palette_lab(self._colors))
+        return self._values
+
+    def boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Detector boxes (image pixels), scores and classes, tiles merged."""
+        if not self.tile:
+            return self.net.detect(image, self.conf, self.iou)
+        parts = []
+        H, W = image.shape[:2]
+        for x0, y0, x1, y1 in tile_windows(W, H, self.tile):
+            b, s, c = self.net.detect(image[y0:y1, x0:x1], self.conf, self.iou)
+            parts.append((b + np.array([x0, y0, x0, y0], np.float32), s, c))
+        xyxy = np.concatenate([p[0] for p in parts])
+        score = np.concatenate([p[1] for p in parts])
+        cls = np.concatenate([p[2] for p in parts])
+        keep = nms(xyxy, score, self.iou)
+        return xyxy[keep], score[keep], cls[keep]
+
+    def read(self, image: np.ndarray) -> Detections:
+        check_image(image)
+        xyxy, score, cls = self.boxes(image)
+        n = len(xyxy)
+        values = np.full(n, -1, np.int32)
+        vconf = np.zeros(n, np.float32)
+        colours: list[str | None] = [None] * n
+        if self.mode == "learned":
+            for i, c in enumerate(cls):
+                name = self.names[int(c)] if int(c) < len(self.names) else ""
+                values[i] = int(name) if name.isdigit() else -1
+            vconf[:] = score
+        if n and (self.mode == "combo" or self._colors is not None):
+            from vision.dice.colour import classify_colour
+            from vision.dice.features import VALUE_SIZE, crop, dihedral, square_window, value_features
+
+            net, names, lab = self._value_reader()
+            for i, b in enumerate(xyxy):
+                c = crop(image, square_window(b, 1.0), VALUE_SIZE)
+                if self.mode == "combo":
+                    feats = np.array([value_features(dihedral(c, k)) for k in range(self.tta)])
+                    p = net.proba(feats).mean(axis=0)
+                    values[i], vconf[i] = int(p.argmax()) + 1, float(p.max())
+                colours[i] = classify_colour(c, names, lab)[0]
+        return Detections(xyxy=xyxy, confidence=score, values=values, value_confidence=vconf,
+                          colors=colours, kind="die", data={"class": cls.astype(np.int32)})
+
+    __call__ = read
