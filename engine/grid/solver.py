@@ -312,10 +312,11 @@ def _root_move(search: _Search, depth: int) -> tuple[float, Place]:
 
 
 def solve(state: GridState, time_limit: float | None = None, max_depth: int | None = None) -> SolveResult:
-    """Best move and value of `state`. Iterative deepening: each pass searches one ply deeper;
-    the pass that reaches the last empty cell is exact. With `time_limit` (seconds) the search
-    stops at the deadline and returns the deepest completed pass (exact=False unless it reached
-    the end). `max_depth` caps the plies (a fixed-strength computer player)."""
+    """Best move and value of `state`. Without `time_limit` the search goes straight to the exact
+    value. With `time_limit` (seconds) it first completes a 2-ply heuristic pass (a move is always
+    ready), then tries the exact search when at most EXACT_REACH cells are empty, otherwise deepens
+    2 plies per pass; at the deadline it returns the deepest completed pass (exact=False unless it
+    reached the end). `max_depth` caps the plies (a fixed-strength computer player)."""
     if not isinstance(state, GridState):
         raise EngineError(f"the 4x4 solver needs a highway-grid state, got {type(state).__name__}")
     start = time.perf_counter()
