@@ -185,3 +185,13 @@ def test_replay_starts_from_a_set_up_position(tmp_path):
     report = replay(log)
     assert report.ok and [c.engine["legal"] for c in report.checks] == [True, False, True]
     assert report.final_state == state and report.final_state.placed == 11
+
+
+def test_export_of_a_damaged_log_warns_with_the_line_and_exits_one(capsys, copy):
+    copy.write_bytes(copy.read_bytes()[:-25])  # the end record cut mid-line
+    before = copy.read_bytes()
+    assert main(["log", "export", str(copy), "--format", "csv"]) == 1
+    out, err = capsys.readouterr()
+    assert len(list(csv.DictReader(io.StringIO(out)))) == 21  # every readable record is exported
+    assert f"{copy}, line 23: truncated record" in err
+    assert copy.read_bytes() == before
