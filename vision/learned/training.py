@@ -87,7 +87,8 @@ def require_ultralytics(config_dir: Path) -> Any:
 
 def train_step(data_yaml: Path, project: Path, name: str, config_dir: Path, model_yaml: str = "yolov8n.yaml",
                epochs: int = 60, imgsz: int = 320, batch: int = 16, minutes: float = 15.0,
-               resume: bool = False, workers: int = 0, seed: int = 0, **overrides: Any) -> StepResult:
+               resume: bool = False, workers: int = 0, seed: int = 0, init: Path | None = None,
+               **overrides: Any) -> StepResult:
     """Train (or resume) for at most `minutes` of wall time, stopping only at an epoch boundary."""
     YOLO = require_ultralytics(config_dir)
     run_dir = project / name
@@ -110,6 +111,8 @@ def train_step(data_yaml: Path, project: Path, name: str, config_dir: Path, mode
             raise FileExistsError(f"{run_dir} already exists: pass --resume to continue it, "
                                   "or another --name")
         model = YOLO(model_yaml)
+        if init is not None:  # pretrained on another set (e.g. renders, or one class): same-shape layers
+            model.load(str(init))
         kwargs = dict(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
                       project=str(project.resolve()), name=name, exist_ok=False, seed=seed,
                       deterministic=True, plots=False, amp=False, device="cpu", pretrained=False,

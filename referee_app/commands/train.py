@@ -1,0 +1,81 @@
+"""`highway-referee train dice`: build the YOLO dice set, train in resumable time-boxed steps, export
+ONNX with a model card. Needs the optional train extra (torch, ultralytics) in its own environment;
+without it the command says what to install. The shipped reader never needs torch."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee_app.cli import CliError, CommandTree
+
+
+def _setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", default="dice_die_n320", help="run name (runs/learned/NAME, NAME.onnx)")
+    p.add_argument("--runs", type=Path, default=Path("runs/learned"), help="where runs and datasets go")
+    p.add_argument("--real", type=Path, metavar="FOLDER",
+                   help="labelled photos (realdata format) whose first --real-first photos join training")
+    p.add_argument("--real-first", type=int, default=52, help="how many photos, in file-name order (52)")
+    p.add_argument("--renders", type=int, default=60, help="rendered scenes (a quarter go to val)")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the renders and of training")
+    p.add_argument("--scheme", choices=("die", "value"), default="die",
+                   help="die: one class, values read per crop; value: six classes 1..6")
+    p.add_argument("--model", default="yolov8n.yaml", help="architecture YAML (no weight download)")
+    p.add_argument("--init", type=Path, metavar="PT", help="start from these weights (same-shape layers)")
+    p.add_argument("--epochs", type=int, default=60)
+    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--minutes", type=float, default=15.0, help="stop this step after the epoch past this")
+    p.add_argument("--resume", action="store_true", help="continue runs/learned/NAME from last.pt")
+    p.add_argument("--export", type=Path, metavar="ONNX",
+                   help="after the step (finished or not), export best.pt here with a model card")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from vision.learned.training import TrainExtraMissing, require_ultralytics
+
+    config = args.runs / "yolo_config"
+    try:
+        require_ultralytics(config)
+    except TrainExtraMissing as exc:
+        raise CliError(str(exc), 3) from exc
+    for name in ("epochs", "imgsz", "batch", "real_first"):
+        if getattr(args, name) < (0 if name == "real_first" else 1):
+            raise CliError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    if args.real is not None and not (args.real / "labels.json").is_file():
+        raise CliError(f"--real {args.real}: no labels.json in this folder")
+    if args.init is not None and not args.init.is_file():
+        raise CliError(f"--init {args.init}: no such weight file")
+    from vision.learned.card import export_with_card
+    from vision.learned.training import train_step
+
+    data_dir = args.runs / "data" / args.name
+    if not args.resume:
+        from datasets.yolo import DiceSetSpec, build_dice_set
+
+        spec = DiceSetSpec(real_folder=args.real, real_first=args.real_first, renders=args.renders,
+                           seed=args.seed, scheme=args.scheme)
+        try:
+            m = build_dice_set(data_dir, spec, show_progress=not args.no_progress)
+        except ValueError as exc:
+            raise CliError(str(exc)) from exc
+        print(f"dataset {data_dir}: {m['images']} images, {m['boxes']} boxes")
+    try:
+        step = train_step(data_dir / "data.yaml", args.runs, args.name, config, model_yaml=args.model,
+                          epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, minutes=args.minutes,
+                          resume=args.resume, seed=args.seed, init=args.init)
+    except (FileNotFoundError, FileExistsError) as exc:
+        raise CliError(str(exc)) from exc
+    state = "finished" if step.finished else "paused (run again with --resume)"
+    print(f"{step.run_dir}: {step.epochs_done}/{step.epochs_total} epochs, {state}, {step.seconds:.0f} s")
+    if args.export:
+        card = export_with_card(step, args.export, data_dir, config)
+        print(f"exported {args.export} and {card}")
+    return 0
+
+
+def register(cli: CommandTree) -> None:
+    cli.group(("train",), help="train learned detectors (needs the train extra)")
+    cli.add(("train", "dice"), _setup, _run,
+            help="train the YOLO dice detector in resumable steps, export ONNX")

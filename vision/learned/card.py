@@ -1,0 +1,93 @@
+"""Model cards: every shipped ONNX file has `<name>.json` (what the runtime reads: class names, input
+size, the photos it trained on) and `<name>.md` (for people: data, epochs, metrics, size)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from vision.learned.training import StepResult, export_onnx
+
+
+def best_val_row(results_csv: Path) -> dict[str, float]:
+    """The epoch row of Ultralytics' results.csv with the best mAP50-95 (its fitness, roughly)."""
+    with results_csv.open(encoding="utf-8") as f:
+        rows = [{k.strip(): float(v) for k, v in r.items() if v not in (None, "")} for r in csv.DictReader(f)]
+    if not rows:
+        return {}
+    return max(rows, key=lambda r: (r.get("metrics/mAP50-95(B)", 0.0), r.get("epoch", 0.0)))
+
+
+def held_out_scores(onnx: Path, manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """Score the exported model, torch-free, on the real photos of its folder that it did not train on."""
+    from vision.dice.evaluate import evaluate, load
+    from vision.learned.reader import LearnedDiceReader
+
+    folder = manifest["spec"].get("real_folder")
+    if not folder or not Path(folder, "labels.json").is_file():
+        return None
+    labels = load(Path(folder))
+    mode = "combo" if manifest["names"] == ["die"] else "learned"
+    r = evaluate(labels, LearnedDiceReader(onnx, mode=mode).read, skip=set(manifest["real_photos"]))
+    keys = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_accuracy", "end_to_end",
+            "ms_per_image")
+    return {k: r[k] for k in keys} | {"mode": mode, "folder": Path(folder).name}
+
+
+def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: Path) -> Path:
+    manifest = json.loads((data_dir / "manifest.json").read_text(encoding="utf-8"))
+    args = json.loads(json.dumps(_train_args(step.run_dir)))
+    imgsz = int(args.get("imgsz", 320))
+    weights = step.best if step.best.exists() else step.last
+    export_onnx(weights, onnx, imgsz, config_dir)
+    real_folder = manifest["spec"].get("real_folder")
+    side = {"names": manifest["names"], "imgsz": imgsz, "trained_on": Path(real_folder).name if real_folder
+            else None, "train_photos": manifest["real_photos"],
+            "epochs_done": step.epochs_done, "epochs_planned": step.epochs_total, "model": args.get("model"),
+            "data": {"images": manifest["images"], "boxes": manifest["boxes"], "spec": manifest["spec"]},
+            "synthetic_val": best_val_row(step.run_dir / "results.csv")}
+    onnx.with_suffix(".json").write_text(json.dumps(side, indent=1), encoding="utf-8")
+    side["held_out_real"] = held_out_scores(onnx, manifest)
+    onnx.with_suffix(".json").write_text(json.dumps(side, indent=1), encoding="utf-8")
+    card = onnx.with_suffix(".md")
+    card.write_text(render_card(onnx, side), encoding="utf-8")
+    return card
+
+
+def _train_args(run_dir: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    path = run_dir / "args.yaml"
+    if path.exists():  # flat `key: value` lines; no YAML parser needed for the few keys used here
+        for line in path.read_text(encoding="utf-8").splitlines():
+            key, _, value = line.partition(":")
+            out[key.strip()] = value.strip()
+    return out
+
+
+def render_card(onnx: Path, side: dict[str, Any]) -> str:
+    pct = lambda v: "n/a" if v is None else f"{100 * v:.1f} %"  # noqa: E731
+    val = side.get("synthetic_val") or {}
+    real = side.get("held_out_real")
+    spec = side["data"]["spec"]
+    lines = [f"# Model card: {onnx.name}", "",
+             f"- Architecture: {side.get('model')} from scratch (no pretrained weights), Ultralytics; "
+             f"input {side['imgsz']}x{side['imgsz']}; classes {side['names']}.",
+             f"- Size: {onnx.stat().st_size / 1e6:.1f} MB (ONNX, float32, no NMS in the graph: "
+             "vision/learned/yolo.py decodes and suppresses).",
+             f"- Epochs: {side['epochs_done']} of {side['epochs_planned']} planned, CPU only.",
+             f"- Data: {side['data']['images']['train']} training images ({len(side['train_photos'])} real "
+             f"photos: the first {spec.get('real_first')} of {side.get('trained_on')} in file-name order, "
+             f"plus renders from datasets/dice seed {spec.get('seed')}), {side['data']['images']['val']} "
+             f"rendered val images; boxes {side['data']['boxes']}.",
+             f"- Synthetic val (best epoch {int(val.get('epoch', 0))}): precision "
+             f"{pct(val.get('metrics/precision(B)'))}, recall {pct(val.get('metrics/recall(B)'))}, "
+             f"mAP50 {pct(val.get('metrics/mAP50(B)'))}, mAP50-95 {pct(val.get('metrics/mAP50-95(B)'))}."]
+    if real:
+        lines.append(f"- Held-out real photos ({real['folder']}, {real['n_images']} photos the model did not "
+                     f"train on, {real['n_labelled']} dice; reader mode {real['mode']}): recall "
+                     f"{pct(real['recall'])}, precision {pct(real['precision'])} (lenient), value accuracy "
+                     f"{pct(real['value_accuracy'])}, {real['ms_per_image']} ms per photo.")
+    lines += ["", "Rebuild: see docs/models.md (`highway-referee train dice ...`).", ""]
+    return "\n".join(lines)
