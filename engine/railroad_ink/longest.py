@@ -36,7 +36,7 @@ def longest_route(adj: dict[int, list[int]], reading: str = "trail", trace: bool
             value, route = _tree_diameter(adj, start, trace)
         elif reading == "trail":
             if edges + 1 <= best:
-                continue
+                continue  # a trail cannot use more connections than its component has
             value, route = _longest_trail(adj, comp, edges, trace)
         else:
             value, route = _longest_path(adj, comp, trace)
@@ -111,39 +111,111 @@ def _chains(adj: dict[int, list[int]], comp: Sequence[int]
 
 def _longest_trail(adj: dict[int, list[int]], comp: Sequence[int], edges: int, trace: bool
                    ) -> tuple[int, list[int]]:
-    odd = sum(1 for n in comp if len(adj[n]) % 2)
-    # Each connection left out fixes at most two odd squares; a trail allows two odd ends.
-    bound = edges - max(0, (odd - 2 + 1) // 2)
+    """The heaviest connected set of chains with at most two odd squares (Euler: exactly the sets a
+    single walk can cover). Search by taking chains away at odd squares, pruned by a parity bound."""
     branch, chains = _chains(adj, comp)
-    inc: dict[int, list[tuple[int, int, int]]] = {b: [] for b in branch}
-    for i, (a, b, sq) in enumerate(chains):
-        w = len(sq) - 1
-        inc[a].append((i, b, w))
+    weight = [len(sq) - 1 for _, _, sq in chains]
+    inc: dict[int, list[int]] = {b: [] for b in branch}
+    for i, (a, b, _) in enumerate(chains):
+        inc[a].append(i)
         if b != a:
-            inc[b].append((i, a, w))
-    best = [0, ()]
+            inc[b].append(i)
+    odd0 = frozenset(b for b in branch if len(adj[b]) % 2)
+    best: list = [-1, 0]  # weight, removed-chains mask of the best
+    seen: set[tuple[int, frozenset[int]]] = set()
 
-    def dfs(node: int, used: int, length: int, seq: tuple) -> bool:
-        if length > best[0]:
-            best[0], best[1] = length, seq
-            if length >= bound:
-                return True
-        for i, other, w in inc[node]:
-            if not used >> i & 1 and dfs(other, used | 1 << i, length + w, seq + ((i, node),)):
-                return True
-        return False
+    def components(removed: int) -> tuple[int, int]:
+        parent = {b: b for b in branch}
 
-    starts = [b for b in branch if len(adj[b]) % 2] or branch
-    for b in starts:
-        if dfs(b, 0, 0, ()):
-            break
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for i, (a, b, _) in enumerate(chains):
+            if not removed >> i & 1:
+                parent[find(a)] = find(b)
+        total: dict[int, int] = {}
+        for i, (a, _, _) in enumerate(chains):
+            if not removed >> i & 1:
+                r = find(a)
+                total[r] = total.get(r, 0) + weight[i]
+        if not total:
+            return 0, branch[0]
+        root = max(total, key=total.__getitem__)
+        return total[root], root
+
+    def search(removed: int, left: int, odd: frozenset[int], ends: frozenset[int]) -> None:
+        key = (removed, ends)
+        if key in seen:
+            return
+        seen.add(key)
+        open_odd = odd - ends
+        need = max(0, len(open_odd) - (2 - len(ends)))
+        if left - (need + 1) // 2 <= best[0]:
+            return  # each chain taken away fixes at most two odd squares
+        if not open_odd:
+            value, _ = components(removed)
+            if value > best[0]:
+                best[0], best[1] = value, removed
+            return
+        v = min(open_odd, key=lambda n: sum(1 for i in inc[n] if not removed >> i & 1))
+        if len(ends) < 2:
+            search(removed, left, odd, ends | {v})
+        for i in inc[v]:
+            if removed >> i & 1:
+                continue
+            a, b, _ = chains[i]
+            search(removed | 1 << i, left - weight[i], odd ^ {a, b}, ends)
+
+    search(0, sum(weight), odd0, frozenset())
     route: list[int] = []
     if trace:
-        for i, frm in best[1]:
-            sq = chains[i][2]
-            sq = sq if sq[0] == frm else sq[::-1]
-            route.extend(sq if not route else sq[1:])
+        route = _euler_route(chains, best[1], components(best[1])[1], inc)
     return best[0] + 1, route
+
+
+def _euler_route(chains: list[tuple[int, int, list[int]]], removed: int, root: int,
+                 inc: dict[int, list[int]]) -> list[int]:
+    """Hierholzer's walk over the kept chains of `root`'s component, as squares in order."""
+    kept = {i for i in range(len(chains)) if not removed >> i & 1}
+    comp = {root}
+    grew = True
+    while grew:
+        grew = False
+        for i in kept:
+            a, b, _ = chains[i]
+            if (a in comp) != (b in comp):
+                comp |= {a, b}
+                grew = True
+    kept = {i for i in kept if chains[i][0] in comp}
+    degree = {n: 0 for n in comp}
+    for i in kept:
+        degree[chains[i][0]] += 1
+        degree[chains[i][1]] += 1
+    start = next((n for n in sorted(comp) if degree[n] % 2), root)
+    unused = set(kept)
+    stack: list[tuple[int, int | None]] = [(start, None)]
+    walk: list[tuple[int, int | None]] = []
+    while stack:
+        node, via = stack[-1]
+        nxt = next((i for i in inc[node] if i in unused), None)
+        if nxt is None:
+            walk.append(stack.pop())
+            continue
+        unused.discard(nxt)
+        a, b, _ = chains[nxt]
+        stack.append((b if a == node else a, nxt))
+    walk.reverse()
+    route = [walk[0][0]] if walk else [root]
+    for k in range(1, len(walk)):
+        node, via = walk[k]
+        assert via is not None
+        sq = chains[via][2]
+        sq = sq if sq[0] == walk[k - 1][0] else sq[::-1]
+        route.extend(sq[1:])
+    return route
 
 
 def _longest_path(adj: dict[int, list[int]], comp: Sequence[int], trace: bool) -> tuple[int, list[int]]:
