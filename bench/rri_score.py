@@ -13,7 +13,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from engine.railroad_ink.board import CENTRE, NEIGHBOURS, OPPOSITE, Sheet
+from engine.railroad_ink.board import CENTRE, NEIGHBOURS, OPPOSITE, Sheet, Square
 from engine.railroad_ink.randomgame import random_game
 from engine.railroad_ink.reference import naive_longest, route_graph
 from engine.railroad_ink.scoring import EXIT_POINTS, score_sheet
@@ -94,6 +94,29 @@ def mid_game_states(games: list[RailroadInkState], seed: int) -> list[RailroadIn
     return out
 
 
+def loopy_sheets(count: int, seed: int) -> list[Sheet]:
+    """Dense 4x4 highway grids (every connection drawn with probability 0.8): many loops, the case
+    where exhaustive search blows up. Not reachable in a real game; shows the worst-case gap."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        cells = [r * 7 + c for r in range(4) for c in range(4)]
+        sides = {c: ["-"] * 4 for c in cells}
+        for c in cells:
+            for s in (1, 2):
+                n = NEIGHBOURS[c][s]
+                if n in sides and rng.random() < 0.8:
+                    sides[c][s], sides[n][OPPOSITE[s]] = "H", "H"
+        sheet = Sheet()
+        for c in cells:
+            if "H" in sides[c]:
+                sheet = sheet.put(c, Square("".join(sides[c]), "drawn"))
+        out.append(sheet)
+    return out
+
+
 def naive_enumerate(state: RailroadInkState) -> int:
     """Baseline: judge every piece x 8 transforms x 49 squares through the full verdict path."""
     assert state.roll is not None
@@ -124,6 +147,13 @@ def main() -> None:
         fast = rate(lambda r=reading: [score_sheet(s, r) for s in sheets].__len__(), args.seconds)
         naive = rate(lambda r=reading: [naive_score(s, r) for s in sheets].__len__(), args.seconds)
         print(f"score ({reading:5}): {fast:9.0f} sheets/s   naive baseline {naive:8.0f} sheets/s   "
+              f"ratio {fast / naive:5.1f}x")
+    loopy = loopy_sheets(args.sheets, 2)
+    for reading in ("trail", "path"):
+        fast = rate(lambda r=reading: [score_sheet(s, r) for s in loopy].__len__(), args.seconds)
+        naive = rate(lambda r=reading: [naive_score(s, r) for s in loopy].__len__(), args.seconds)
+        print(f"loopy 4x4 sheets ({reading:5}): {fast:7.0f} sheets/s   naive baseline {naive:8.0f} "
+              f"sheets/s   "
               f"ratio {fast / naive:5.1f}x")
     states = mid_game_states(games, 1)
     counts = [sum(1 for _ in s.legal_placements(0)) for s in states]

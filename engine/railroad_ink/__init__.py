@@ -51,11 +51,13 @@ GAME = register(
         action_from_json=action_from_json,
         parse_action=parse_action,
         rules_doc="docs/rules/railroad-ink.md",
-        variants={"expansions": "comma-separated subset of river, lake, meteor, lava (6 rounds instead of 7)"},
+        variants={"expansions": "comma-separated subset of river, lake, meteor, lava (6 rounds instead "
+                                "of 7)"},
     )
 )
 
 __all__ = ["CENTRE", "EXIT_POINTS", "EXPANSIONS", "FACES", "GAME", "PIECES", "SPECIALS", "STANDARD_EXITS",
-           "CheckResult", "Done", "Meteor", "Place", "RailroadInkState", "Roll", "Score", "Sheet", "SheetFile",
+           "CheckResult", "Done", "Meteor", "Place", "RailroadInkState", "Roll", "Score", "Sheet",
+           "SheetFile",
            "Square", "action_from_json", "cell_name", "check_sheet", "load_sheet", "parse_action", "ranking",
            "score_sheet", "sheet_from_json", "sheet_to_json", "transform_sheet"]

@@ -61,7 +61,8 @@ def square_name(row: int, col: int) -> str:
 def check_square(row: object, col: object, where: str = "") -> int:
     at = f"{where}: " if where else ""
     if not isinstance(row, int) or not isinstance(col, int) or isinstance(row, bool) or isinstance(col, bool):
-        raise EngineError(f"{at}row and col must be integers 0-6, got row={row!r} col={col!r} (rule rri.board)")
+        raise EngineError(f"{at}row and col must be integers 0-6, got row={row!r} col={col!r} (rule "
+                          f"rri.board)")
     if not (0 <= row < SIZE and 0 <= col < SIZE):
         raise EngineError(f"{at}square row {row}, col {col} is outside the 7x7 sheet (rows and columns are "
                           "0-6) (rule rri.board)")
@@ -71,7 +72,8 @@ def check_square(row: object, col: object, where: str = "") -> int:
 def parse_cell(text: str) -> int:
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in ROW_NAMES or not t[1].isdigit() or int(t[1]) >= SIZE:
-        raise EngineError(f"not a square of the sheet: {text!r} (squares are A0..G6, A0 top-left) (rule rri.board)")
+        raise EngineError(f"not a square of the sheet: {text!r} (squares are A0..G6, A0 top-left) (rule "
+                          f"rri.board)")
     return ROW_NAMES.index(t[0]) * SIZE + int(t[1])
 
 

@@ -48,7 +48,8 @@ def lava_fronts(sheet: Sheet) -> set[int]:
             continue
         for s in range(4):
             n = NEIGHBOURS[c][s]
-            if sq.sides[s] == "V" and n >= 0 and sheet.cells[n] is not None and "V" not in sheet.cells[n].sides:
+            other = sheet.cells[n] if n >= 0 else None
+            if sq.sides[s] == "V" and other is not None and "V" not in other.sides:
                 out.add(n)
     return out
 
@@ -85,14 +86,16 @@ def placement_problem(sheet: Sheet, cell: int, sides: str, piece: str, erase_ok:
         if k == "-" or f == "-":
             continue
         if f != k:
-            return ("rri.connect.mismatch", f"{where}'s {'NESW'[s]} side is {_kind(k)} but faces the {_kind(f)} "
+            return ("rri.connect.mismatch", f"{where}'s {'NESW'[s]} side is {_kind(k)} but faces the "
+                                            f"{_kind(f)} "
                     f"of {cell_name(n)}: only a station joins highway and railway")
         if k in "HR":
             touches = True
         elif k == "V":
             touches = touches or fam == "lava"
     if fam == "route" and not touches:
-        return ("rri.connect.touch", f"{piece} on {where} touches neither an exit nor a drawn route of the same "
+        return ("rri.connect.touch", f"{piece} on {where} touches neither an exit nor a drawn route of "
+                                     f"the same "
                 "kind")
     if piece == "volcano":
         if any(n >= 0 and has_lava(sheet, n) for n in neigh):

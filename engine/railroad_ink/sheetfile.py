@@ -19,7 +19,8 @@ from engine.railroad_ink.tiles import SPECIALS
 
 FORMAT = "railroad-ink-sheet"
 # Rules whose breach means the file cannot be the record of a game (exit 2), not a misplayed route.
-INPUT_RULES = frozenset({"rri.roll.not-rolled", "rri.roll.die-used", "rri.special.once", "rri.special.per-round",
+INPUT_RULES = frozenset({"rri.roll.not-rolled", "rri.roll.die-used", "rri.special.once",
+                         "rri.special.per-round",
                          "rri.special.per-game"})
 
 
@@ -119,7 +120,8 @@ def sheet_from_json(data: object) -> SheetFile:
     crossed = data.get("specials_crossed_off")
     if crossed is not None:  # every special crossed off, in order (a meteor may cost one too)
         if not isinstance(crossed, list) or any(s not in SPECIALS for s in crossed):
-            raise EngineError(f"specials_crossed_off must list special names, got {crossed!r} (rule rri.format)")
+            raise EngineError(f"specials_crossed_off must list special names, got {crossed!r} (rule "
+                              f"rri.format)")
         sheet = replace(sheet, specials=tuple(crossed))
     impact = data.get("impact")
     if impact is not None:
@@ -146,7 +148,8 @@ def build_sheet(entries: list[Entry] | tuple[Entry, ...], craters: list | tuple 
     return sheet
 
 
-def sheet_to_json(sheet: Sheet, expansions: tuple[str, ...] = (), rounds: dict[int, dict[str, Any]] | None = None,
+def sheet_to_json(sheet: Sheet, expansions: tuple[str, ...] = (), rounds: dict[int, dict[str,
+                                                                                         Any]] | None = None,
                   **meta: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"format": FORMAT, "version": 2, **meta}
     if expansions:
@@ -228,7 +231,8 @@ def check_sheet(sf: SheetFile) -> CheckResult:
                 return fail(verdict, e)
             state = state.apply(action, verdict)
             checked += 1
-        return CheckResult(0, None, f"{checked} placements legal ({mode} mode: no recorded rolls)", None, None,
+        return CheckResult(0, None, f"{checked} placements legal ({mode} mode: no recorded rolls)", None,
+                           None,
                            checked, mode)
 
     last = max(sf.rounds)
@@ -271,9 +275,11 @@ def check_sheet(sf: SheetFile) -> CheckResult:
     stray = [e for e in entries if e.square.round > last or e.square.round < 1]
     if stray:
         e = stray[0]
-        raise EngineError(f"placements[{e.index}] {cell_name(e.cell)} is in round {e.square.round}, which has no "
+        raise EngineError(f"placements[{e.index}] {cell_name(e.cell)} is in round {e.square.round}, "
+                          f"which has no "
                           f"recorded roll (rounds 1..{last}) (rule rri.format)")
-    return CheckResult(0, None, f"{checked} placements legal over {last} rounds ({mode})", None, None, checked,
+    return CheckResult(0, None, f"{checked} placements legal over {last} rounds ({mode})", None, None,
+                       checked,
                        mode)
 
 

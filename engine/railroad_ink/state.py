@@ -145,7 +145,9 @@ class Meteor(Action):
         return out
 
     def notation(self) -> str:
-        tail = f" ignore {self.ignore_with}" if self.ignore_with else (f" {self.direction}" if self.direction else "")
+        tail = f" {self.direction}" if self.direction else ""
+        if self.ignore_with:
+            tail = f" ignore {self.ignore_with}"
         return f"p{self.player} meteor{tail}"
 
 
@@ -204,7 +206,8 @@ def parse_action(text: str) -> Action:
                 return Meteor(seat, parts[2])
             if len(parts) == 4 and parts[2] == "ignore":
                 return Meteor(seat, None, parts[3])
-    raise NotationError(f"cannot read {text!r}: write 'roll FACES...', 'p0 PIECE B3 SIDES', 'p0 meteor [DIR]' "
+    raise NotationError(f"cannot read {text!r}: write 'roll FACES...', 'p0 PIECE B3 SIDES', 'p0 meteor "
+                        f"[DIR]' "
                         "or 'p0 done'")
 
 
@@ -238,7 +241,8 @@ class RailroadInkState(GameState):
         exp = check_expansions(expansions)
         sheet = Sheet()
         if "lava" in exp:
-            sheet = sheet.put(24, Square("VVVV", "volcano", False, 0))  # the first volcano, rule rri.lava.start
+            sheet = sheet.put(24, Square("VVVV", "volcano", False,
+                                         0))  # the first volcano, rule rri.lava.start
         return cls((sheet,) * players, exp, 1, None, (Progress(),) * players, free_dice)
 
     # -- turn ------------------------------------------------------------------------------------
@@ -383,14 +387,16 @@ class RailroadInkState(GameState):
     def _special_check(self, seat: int, special: str, where: dict[str, Any]) -> Verdict | None:
         sheet = self.sheets[seat]
         if special in sheet.specials:
-            return Verdict.illegal("rri.special.once", f"{special} was already used: each special once", _MUST,
+            return Verdict.illegal("rri.special.once", f"{special} was already used: each special once",
+                                   _MUST,
                                    **where)
         if self.progress[seat].special:
             return Verdict.illegal("rri.special.per-round", f"round {self.round}: a special was already used "
                                    "this round (at most one per round)", _MUST, **where)
         if len(sheet.specials) >= MAX_SPECIALS:
             return Verdict.illegal("rri.special.per-game", f"{special} would be special number "
-                                   f"{len(sheet.specials) + 1}: at most {MAX_SPECIALS} per game", _MUST, **where)
+                                   f"{len(sheet.specials) + 1}: at most {MAX_SPECIALS} per game",
+                                   _MUST, **where)
         return None
 
     def judge(self, action: Action) -> Verdict:
@@ -413,12 +419,14 @@ class RailroadInkState(GameState):
         return Verdict.ok("rri.roll", f"round {self.round}: rolled {', '.join(faces)}", faces=list(faces))
 
     def _judge_place(self, a: Place) -> Verdict:
-        where = {"square": cell_name(a.cell), "row": a.row, "col": a.col, "piece": a.piece, "player": a.player}
+        where = {"square": cell_name(a.cell), "row": a.row, "col": a.col, "piece": a.piece,
+                 "player": a.player}
         bad = self._seat_check(a.player, where)
         if bad:
             return bad
         if self.meteor_pending(a.player):
-            return Verdict.illegal("rri.meteor.first", f"player {a.player}: resolve this round's meteor before "
+            return Verdict.illegal("rri.meteor.first", f"player {a.player}: resolve this round's meteor "
+                                                       f"before "
                                    "drawing", _MUST, **where)
         if a.piece == "lake_full":
             return Verdict.illegal("rri.lake.fill", "full-water squares are filled by the rules, not drawn",
@@ -439,11 +447,14 @@ class RailroadInkState(GameState):
                                                                                   for f in self.roll))
                 if rolled:
                     return Verdict.illegal("rri.roll.die-used", f"{a.piece} on {where['square']}: {want} was "
-                                           f"already drawn this round (each rolled route once)", _MUST, **where)
-                return Verdict.illegal("rri.roll.not-rolled", f"{a.piece} on {where['square']} is not in round "
+                                           f"already drawn this round (each rolled route once)",
+                                           _MUST, **where)
+                return Verdict.illegal("rri.roll.not-rolled", f"{a.piece} on {where['square']} is not "
+                                                              f"in round "
                                        f"{self.round}'s roll ({', '.join(self.roll)})", _MUST, **where)
         elif a.piece != "volcano" and family(a.piece) != "route" and family(a.piece) not in self.expansions:
-            return Verdict.illegal("rri.roll.not-rolled", f"{a.piece} on {where['square']}: this sheet is played "
+            return Verdict.illegal("rri.roll.not-rolled", f"{a.piece} on {where['square']}: this sheet "
+                                                          f"is played "
                                    f"without the {family(a.piece)} expansion", _MUST, **where)
         sheet = self.sheets[a.player]
         erase = family(a.piece) == "lava" and a.piece != "volcano" and a.cell in self._lava_erasable(sheet)
@@ -586,9 +597,11 @@ class RailroadInkState(GameState):
         winners = tuple(i for i in order if (scores[i].total, scores[i].errors) == (top.total, top.errors))
         totals = tuple(float(s.total) for s in scores)
         if len(winners) > 1:
-            return Outcome(winners, True, f"players {list(winners)} tie on {top.total} points and {top.errors} "
+            return Outcome(winners, True, f"players {list(winners)} tie on {top.total} points and "
+                                          f"{top.errors} "
                            "errors (rule rri.score.tie-break)", totals)
-        return Outcome(winners, False, f"player {winners[0]} wins with {top.total} points (rule rri.score.total, "
+        return Outcome(winners, False, f"player {winners[0]} wins with {top.total} points (rule "
+                                       f"rri.score.total, "
                        "ties broken by fewer errors)", totals)
 
     # -- views and serialisation -----------------------------------------------------------------
@@ -619,7 +632,8 @@ class RailroadInkState(GameState):
         return {"game": self.game_name, "expansions": list(self.expansions), "round": self.round,
                 "roll": list(self.roll) if self.roll else None, "free_dice": self.free_dice,
                 "finished": self.finished,
-                "progress": [{"used": sorted(p.used), "special": p.special, "meteor": p.meteor, "done": p.done}
+                "progress": [{"used": sorted(p.used), "special": p.special, "meteor": p.meteor,
+                              "done": p.done}
                              for p in self.progress],
                 "sheets": [sheet_to_json(s) for s in self.sheets]}
 
@@ -634,7 +648,8 @@ class RailroadInkState(GameState):
             progress = tuple(Progress(frozenset(p["used"]), bool(p["special"]), bool(p["meteor"]),
                                       bool(p["done"])) for p in data["progress"])
             roll = tuple(data["roll"]) if data.get("roll") else None
-            return cls(sheets, check_expansions(data.get("expansions", [])), int(data["round"]), roll, progress,
+            return cls(sheets, check_expansions(data.get("expansions", [])), int(data["round"]), roll,
+                       progress,
                        bool(data.get("free_dice")), bool(data.get("finished")))
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError(f"railroad-ink state is malformed: {exc!r}") from exc

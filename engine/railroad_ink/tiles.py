@@ -91,7 +91,8 @@ EXPANSION_DICE: dict[str, tuple[str, ...]] = {
     "lava": ("lava", "lava"),
 }
 EXPANSIONS = tuple(EXPANSION_DICE)
-DIE_OF_FACE: dict[str, str] = {face: die for die, faces in FACES.items() for face in faces if die != "special"}
+DIE_OF_FACE: dict[str, str] = {face: die for die,
+                               faces in FACES.items() for face in faces if die != "special"}
 
 
 def rotate_cw(sides: str, turns: int = 1) -> str:

@@ -129,11 +129,14 @@ def _run_faces(args: argparse.Namespace) -> int:
 
 def register(cli: CommandTree) -> None:
     cli.group((GROUP,), "Railroad Ink: score, check and draw sheets")
-    cli.add((GROUP, "score"), _setup_score, _run_score, help="score a sheet (networks, longest routes, centre, "
+    cli.add((GROUP, "score"), _setup_score, _run_score, help="score a sheet (networks, longest routes, "
+                                                             "centre, "
             "errors, expansions, total)")
-    cli.add((GROUP, "check"), _setup_check, _run_check, help="check a sheet's placement sequence: exit 0 legal, "
+    cli.add((GROUP, "check"), _setup_check, _run_check, help="check a sheet's placement sequence: exit "
+                                                             "0 legal, "
             "1 first illegal placement, 2 bad input")
-    cli.add((GROUP, "render"), _setup_render, _run_render, help="draw a sheet with its score as SVG and/or PNG")
+    cli.add((GROUP, "render"), _setup_render, _run_render, help="draw a sheet with its score as SVG "
+                                                                "and/or PNG")
     cli.add((GROUP, "faces"), lambda p: p.add_argument("--json", action="store_true"), _run_faces,
             help="list every die and its faces")
     register_random(cli)

@@ -81,7 +81,8 @@ def draw_sheet(canvas: Canvas, sheet: Sheet, score: Score) -> None:
     _panel(canvas, score)
 
 
-def _route_line(canvas: Canvas, a: tuple[float, float], b: tuple[float, float], kind: str, colour: Color) -> None:
+def _route_line(canvas: Canvas, a: tuple[float, float], b: tuple[float, float], kind: str,
+                colour: Color) -> None:
     if kind == "H":
         canvas.line(a, b, colour, 2.6)
     elif kind == "R":
@@ -139,7 +140,8 @@ def _panel(canvas: Canvas, score: Score) -> None:
 
 def _scored(sheet: Sheet, score: Score | None) -> Score:
     if score is None or not score.networks and any(sq is not None for sq in sheet.cells):
-        return score_sheet(sheet, score.longest if score else "trail", tuple(score.expansion) if score else (),
+        return score_sheet(sheet, score.longest if score else "trail",
+                           tuple(score.expansion) if score else (),
                            trace=True)
     return score
 
