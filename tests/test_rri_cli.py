@@ -121,3 +121,28 @@ def test_faces_lists_every_die() -> None:
                          capture_output=True, text=True, check=True)
     faces = json.loads(out.stdout)
     assert faces["junction"].count("station_curve") == 2 and "meteor_any" in faces["meteor_direction"]
+
+
+def test_free_check_lands_craters_in_their_round(tmp_path: Path) -> None:
+    data = {"expansions": ["meteor"],
+            "placements": [placement(0, 1, "H-H-", round=1), placement(1, 1, "H-H-", round=1),
+                           placement(1, 1, "H-H-", round=3)],
+            "craters": [{"row": 1, "col": 1, "round": 2}]}
+    assert main(["railroad-ink", "check", write(tmp_path, data)]) == 0
+    data["craters"] = []
+    assert main(["railroad-ink", "check", write(tmp_path, data)]) == 1  # B1 is still drawn
+
+
+def test_sheet_svg_colours_networks_and_traces_routes() -> None:
+    from engine.railroad_ink import load_sheet
+    from referee_app.render.canvas import hex_color
+    from referee_app.render.railroad_ink import HIGHWAY_TRACE, NETWORK_COLOURS, sheet_svg
+
+    svg = sheet_svg(load_sheet(SAMPLES / "loop_reading.json").sheet)
+    assert hex_color(HIGHWAY_TRACE) in svg and hex_color(NETWORK_COLOURS[0]) not in svg  # one exit only
+    two = {"placements": [placement(0, 1, "H-H-"), placement(1, 1, "H-H-"), placement(2, 1, "H-H-"),
+                          placement(3, 1, "H--H"), placement(3, 0, "-H-H")]}
+    from engine.railroad_ink import sheet_from_json
+
+    svg = sheet_svg(sheet_from_json(two).sheet)
+    assert hex_color(NETWORK_COLOURS[0]) in svg and "Total" in svg

@@ -212,7 +212,13 @@ def check_sheet(sf: SheetFile) -> CheckResult:
                                               e.square.round == 0)]
     if not recorded:
         last_round = None
+        pending = sorted((rnd, cell) for cell, rnd in sf.craters if rnd is not None)
         for e in entries:
+            while pending and e.has_round and pending[0][0] <= e.square.round:
+                _, cell = pending.pop(0)  # a crater lands at the start of its round
+                sheet = state.sheets[0]
+                sheet = replace(sheet.erase(cell), craters=sheet.craters | {cell}, impact=cell)
+                state = replace(state, sheets=(sheet,))
             if not e.has_round or e.square.round != last_round:
                 # a new round (or no round data: the per-round limit cannot be judged)
                 state = replace(state, round=e.square.round if e.has_round else state.round,
