@@ -282,3 +282,14 @@ def test_expansion_dice_are_named_in_faces() -> None:
     for die in ("river", "lake", "lava", "meteor_distance", "meteor_direction"):
         assert len(FACES[die]) == 6
     assert FACES["junction"].count("overpass") == 2
+
+
+def test_table_view_shows_the_roll_and_every_players_squares() -> None:
+    state = rolled(players=2)
+    state, _ = play(state, Place(1, "highway_straight", 0, 1, "H-H-"))
+    view = state.table_view()
+    assert view["roll"] == list(BASE_ROLL) and view["phase"] == "draw" and view["round"] == 1
+    assert view["players"][0]["squares"] == []
+    assert view["players"][1]["squares"] == [{"square": "A1", "row": 0, "col": 1, "sides": "H-H-",
+                                              "piece": "highway_straight", "overpass": False, "round": 1}]
+    assert view["players"][1]["dice_used"] == [0]

@@ -86,10 +86,10 @@ class Square:
     overpass: bool = False
     round: int = 0  # the round number written in the square (0 = drawn before round 1)
     special: bool = False
+    info: TileInfo = field(init=False, compare=False, repr=False)  # shared facts about the shape
 
-    @property
-    def info(self) -> TileInfo:
-        return tile_info(self.sides, self.overpass)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "info", tile_info(self.sides, self.overpass))
 
     @classmethod
     def make(cls, sides: str, piece: str | None = None, overpass: bool | None = None, round: int = 0,

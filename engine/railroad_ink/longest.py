@@ -29,11 +29,17 @@ def longest_route(adj: dict[int, list[int]], reading: str = "trail", trace: bool
             continue
         comp = _component(adj, start)
         seen.update(comp)
-        if len(comp) <= best and reading == "path":
+        size = len(comp)
+        if size <= best and reading == "path":
             continue  # a path cannot be longer than its component
         edges = sum(len(adj[n]) for n in comp) // 2
-        if edges == len(comp) - 1:
-            value, route = _tree_diameter(adj, start, trace)
+        if edges == size - 1:  # a tree: both readings are its diameter
+            if size <= best:
+                continue
+            if size <= 2:
+                value, route = size, comp
+            else:
+                value, route = _tree_diameter(adj, start, trace)
         elif reading == "trail":
             if edges + 1 <= best:
                 continue  # a trail cannot use more connections than its component has

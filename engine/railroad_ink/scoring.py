@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import EngineError
-from engine.railroad_ink.board import CENTRE, NEIGHBOURS, OPPOSITE, Sheet, cell_name
+from engine.railroad_ink.board import CENTRE, NEIGHBOURS, OPPOSITE, STANDARD_EXITS, Sheet, cell_name
 from engine.railroad_ink.longest import READINGS, longest_route
 
 # exits on one network -> points (the published score table, printed on every sheet)
@@ -18,6 +18,7 @@ EXIT_POINTS = (0, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 45)
 CLOSED_LAVA_LAKE_POINTS = 5
 CRATER_END_POINTS = 2
 RIVER_BOTH_EDGES_BONUS = 3
+_STANDARD_EXIT_MAP = {(c, s): k for c, s, k in STANDARD_EXITS}
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...
         raise EngineError(f"longest must be one of {READINGS}, got {longest!r}")
     cells = sheet.cells
     craters = sheet.craters
-    exits = {(c, s): k for c, s, k in sheet.exits}
+    exits = _STANDARD_EXIT_MAP if sheet.exits is STANDARD_EXITS else {(c, s): k for c, s, k in sheet.exits}
     parent: dict[int, int] = {}
 
     def find(x: int) -> int:
@@ -94,43 +95,40 @@ def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...
 
     for c, sq in enumerate(cells):
         if sq is not None:
-            for g in sq.info.group:
-                if g >= 0:
-                    parent[c * 4 + g] = c * 4 + g
+            for _, _, g in sq.info.ports:
+                parent[c * 4 + g] = c * 4 + g
     for c, sq in enumerate(cells):
         if sq is None:
             continue
         info = sq.info
-        sides, group = info.sides, info.group
+        sides = info.sides
         base = c * 4
         if info.route and c in CENTRE:
             centre += 1
+        if "H" in sides:
+            hadj.setdefault(c, [])
+        if "R" in sides:
+            radj.setdefault(c, [])
         if "L" in sides:
             lake_cells.append(c)
         if "W" in sides:
             river_cells.append(c)
         if "V" in sides:
             lava_cells.append(c)
-        if "H" in sides:
-            hadj.setdefault(c, [])
-        if "R" in sides:
-            radj.setdefault(c, [])
         neigh = NEIGHBOURS[c]
-        for s in range(4):
-            k = sides[s]
-            if k == "-":
-                continue
+        for s, k, g in info.ports:
             n = neigh[s]
             if n < 0:
-                if k in "HR" and exits.get((c, s)) == k:
-                    exit_ports.append(base + group[s])
+                if k == "H" or k == "R":
+                    if exits.get((c, s)) == k:
+                        exit_ports.append(base + g)
                 elif k == "W":
                     river_edge_ends[c] = river_edge_ends.get(c, 0) + 1
                 continue
             nsq = cells[n]
             if nsq is not None and nsq.sides[OPPOSITE[s]] == k:
                 if n > c:  # each connection once
-                    a, b = find(base + group[s]), find(n * 4 + nsq.info.group[OPPOSITE[s]])
+                    a, b = find(base + g), find(n * 4 + nsq.info.group[OPPOSITE[s]])
                     if a != b:
                         parent[a] = b
                     if k == "H":

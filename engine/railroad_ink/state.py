@@ -321,7 +321,8 @@ class RailroadInkState(GameState):
         out: list[tuple[str, int | None]] = []
         seen = set()
         if self.free_dice:
-            out = [(p, None) for p in PIECES if p not in SPECIALS and p != "lake_full"]
+            out = [(p, None) for p in PIECES if p not in SPECIALS and p != "lake_full"
+                   and (family(p) == "route" or family(p) in self.expansions)]
         elif self.roll is not None:
             for i, face in enumerate(self.roll):
                 if i in prog.used or face in seen or face not in PIECES:

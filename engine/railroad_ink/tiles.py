@@ -168,6 +168,7 @@ class TileInfo:
     overpass: bool
     group: tuple[int, int, int, int]  # connected part of each side (-1 for a blank side)
     route: bool  # shows a highway, railway or river (counts for the centre)
+    ports: tuple[tuple[int, str, int], ...] = ()  # (side, kind, part) of every non-blank side
 
 
 @cache
@@ -195,7 +196,8 @@ def tile_info(sides: str, overpass: bool) -> TileInfo:
                     group = [low if g == high else g for g in group]
                     changed = True
     route = any(k in "HRW" for k in sides)
-    return TileInfo(sides, overpass, (group[0], group[1], group[2], group[3]), route)
+    ports = tuple((i, k, group[i]) for i, k in enumerate(sides) if k != BLANK)
+    return TileInfo(sides, overpass, (group[0], group[1], group[2], group[3]), route, ports)
 
 
 def _joins(a: str, b: str, overpass: bool) -> bool:
