@@ -158,3 +158,8 @@ def sheet_drawing(sheet: Sheet, score: Score | None = None, scale: float = 4.0) 
     """(SVG text, PNG bytes) of the same drawing."""
     sc = _scored(sheet, score)
     return draw_both(WIDTH, HEIGHT, lambda c: draw_sheet(c, sheet, sc), scale)
+
+
+def sheet_png(sheet: Sheet, score: Score | None = None, scale: float = 4.0) -> bytes:
+    """The same drawing as PNG bytes (`scale` pixels per mm)."""
+    return sheet_drawing(sheet, score, scale)[1]
