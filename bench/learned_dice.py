@@ -1,0 +1,58 @@
+"""Frames per second of the dice readers on 1280x720 rendered frames, one OpenCV thread (one core).
+
+Baseline in the same run: the classical reader (vision.dice.read_dice's DiceReader). Compared: the
+learned detector alone (boxes only), the combination the referee uses (learned boxes + classical value
+net per crop, 8-way and 1-way test-time augmentation), and the same with 640-px tiles.
+Usage: python bench/learned_dice.py [--frames N] [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from datasets.dice import random_scene
+from vision.dice.reader import DiceReader
+from vision.learned.reader import MODELS, LearnedDiceReader
+
+
+def fps(fn: Callable[[np.ndarray], object], frames: list[np.ndarray], runs: int) -> float:
+    fn(frames[0])  # warm-up (first DNN call allocates)
+    t = time.perf_counter()
+    for _ in range(runs):
+        for f in frames:
+            fn(f)
+    return runs * len(frames) / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", type=int, default=4)
+    ap.add_argument("--runs", type=int, default=2)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    frames = [random_scene(np.random.default_rng([99, k]), (1280, 720), n_dice=8)[0]
+              for k in range(args.frames)]
+    die = MODELS / "dice_die_n320.onnx"
+    detector = LearnedDiceReader(die, mode="combo")
+    readers: dict[str, Callable[[np.ndarray], object]] = {
+        "classical (baseline)": DiceReader().read,
+        "learned boxes only": detector.boxes,
+        "combo, tta 8": detector.read,
+        "combo, tta 1": LearnedDiceReader(die, mode="combo", tta=1).read,
+        "combo, tiles 640, tta 1": LearnedDiceReader(die, mode="combo", tile=640, tta=1).read,
+    }
+    base = None
+    print(f"{len(frames)} frames 1280x720, 8 dice each, {args.runs} runs, OpenCV threads 1")
+    for name, fn in readers.items():
+        v = fps(fn, frames, args.runs)
+        base = base or v
+        print(f"{name:>26}: {v:7.1f} fps  ({1000 / v:6.1f} ms/frame)  x{v / base:.2f} vs classical")
+
+
+if __name__ == "__main__":
+    main()
