@@ -71,3 +71,18 @@ def test_train_without_the_extra_says_what_to_install(tmp_path: Path, capsys) ->
     assert main(["train", "dice", "--runs", str(tmp_path)]) == 3
     err = capsys.readouterr().err
     assert "train extra" in err and "pip install torch==2.14.1" in err and "Traceback" not in err
+
+
+def test_markdown_table_replaces_only_the_marked_part_of_a_doc(tmp_path: Path) -> None:
+    from referee_app.commands.compare import BEGIN, END, markdown_table, splice_table
+
+    row = {"n_images": 3, "n_labelled": 10, "n_detected": 9, "recall": 0.9, "precision": 1.0,
+           "value_accuracy": 0.5, "end_to_end": 0.45, "ms_per_image": 20.0, "fps": 50.0}
+    table = markdown_table({"threads": 1, "folders": [{"folder": "a/photos", "results": {"combo": row}}]})
+    assert "| photos | combo | 3 | 10 | 9 | 90.0 % | 100.0 % | 50.0 % | 45.0 % | 20.0 | 50.0 |" in table
+    doc = tmp_path / "models.md"
+    doc.write_text(f"# Models\nprose\n{BEGIN}\nold table\n{END}\nmore prose\n")
+    out = splice_table(doc, table)
+    assert out.startswith("# Models\nprose\n") and out.endswith(f"{END}\nmore prose\n")
+    assert "old table" not in out and "| photos | combo |" in out
+    assert splice_table(tmp_path / "new.md", table) == table

@@ -4,7 +4,7 @@ several readers side by side on the same photos, plus frames per second on one t
 
 Photos any compared model trained on are left out for every reader (so all are scored on the same
 held-out photos). `--renders N` adds a freshly rendered labelled folder (datasets/dice, its own seed).
-`--markdown FILE` writes the table that docs/models.md carries."""
+`--markdown FILE` writes the table that docs/models.md carries (between its compare-dice markers)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def _run(args: argparse.Namespace) -> int:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
         if args.markdown:
             args.markdown.parent.mkdir(parents=True, exist_ok=True)
-            args.markdown.write_text(markdown_table(report), encoding="utf-8")
+            args.markdown.write_text(splice_table(args.markdown, markdown_table(report)), encoding="utf-8")
     except OSError as exc:
         raise CliError(f"cannot write the report: {exc}", 1) from exc
     print(f"wrote {args.json}" + (f" and {args.markdown}" if args.markdown else ""))
@@ -143,6 +143,19 @@ def markdown_table(report: dict) -> str:
                          f"{_pct(r['value_accuracy'])} | {_pct(r['end_to_end'])} | {r['ms_per_image']} | "
                          f"{r['fps']} |")
     return "\n".join(lines) + f"\n\nOpenCV threads: {report['threads']}.\n"
+
+
+BEGIN, END = "<!-- compare-dice:begin -->", "<!-- compare-dice:end -->"
+
+
+def splice_table(path: Path, table: str) -> str:
+    """The file's text with the part between the BEGIN/END markers replaced (docs keep their prose);
+    a file without markers is replaced by the table alone."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    if BEGIN in old and END in old.split(BEGIN, 1)[1]:
+        head, rest = old.split(BEGIN, 1)
+        return f"{head}{BEGIN}\n{table}{END}{rest.split(END, 1)[1]}"
+    return table
 
 
 def register(cli: CommandTree) -> None:
