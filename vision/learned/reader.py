@@ -49,7 +49,7 @@ def tile_windows(width: int, height: int, tile: int, overlap: float = 0.2) -> li
 
 class LearnedDiceReader:
     def __init__(self, model: Path | str = DEFAULT_MODEL, mode: str = "combo", conf: float = 0.3,
-                 iou: float = 0.5, tile: int = 0, backend: str = "opencv", tta: int = 8,
+                 iou: float = 0.5, tile: int = 0, backend: str = "auto", tta: int = 8,
                  colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None) -> None:
         if mode not in MODES:
             raise VisionError(f"mode must be one of {MODES}, got {mode!r}")

@@ -7,6 +7,7 @@ class scores already passed through a sigmoid. No suppression is in the graph, s
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,10 +101,12 @@ def nms(xyxy: np.ndarray, scores: np.ndarray, iou: float, classes: np.ndarray | 
 class OnnxYolo:
     """An exported YOLO detector run by OpenCV DNN (or onnxruntime when asked and installed)."""
 
-    def __init__(self, path: Path | str, backend: str = "opencv") -> None:
+    def __init__(self, path: Path | str, backend: str = "auto") -> None:
         self.path = Path(path)
         if not self.path.is_file():
             raise VisionError(f"{self.path}: no such model file")
+        if backend == "auto":  # onnxruntime was about 2x faster than OpenCV 5's DNN on one thread here
+            backend = "onnxruntime" if importlib.util.find_spec("onnxruntime") else "opencv"
         self.backend = backend
         try:
             if backend == "onnxruntime":
@@ -118,7 +121,7 @@ class OnnxYolo:
                 self._net = cv2.dnn.readNetFromONNX(str(self.path))
                 shape = None
             else:
-                raise VisionError(f"backend must be 'opencv' or 'onnxruntime', got {backend!r}")
+                raise VisionError(f"backend must be 'auto', 'opencv' or 'onnxruntime', got {backend!r}")
         except ImportError:
             raise VisionError("backend 'onnxruntime' asked for but onnxruntime is not installed") from None
         except cv2.error as exc:
