@@ -145,6 +145,7 @@ def register(cli: CommandTree) -> None:
 def _setup_random(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="the same seed always plays the same game")
     p.add_argument("--expansions", default="", help="comma-separated: river, lake, meteor, lava")
+    p.add_argument("--greedy", action="store_true", help="pick the best-scoring placement each time")
     p.add_argument("--out", help="write the sheet file here (default: print it)")
 
 
@@ -153,8 +154,9 @@ def _run_random(args: argparse.Namespace) -> int:
     from engine.railroad_ink.record import game_record
 
     expansions = _expansions(args, ())
-    _, actions = random_game(args.seed, 1, expansions)
-    data = game_record(actions, 1, expansions, title=f"random legal game, seed {args.seed}")
+    _, actions = random_game(args.seed, 1, expansions, greedy=args.greedy)
+    kind = "greedy" if args.greedy else "random"
+    data = game_record(actions, 1, expansions, title=f"{kind} legal game, seed {args.seed}")
     text = json.dumps(data, indent=1)
     if args.out:
         try:
