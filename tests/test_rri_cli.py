@@ -146,3 +146,13 @@ def test_sheet_svg_colours_networks_and_traces_routes() -> None:
 
     svg = sheet_svg(sheet_from_json(two).sheet)
     assert hex_color(NETWORK_COLOURS[0]) in svg and "Total" in svg
+
+
+def test_a_placement_after_the_last_round_is_illegal(tmp_path: Path, capsys) -> None:
+    data = json.loads((SAMPLES / "base_game.json").read_text())
+    data["rounds"].append({"round": 8, "roll": data["rounds"][0]["roll"]})
+    free = next(r * 7 + c for r in range(7) for c in range(7)
+                if not any(p["row"] == r and p["col"] == c for p in data["placements"]))
+    data["placements"].append(placement(free // 7, free % 7, "H-H-", round=8, piece="highway_straight"))
+    assert main(["railroad-ink", "check", write(tmp_path, data)]) == 1
+    assert "rri.game-over" in capsys.readouterr().out

@@ -247,7 +247,11 @@ def check_sheet(sf: SheetFile) -> CheckResult:
         raise EngineError(f"placements[{bad.index}] {cell_name(bad.cell)} has no round number, but the file "
                           "records rolls: every placement needs its round (rule rri.format)")
     for rnd in range(1, last + 1):
-        if state.is_terminal():
+        if state.is_terminal():  # rounds recorded after the last round of the game
+            late = next((e for e in entries if e.square.round >= rnd), None)
+            if late is not None:
+                action = Place(0, late.square.piece, late.cell // 7, late.cell % 7, late.square.sides)
+                return fail(state.judge(action), late)
             break
         info = sf.rounds.get(rnd)
         if info is None:
