@@ -203,8 +203,13 @@ class _Builder:
         return s
 
     def try_grow(self, base: dict[str, Any], player: int, colour: Any) -> dict[str, Any] | None:
+        """Add a support and a stick from `base`; among a few valid tries, usually keep the one that
+        crosses the most roads (players seek crossings: they earn cars)."""
         s, rng = self.sizes, self.rng
+        found: list[tuple[int, tuple]] = []
         for _ in range(40):
+            if len(found) >= 6:
+                break
             ang = rng.uniform(0, 2 * np.pi)
             if base["junction"]:
                 h = int(rng.integers(1, 7))
@@ -225,11 +230,19 @@ class _Builder:
             rod = resolve_rods({"supports": [base, new], "sticks": [stick]}, s)[0]
             if not self._stick_ok(rod, (base["id"], new["id"])):
                 continue
-            new = self.add_support(x, y, h, junction)
-            self.sticks.append(stick)
-            self.rods.append(rod)
-            return new
-        return None
+            crossings = sum(
+                seg_intersection(rod.p0[:2], rod.p1[:2], r.p0[:2], r.p1[:2]) is not None for r in self.rods
+            )
+            found.append((crossings, (x, y, h, junction, stick, rod)))
+        if not found:
+            return None
+        pick = max(found, key=lambda f: f[0]) if rng.random() < 0.7 else found[0]
+        x, y, h, junction, stick, rod = pick[1]
+        new = self.add_support(x, y, h, junction)
+        stick["b"] = new["id"]
+        self.sticks.append(stick)
+        self.rods.append(rod)
+        return new
 
     def try_ramp(self, base: dict[str, Any], player: int, colour: Any) -> bool:
         s, rng = self.sizes, self.rng

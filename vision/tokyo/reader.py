@@ -189,8 +189,8 @@ def _crossings(
             if hit is None:
                 continue
             point, s, t = hit
-            near_i = min(s, 1 - s) * raw[i].length < 2 * hw
-            near_j = min(t, 1 - t) * raw[j].length < 2 * hw
+            near_i = min(s, 1 - s) * raw[i].length < 4.5 * hw  # ends overhang a column by up to ~1.5 widths
+            near_j = min(t, 1 - t) * raw[j].length < 4.5 * hw
             if near_i and near_j:
                 continue  # two roads meeting on a support, not a crossing
             top, conf, cue = decide_top(image, grad, raw[i], raw[j], point)
