@@ -91,6 +91,11 @@ def test_all_four_routes_must_be_drawn_if_possible() -> None:
     state, _ = play(state, Place(0, "highway_straight", 0, 1, "H-H-"), Place(0, "highway_straight", 1, 1, "H-H-"),
                     Place(0, "highway_straight", 2, 1, "H-H-"), Place(0, "station_straight", 3, 1, "H-R-"))
     assert state.judge(Done(0)).legal
+    assert state.unplaceable_dice(0) == []  # everything was drawn
+    border = [(r, c, "LLLL", "lake_full") for r in range(7) for c in range(7) if r in (0, 6) or c in (0, 6)]
+    blocked = rolled(sheet=sheet_of(*border))  # water on every border square: no route can touch
+    assert blocked.unplaceable_dice(0) == list(BASE_ROLL)
+    assert blocked.judge(Done(0)).legal
 
 
 def test_specials_once_each_one_per_round_three_per_game() -> None:

@@ -356,6 +356,16 @@ class RailroadInkState(GameState):
                     if placement_problem(sheet, cell, sides, piece, erase) is None:
                         yield Place(seat, piece, cell // 7, cell % 7, sides)
 
+    def unplaceable_dice(self, seat: int) -> list[str]:
+        """Rolled route and junction faces `seat` has not drawn and cannot draw anywhere: the dice the
+        "if possible" rule lets them skip this round."""
+        if self.roll is None or self.free_dice:
+            return []
+        used = self.progress[seat].used
+        return [self.roll[i] for i, die in enumerate(self.dice)
+                if die in ("route", "junction") and i not in used
+                and next(self.legal_placements(seat, [self.roll[i]]), None) is None]
+
     def _lava_erasable(self, sheet: Sheet) -> set[int]:
         """Route squares lava may erase: only when no empty square is next to open lava (rri.lava.erase)."""
         if "lava" not in self.expansions or open_lava_squares(sheet):
