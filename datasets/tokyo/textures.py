@@ -46,7 +46,7 @@ def cloth(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
 
 def mat(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
     """The project's printed play mat: a light tint that contrasts with the grey pieces."""
-    tints = [(240, 205, 150), (165, 225, 170), (150, 215, 235), (215, 175, 215)]  # BGR, as print mat prints
+    tints = [(240, 205, 150), (165, 225, 170), (150, 215, 235)]  # BGR: print tokyo-mat blue, green, yellow
     base = np.array(tints[int(rng.integers(len(tints)))], np.float32) + rng.uniform(-8, 8, 3).astype(
         np.float32
     )

@@ -1,0 +1,57 @@
+"""`highway-referee print tokyo-mat --out DIR`: the Tokyo Highway play mat (SVG at real size + PNG)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from referee_app.cli import CliError, CommandTree
+
+
+def _setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, type=Path, help="folder for tokyo-mat.svg, .png and .json")
+    p.add_argument("--size", default="a3", choices=("a4", "a3", "a2"), help="paper size (default a3)")
+    p.add_argument(
+        "--tint",
+        default="blue",
+        choices=("blue", "green", "yellow"),
+        help="background tint: grey pieces must stand out from it (default blue)",
+    )
+    p.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from referee_app.render.canvas import draw_both
+    from vision.tokyo.mat import MAT_SIZES, draw_mat
+
+    if not 30 <= args.dpi <= 600:
+        raise CliError(f"--dpi must be between 30 and 600, got {args.dpi:g}")
+    w, h = MAT_SIZES[args.size]
+    centres: dict[int, tuple[float, float]] = {}
+
+    def draw(canvas) -> None:
+        centres.update(draw_mat(canvas, w, h, args.tint))
+
+    svg, png = draw_both(w, h, draw, scale=args.dpi / 25.4)
+    info = {
+        "sheet": "tokyo-highway",
+        "size_mm": [w, h],
+        "markers_mm": {str(k): [round(v[0], 3), round(v[1], 3)] for k, v in centres.items()},
+    }
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "tokyo-mat.svg").write_text(svg, encoding="utf-8")
+        (args.out / "tokyo-mat.png").write_bytes(png)
+        (args.out / "tokyo-mat.json").write_text(json.dumps(info, indent=2), encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot write to {args.out}: {exc.strerror or exc}", 1) from exc
+    print(
+        f"wrote {args.out / 'tokyo-mat.svg'} ({w:g}x{h:g} mm, print at 100%), .png and .json (marker centres)"
+    )
+    return 0
+
+
+def register(cli: CommandTree) -> None:
+    cli.group(("print",), help="write printable sheets (SVG at real size + PNG)")
+    cli.add(("print", "tokyo-mat"), _setup, _run, help="the Tokyo Highway play mat with its corner markers")
