@@ -10,6 +10,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.cars import cars_on_sticks
 from vision.tokyo.colours import colour_name
+from vision.tokyo.columns import fit_columns
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.foreground import glare_mask, pieces_mask
 from vision.tokyo.observation import (
@@ -44,25 +45,25 @@ def read_tokyo(
     for s in raw:
         p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
         cv2.line(rods, p0, p1, 255, max(3, int(2 * hw)))
-    blobs = find_blobs(image, fg, hw, rods)
-    supports_b: list[Blob] = []
-    for b in blobs:
-        if b.column_fraction >= 0.4:
-            supports_b.append(b)
-    for b in supports_b:
+    blobs = [b for b in find_blobs(image, fg, hw, rods) if b.column_fraction >= 0.4]
+    used: set[int] = set()
+    if calibration is not None:
+        _columns_calibrated(obs, calibration, raw, fg, rods, hw, blobs, used)
+    for k, b in enumerate(blobs):
+        if k in used:
+            continue
         ys, xs = np.nonzero(b.mask[b.bbox[1] : b.bbox[3], b.bbox[0] : b.bbox[2]])
         top = (float(xs.mean() + b.bbox[0]), float(ys.min() + b.bbox[1] + hw))
-        sr = SupportReading(top, tuple(float(v) for v in b.bbox), b.yellow_fraction >= 0.15, 0.8)
+        sr = SupportReading(top, tuple(float(v) for v in b.bbox), b.yellow_fraction >= 0.15, 0.6)
         if calibration is not None:
-            lines = _lines_ending_in(raw, b.bbox, hw)
-            height, conf, x, y, iou = fit_height(calibration, fg, b.bbox, rods, lines=lines, hw=hw)
-            est = _height_from_sticks(calibration, raw, x, y, hw)
-            if est is not None:
-                height, conf = est
-            sr.base_px = tuple(float(v) for v in calibration.camera.project(np.array([[x, y, 0.0]]))[0][0])
+            # a column carrying no road: its whole silhouette, top included, is visible
+            height, conf, x, y, iou = fit_height(calibration, fg, b.bbox, rods, hw=hw)
             sr.height, sr.height_confidence, sr.x_mm, sr.y_mm = height, conf, round(x, 1), round(y, 1)
-            top_uv, _ = calibration.camera.project(np.array([[x, y, height * calibration.sizes.unit_mm]]))
+            top_uv, _ = calibration.camera.project(
+                np.array([[x, y, height * calibration.sizes.unit_mm], [x, y, 0.0]])
+            )
             sr.top_px = (float(top_uv[0, 0]), float(top_uv[0, 1]))
+            sr.base_px = (float(top_uv[1, 0]), float(top_uv[1, 1]))
             if iou < 0.45:
                 obs.warnings.append(
                     f"support near ({top[0]:.0f}, {top[1]:.0f}) px does not look like an upright "
@@ -74,6 +75,53 @@ def read_tokyo(
     _crossings(obs, image, raw, hw, calibration)
     obs.cars = cars_on_sticks(image, raw, hw)
     return obs
+
+
+def _columns_calibrated(
+    obs: TokyoObservation,
+    calib: TokyoCalibration,
+    raw: list[RawStick],
+    fg: np.ndarray,
+    rods: np.ndarray,
+    hw: float,
+    blobs: list[Blob],
+    used: set[int],
+) -> None:
+    """Columns under the road ends (see vision.tokyo.columns); blobs they explain are used up."""
+    unit = calib.sizes.unit_mm
+    for c in fit_columns(calib, raw, fg, rods, hw):
+        if c.score < 1.15:
+            continue  # no column silhouette under these ends: they rest on the table
+        uv, _ = calib.camera.project(np.array([[c.x_mm, c.y_mm, c.height * unit], [c.x_mm, c.y_mm, 0.0]]))
+        top, base = uv
+        near = [
+            k
+            for k, b in enumerate(blobs)
+            if _dist_to_box(base, b.bbox) < 2 * hw or _dist_to_box(top, b.bbox) < hw
+        ]
+        used.update(near)
+        yellow = any(blobs[k].yellow_fraction >= 0.15 for k in near)
+        x0, y0 = np.minimum(top, base) - 2 * hw
+        x1, y1 = np.maximum(top, base) + 2 * hw
+        obs.supports.append(
+            SupportReading(
+                (float(top[0]), float(top[1])),
+                (float(x0), float(y0), float(x1), float(y1)),
+                yellow,
+                float(np.clip(c.score - 0.6, 0.2, 1.0)),
+                c.height,
+                float(np.clip(c.margin * 5, 0, 1)),
+                round(c.x_mm, 1),
+                round(c.y_mm, 1),
+                (float(base[0]), float(base[1])),
+            )
+        )
+
+
+def _dist_to_box(p: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    dx = max(box[0] - p[0], 0, p[0] - box[2])
+    dy = max(box[1] - p[1], 0, p[1] - box[3])
+    return float(np.hypot(dx, dy))
 
 
 def _lines_ending_in(raw: list[RawStick], bbox: tuple[int, int, int, int], hw: float) -> list:

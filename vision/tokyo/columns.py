@@ -1,0 +1,175 @@
+"""Columns found from the stick ends they carry.
+
+Every road end rests on a column top, so road ends that meet mark one column, and the sticks' image
+axes cross right above its centre (the top point T). With a calibrated camera, each height h puts the
+column's centre where the ray through T meets the plane of its top, which fixes its whole silhouette;
+the h whose silhouette best matches the foreground below the sticks (stick bands ignored) wins. A lone
+end gives T only up to the stick's overhang, so a few overhangs are tried. An end with no column
+silhouette under it rests on the table (a ramp end or a loose stick).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.sticks import RawStick
+from vision.tokyo.supports import _column_hull
+
+
+@dataclass
+class ColumnFit:
+    ends: list[tuple[int, int]]  # (stick index, 0 for p0 / 1 for p1)
+    top_px: np.ndarray
+    height: int | None = None
+    x_mm: float | None = None
+    y_mm: float | None = None
+    score: float = 0.0
+    margin: float = 0.0
+
+
+def group_ends(raw: list[RawStick], hw: float) -> list[list[tuple[int, int]]]:
+    """Stick ends close enough to rest on one column, grouped (single linkage)."""
+    ends = [(i, k) for i in range(len(raw)) for k in (0, 1)]
+    pts = np.array([raw[i].p0 if k == 0 else raw[i].p1 for i, k in ends]).reshape(-1, 2)
+    parent = list(range(len(ends)))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a in range(len(ends)):
+        for b in range(a + 1, len(ends)):
+            if ends[a][0] != ends[b][0] and np.linalg.norm(pts[a] - pts[b]) < 4.0 * hw:
+                parent[find(a)] = find(b)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for a, e in enumerate(ends):
+        groups.setdefault(find(a), []).append(e)
+    return list(groups.values())
+
+
+def _axes_meet(raw: list[RawStick], ends: list[tuple[int, int]]) -> np.ndarray | None:
+    """Least-squares meeting point of the sticks' axes, if at least two cross at a clear angle."""
+    rows, rhs, dirs = [], [], []
+    for i, _ in ends:
+        s = raw[i]
+        u = (s.p1 - s.p0) / max(s.length, 1e-6)
+        n = np.array([-u[1], u[0]])
+        rows.append(n)
+        rhs.append(float(np.dot(n, s.p0)))
+        dirs.append(u)
+    if len(rows) < 2:
+        return None
+    best = max(abs(float(a[0] * b[1] - a[1] * b[0])) for a in dirs for b in dirs)
+    if best < 0.35:
+        return None
+    sol, *_ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
+    return sol
+
+
+def _silhouette_score(
+    calib: TokyoCalibration,
+    fg: np.ndarray,
+    care: np.ndarray,
+    x: float,
+    y: float,
+    h: int,
+    roi: tuple[int, int, int, int],
+) -> float:
+    x0, y0, x1, y1 = roi
+    hull = _column_hull(calib, x, y, h) - [x0, y0]
+    pm = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(pm, hull, 1)
+    pm = pm.astype(bool) & care[y0:y1, x0:x1]
+    obs = (fg[y0:y1, x0:x1] > 0) & care[y0:y1, x0:x1]
+    # only the column's own neighbourhood counts as observed (other pieces are far from its hull)
+    near = cv2.dilate(pm.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    obs &= near
+    inter = np.count_nonzero(pm & obs)
+    union = np.count_nonzero(pm | obs)
+    return inter / max(union, 1)
+
+
+def _base_score(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, x: float, y: float) -> float:
+    """How well a column standing at (x, y) explains where the foreground ends at the bottom: just
+    inside its base circle (front half, the half the camera sees) should be piece, just outside table.
+    The base is never under a stick band and shows no stick ends, unlike the top."""
+    r = calib.sizes.column_diameter_mm / 2
+    eye = calib.camera.centre
+    ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    ring = np.stack([np.cos(ang), np.sin(ang)], 1)
+    front = ring @ (eye[:2] - [x, y]) > 0
+    ring = ring[front]
+    inner = np.c_[x + 0.6 * r * ring[:, 0], y + 0.6 * r * ring[:, 1], np.full(len(ring), 2.0)]
+    outer = np.c_[x + (r + 4) * ring[:, 0], y + (r + 4) * ring[:, 1], np.zeros(len(ring))]
+    H, W = fg.shape
+    vals = []
+    for pts, want in ((inner, True), (outer, False)):
+        uv, _ = calib.camera.project(pts)
+        xi = np.clip(np.round(uv[:, 0]).astype(int), 0, W - 1)
+        yi = np.clip(np.round(uv[:, 1]).astype(int), 0, H - 1)
+        ok = care[yi, xi]
+        if not ok.any():
+            vals.append(0.5)
+            continue
+        hit = fg[yi, xi][ok] > 0
+        vals.append(float(np.mean(hit == want)))
+    return float(np.mean(vals))
+
+
+def fit_columns(
+    calib: TokyoCalibration,
+    raw: list[RawStick],
+    fg: np.ndarray,
+    rods: np.ndarray,
+    hw: float,
+    max_height: int = 9,
+) -> list[ColumnFit]:
+    s = calib.sizes
+    care = rods == 0
+    H, W = fg.shape
+    out = []
+    for ends in group_ends(raw, hw):
+        meet = _axes_meet(raw, ends)
+        if meet is not None:
+            tops = [meet]
+        else:
+            i, k = ends[0]
+            st = raw[i]
+            u = (st.p1 - st.p0) / max(st.length, 1e-6) * (1 if k == 0 else -1)  # pointing inwards
+            end = st.p0 if k == 0 else st.p1
+            tops = [end + u * o for o in np.linspace(0.2, 2.6, 7) * hw]
+        scores = []
+        for h in range(1, max_height + 1):
+            best = (-1.0, 0.0, 0.0, tops[0])
+            for t in tops:
+                x, y, _ = calib.camera.ray_to_plane(t[None], h * s.unit_mm + s.stick_thickness_mm / 2)[0]
+                base, _ = calib.camera.project(np.array([[x, y, 0.0]]))
+                cx, cy = base[0]
+                r = int(6 * hw + 20)
+                roi = (
+                    max(0, int(min(cx, t[0]) - r)),
+                    max(0, int(min(cy, t[1]) - r)),
+                    min(W, int(max(cx, t[0]) + r)),
+                    min(H, int(max(cy, t[1]) + r)),
+                )
+                if roi[2] - roi[0] < 4 or roi[3] - roi[1] < 4:
+                    continue
+                sc = _base_score(calib, fg, care, x, y) + 0.5 * _silhouette_score(
+                    calib, fg, care, x, y, h, roi
+                )
+                if sc > best[0]:
+                    best = (sc, x, y, t)
+            scores.append((best[0], h, best[1], best[2], best[3]))
+        scores.sort(key=lambda r: -r[0])
+        sc, h, x, y, t = scores[0]
+        margin = sc - scores[1][0] if len(scores) > 1 else sc
+        out.append(
+            ColumnFit(ends, np.asarray(t, np.float64), h, float(x), float(y), float(sc), float(margin))
+        )
+    return out
