@@ -204,3 +204,46 @@ def write_dataset(out: Path, n: int, seed: int, out_size: tuple[int, int] = (128
     (out / "data.yaml").write_text("path: .\ntrain: images\nval: images\nnames:\n"
                                    + "".join(f"  {v - 1}: '{v}'\n" for v in range(1, 7)))
     return data
+
+
+def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48) -> np.ndarray:
+    """A close crop of one die (BGR, size x size), like a detector box on a photo: random body and pip
+    colours (including dark dice with coloured pips), turn, a visible side, shadow, blur, noise, JPEG.
+    Used to widen the value reader's training set beyond the colours of the real photos."""
+    if rng.random() < 0.5:
+        name = str(rng.choice(list(DICE_COLOURS)))
+        body, pips = DICE_COLOURS[name]
+        body = tuple(int(np.clip(c + rng.normal(0, 18), 0, 255)) for c in body)
+    else:
+        body = tuple(int(c) for c in rng.integers(0, 256, 3))
+        lum = 0.3 * body[0] + 0.59 * body[1] + 0.11 * body[2]
+        pips = (20, 20, 20) if lum > 150 else tuple(int(c) for c in rng.choice(
+            [(245, 245, 245), (220, 40, 40), (240, 210, 60), (20, 20, 20)] if lum < 90 else
+            [(245, 245, 245), (20, 20, 20)]))
+    S = size * 4
+    bg = np.full((S, S, 3), rng.uniform(120, 235), np.float32) + rng.normal(0, 6, 3)
+    face_px = int(S * rng.uniform(0.62, 0.78))
+    face = die_face_rgba(value, body, pips, px=face_px, corner=rng.uniform(0.08, 0.22),
+                         pip_radius=rng.uniform(0.075, 0.105)).astype(np.float32)
+    ang = rng.uniform(0, 360)
+    M = cv2.getRotationMatrix2D((face_px / 2, face_px / 2), ang, 1.0)
+    M[:, 2] += (S - face_px) / 2 + rng.normal(0, S * 0.02, 2)
+    warped = cv2.warpAffine(face, M, (S, S))
+    alpha = warped[..., 3:] / 255.0
+    side = rng.uniform(0, 0.12) * S  # the visible side: the face shifted and darkened behind itself
+    sdir = rng.uniform(0, 2 * np.pi)
+    shift = np.float32([[1, 0, side * np.cos(sdir)], [0, 1, side * np.sin(sdir)]])
+    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, shift * [[1, 1, 1.6], [1, 1, 1.6]], (S, S)), (0, 0), S / 30)
+    img = bg * (1 - 0.35 * shadow[..., None])
+    for k in range(1, 6):  # the side as a stack of darkened copies of the face outline
+        sh = np.float32([[1, 0, side * np.cos(sdir) * k / 5], [0, 1, side * np.sin(sdir) * k / 5]])
+        a = cv2.warpAffine(alpha, sh, (S, S))[..., None]
+        img = img * (1 - a) + np.array(body[::-1], np.float32) * 0.6 * a
+    img = img * (1 - alpha) + warped[..., 2::-1] * alpha
+    img *= rng.uniform(0.7, 1.2)
+    img = cv2.resize(np.clip(img, 0, 255).astype(np.uint8), (size, size), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
+    img = np.clip(img + rng.normal(0, rng.uniform(1, 6), img.shape), 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(60, 95))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)

@@ -25,27 +25,28 @@ def linear_kernel(net: SoftmaxNet) -> tuple[np.ndarray, float]:
     return dW.reshape(WIN_CELLS, WIN_CELLS, BINS).astype(np.float32), bias
 
 
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, limit: int = 3000,
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, limit: int = 1500,
         contain: float = 1.01) -> np.ndarray:
     """Indices kept by greedy non-maximum suppression, best first (only the `limit` best considered).
     A box is also dropped when more than `contain` of the smaller box lies inside a better one
     (a die's own corner or pip group seen as a small die)."""
     order = np.argsort(-scores)[:limit]
-    b = boxes[order].astype(np.float64)
+    b = boxes[order].astype(np.float32)
     area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    # all pairwise overlaps at once, then a cheap greedy pass over boolean rows
+    x0 = np.maximum(b[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(b[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(b[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(b[:, None, 3], b[None, :, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    clash = inter / (area[:, None] + area[None, :] - inter) > iou
+    clash |= inter / np.minimum(area[:, None], area[None, :]) > contain
     alive = np.ones(len(order), bool)
     keep = []
     for i in range(len(order)):
-        if not alive[i]:
-            continue
-        keep.append(order[i])
-        x0 = np.maximum(b[i, 0], b[i + 1:, 0])
-        y0 = np.maximum(b[i, 1], b[i + 1:, 1])
-        x1 = np.minimum(b[i, 2], b[i + 1:, 2])
-        y1 = np.minimum(b[i, 3], b[i + 1:, 3])
-        inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-        alive[i + 1:] &= inter / (area[i] + area[i + 1:] - inter) <= iou
-        alive[i + 1:] &= inter / np.minimum(area[i], area[i + 1:]) <= contain
+        if alive[i]:
+            keep.append(order[i])
+            alive &= ~clash[i]
     return np.asarray(keep, int)
 
 

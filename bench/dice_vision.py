@@ -1,0 +1,68 @@
+"""Frames per second of the full dice path (find, verify, read value and colour) on a 1280x720 frame
+with 10 dice, on one core (OpenCV limited to one thread; CPU time of this process is what counts,
+so other jobs on the machine do not distort it).
+
+Baseline, measured in the same run: the same reader without knowing the die size (full image
+pyramid for dice of 20..72 px), i.e. what it costs before the table is calibrated. The calibrated
+reader looks only for the die size the calibration predicts (+-15 %).
+Run: .venv/bin/python bench/dice_vision.py [--frames N]
+"""
+
+from __future__ import annotations
+
+import os
+
+# one core: BLAS must not spread the small network products over threads (set before numpy loads)
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import time  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from datasets.camera import random_pose  # noqa: E402
+from datasets.dice.scenes import render_dice_on_sheet  # noqa: E402
+from vision.dice.reader import DiceReader  # noqa: E402
+from vision.dice.tray import TRAY_SIZE_MM, tray_rgb  # noqa: E402
+
+
+def scene(seed: int = 5) -> tuple[np.ndarray, list[dict]]:
+    rng = np.random.default_rng(seed)
+    pose = random_pose(rng, TRAY_SIZE_MM, out_size=(1280, 720), tilt_deg=(0, 10), fill=(0.6, 0.6))
+    dice = [{"x_mm": 60 + 45 * (k % 5), "y_mm": 70 + 55 * (k // 5), "value": k % 6 + 1,
+             "color": ["white", "blue", "green", "yellow", "red"][k % 5], "size_mm": 16, "angle": 17 * k}
+            for k in range(10)]
+    return render_dice_on_sheet(tray_rgb(3.0), TRAY_SIZE_MM, dice, pose, rng, effects=0.5)
+
+
+def measure(reader: DiceReader, img: np.ndarray, frames: int) -> tuple[float, float, int]:
+    reader.read(img)  # warm-up
+    c0, w0 = time.process_time(), time.perf_counter()
+    for _ in range(frames):
+        n = len(reader.read(img))
+    return (time.process_time() - c0) / frames, (time.perf_counter() - w0) / frames, n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", type=int, default=5)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    img, labels = scene()
+    sides = [max(b[2] - b[0], b[3] - b[1]) for b in (o["bbox"] for o in labels)]
+    die_px = (0.85 * min(sides), 1.15 * max(sides))  # the calibration's prediction, +-15 %
+    base_cpu, base_wall, n0 = measure(DiceReader(), img, args.frames)
+    cal_cpu, cal_wall, n1 = measure(DiceReader(die_px=die_px), img, args.frames)
+    print(f"frame 1280x720, {len(labels)} dice, die boxes {min(sides):.0f}-{max(sides):.0f} px, one thread")
+    print(f"baseline (no calibration, dice 20-72 px): {1 / base_cpu:6.2f} fps CPU "
+          f"({1000 * base_cpu:.0f} ms), "
+          f"wall {1000 * base_wall:.0f} ms, {n0} dice found")
+    print(f"calibrated (dice {die_px[0]:.0f}-{die_px[1]:.0f} px):        {1 / cal_cpu:6.2f} fps CPU "
+          f"({1000 * cal_cpu:.0f} ms), wall {1000 * cal_wall:.0f} ms, {n1} dice found")
+    print(f"speed-up over baseline: {base_cpu / cal_cpu:.2f}x; target 30 fps reached: {1 / cal_cpu >= 30}")
+
+
+if __name__ == "__main__":
+    main()
