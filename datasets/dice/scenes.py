@@ -69,7 +69,8 @@ def die_face_rgba(value: int, body_rgb: Sequence[int], pip_rgb: Sequence[int], p
 def render_dice_on_sheet(sheet_rgb: np.ndarray, sheet_size_mm: tuple[float, float], dice: Sequence[dict],
                          pose: Pose, rng: np.random.Generator | None = None, effects: float = 1.0,
                          background: np.ndarray | None = None,
-                         extra_objects: Sequence[SheetObject] = ()) -> tuple[np.ndarray, list[dict[str, Any]]]:
+                         extra_objects: Sequence[SheetObject] = (),
+                         ) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """Photograph dice standing on a sheet. Each die: {"x_mm", "y_mm", "value", "color", "size_mm",
     "angle"} (colour a DICE_COLOURS name; size defaults to 16 mm, angle to 0). Returns the BGR image
     and the realdata `objects` list (kind "die", value, bbox in pixels, color), in the dice's order."""
@@ -233,7 +234,8 @@ def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48) -> 
     side = rng.uniform(0, 0.12) * S  # the visible side: the face shifted and darkened behind itself
     sdir = rng.uniform(0, 2 * np.pi)
     shift = np.float32([[1, 0, side * np.cos(sdir)], [0, 1, side * np.sin(sdir)]])
-    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, shift * [[1, 1, 1.6], [1, 1, 1.6]], (S, S)), (0, 0), S / 30)
+    cast = cv2.warpAffine(alpha, shift * [[1, 1, 1.6], [1, 1, 1.6]], (S, S))
+    shadow = cv2.GaussianBlur(cast, (0, 0), S / 30)
     img = bg * (1 - 0.35 * shadow[..., None])
     for k in range(1, 6):  # the side as a stack of darkened copies of the face outline
         sh = np.float32([[1, 0, side * np.cos(sdir) * k / 5], [0, 1, side * np.sin(sdir) * k / 5]])

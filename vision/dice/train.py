@@ -135,7 +135,8 @@ def value_samples(images, items, rng) -> tuple[np.ndarray, np.ndarray]:
                 for j in range(3):
                     c = crop(img, _jitter(box, rng, 0.07) if j else box, VALUE_SIZE)
                     if j:  # any angle, light and focus: the eight flips alone leave 45 degree gaps
-                        M = cv2.getRotationMatrix2D((VALUE_SIZE / 2, VALUE_SIZE / 2), rng.uniform(-45, 45), 1.0)
+                        mid = (VALUE_SIZE / 2, VALUE_SIZE / 2)
+                        M = cv2.getRotationMatrix2D(mid, rng.uniform(-45, 45), 1.0)
                         c = cv2.warpAffine(c, M, (VALUE_SIZE, VALUE_SIZE), borderMode=cv2.BORDER_REPLICATE)
                         c = cv2.convertScaleAbs(c, alpha=rng.uniform(0.75, 1.25), beta=rng.uniform(-25, 25))
                         if rng.random() < 0.3:
