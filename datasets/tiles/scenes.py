@@ -59,6 +59,11 @@ def _footprint(centre: tuple[float, float], size: float, angle: float, round_: b
     return local @ rot.T + np.asarray(centre)
 
 
+def _intersection(a: np.ndarray, b: np.ndarray) -> float:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(area)
+
+
 def _overlap(poly: np.ndarray, cell: str) -> float:
     cx, cy = g.cell_centre_mm(cell)
     h = g.CELL_MM / 2
@@ -110,7 +115,14 @@ def grid_scene(
     for cell, number in board.items():
         prng = np.random.default_rng([seed, 2, g.cell_names().index(cell), int(number)])
         top, size, round_ = piece_top(prng, int(number), look)
-        centre = tuple(np.asarray(g.cell_centre_mm(cell)) + prng.uniform(-2.5, 2.5, 2))
+        # a piece lies flat: it cannot overlap its neighbours (pieces on top of others are faults)
+        for _ in range(40):
+            centre = tuple(np.asarray(g.cell_centre_mm(cell)) + prng.uniform(-2.5, 2.5, 2))
+            angle = float(prng.uniform(0, 360))
+            grown = _footprint(centre, size + 1.0, angle, round_)
+            if all(_intersection(grown, p["poly"]) == 0 for p in pieces):
+                break
+        poly = _footprint(centre, size, angle, round_)
         pieces.append(
             {
                 "number": int(number),
@@ -118,7 +130,8 @@ def grid_scene(
                 "size": size,
                 "centre": centre,
                 "round": round_,
-                "angle": float(prng.uniform(0, 360)),
+                "angle": angle,
+                "poly": poly,
             }
         )
     used = set(board.values())

@@ -110,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", type=Path, default=MODEL)
+    ap.add_argument("--init", type=Path, help="continue from these weights (fine-tune on fresh samples)")
+    ap.add_argument("--lr", type=float, default=0.05)
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
@@ -117,8 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     xv, yv = make_samples(np.random.default_rng(args.seed + 1000), 4000)
     print(f"rendered {len(y)} training + {len(yv)} check samples in {time.time() - t0:.0f}s")
     labels = ["wrong-way-up"] + [str(i) for i in range(1, 17)]
-    model = MLP.new([x.shape[1], 256, 128, len(labels)], labels, rng)
-    model.fit(x, y, rng, epochs=args.epochs)
+    if args.init:
+        model = MLP.load(args.init)
+    else:
+        model = MLP.new([x.shape[1], 256, 128, len(labels)], labels, rng)
+    model.fit(x, y, rng, epochs=args.epochs, lr=args.lr)
     acc = float((model.predict_proba(xv).argmax(1) == yv).mean())
     print(f"trained in {time.time() - t0:.0f}s; check-set patch accuracy {acc:.4f}")
     model.save(args.out)

@@ -35,7 +35,7 @@ MERGED_TIES_MM = 3.4  # a stroke this wide all along is a railway whose ties blu
 FAINT = 0.8  # paper-relative brightness below which a pixel is (maybe faint) pen
 DIGIT_INK = 0.7
 DIGIT_PX = 20
-MIN_DIGIT_CONFIDENCE = 0.8
+MIN_DIGIT_CONFIDENCE = 0.95
 MODEL_PATH = Path(__file__).with_name("round_digits.npz")
 
 
@@ -85,7 +85,7 @@ def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.n
         ink.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (big, big))
     )
     hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
-    coloured = ((hsv[..., 1] > 90) & (hsv[..., 2] > 40) & ~ink).astype(np.uint8)  # coloured pens are ink
+    coloured = ((hsv[..., 1] > 55) & (hsv[..., 2] > 40) & ~ink).astype(np.uint8)  # coloured pens are ink
     coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((int(3 * ppm), int(3 * ppm)), np.uint8))
     # paper seen very dark (the sheet is in deep shadow or not there at all)
     gone = (paper < 35).astype(np.uint8)

@@ -55,9 +55,11 @@ class MLP:
         batch: int = 128,
         weight_decay: float = 1e-4,
     ) -> None:
-        """Plain SGD with momentum and a step-down learning rate."""
-        self.mean = x.mean(0).astype(np.float32)
-        self.std = (x.std(0) + 0.05).astype(np.float32)
+        """Plain SGD with momentum and a step-down learning rate. A fresh model takes its input
+        scaling from `x`; a loaded one keeps its own, so fine-tuning continues where it stopped."""
+        if not self.std.any() or np.all(self.std == 1):
+            self.mean = x.mean(0).astype(np.float32)
+            self.std = (x.std(0) + 0.05).astype(np.float32)
         vel_w = [np.zeros_like(w) for w in self.W]
         vel_b = [np.zeros_like(b) for b in self.b]
         n = len(x)
