@@ -2,22 +2,22 @@
 
 Every road end rests on a column top, so road ends that meet mark one column, and the sticks' image
 axes cross right above its centre (the top point T). With a calibrated camera, each height h puts the
-column's centre where the ray through T meets the plane of its top, which fixes its whole silhouette;
-the h whose silhouette best matches the foreground below the sticks (stick bands ignored) wins. A lone
-end gives T only up to the stick's overhang, so a few overhangs are tried. An end with no column
-silhouette under it rests on the table (a ramp end or a loose stick).
+column's centre where the ray through T meets the plane of its top, which fixes where its base stands;
+the h whose base best matches where the foreground ends (just inside: piece, just outside: table;
+stick bands ignored) wins, ties to the lower column. A lone end gives T only up to the stick's overhang,
+so a few overhangs are tried. An end with no column base under it rests on the table (a ramp end or a
+loose stick). The whole-silhouette overlap was tried as well and measured worse: a taller column's
+extra side hides behind the sticks it carries.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.sticks import RawStick
-from vision.tokyo.supports import _column_hull
 
 
 @dataclass
@@ -72,41 +72,22 @@ def _axes_meet(raw: list[RawStick], ends: list[tuple[int, int]]) -> np.ndarray |
     return sol
 
 
-def _silhouette_score(
-    calib: TokyoCalibration,
-    fg: np.ndarray,
-    care: np.ndarray,
-    x: float,
-    y: float,
-    h: int,
-    roi: tuple[int, int, int, int],
-) -> float:
-    x0, y0, x1, y1 = roi
-    hull = _column_hull(calib, x, y, h) - [x0, y0]
-    pm = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(pm, hull, 1)
-    pm = pm.astype(bool) & care[y0:y1, x0:x1]
-    obs = (fg[y0:y1, x0:x1] > 0) & care[y0:y1, x0:x1]
-    # only the column's own neighbourhood counts as observed (other pieces are far from its hull)
-    near = cv2.dilate(pm.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
-    obs &= near
-    inter = np.count_nonzero(pm & obs)
-    union = np.count_nonzero(pm | obs)
-    return inter / max(union, 1)
-
-
 def _base_score(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, x: float, y: float) -> float:
     """How well a column standing at (x, y) explains where the foreground ends at the bottom: just
     inside its base circle (front half, the half the camera sees) should be piece, just outside table.
     The base is never under a stick band and shows no stick ends, unlike the top."""
     r = calib.sizes.column_diameter_mm / 2
     eye = calib.camera.centre
-    ang = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    ang = np.linspace(0, 2 * np.pi, 48, endpoint=False)
     ring = np.stack([np.cos(ang), np.sin(ang)], 1)
     front = ring @ (eye[:2] - [x, y]) > 0
     ring = ring[front]
-    inner = np.c_[x + 0.6 * r * ring[:, 0], y + 0.6 * r * ring[:, 1], np.full(len(ring), 2.0)]
-    outer = np.c_[x + (r + 4) * ring[:, 0], y + (r + 4) * ring[:, 1], np.zeros(len(ring))]
+    inner = np.vstack(
+        [np.c_[x + f * r * ring[:, 0], y + f * r * ring[:, 1], np.full(len(ring), 2.0)] for f in (0.5, 0.8)]
+    )
+    outer = np.vstack(
+        [np.c_[x + (r + g) * ring[:, 0], y + (r + g) * ring[:, 1], np.zeros(len(ring))] for g in (3.0, 6.0)]
+    )
     H, W = fg.shape
     vals = []
     for pts, want in ((inner, True), (outer, False)):
@@ -132,7 +113,6 @@ def fit_columns(
 ) -> list[ColumnFit]:
     s = calib.sizes
     care = rods == 0
-    H, W = fg.shape
     out = []
     for ends in group_ends(raw, hw):
         meet = _axes_meet(raw, ends)
@@ -143,30 +123,17 @@ def fit_columns(
             st = raw[i]
             u = (st.p1 - st.p0) / max(st.length, 1e-6) * (1 if k == 0 else -1)  # pointing inwards
             end = st.p0 if k == 0 else st.p1
-            tops = [end + u * o for o in np.linspace(0.2, 2.6, 7) * hw]
+            tops = [end + u * o for o in np.linspace(0.6, 1.8, 5) * hw]
         scores = []
         for h in range(1, max_height + 1):
             best = (-1.0, 0.0, 0.0, tops[0])
             for t in tops:
                 x, y, _ = calib.camera.ray_to_plane(t[None], h * s.unit_mm + s.stick_thickness_mm / 2)[0]
-                base, _ = calib.camera.project(np.array([[x, y, 0.0]]))
-                cx, cy = base[0]
-                r = int(6 * hw + 20)
-                roi = (
-                    max(0, int(min(cx, t[0]) - r)),
-                    max(0, int(min(cy, t[1]) - r)),
-                    min(W, int(max(cx, t[0]) + r)),
-                    min(H, int(max(cy, t[1]) + r)),
-                )
-                if roi[2] - roi[0] < 4 or roi[3] - roi[1] < 4:
-                    continue
-                sc = _base_score(calib, fg, care, x, y) + 0.5 * _silhouette_score(
-                    calib, fg, care, x, y, h, roi
-                )
+                sc = _base_score(calib, fg, care, x, y)  # ties go to the lower column (sorted first)
                 if sc > best[0]:
                     best = (sc, x, y, t)
             scores.append((best[0], h, best[1], best[2], best[3]))
-        scores.sort(key=lambda r: -r[0])
+        scores.sort(key=lambda r: -r[0])  # stable: equal scores keep the lower height first
         sc, h, x, y, t = scores[0]
         margin = sc - scores[1][0] if len(scores) > 1 else sc
         out.append(

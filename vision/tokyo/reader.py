@@ -90,7 +90,7 @@ def _columns_calibrated(
     """Columns under the road ends (see vision.tokyo.columns); blobs they explain are used up."""
     unit = calib.sizes.unit_mm
     for c in fit_columns(calib, raw, fg, rods, hw):
-        if c.score < 1.15:
+        if c.score < 0.7:
             continue  # no column silhouette under these ends: they rest on the table
         uv, _ = calib.camera.project(np.array([[c.x_mm, c.y_mm, c.height * unit], [c.x_mm, c.y_mm, 0.0]]))
         top, base = uv
@@ -108,7 +108,7 @@ def _columns_calibrated(
                 (float(top[0]), float(top[1])),
                 (float(x0), float(y0), float(x1), float(y1)),
                 yellow,
-                float(np.clip(c.score - 0.6, 0.2, 1.0)),
+                float(np.clip(c.score, 0.2, 1.0)),
                 c.height,
                 float(np.clip(c.margin * 5, 0, 1)),
                 round(c.x_mm, 1),
