@@ -52,6 +52,7 @@ class Recorder:
         self.frames: list[dict[str, Any]] = []
         self.expected: list[dict[str, Any]] = []
         self.incidents: list[str] = []
+        self.mismatches = 0  # incidents the referee must report as "the table disagrees"
         if out.exists():
             shutil.rmtree(out)
         out.mkdir(parents=True)
@@ -80,6 +81,7 @@ class Recorder:
             "frames": self.frames,
             "expected": self.expected,
             "incidents": self.incidents,
+            "mismatches": self.mismatches,
             "made_by": "python -m datasets.demo_matches",
         }
         path = self.out / "manifest.json"
@@ -136,6 +138,7 @@ def grid_demo(out: Path, seed: int = 11) -> Path:
             moved["a2" if "a2" not in moved else "c1"] = moved.pop(src)
             rec.scene(shot(moved, 100 + k), 3, "piece 9 knocked from b2 (mismatch)")
             rec.incidents.append("piece 9 knocked off b2: table-mismatch, then put back")
+            rec.mismatches += 1
             rec.scene(shot(board, 200 + k), 3, "piece 9 back on b2")
         if k == 9:  # two pieces at once: the referee refuses to guess
             extra = dict(board)
@@ -143,6 +146,7 @@ def grid_demo(out: Path, seed: int = 11) -> Path:
             extra["d4" if "d4" not in extra else "a3"] = 7
             rec.scene(shot(extra, 100 + k), 3, "two pieces placed at once (mismatch)")
             rec.incidents.append("two pieces placed at once: table-mismatch, then one taken back")
+            rec.mismatches += 1
         board[cell] = action.piece
         state, verdict = engine.step(state, action)
         rec.expect(action.notation(), verdict)
@@ -150,7 +154,113 @@ def grid_demo(out: Path, seed: int = 11) -> Path:
     return rec.finish("Highway 4x4 — Ann v Bo, with a knocked piece and a double placement")
 
 
-BUILDERS: dict[str, Callable[[Path], Path]] = {"highway-grid": grid_demo}
+# -- Highway dice road ------------------------------------------------------------------------
+DICE_ILLEGAL_TURNS = (3, 8)  # turns where the player puts a die the rules do not allow
+
+
+def dice_demo(out: Path, seed: int = 5, turns: int = 12) -> Path:
+    from datasets.camera import random_pose, table_texture
+    from datasets.dice.scenes import render_dice_on_sheet
+    from engine.dice_road import SEAT_COLOURS, Play, Roll, load_board
+    from referee_app.render.dice_board import printable_board
+
+    game = engine.get_game("highway-dice")
+    board = load_board()
+    rec = Recorder(out, "highway-dice", ["Ann (white)", "Bo (blue)"], fps=6, frames_needed=3)
+    rng = np.random.default_rng(seed)
+    size = (1280, 720)
+    sheet_mm = (float(board.width), float(board.height))
+    _svg, png, _meta = printable_board(board, dpi=100)
+    sheet = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    pose = random_pose(np.random.default_rng([seed, 1]), sheet_mm, size, height_mm=(850, 900),
+                       tilt_deg=(3, 7), yaw_deg=(-3, 3), fill=(0.93, 0.96))
+    table = np.ascontiguousarray(table_texture(np.random.default_rng([seed, 2]), size))
+    jitter: dict[str, tuple[float, float, float]] = {}
+
+    def die_at(key: str, x: float, y: float, value: int, colour: str) -> dict[str, Any]:
+        if key not in jitter:
+            jitter[key] = (rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5), rng.uniform(-25, 25))
+        dx, dy, angle = jitter[key]
+        return {"x_mm": x + dx, "y_mm": y + dy, "value": value, "color": colour, "size_mm": 16.0, "angle": angle}
+
+    def table_dice(state: Any, tray: list[int], seat: int, extra: dict[str, int] | None = None) -> list[dict]:
+        view = state.table_view()
+        dice = []
+        for cell_id, stone in view["stones"].items():
+            c = board.cells[cell_id]
+            dice.append(die_at(f"{cell_id}:{stone['value']}", c.x, c.y, stone["value"], SEAT_COLOURS[stone["seat"]]))
+        for cell_id, value in (extra or {}).items():
+            c = board.cells[cell_id]
+            dice.append(die_at(f"x{cell_id}:{value}", c.x, c.y, value, SEAT_COLOURS[seat]))
+        for s, value in view["pools"].items():
+            if value is not None:
+                r = board.pools[int(s)]
+                dice.append(die_at(f"pool{s}:{value}", r.x + r.w / 2, r.y + r.h / 2, value, SEAT_COLOURS[int(s)]))
+        t = board.tray
+        for k, value in enumerate(tray):
+            x = t.x + t.w * (0.3 + 0.4 * k) + rng.uniform(-8, 8)
+            y = t.y + t.h * 0.5 + rng.uniform(-15, 15)
+            dice.append({"x_mm": x, "y_mm": y, "value": value, "color": SEAT_COLOURS[seat], "size_mm": 16.0,
+                         "angle": float(rng.uniform(0, 90))})
+        return dice
+
+    frame_no = [0]
+
+    def shot(dice: list[dict], hand: bool = False) -> np.ndarray:
+        frame_no[0] += 1
+        image, _labels = render_dice_on_sheet(sheet, sheet_mm, dice, pose,
+                                              rng=np.random.default_rng([seed, 3]),  # one steady lamp
+                                              effects=0.3, background=table)
+        return add_hand(image, rng) if hand else image
+
+    state = game.new_state(players=2)
+    rec.scene(shot(table_dice(state, [], 0)), 3, "empty board")
+    for turn in range(turns):
+        seat = state.turn
+        a, b = (int(v) for v in rng.integers(1, 7, 2))
+        roll = Roll(a, b)
+        rec.scene(shot(table_dice(state, [], seat), hand=True), 1, "hand rolling")
+        rec.scene(shot(table_dice(state, [a, b], seat)), 3, f"roll {a} {b}")
+        state, verdict = engine.step(state, roll)
+        rec.expect(roll.notation(), verdict)
+        play: Play | None = None
+        if turn in DICE_ILLEGAL_TURNS:
+            needed_cell = state.status(seat).needed_cells[0]
+            for v in (a, b):
+                candidate = Play(v, needed_cell)
+                if not state.judge(candidate).legal:
+                    play = candidate
+                    break
+        if play is None:
+            uses = state.legal_uses()
+            blocks = [u for u in uses if u.kind == "block"]
+            own = [u for u in uses if u.target_seat == seat]
+            use = (blocks or own or uses or [None])[0]
+            if use is not None:
+                other = b if use.die == a and use.source == "roll" else a
+                store = other if state.pools[seat] is None and use.source == "roll" else None
+                play = use.action(store)
+            else:
+                play = Play(store=max(a, b))
+        verdict = state.judge(play)
+        placed = {play.cell: play.die} if play.die is not None else {}
+        rec.scene(shot(table_dice(state, [], seat), hand=True), 1, f"hand playing {play.notation()}")
+        if verdict.legal:
+            new_state = state.apply(play, verdict)
+            rec.scene(shot(table_dice(new_state, [], seat)), 3, f"after {play.notation()}")
+        else:
+            after_store = {}
+            rec.scene(shot(table_dice(state, [], seat, placed | after_store)), 3,
+                      f"illegal {play.notation()}: {verdict.rule}")
+            rec.incidents.append(f"turn {turn + 1}: {play.notation()} is illegal ({verdict.rule}); die removed")
+            new_state = state.apply(play, verdict)
+            rec.scene(shot(table_dice(new_state, [], seat)), 3, "die taken back")
+        rec.expect(play.notation(), verdict)
+        state = new_state
+    return rec.finish("Highway dice road — Ann (white) v Bo (blue), with two illegal placements")
+
+
+BUILDERS: dict[str, Callable[[Path], Path]] = {"highway-grid": grid_demo, "highway-dice": dice_demo}
 
 
 def main(argv: list[str] | None = None) -> int:

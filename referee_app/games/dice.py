@@ -18,7 +18,7 @@ from engine.dice_road import SEAT_NAMES, DiceState, Play, Reclaim, Roll
 from referee_app.games.base import Explanation, GameAdapter, Observation
 
 TRAY = "tray"
-PX_PER_MM = 2.0  # resolution of the rectified board view the dice reader works on
+PX_PER_MM = 3.0  # resolution of the rectified board view the dice reader works on
 
 
 def cell_key(cell: str) -> str:
@@ -158,81 +158,73 @@ class DiceAdapter(GameAdapter):
 
 
 class BoardDiceReader:
-    """Localise the printed board by its markers, rectify it, read the dice, and assign each die to
-    a cell, the tray or a pool by its position in board millimetres."""
+    """Localise the printed board by its markers, rectify it, and read the dice in its known zones
+    (cells, pools, tray) against the board's own drawing (vision.zones)."""
 
     def __init__(self, board: Any = None) -> None:
+        import cv2
+
         from engine.dice_road import load_board
-        from referee_app.render.dice_board import MARKER_MARGIN, MARKER_SIZE
+        from referee_app.render.dice_board import MARKER_MARGIN, MARKER_SIZE, printable_board
         from vision.localise import Localiser, SheetSpec
+        from vision.zones import Zone, ZoneDiceReader
 
         self.board = board or load_board()
-        self.localiser = Localiser(SheetSpec("highway-dice", float(self.board.width),
-                                             float(self.board.height),
-                                             MARKER_SIZE, MARKER_MARGIN))
+        w, h = float(self.board.width), float(self.board.height)
+        self.localiser = Localiser(SheetSpec("highway-dice", w, h, MARKER_SIZE, MARKER_MARGIN))
         self.colours = {"white": 0, "blue": 1, "green": 2, "yellow": 3}
-
-    def zone_of(self, x: float, y: float) -> str | None:
-        for cell in self.board.cells.values():
-            if abs(x - cell.x) <= cell.w / 2 and abs(y - cell.y) <= cell.h / 2:
-                return cell_key(cell.id)
-        tray = self.board.tray
-        if tray.x <= x <= tray.x + tray.w and tray.y <= y <= tray.y + tray.h:
-            return TRAY
-        for seat, r in enumerate(self.board.pools):
-            if r.x <= x <= r.x + r.w and r.y <= y <= r.y + r.h:
-                return pool_key(int(seat))
-        return None
+        zones = [Zone(cell_key(c.id), c.x - c.w / 2, c.y - c.h / 2, c.w, c.h) for c in self.board.cells.values()]
+        zones += [Zone(pool_key(seat), r.x, r.y, r.w, r.h, many=True) for seat, r in enumerate(self.board.pools)]
+        t = self.board.tray
+        zones.append(Zone(TRAY, t.x, t.y, t.w, t.h, many=True))
+        _svg, png, _meta = printable_board(self.board, dpi=PX_PER_MM * 25.4)
+        reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        self.zones = ZoneDiceReader(reference, (w, h), zones, px_per_mm=PX_PER_MM, colors=list(self.colours))
 
     def read(self, image: np.ndarray) -> Observation:
-        from vision.dice import read_dice
-
         located = self.localiser.update(image)
         calib = located.calibration
         if calib is None:
             return Observation({}, {}, blocked="the board's markers are not visible")
         top = calib.rectify(image, PX_PER_MM)
-        dets = read_dice(top, colors=list(self.colours))
+        reading = self.zones.read(top)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
-        tray: list[int] = []
-        tray_conf = 1.0
-        for i in range(len(dets)):
-            x0, y0, x1, y1 = dets.xyxy[i]
-            xm, ym = (x0 + x1) / 2 / PX_PER_MM, (y0 + y1) / 2 / PX_PER_MM
-            zone = self.zone_of(float(xm), float(ym))
-            value = int(dets.values[i])
-            c = float(min(dets.confidence[i], dets.value_confidence[i]))
-            if zone is None or value < 1:
+        for zone, dice in reading.dice.items():
+            if not dice:
                 continue
             if zone == TRAY:
-                tray.append(value)
-                tray_conf = min(tray_conf, c)
+                items[TRAY] = tuple(sorted(d.value for d in dice))
+                conf[TRAY] = min(d.confidence for d in dice)
             elif zone.startswith("pool:"):
-                items[zone] = value
-                conf[zone] = c
+                best = max(dice, key=lambda d: d.confidence)
+                items[zone] = best.value
+                conf[zone] = best.confidence
             else:
-                seat = self.colours.get(dets.colors[i] or "", -1)
-                items[zone] = (value, seat)
-                conf[zone] = c
-        if tray:
-            items[TRAY] = tuple(sorted(tray))
-            conf[TRAY] = tray_conf
-        annotated = _annotate(image, calib, dets, PX_PER_MM)
-        return Observation(items, conf, None, annotated=annotated)
+                d = dice[0]
+                items[zone] = (d.value, self.colours.get(d.color or "", -1))
+                conf[zone] = d.confidence
+        blocked = None
+        if reading.unreadable:
+            zone, why = sorted(reading.unreadable.items())[0]
+            blocked = f"{zone.split(':')[-1]}: {why}" + (f" (+{len(reading.unreadable) - 1} more)"
+                                                          if len(reading.unreadable) > 1 else "")
+        return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading))
 
 
-def _annotate(image: np.ndarray, calib: Any, dets: Any, px_per_mm: float) -> np.ndarray:
+def _annotate(image: np.ndarray, calib: Any, reading: Any) -> np.ndarray:
     import cv2
 
     out = image.copy()
-    for i in range(len(dets)):
-        x0, y0, x1, y1 = (dets.xyxy[i] / px_per_mm).tolist()
-        pts = calib.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32))
-        pts = np.asarray(pts, np.int32).reshape(-1, 1, 2)
-        cv2.polylines(out, [pts], True, (0, 200, 0), 2, cv2.LINE_AA)
-        cv2.putText(out, str(int(dets.values[i])), tuple(int(v) for v in pts[0, 0]),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 200, 0), 2, cv2.LINE_AA)
+    for dice in reading.dice.values():
+        for d in dice:
+            x0, y0, x1, y1 = d.box_mm
+            pts = calib.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32))
+            pts = np.asarray(pts, np.int32).reshape(-1, 1, 2)
+            colour = (0, 200, 0) if d.confidence >= 0.6 else (0, 160, 255)
+            cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
+            cv2.putText(out, str(d.value), tuple(int(v) for v in pts[0, 0]), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.7, colour, 2, cv2.LINE_AA)
     return out
 
 
