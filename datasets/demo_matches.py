@@ -181,21 +181,24 @@ def dice_demo(out: Path, seed: int = 5, turns: int = 12) -> Path:
         if key not in jitter:
             jitter[key] = (rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5), rng.uniform(-25, 25))
         dx, dy, angle = jitter[key]
-        return {"x_mm": x + dx, "y_mm": y + dy, "value": value, "color": colour, "size_mm": 16.0, "angle": angle}
+        return {"x_mm": x + dx, "y_mm": y + dy, "value": value, "color": colour, "size_mm": 16.0,
+                "angle": angle}
 
     def table_dice(state: Any, tray: list[int], seat: int, extra: dict[str, int] | None = None) -> list[dict]:
         view = state.table_view()
         dice = []
         for cell_id, stone in view["stones"].items():
             c = board.cells[cell_id]
-            dice.append(die_at(f"{cell_id}:{stone['value']}", c.x, c.y, stone["value"], SEAT_COLOURS[stone["seat"]]))
+            dice.append(die_at(f"{cell_id}:{stone['value']}", c.x, c.y, stone["value"],
+                               SEAT_COLOURS[stone["seat"]]))
         for cell_id, value in (extra or {}).items():
             c = board.cells[cell_id]
             dice.append(die_at(f"x{cell_id}:{value}", c.x, c.y, value, SEAT_COLOURS[seat]))
         for s, value in view["pools"].items():
             if value is not None:
                 r = board.pools[int(s)]
-                dice.append(die_at(f"pool{s}:{value}", r.x + r.w / 2, r.y + r.h / 2, value, SEAT_COLOURS[int(s)]))
+                dice.append(die_at(f"pool{s}:{value}", r.x + r.w / 2, r.y + r.h / 2, value,
+                                   SEAT_COLOURS[int(s)]))
         t = board.tray
         for k, value in enumerate(tray):
             x = t.x + t.w * (0.3 + 0.4 * k) + rng.uniform(-8, 8)
@@ -252,7 +255,8 @@ def dice_demo(out: Path, seed: int = 5, turns: int = 12) -> Path:
             after_store = {}
             rec.scene(shot(table_dice(state, [], seat, placed | after_store)), 3,
                       f"illegal {play.notation()}: {verdict.rule}")
-            rec.incidents.append(f"turn {turn + 1}: {play.notation()} is illegal ({verdict.rule}); die removed")
+            rec.incidents.append(f"turn {turn + 1}: {play.notation()} is illegal ({verdict.rule}); "
+                                 "die removed")
             new_state = state.apply(play, verdict)
             rec.scene(shot(table_dice(new_state, [], seat)), 3, "die taken back")
         rec.expect(play.notation(), verdict)

@@ -173,12 +173,15 @@ class BoardDiceReader:
         w, h = float(self.board.width), float(self.board.height)
         self.localiser = Localiser(SheetSpec("highway-dice", w, h, MARKER_SIZE, MARKER_MARGIN))
         self.colours = {"white": 0, "blue": 1, "green": 2, "yellow": 3}
-        zones = [Zone(cell_key(c.id), c.x - c.w / 2, c.y - c.h / 2, c.w, c.h) for c in self.board.cells.values()]
-        zones += [Zone(pool_key(seat), r.x, r.y, r.w, r.h, many=True) for seat, r in enumerate(self.board.pools)]
+        zones = [Zone(cell_key(c.id), c.x - c.w / 2, c.y - c.h / 2, c.w, c.h)
+                 for c in self.board.cells.values()]
+        zones += [Zone(pool_key(seat), r.x, r.y, r.w, r.h, many=True)
+                  for seat, r in enumerate(self.board.pools)]
         t = self.board.tray
         zones.append(Zone(TRAY, t.x, t.y, t.w, t.h, many=True))
         _svg, png, _meta = printable_board(self.board, dpi=PX_PER_MM * 25.4)
-        reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+        reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR),
+                                 cv2.COLOR_BGR2RGB)
         self.zones = ZoneDiceReader(reference, (w, h), zones, px_per_mm=PX_PER_MM, colors=list(self.colours))
 
     def read(self, image: np.ndarray) -> Observation:
