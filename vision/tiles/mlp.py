@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+SMALL_BATCH = 64
+
 
 class MLP:
     def __init__(
@@ -35,7 +37,10 @@ class MLP:
     def _forward(self, x: np.ndarray) -> list[np.ndarray]:
         acts = [(x.astype(np.float32) - self.mean) / self.std]
         for i, (w, b) in enumerate(zip(self.W, self.b, strict=True)):
-            z = acts[-1] @ w + b
+            a = acts[-1]
+            # Small batches row by row: a multi-threaded BLAS matrix product on a busy machine can
+            # be 10-100x slower than single-threaded matrix-vector products for these sizes.
+            z = (np.stack([r @ w for r in a]) if len(a) <= SMALL_BATCH else a @ w) + b
             acts.append(np.maximum(z, 0) if i < len(self.W) - 1 else z)
         return acts
 

@@ -119,7 +119,9 @@ def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
             clip[ys, xs] = blob[ys, xs]
             clip = cv2.morphologyEx(clip.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
             c_area = int(clip.sum())
-            if not (0.9 * piece_area <= c_area <= 1.3 * piece_area and _solidity(clip) >= 0.92):
+            whole_here = 0.9 * piece_area <= c_area <= 1.12 * piece_area and _solidity(clip) >= 0.95
+            whole_there = area - c_area >= 0.8 * piece_area  # the rest is whole pieces, not a stray part
+            if not (whole_here and whole_there):
                 out[name] = CellReading(
                     name, "unreadable", None, 0.0, "piece off its cell (crosses the cell edge)", union
                 )
