@@ -12,16 +12,15 @@ import numpy as np
 
 
 def table_background(image: np.ndarray, scale: int = 4, window: int = 21) -> np.ndarray:
+    """The table at 1/`scale` size: a wide median (twice, to remove piece clusters the first left)."""
     h, w = image.shape[:2]
     small = cv2.resize(image, (max(8, w // scale), max(8, h // scale)), interpolation=cv2.INTER_AREA)
-    bg = cv2.medianBlur(small, window)
-    bg = cv2.medianBlur(bg, window)  # a second pass removes piece clusters the first left behind
-    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.medianBlur(cv2.medianBlur(small, window), window)
 
 
 def refine_background(image: np.ndarray, fg: np.ndarray, scale: int = 4, sigma: float = 12.0) -> np.ndarray:
-    """Re-estimate the table from pixels not marked foreground (normalised convolution), so a dense
-    cluster of pieces does not pull the estimate towards the pieces' colour."""
+    """Re-estimate the table (1/`scale` size) from pixels not marked foreground (normalised
+    convolution), so a dense cluster of pieces does not pull the estimate towards the pieces' colour."""
     h, w = image.shape[:2]
     size = (max(8, w // scale), max(8, h // scale))
     small = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -31,16 +30,20 @@ def refine_background(image: np.ndarray, fg: np.ndarray, scale: int = 4, sigma: 
     den = cv2.GaussianBlur(m, (0, 0), sigma)[..., None]
     coarse = cv2.GaussianBlur(small, (0, 0), sigma * 4)
     bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), coarse)
-    return cv2.resize(np.clip(bg, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(bg, 0, 255).astype(np.uint8)
 
 
 def pieces_mask(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(foreground mask, table background) with one refinement round."""
-    bg = table_background(image)
+    """(foreground mask, table background at full size) with one refinement round; the first, rough
+    pass runs at half size."""
+    h, w = image.shape[:2]
     table = table_chroma(image)
+    half = cv2.resize(image, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
+    rough = foreground_mask(half, table_background(half, 2), table)
+    rough = cv2.resize(rough, (w, h), interpolation=cv2.INTER_NEAREST)
+    bg = refine_background(image, rough)
     fg = foreground_mask(image, bg, table)
-    bg = refine_background(image, fg)
-    return foreground_mask(image, bg, table), bg
+    return fg, cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def table_chroma(image: np.ndarray) -> np.ndarray:
@@ -51,15 +54,24 @@ def table_chroma(image: np.ndarray) -> np.ndarray:
 
 
 def foreground_mask(image: np.ndarray, background: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
-    f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32) + 4  # chromaticity is noisy in the dark
+    """Pieces against the table estimate `background` (any size; it is smooth, so it is compared after
+    resizing its chromaticity and brightness, not its pixels)."""
+    h, w = image.shape[:2]
     b = background.astype(np.float32) + 4
-    sf, sb = f.sum(2), b.sum(2)
+    sb = b.sum(2)
     cb = b / sb[..., None]
     if table is not None:
         # where the local estimate drifted far from the table's colour it swallowed an object
         drift = np.abs(cb - table).max(2) > 0.035
         cb[drift] = table
-    chroma = np.abs(f / sf[..., None] - cb).max(2)
+    if cb.shape[:2] != (h, w):
+        cb = cv2.resize(cb, (w, h), interpolation=cv2.INTER_LINEAR)
+        sb = cv2.resize(sb, (w, h), interpolation=cv2.INTER_LINEAR)
+    f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32) + 4  # chromaticity is noisy in the dark
+    sf = cv2.transform(f, np.ones((1, 3), np.float32))
+    diff = cv2.absdiff(f / sf[..., None], cb)
+    d0, d1, d2 = cv2.split(diff)
+    chroma = cv2.max(cv2.max(d0, d1), d2)
     ratio = sf / sb
     fg = (chroma > 0.024) | (ratio > 1.2) | (ratio < 0.38)
     fg = fg.astype(np.uint8) * 255
