@@ -72,35 +72,29 @@ def _axes_meet(raw: list[RawStick], ends: list[tuple[int, int]]) -> np.ndarray |
     return sol
 
 
-def _base_score(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, x: float, y: float) -> float:
-    """How well a column standing at (x, y) explains where the foreground ends at the bottom: just
-    inside its base circle (front half, the half the camera sees) should be piece, just outside table.
-    The base is never under a stick band and shows no stick ends, unlike the top."""
+def _base_scores(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """For columns standing at each (x, y) (N,2): how well each explains where the foreground ends at
+    the bottom. Just inside its base circle (the front half, which the camera sees) should be piece,
+    just outside table. The base is never under a stick band and carries no stick ends, unlike the top."""
     r = calib.sizes.column_diameter_mm / 2
     eye = calib.camera.centre
     ang = np.linspace(0, 2 * np.pi, 48, endpoint=False)
     ring = np.stack([np.cos(ang), np.sin(ang)], 1)
-    front = ring @ (eye[:2] - [x, y]) > 0
-    ring = ring[front]
-    inner = np.vstack(
-        [np.c_[x + f * r * ring[:, 0], y + f * r * ring[:, 1], np.full(len(ring), 2.0)] for f in (0.5, 0.8)]
-    )
-    outer = np.vstack(
-        [np.c_[x + (r + g) * ring[:, 0], y + (r + g) * ring[:, 1], np.zeros(len(ring))] for g in (3.0, 6.0)]
-    )
+    ring = ring[ring @ (eye[:2] - xy.mean(0)) > 0]  # candidates are close together: one front half
     H, W = fg.shape
     vals = []
-    for pts, want in ((inner, True), (outer, False)):
-        uv, _ = calib.camera.project(pts)
+    for radii, z, want in (((0.5 * r, 0.8 * r), 2.0, True), ((r + 3.0, r + 6.0), 0.0, False)):
+        offs = np.vstack([ring * q for q in radii])  # (M,2)
+        pts = xy[:, None, :] + offs[None]  # (N,M,2)
+        n, m = pts.shape[:2]
+        uv, _ = calib.camera.project(np.c_[pts.reshape(-1, 2), np.full(n * m, z)])
         xi = np.clip(np.round(uv[:, 0]).astype(int), 0, W - 1)
         yi = np.clip(np.round(uv[:, 1]).astype(int), 0, H - 1)
-        ok = care[yi, xi]
-        if not ok.any():
-            vals.append(0.5)
-            continue
-        hit = fg[yi, xi][ok] > 0
-        vals.append(float(np.mean(hit == want)))
-    return float(np.mean(vals))
+        ok = care[yi, xi].reshape(n, m)
+        good = ((fg[yi, xi] > 0) == want).reshape(n, m) & ok
+        cnt = ok.sum(1)
+        vals.append(np.where(cnt > 0, good.sum(1) / np.maximum(cnt, 1), 0.5))
+    return (vals[0] + vals[1]) / 2
 
 
 def fit_columns(
@@ -124,15 +118,13 @@ def fit_columns(
             u = (st.p1 - st.p0) / max(st.length, 1e-6) * (1 if k == 0 else -1)  # pointing inwards
             end = st.p0 if k == 0 else st.p1
             tops = [end + u * o for o in np.linspace(0.6, 1.8, 5) * hw]
+        tops_a = np.array(tops, np.float64)
         scores = []
         for h in range(1, max_height + 1):
-            best = (-1.0, 0.0, 0.0, tops[0])
-            for t in tops:
-                x, y, _ = calib.camera.ray_to_plane(t[None], h * s.unit_mm + s.stick_thickness_mm / 2)[0]
-                sc = _base_score(calib, fg, care, x, y)  # ties go to the lower column (sorted first)
-                if sc > best[0]:
-                    best = (sc, x, y, t)
-            scores.append((best[0], h, best[1], best[2], best[3]))
+            xyz = calib.camera.ray_to_plane(tops_a, h * s.unit_mm + s.stick_thickness_mm / 2)
+            sc = _base_scores(calib, fg, care, xyz[:, :2])
+            j = int(np.argmax(sc))  # first best: the shortest overhang among equals
+            scores.append((float(sc[j]), h, float(xyz[j, 0]), float(xyz[j, 1]), tops_a[j]))
         scores.sort(key=lambda r: -r[0])  # stable: equal scores keep the lower height first
         sc, h, x, y, t = scores[0]
         margin = sc - scores[1][0] if len(scores) > 1 else sc

@@ -145,19 +145,16 @@ def _refine_axis(gx: np.ndarray, gy: np.ndarray, s: RawStick) -> None:
 def _distinct_lines(lines: np.ndarray, rho_tol: float, theta_tol: float) -> np.ndarray:
     """Hough peaks best first, dropping those within (rho_tol, theta_tol) of a stronger one: a rod's
     wide core gives a cluster of peaks, and weaker rods must not be crowded out of the candidates."""
-    kept: list[tuple[float, float]] = []
-    arr = np.zeros((0, 2), np.float32)
-    for rho, theta in lines:
-        if len(arr):
-            dth = np.abs(arr[:, 1] - theta)
-            same = (dth < theta_tol) & (np.abs(arr[:, 0] - rho) < rho_tol)
-            # theta wraps at pi with rho changing sign
-            flip = (np.pi - dth < theta_tol) & (np.abs(arr[:, 0] + rho) < rho_tol)
-            if same.any() or flip.any():
-                continue
-        kept.append((float(rho), float(theta)))
-        arr = np.asarray(kept, np.float32)
-    return arr
+    # cells of (rho_tol, theta_tol): a peak is dropped when a stronger one holds its cell or a neighbour
+    taken: set[tuple[int, int]] = set()
+    keep = []
+    for k, (rho, theta) in enumerate(lines):
+        ri, ti = int(np.floor(rho / rho_tol)), int(np.floor(theta / theta_tol))
+        if any((ri + a, ti + b) in taken for a in (-1, 0, 1) for b in (-1, 0, 1)):
+            continue
+        taken.add((ri, ti))
+        keep.append(k)
+    return np.asarray(lines, np.float32).reshape(-1, 2)[keep]
 
 
 def _best_run(
