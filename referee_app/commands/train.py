@@ -51,6 +51,11 @@ def _run(args: argparse.Namespace) -> int:
     from vision.learned.training import train_step
 
     data_dir = args.runs / "data" / args.name
+    if args.resume:  # the set the run was started on, wherever it was built
+        from vision.learned.card import train_args
+
+        data = train_args(args.runs / args.name).get("data")
+        data_dir = Path(data).parent if data else data_dir
     if not args.resume:
         from datasets.yolo import DiceSetSpec, build_dice_set
 

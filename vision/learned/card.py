@@ -38,7 +38,9 @@ def held_out_scores(onnx: Path, manifest: dict[str, Any]) -> dict[str, Any] | No
 
 def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: Path) -> Path:
     manifest = json.loads((data_dir / "manifest.json").read_text(encoding="utf-8"))
-    args = json.loads(json.dumps(_train_args(step.run_dir)))
+    args = train_args(step.run_dir)
+    if str(args.get("model", "")).endswith(".pt"):  # a resumed run names its checkpoint; use its YAML
+        args["model"] = architecture(step.last)
     imgsz = int(args.get("imgsz", 320))
     weights = step.best if step.best.exists() else step.last
     export_onnx(weights, onnx, imgsz, config_dir)
@@ -56,7 +58,14 @@ def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: P
     return card
 
 
-def _train_args(run_dir: Path) -> dict[str, Any]:
+def architecture(checkpoint: Path) -> str:
+    import torch
+
+    model = torch.load(str(checkpoint), map_location="cpu", weights_only=False).get("model")
+    return Path(str(getattr(model, "yaml", {}).get("yaml_file", "unknown"))).name
+
+
+def train_args(run_dir: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     path = run_dir / "args.yaml"
     if path.exists():  # flat `key: value` lines; no YAML parser needed for the few keys used here

@@ -7,7 +7,8 @@ architecture YAML, never from a weight file name that is not on disk.
 
 Training runs in time-boxed steps: after each epoch's checkpoint is written, a step that has used its
 minutes stops by raising StepTimeUp, which leaves last.pt resumable (a normal finish would strip
-the optimizer from it). `train_step(..., resume=True)` continues from last.pt.
+the optimizer from it). `train_step(..., resume=True)` continues from last.pt (and does nothing on a
+finished run, so a finished run can still be exported).
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ def train_step(data_yaml: Path, project: Path, name: str, config_dir: Path, mode
         if not last.exists():
             raise FileNotFoundError(f"nothing to resume: {last} does not exist "
                                     "(train without --resume first)")
+        done, total = checkpoint_progress(last)
+        if done >= total:  # a finished run: nothing to train, the caller may still export it
+            return StepResult(run_dir, done, total, True, 0.0)
         model = YOLO(str(last))
         kwargs: dict[str, Any] = {"resume": True}
     else:
