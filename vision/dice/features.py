@@ -116,3 +116,25 @@ def value_features(crop_bgr: np.ndarray) -> np.ndarray:
     pips[min(n, 9)] = 1.0
     pips[10] = quality
     return np.concatenate([hog, coarse, pips]).astype(np.float32)
+
+
+def die_angle(crop_bgr: np.ndarray) -> float:
+    """In-plane turn of a die in a crop (degrees, -45..45): the dominant edge direction modulo 90,
+    as a magnitude-weighted circular mean of 4x the gradient angle (pips' round edges cancel out)."""
+    gray = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    mag, ang = cv2.cartToPolar(gx, gy)
+    w = mag * mag
+    return float(np.degrees(np.arctan2((w * np.sin(4 * ang)).sum(), (w * np.cos(4 * ang)).sum()) / 4))
+
+
+def die_crop(image: np.ndarray, box: np.ndarray, size: int = VALUE_SIZE) -> np.ndarray:
+    """The die in `box` as a size x size crop turned upright (its edges along the crop's axes), so the
+    pips of every value fall on the same 3x3 grid whatever the die's turn on the table."""
+    big = crop(image, square_window(box, 1.5), int(size * 1.5))
+    c = big.shape[0] / 2
+    inner = big[int(c - size / 2):int(c - size / 2) + size, int(c - size / 2):int(c - size / 2) + size]
+    M = cv2.getRotationMatrix2D((c, c), die_angle(inner), 1.0)
+    M[:, 2] -= (c - size / 2)
+    return cv2.warpAffine(big, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -75,7 +75,7 @@ class SoftmaxNet:
         return self
 
     def to_json(self) -> dict:
-        r = lambda a: np.round(a.astype(np.float64), 5).tolist()  # noqa: E731
+        r = lambda a: np.round(a.astype(np.float64), 4).tolist()  # noqa: E731
         return {"W": [r(w) for w in self.W], "b": [r(b) for b in self.b], "mean": r(self.mean),
                 "std": r(self.std)}
 

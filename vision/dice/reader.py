@@ -3,8 +3,9 @@
 Two stages, because finding dice and reading them are different problems:
 1. find: a linear window detector proposes dice over an image pyramid (detector.py), then a small
    verifier network keeps the real ones (removing prints on the tray walls, pips taken alone...);
-2. read: a value network scores each die crop in all eight rotations/flips (a die's value does not
-   change when its picture is turned) and averages them; the colour is matched to a palette.
+2. read: the die crop is turned upright (features.die_crop); value networks score it in all eight
+   rotations/flips (a die's value does not change when its picture is turned) and their mean
+   decides; the colour is matched to a palette.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 
 from vision.dice.colour import classify_colour, palette_lab
 from vision.dice.detector import MODELS, DieDetector, nms
-from vision.dice.features import VALUE_SIZE, crop, dihedral, square_window, value_features
+from vision.dice.features import die_crop, dihedral, square_window, value_features
 from vision.dice.mlp import SoftmaxNet
 from vision.dice.train import verifier_features
 from vision.types import Detections, VisionError, check_image
@@ -32,7 +33,10 @@ class DiceReader:
             raise VisionError(f"die_px must be (min, max) with 4 <= min <= max, got {die_px}")
         self.detector = DieDetector(SoftmaxNet.load(models / "detector.json"), detect_threshold, die_px)
         self.verifier = SoftmaxNet.load(models / "verifier.json")
-        self.values = SoftmaxNet.load(models / "values.json")
+        value_files = sorted(models.glob("values*.json"))
+        if not value_files:
+            raise VisionError(f"{models}: no values*.json dice model; run python -m vision.dice.train")
+        self.values = [SoftmaxNet.load(p) for p in value_files]
         self.verify_threshold = verify_threshold
         self.tta = tta
         self.names, self.lab = palette_lab(colors)
@@ -61,9 +65,9 @@ class DiceReader:
         vconf = np.zeros(n, np.float32)
         colours: list[str | None] = []
         for i, b in enumerate(boxes):
-            c = crop(image, square_window(b, 1.0), VALUE_SIZE)
+            c = die_crop(image, square_window(b, 1.0))
             feats = np.array([value_features(dihedral(c, k)) for k in range(self.tta)])
-            p = self.values.proba(feats).mean(axis=0)
+            p = np.mean([net.proba(feats).mean(axis=0) for net in self.values], axis=0)
             values[i] = int(p.argmax()) + 1
             vconf[i] = float(p.max())
             colours.append(classify_colour(c, names, lab)[0])
