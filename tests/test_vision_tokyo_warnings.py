@@ -51,3 +51,14 @@ def test_print_mat_has_the_tokyo_markers(tmp_path) -> None:
     assert sorted(np.ravel(ids).tolist()) == [8, 9, 10, 11]
     assert (tmp_path / "tokyo-mat.svg").read_text().startswith("<svg")
     assert main(["print", "tokyo-mat", "--out", str(tmp_path), "--dpi", "5"]) == 2
+
+
+def test_knocked_over_column_is_flagged() -> None:
+    for angle in (0, 90):
+        scene = dict(ROAD, fallen=[{"x_mm": 10, "y_mm": -70, "angle_deg": angle, "units": 3}])
+        image, labels = render_tokyo_frame(scene, 2, camera=CAM, table="mat", hand=False, glare=False)
+        obs = read_tokyo(image, labels["calibration"])
+        assert any("knocked" in w for w in obs.warnings), obs.warnings
+        # the two real columns are read with their heights, nothing confident at the fallen piece
+        heights = sorted(s.height for s in obs.supports if s.confidence >= 0.5)
+        assert heights == [1, 2]

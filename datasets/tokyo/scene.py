@@ -339,7 +339,7 @@ def random_scene(
                     "x_mm": float(rng.choice([-1, 1]) * (half_extent[0] + 40)),
                     "y_mm": float(rng.uniform(-1, 1) * half_extent[1]),
                     "angle_deg": float(rng.uniform(0, 180)),
-                    "units": 1,
+                    "units": int(rng.integers(1, 4)),
                 }
             )
     return scene

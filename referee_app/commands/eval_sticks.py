@@ -52,6 +52,7 @@ def _run(args: argparse.Namespace) -> int:
         "over_under_accuracy",
         "supports",
         "support_recall",
+        "support_precision",
         "height_exact",
     )
     for k in keys:

@@ -41,7 +41,7 @@ def evaluate_folder(
     cross_det = cross_det_true = 0
     errs: list[float] = []
     diag_errs: list[float] = []
-    h_total = h_exact = h_found = 0
+    h_total = h_exact = h_found = h_det = 0
     per_image = []
     for item in labels.items[:limit]:
         path = labels.path(item)
@@ -88,6 +88,7 @@ def evaluate_folder(
             sp = greedy_match(-dd, -0.02 * diag)
             h_total += len(sup)
             h_found += len(sp)
+            h_det += len(obs.supports)
             h_exact += sum(int(obs.supports[j].height == sup[i]["height"]) for i, j in sp)
         per_image.append(
             {
@@ -125,6 +126,7 @@ def evaluate_folder(
             {
                 "supports": h_total,
                 "support_recall": ratio(h_found, h_total),
+                "support_precision": ratio(h_found, h_det),
                 "height_exact": ratio(h_exact, h_found),
                 "height_exact_of_all": ratio(h_exact, h_total),
             }

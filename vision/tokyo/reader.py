@@ -65,13 +65,25 @@ def read_tokyo(
             sr.top_px = (float(top_uv[0, 0]), float(top_uv[0, 1]))
             sr.base_px = (float(top_uv[1, 0]), float(top_uv[1, 1]))
             if iou < 0.45:
-                obs.warnings.append(
-                    f"support near ({top[0]:.0f}, {top[1]:.0f}) px does not look like an upright "
-                    "column (knocked over?)"
-                )
-                sr.confidence = 0.3
+                # no upright column explains this grey blob: a knocked-over column, or a remnant of
+                # pieces already read; only a blob the size of a column or more is worth a warning
+                if b.area >= 3 * np.pi * hw * hw:
+                    obs.warnings.append(
+                        f"grey piece near ({top[0]:.0f}, {top[1]:.0f}) px is no upright column "
+                        "(knocked over?)"
+                    )
+                continue
         obs.supports.append(sr)
     _sticks(obs, raw, calibration, hw)
+    carried = {r for st in obs.sticks for r in st.rests if r is not None}
+    for k, sp in enumerate(obs.supports):
+        if k not in carried:
+            # every column is built with the road that rests on it: a bare one is new, or fallen
+            sp.confidence *= 0.6
+            obs.warnings.append(
+                f"column near ({sp.top_px[0]:.0f}, {sp.top_px[1]:.0f}) px carries no road "
+                "(just placed, or a knocked-over piece?)"
+            )
     _crossings(obs, image, raw, hw, calibration)
     obs.cars = cars_on_sticks(image, raw, hw)
     return obs
