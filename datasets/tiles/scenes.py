@@ -160,9 +160,10 @@ def grid_scene(
     objects = []
     for p in pieces:
         p["poly"] = _footprint(p["centre"], p["size"], p["angle"], p["round"])
+        height = 0.0 if p["round"] else 2.0  # round tokens drawn flat: the camera model's sides are square
         objects.append(
             SheetObject(
-                p["top"], p["centre"], (p["size"], p["size"]), p["angle"], 2.0, side_bgr=(190, 200, 205)
+                p["top"], p["centre"], (p["size"], p["size"]), p["angle"], height, side_bgr=(190, 200, 205)
             )
         )
     # contiguous copy: table_texture's flat colour comes back with broadcast strides OpenCV rejects

@@ -22,7 +22,7 @@ from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.types import Detections, check_image
 
 PX_PER_MM = 3.0
-MARGIN_MM = 6.0
+MARGIN_MM = 6.0  # inside the board's 6 mm blue bleed, so the sheet's white never enters the view
 MIN_CONFIDENCE = 0.75  # below this a read number is reported as "cannot read"
 MODEL_PATH = Path(__file__).with_name("digits.npz")
 
@@ -107,9 +107,9 @@ def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
         if len(present) > 1:
             out[name] = CellReading(name, "unreadable", None, 0.0, "more than one object on the cell", union)
             continue
-        k, inside = present[0]
-        area = int(stats[k, cv2.CC_STAT_AREA])
-        blob = labels == k
+        k = present[0][0]
+        blob = _filled(labels == k)  # ink in the board's own blue would leave holes in the piece
+        area, inside = int(blob.sum()), int(blob[y0:y1, x0:x1].sum())
         if inside < 0.85 * area:
             # Merged with a neighbour through a blurred gap? Keep the part on this cell when it is a
             # whole piece by itself; a piece pushed off its cell leaves only part of one here.
@@ -150,6 +150,13 @@ def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
         else:
             out[name] = CellReading(name, "piece", number, conf, "", union, angle)
     return out
+
+
+def _filled(blob: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros(blob.shape, np.uint8)
+    cv2.drawContours(out, contours, -1, 1, -1)
+    return out > 0
 
 
 def _solidity(blob: np.ndarray) -> float:
