@@ -33,7 +33,7 @@ from vision.dice.features import (
     window_patch,
 )
 from vision.dice.mlp import SoftmaxNet
-from vision.realdata import LabelledSet, iou_matrix, load_labels
+from vision.realdata import LabelledSet, greedy_match, iou_matrix, load_labels
 
 MODELS = Path(__file__).with_name("models")
 TRAIN_PHOTOS = 52  # the first 52 photos in name order: IMG_20191208_111228 .. IMG_20191208_112710
@@ -125,13 +125,30 @@ def verifier_samples(images, items, hits, rng) -> tuple[np.ndarray, np.ndarray]:
     return np.array(X, np.float32), np.array(y, np.int32)
 
 
-def value_samples(images, items, rng) -> tuple[np.ndarray, np.ndarray]:
-    X, y = [], []
+def detector_boxes(images, items, models: Path) -> list[list[tuple[np.ndarray, int]]]:
+    """Per image, the reader's own boxes matched to labelled dice, with the labelled value: the value
+    net then also learns from boxes placed the way the detector places them."""
+    from vision.dice.reader import DiceReader
+
+    reader = DiceReader(models)
+    out = []
     for img, item in zip(images, items, strict=True):
-        for obj in item.objects:
-            if obj.kind != "die" or obj.value not in range(1, 7):
+        det = reader.read(img)
+        gt = die_boxes(item)
+        objs = [o for o in item.objects if o.kind == "die"]
+        pairs = greedy_match(iou_matrix(gt, det.xyxy), 0.5)
+        out.append([(det.xyxy[j].astype(np.float64), objs[i].value) for i, j in pairs])
+    return out
+
+
+def value_samples(images, items, rng, extra=None) -> tuple[np.ndarray, np.ndarray]:
+    X, y = [], []
+    for n, (img, item) in enumerate(zip(images, items, strict=True)):
+        boxes = [(np.array(o.bbox), o.value) for o in item.objects if o.kind == "die"]
+        for bbox, value in boxes + (extra[n] if extra else []):
+            if value not in range(1, 7):
                 continue
-            box = square_window(np.array(obj.bbox), 1.0)
+            box = square_window(bbox, 1.0)
             for k in range(8):
                 for j in range(3):
                     c = die_crop(img, _jitter(box, rng, 0.07) if j else box)
@@ -143,7 +160,7 @@ def value_samples(images, items, rng) -> tuple[np.ndarray, np.ndarray]:
                         if rng.random() < 0.3:
                             c = cv2.GaussianBlur(c, (0, 0), rng.uniform(0.5, 1.2))
                     X.append(value_features(dihedral(c, k)))
-                    y.append(int(obj.value) - 1)
+                    y.append(int(value) - 1)
     return np.array(X, np.float32), np.array(y, np.int32)
 
 
@@ -157,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="rendered die crops to add to the value set (6000 tried: 81.4%% vs 82.8%% without)")
     ap.add_argument("--ensemble", type=int, default=1,
                     help="number of value networks to average (3 tried: 87.2%% held out, same as one)")
+    ap.add_argument("--detector-crops", action="store_true",
+                    help="also train the value net on the reader's own boxes "
+                    "(needs detector and verifier in --out)")
     ap.add_argument("--only", choices=["detector", "verifier", "values"], action="append")
     args = ap.parse_args(argv)
     from vision.dice.detector import DieDetector
@@ -189,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"verifier: {int(y.sum())} dice, {int((y == 0).sum())} false hits, training accuracy "
               f"{np.mean(net.proba(X).argmax(1) == y):.3f}; {time.time() - t:.0f}s")
     if "values" in only:
-        X, y = value_samples(images, items, rng)
+        extra = detector_boxes(images, items, args.out) if args.detector_crops else None
+        X, y = value_samples(images, items, rng, extra)
         if args.synthetic:
             from datasets.dice.scenes import synthetic_die_crop
 
