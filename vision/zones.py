@@ -68,6 +68,7 @@ class ZoneDiceReader:
         self._learned = False
         self.names, self.lab = palette_lab(colors)
         self._values = None
+        self._changed: np.ndarray | None = None
 
     # -- geometry ------------------------------------------------------------------------------
     def _window(self, z: Zone, margin_mm: float) -> tuple[int, int, int, int]:
@@ -85,6 +86,8 @@ class ZoneDiceReader:
             raise VisionError(f"rectified view is {top_bgr.shape[1]}x{top_bgr.shape[0]}, expected "
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
         obs = _prep(top_bgr)
+        self._changed = cv2.dilate((np.abs(obs - self.reference) > 0.6).astype(np.uint8),
+                                   np.ones((3, 3), np.uint8))
         out = ZoneReading()
         if self.learn_empty and not self._learned:
             self.reference = obs.copy()
@@ -108,7 +111,8 @@ class ZoneDiceReader:
                     out.unreadable[z.name] = kind
                     continue
                 box = np.array([bx0 + x0, by0 + y0, bx1 + x0, by1 + y0], np.float32)
-                value, vconf, colour = self._value(top_bgr, box)
+                # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
+                value, vconf, colour = self._value(top_bgr, box, None if z.many else self._window(z, 4.0))
                 dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box)))
             if not z.many and len(dice) > 1:
                 out.unreadable[z.name] = "more than one object in one cell"
@@ -143,7 +147,7 @@ class ZoneDiceReader:
             if area < (0.35 * die_px) ** 2:
                 continue  # noise, a shadow edge
             side = max(w, h)
-            if side > 1.9 * die_px or (many and area > 2.2 * die_px ** 2):
+            if side > 2.3 * die_px or (many and area > 3.0 * die_px ** 2):  # die + its long shadow fit
                 out.append((x, y, x + w, y + h, "a large object (a hand, or dice touching)"))
             elif side < 0.6 * die_px:
                 continue
@@ -151,11 +155,12 @@ class ZoneDiceReader:
                 out.append((x, y, x + w, y + h, "die"))
         return out
 
-    def _value(self, image: np.ndarray, box: np.ndarray) -> tuple[int, float, str | None]:
+    def _value(self, image: np.ndarray, box: np.ndarray,
+               window: tuple[int, int, int, int] | None = None) -> tuple[int, float, str | None]:
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, dihedral, square_window, value_features
 
-        counted = count_pips(image, box, self.die_mm * self.px)
+        counted = count_pips(image, box, self.die_mm * self.px, window, self._changed)
 
         if self._values is None:
             from vision.dice.detector import MODELS
@@ -174,7 +179,9 @@ class ZoneDiceReader:
         return int(p.argmax()) + 1, float(p.max()) * 0.7, colour
 
 
-def count_pips(image: np.ndarray, box: np.ndarray, die_px: float) -> tuple[int, float] | None:
+def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
+               window: tuple[int, int, int, int] | None = None,
+               changed: np.ndarray | None = None) -> tuple[int, float] | None:
     """Count the pips of the die found at `box` (a blob of its body, pips and shadow). None when the
     marks do not look like a d6 face.
 
@@ -193,30 +200,48 @@ def count_pips(image: np.ndarray, box: np.ndarray, die_px: float) -> tuple[int, 
     # a dark face (blue, green, black dice) has light pips, a light face dark ones; when the first
     # guess finds no d6 face, try the other
     face = float(np.median(core))
-    for dark_pips in ((False, True) if face < 120 else (True, False)):
-        found = _pips(grey_all, (x0, y0, x1, y1), die_px, pip_area, dark_pips, face)
+    # a saturated or very dark core is a coloured/black die (light pips); a grey one is a light die's
+    # shadow or face (dark pips)
+    hsv = cv2.cvtColor(image[y0 + bh // 4: y1 - bh // 4, x0 + bw // 4: x1 - bw // 4], cv2.COLOR_BGR2HSV)
+    sat, val = float(np.median(hsv[..., 1])), float(np.median(hsv[..., 2]))
+    dark_die = (sat > 80 and val < 190) or val < 70
+    for dark_pips in ((False, True) if dark_die else (True, False)):
+        found = _pips(grey_all, (x0, y0, x1, y1), die_px, pip_area, dark_pips, face, window, changed)
         if found is not None:
             return found
     return None
 
 
 def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, pip_area: float,
-          dark_pips: bool, face: float) -> tuple[int, float] | None:
+          dark_pips: bool, face: float, window: tuple[int, int, int, int] | None = None,
+          changed: np.ndarray | None = None) -> tuple[int, float] | None:
     H, W = grey_all.shape[:2]
     x0, y0, x1, y1 = box
-    if dark_pips:  # light die
-        half = 1.0 * die_px
+    if window is None:
+        # a light die on light paper may show as little more than its shadow: look three dice wide
+        # around the blob and let the grouping below pick the face's pips
+        half = 1.5 * die_px
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        a0, b0 = max(0, int(cx - half)), max(0, int(cy - half))
-        a1, b1 = min(W, int(cx + half)), min(H, int(cy + half))
-        grey = cv2.GaussianBlur(grey_all[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
+        window = (int(cx - half), int(cy - half), int(cx + half), int(cy + half))
+    a0, b0 = max(0, window[0]), max(0, window[1])
+    a1, b1 = min(W, window[2]), min(H, window[3])
+    grey = cv2.GaussianBlur(grey_all[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
+    if dark_pips:  # light die: pips are far darker than the paper and the face
         paper = float(np.percentile(grey, 70))
         marks = ((paper - grey) > max(80.0, 0.55 * (paper - float(grey.min())))).astype(np.uint8)
-    else:  # dark die
-        pad = 2
-        a0, b0, a1, b1 = max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad)
-        grey = cv2.GaussianBlur(grey_all[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
-        marks = ((grey - face) > max(60.0, 0.45 * (float(grey.max()) - face))).astype(np.uint8)
+    else:  # dark die: light pips, but only those inside the die's own body (paper is light too)
+        body = (np.abs(grey - face) < 45).astype(np.uint8)
+        k = max(3, int(0.3 * die_px))
+        body = cv2.morphologyEx(body, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        n_b, lab_b, st_b, _cb = cv2.connectedComponentsWithStats(body)
+        if n_b < 2:
+            return None
+        main = 1 + int(np.argmax(st_b[1:, cv2.CC_STAT_AREA]))
+        inside = (lab_b == main).astype(np.uint8)
+        bright = (grey - face) > max(60.0, 0.45 * (float(grey.max()) - face))
+        marks = (bright & (inside > 0)).astype(np.uint8)
+    if changed is not None and dark_pips:  # printed labels and lines are on the empty sheet too
+        marks &= changed[b0:b1, a0:a1].astype(np.uint8)
     origin = np.array([a0, b0], np.float32)
     n, _lab, stats, cents = cv2.connectedComponentsWithStats(marks)
     h, w = marks.shape
@@ -225,7 +250,8 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
         x, y, cw, ch, area = stats[i]
         if x == 0 or y == 0 or x + cw >= w or y + ch >= h:
             continue  # paper, a shadow or the next die at the window's edge
-        if not 0.3 * pip_area <= area <= 3.5 * pip_area or max(cw, ch) > 2.2 * min(cw, ch):
+        # pips are discs: the one-pip face has the largest (about 2.1 pip areas)
+        if not 0.3 * pip_area <= area <= 2.6 * pip_area or max(cw, ch) > 1.6 * min(cw, ch):
             continue
         centres.append(cents[i] + origin)
         areas.append(area)
@@ -233,15 +259,18 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
         return None
     # the group of marks that fits on one face, nearest the blob's centre
     pts = np.array(centres)
-    span = 1.0 * die_px  # corner to corner pips of one face, with room for perspective
+    span = 0.8 * die_px  # corner to corner pips of one face (0.71 of its side), with some slack
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     seed = int(np.argmin(np.linalg.norm(pts - centre, axis=1)))
+    big = [a > 1.75 * pip_area for a in areas]
+    if big[seed]:  # the one-pip face has a single, larger pip: nothing else belongs to it
+        return 1, 0.9
     group = {seed}
     changed = True
     while changed:
         changed = False
         for j in range(len(pts)):
-            if j not in group and all(np.linalg.norm(pts[j] - pts[k]) <= span for k in group):
+            if j not in group and not big[j] and all(np.linalg.norm(pts[j] - pts[k]) <= span for k in group):
                 group.add(j)
                 changed = True
     count = len(group)
