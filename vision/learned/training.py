@@ -115,11 +115,12 @@ def train_step(data_yaml: Path, project: Path, name: str, config_dir: Path, mode
             raise FileExistsError(f"{run_dir} already exists: pass --resume to continue it, "
                                   "or another --name")
         model = YOLO(model_yaml)
-        if init is not None:  # pretrained on another set (e.g. renders, or one class): same-shape layers
-            model.load(str(init))
         kwargs = dict(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
                       project=str(project.resolve()), name=name, exist_ok=False, seed=seed,
-                      deterministic=True, plots=False, amp=False, device="cpu", pretrained=False,
+                      deterministic=True, plots=False, amp=False, device="cpu",
+                      # weights to start from (another set or class count): the trainer copies the
+                      # layers whose shapes match; False builds from the YAML alone
+                      pretrained=str(init) if init is not None else False,
                       verbose=False, **overrides)
     model.add_callback("on_fit_epoch_end", on_epoch_end)
     finished = True
