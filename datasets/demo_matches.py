@@ -267,10 +267,26 @@ def dice_demo(out: Path, seed: int = 5, turns: int = 12) -> Path:
 BUILDERS: dict[str, Callable[[Path], Path]] = {"highway-grid": grid_demo, "highway-dice": dice_demo}
 
 
+def _more_builders() -> None:
+    """Games whose recorded match is built in a module of its own (datasets/demo_<game>.py with a
+    `build(out: Path) -> Path` and a `GAME` name)."""
+    import importlib
+
+    for name in ("demo_tokyo", "demo_railroad_ink"):
+        try:
+            module = importlib.import_module(f"datasets.{name}")
+        except ModuleNotFoundError:
+            continue
+        BUILDERS[module.GAME] = module.build
+
+
+_more_builders()
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    p.add_argument("--only", choices=sorted(BUILDERS))
+    p.add_argument("--only", choices=sorted(BUILDERS), help="build one game's match only")
     args = p.parse_args(argv)
     for name, build in BUILDERS.items():
         if args.only and name != args.only:
