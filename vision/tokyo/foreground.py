@@ -79,6 +79,24 @@ def foreground_mask(image: np.ndarray, background: np.ndarray, table: np.ndarray
     return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
-def glare_mask(image: np.ndarray) -> np.ndarray:
-    """Blown-out highlights: every channel near saturation."""
-    return (image.min(2) >= 245).astype(np.uint8) * 255
+def glare_mask(image: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
+    """Blown-out highlights (every channel near saturation) and, given the table estimate, the bright
+    halo around each: a glare spot's fading rim is brighter than the table and would read as pieces.
+    The halo is searched only within about a spot's radius of it, so bright pieces elsewhere stay."""
+    core = (image.min(2) >= 245).astype(np.uint8)
+    if table is None or not core.any():
+        return core * 255
+    bright = (
+        cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        > 1.12 * cv2.cvtColor(table, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4
+    ).astype(np.uint8)
+    out = core.copy()
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(core)
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        r = int(1.2 * np.sqrt(area / np.pi)) + 6
+        y0, y1, x0, x1 = max(0, y - r), y + h + r, max(0, x - r), x + w + r
+        spot = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
+        near = cv2.dilate(spot, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        out[y0:y1, x0:x1] |= near & bright[y0:y1, x0:x1]
+    return cv2.dilate(out, np.ones((5, 5), np.uint8)) * 255

@@ -33,11 +33,11 @@ def read_tokyo(
     if calibration is not None and not isinstance(calibration, TokyoCalibration):
         raise VisionError(f"calibration must be a TokyoCalibration, a dict or None, got {type(calibration)}")
     obs = TokyoObservation(calibrated=calibration is not None)
-    fg, _ = pieces_mask(image)
+    fg, table = pieces_mask(image)
     h, w = fg.shape
-    glare = glare_mask(image)
+    glare = glare_mask(image, table)
     if np.count_nonzero(glare) > 0.0008 * h * w:
-        obs.warnings.append("glare: blown-out highlights; readings under them are unreliable")
+        obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
         fg[glare > 0] = 0
     _large_objects(obs, fg)
     raw, hw = detect_sticks(image, fg)
