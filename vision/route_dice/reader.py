@@ -66,7 +66,7 @@ def face_quads(view: np.ndarray, ppm: float) -> list[tuple[np.ndarray, bool]]:
     thresholding draws around a bright die); of candidates sharing a centre, the one closest to
     the frame's printed size wins."""
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    block = int(round(6 * ppm)) | 1
+    block = int(round(4.5 * ppm)) | 1
     dark = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 8)
     contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     side = FACE_MM * OUTER * ppm
