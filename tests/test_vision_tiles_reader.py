@@ -127,3 +127,20 @@ def test_loose_tokens_without_a_board_in_foreign_looks() -> None:
         assert value in (truth, -1)
         read += int(value == truth)
     assert read >= 3
+
+
+def test_a_saved_calibration_reads_frames_whose_markers_are_hidden() -> None:
+    from vision.localise import Calibration, SheetSpec, localise
+    from vision.tiles import geometry as geo
+
+    first = render_grid_frame({"a1": 2}, seed=21, effects=0.2)
+    cal = Calibration.from_json(localise(first, SheetSpec(geo.SHEET, *geo.SHEET_MM)).to_json())
+    later = render_grid_frame({"a1": 2, "c3": 15}, seed=21, effects=0.2)  # same camera, a move later
+    corners = cal.to_image(np.array([[0, 0], [200, 0], [200, 200], [0, 200]], float))
+    hidden = later.copy()
+    for x, y in corners.astype(int):  # hands over the markers
+        hidden[max(0, y - 60) : y + 60, max(0, x - 60) : x + 60] = (40, 60, 80)
+    with pytest.raises(VisionError):
+        read_grid_board(hidden)
+    got = read_grid_board(hidden, cal)
+    assert got["a1"][0] == 2 and got["c3"][0] == 15 and got["b2"] == (None, got["b2"][1])
