@@ -197,9 +197,10 @@ def render_grid_frame(
     look: str = "printed",
     effects: float = 0.6,
     out_size: tuple[int, int] = (1280, 720),
+    frame: int = 0,
 ) -> np.ndarray:
     """A BGR camera frame of the board holding `board` ({cell: number}), for recorded matches.
-    The same seed gives the same camera pose, so a match's frames come from one steady camera
-    (pieces' turns and offsets follow the seed too)."""
-    image, _, _ = grid_scene(board, seed, look, 0, effects, out_size, tilt_deg=(0.0, 25.0))
+    The same seed gives the same camera pose, so a match's frames come from one steady camera, and
+    a piece keeps its turn and offset from frame to frame; light and noise vary with `frame`."""
+    image, _, _ = grid_scene(board, seed, look, 0, effects, out_size, tilt_deg=(0.0, 25.0), frame=frame)
     return image
