@@ -167,7 +167,7 @@ def grid_scene(
             )
         )
     # contiguous copy: table_texture's flat colour comes back with broadcast strides OpenCV rejects
-    table = np.ascontiguousarray(table_texture(rng, out_size))
+    table = np.ascontiguousarray(table_texture(np.random.default_rng([seed, 4]), out_size))  # same table
     image, boxes = render_sheet(
         board_rgb(), g.SHEET_MM, pose, rng=rng, background=table, objects=objects, effects=effects
     )
