@@ -154,7 +154,41 @@ def read_view(view: TopView) -> list[DieReading]:
             )
         else:
             readings.append(DieReading("face", face, conf, quad_mm))
-    return readings
+    return readings + faceless_objects(view, readings)
+
+
+def faceless_objects(view: TopView, found: list[DieReading]) -> list[DieReading]:
+    """Die-sized things on the tray where no face frame was found (a die on its edge, a frame lost
+    in blur, a foreign object): "cannot read", never silently ignored."""
+    ppm = view.px_per_mm
+    hsv = cv2.cvtColor(view.image, cv2.COLOR_BGR2HSV)
+    tray_hue = int(cv2.cvtColor(np.uint8([[g.TRAY_RGB[::-1]]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    dh = np.abs(hsv[..., 0].astype(np.int16) - tray_hue)
+    tray = (np.minimum(dh, 180 - dh) <= 18) & (hsv[..., 1] >= 60)
+    fg = cv2.morphologyEx((~tray).astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    face_area = (FACE_MM * ppm) ** 2
+    out = []
+    for k in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if not (0.5 * face_area <= area <= 4.0 * face_area) or max(w, h) > 3.0 * FACE_MM * ppm:
+            continue
+        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], float) / ppm + np.asarray(
+            view.origin_mm
+        )
+        centre = box.mean(0)
+        if _in_markers(centre) or x == 0 or y == 0 or x + w >= fg.shape[1] or y + h >= fg.shape[0]:
+            continue
+        if any(
+            r.quad_mm[:, 0].min() - 2 <= centre[0] <= r.quad_mm[:, 0].max() + 2
+            and r.quad_mm[:, 1].min() - 2 <= centre[1] <= r.quad_mm[:, 1].max() + 2
+            for r in found
+        ):
+            continue
+        if any(np.linalg.norm(r.quad_mm.mean(0) - centre) < FACE_MM for r in found):
+            continue
+        out.append(DieReading("unreadable", None, 0.0, box, "object on the tray without a readable face"))
+    return out
 
 
 def tray_view(image: np.ndarray, calibration: Calibration | None = None) -> tuple[TopView, Calibration]:
