@@ -217,7 +217,7 @@ def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
     for sign, attr in ((-1, "p0"), (1, "p1")):
         p = getattr(s, attr).astype(np.float32)
         misses, step, last_good = 0, 0, p.copy()
-        while misses < 3 and step < 6 * s.half_width + 40:
+        while misses < 3 and step < 3 * s.half_width:  # an end overhangs its column by under ~1.5 widths
             step += 1
             q = p + sign * u * step
             ok = (
