@@ -98,3 +98,9 @@ def test_held_out_real_photos(shared_dir) -> None:
         found += len(pairs)
         read += sum(item.objects[i].value == det.values[j] for i, j in pairs)
     assert found >= 0.85 * n and read >= 0.7 * n
+
+
+@pytest.mark.parametrize("shape", [(8, 8, 3), (9, 500, 3), (30, 30, 3)])
+def test_tiny_frames_and_regions_give_no_dice(shape) -> None:
+    assert len(read_dice(np.full(shape, 128, np.uint8))) == 0
+    assert len(read_dice(np.full((100, 100, 3), 128, np.uint8), roi=(10, 10, 14, 14))) == 0

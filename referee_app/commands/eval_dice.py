@@ -22,17 +22,18 @@ def _setup(p: argparse.ArgumentParser) -> None:
                       help="labels are incomplete: detections where no die is labelled are not counted wrong")
     mode.add_argument("--strict", dest="lenient", action="store_const", const=False,
                       help="count every unmatched detection as wrong")
+    p.add_argument("--models", type=Path, default=None, metavar="DIR",
+                   help="dice model folder (default: the shipped vision/dice/models)")
     p.add_argument("--die-px", type=float, nargs=2, metavar=("MIN", "MAX"), default=(20.0, 72.0),
                    help="die sizes (box side, pixels) to look for (default 20 72)")
 
 
-def _training_photos() -> dict[str, set[str]]:
-    from vision.dice.detector import MODELS
-
+def _training_photos(models: Path) -> dict[str, set[str]]:
+    """Folder name -> photos any of the models was trained on (recorded in the model files)."""
     out: dict[str, set[str]] = {}
-    for name in ("detector.json", "verifier.json", "values.json"):
+    for path in sorted(models.glob("*.json")):
         try:
-            meta = json.loads((MODELS / name).read_text(encoding="utf-8"))
+            meta = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         out.setdefault(str(meta.get("trained_on", "")), set()).update(meta.get("train_photos", []))
@@ -40,15 +41,19 @@ def _training_photos() -> dict[str, set[str]]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from vision.dice.detector import MODELS
     from vision.dice.evaluate import evaluate, format_report, load, write_json
     from vision.dice.reader import DiceReader
     from vision.types import VisionError
 
+    models = args.models or MODELS
+    if not models.is_dir():
+        raise CliError(f"--models {models}: no such folder")
     try:
-        reader = DiceReader(die_px=tuple(args.die_px))
+        reader = DiceReader(models, die_px=tuple(args.die_px))
     except VisionError as exc:
         raise CliError(str(exc)) from exc
-    trained = {} if args.include_training else _training_photos()
+    trained = {} if args.include_training else _training_photos(models)
     reports = []
     for folder in args.folders:
         try:

@@ -72,6 +72,8 @@ class DieDetector:
 
     def score_map(self, image: np.ndarray) -> np.ndarray:
         """Score of the window whose top-left cell is (i, j), for every window fully inside."""
+        if image.shape[0] < WIN or image.shape[1] < WIN:
+            return np.zeros((0, 0), np.float32)
         F = cell_features(image)
         Hc, Wc = F.shape[:2]
         if Hc < WIN_CELLS or Wc < WIN_CELLS:

@@ -44,6 +44,8 @@ def cell_features(image_bgr: np.ndarray, cell: int = CELL) -> np.ndarray:
     hi = (lo + 1) % BINS
     H, W = mag.shape
     Hc, Wc = H // cell, W // cell
+    if Hc == 0 or Wc == 0:
+        return np.zeros((Hc, Wc, BINS), np.float32)
     mag, frac, lo, hi = (a[:Hc * cell, :Wc * cell] for a in (mag, frac, lo, hi))
     # one weighted bincount over (cell, bin) indices: far cheaper than an HxWxBINS array
     cell_idx = ((np.arange(Hc * cell) // cell)[:, None] * Wc + (np.arange(Wc * cell) // cell)[None, :]) * BINS
