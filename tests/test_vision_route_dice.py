@@ -69,7 +69,10 @@ def test_eval_route_dice_on_the_shipped_sample(tmp_path: Path) -> None:
     assert main(["eval", "route-dice", str(SAMPLES), "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["objects"] >= 10
-    assert report["recall"] >= 0.85 and report["precision"] >= 0.95 and report["value_accuracy"] >= 0.95
+    assert report["recall"] >= 0.85 and report["precision"] >= 0.95 and report["value_accuracy"] >= 0.9
+    matrix = report["confusion"]["matrix"]
+    wrong_face = sum(matrix[i][j] for i in range(len(FACES)) for j in range(len(FACES)) if i != j)
+    assert wrong_face == 0  # dice it cannot read are refused ("none"), never named wrongly
     assert report["confusion"]["labels"][:3] == list(FACES[:3])
 
 
