@@ -10,7 +10,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.cars import cars_on_sticks
 from vision.tokyo.colours import colour_name
-from vision.tokyo.columns import fit_columns
+from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.foreground import glare_mask, pieces_mask
 from vision.tokyo.observation import (
@@ -243,6 +243,11 @@ def _crossings(
     obs: TokyoObservation, image: np.ndarray, raw: list[RawStick], hw: float, calib: TokyoCalibration | None
 ) -> None:
     grad = gradient(image)
+    # sticks with ends in one group rest on one column: where they meet there is a joint, no crossing
+    joined = set()
+    for group in group_ends(raw, hw):
+        ids = sorted({i for i, _ in group})
+        joined.update((a, b) for a in ids for b in ids if a < b)
     for i in range(len(raw)):
         for j in range(i + 1, len(raw)):
             hit = intersect(raw[i], raw[j])
@@ -251,9 +256,11 @@ def _crossings(
             point, s, t = hit
             near_i = min(s, 1 - s) * raw[i].length < 4.5 * hw  # ends overhang a column by up to ~1.5 widths
             near_j = min(t, 1 - t) * raw[j].length < 4.5 * hw
-            if near_i and near_j:
+            if near_i and near_j and (i, j) in joined:
                 continue  # two roads meeting on a support, not a crossing
             top, conf, cue = decide_top(image, grad, raw[i], raw[j], point)
+            if near_i and near_j:
+                conf *= 0.5  # ends overlapping near two different columns: maybe touching, maybe crossing
             cr = CrossingReading(i, j, (float(point[0]), float(point[1])), i if top == 0 else j, conf, cue)
             if calib is not None:
                 _height_check(cr, obs)
