@@ -28,18 +28,31 @@ Roi = tuple[float, float, float, float]
 class DiceReader:
     def __init__(self, models: Path = MODELS, die_px: tuple[float, float] = (20.0, 72.0),
                  detect_threshold: float = 0.0, verify_threshold: float = 0.5,
-                 colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None, tta: int = 8) -> None:
+                 colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None, tta: int = 8,
+                 need_values: bool = True) -> None:
         if not 4 <= die_px[0] <= die_px[1]:
             raise VisionError(f"die_px must be (min, max) with 4 <= min <= max, got {die_px}")
         self.detector = DieDetector(SoftmaxNet.load(models / "detector.json"), detect_threshold, die_px)
         self.verifier = SoftmaxNet.load(models / "verifier.json")
         value_files = sorted(models.glob("values*.json"))
-        if not value_files:
+        if not value_files and need_values:
             raise VisionError(f"{models}: no values*.json dice model; run python -m vision.dice.train")
         self.values = [SoftmaxNet.load(p) for p in value_files]
         self.verify_threshold = verify_threshold
         self.tta = tta
         self.names, self.lab = palette_lab(colors)
+
+    def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Stage 1 only: die boxes (N, 4) and their probability of being a die, best first."""
+        found = self.detector.detect(image)
+        if len(found) == 0:
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+        feats = np.array([verifier_features(image, b) for b in found.xyxy])
+        p_die = self.verifier.proba(feats)[:, 1]
+        keep = p_die >= self.verify_threshold
+        boxes, p_die = found.xyxy[keep], p_die[keep]
+        order = nms(boxes, p_die, 0.3, contain=0.6)
+        return boxes[order], p_die[order]
 
     def read(self, image: np.ndarray, roi: Roi | None = None,
              colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None) -> Detections:
@@ -51,15 +64,9 @@ class DiceReader:
             if min(image.shape[:2]) < 8:
                 return Detections.empty("die")
         names, lab = (self.names, self.lab) if colors is None else palette_lab(colors)
-        found = self.detector.detect(image)
-        if len(found) == 0:
-            return found
-        feats = np.array([verifier_features(image, b) for b in found.xyxy])
-        p_die = self.verifier.proba(feats)[:, 1]
-        keep = p_die >= self.verify_threshold
-        boxes, p_die = found.xyxy[keep], p_die[keep]
-        order = nms(boxes, p_die, 0.3, contain=0.6)
-        boxes, p_die = boxes[order], p_die[order]
+        boxes, p_die = self.find(image)
+        if len(boxes) == 0:
+            return Detections.empty("die")
         n = len(boxes)
         values = np.zeros(n, np.int32)
         vconf = np.zeros(n, np.float32)

@@ -7,6 +7,11 @@ vision/dice/models/ (JSON, shipped with the package):
 * values.json   - small network reading the top-face value 1..6 from a die crop, trained on the
   real crops plus rendered crops of dice in many more colours (datasets.dice.scenes).
 
+The shipped models were made stage by stage (each run seeds its own generator):
+    python -m vision.dice.train --data DIR --only detector
+    python -m vision.dice.train --data DIR --only verifier
+    python -m vision.dice.train --data DIR --only values
+
 Only the TRAINING block of photos is used: the first TRAIN_PHOTOS photos in name order. Everything
 after them is held out for evaluation (neighbouring photos are near-duplicates, so the split is by
 block, never at random).
@@ -130,14 +135,14 @@ def detector_boxes(images, items, models: Path) -> list[list[tuple[np.ndarray, i
     net then also learns from boxes placed the way the detector places them."""
     from vision.dice.reader import DiceReader
 
-    reader = DiceReader(models)
+    reader = DiceReader(models, need_values=False)
     out = []
     for img, item in zip(images, items, strict=True):
-        det = reader.read(img)
+        boxes, _ = reader.find(img)
         gt = die_boxes(item)
         objs = [o for o in item.objects if o.kind == "die"]
-        pairs = greedy_match(iou_matrix(gt, det.xyxy), 0.5)
-        out.append([(det.xyxy[j].astype(np.float64), objs[i].value) for i, j in pairs])
+        pairs = greedy_match(iou_matrix(gt, boxes), 0.5)
+        out.append([(boxes[j].astype(np.float64), objs[i].value) for i, j in pairs])
     return out
 
 
@@ -174,9 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="rendered die crops to add to the value set (6000 tried: 81.4%% vs 82.8%% without)")
     ap.add_argument("--ensemble", type=int, default=1,
                     help="number of value networks to average (3 tried: 87.2%% held out, same as one)")
-    ap.add_argument("--detector-crops", action="store_true",
-                    help="also train the value net on the reader's own boxes "
-                    "(needs detector and verifier in --out)")
+    ap.add_argument("--no-detector-crops", dest="detector_crops", action="store_false",
+                    help="train the value net on labelled boxes only, not also on the reader's own boxes "
+                    "(those need detector and verifier in --out)")
     ap.add_argument("--only", choices=["detector", "verifier", "values"], action="append")
     args = ap.parse_args(argv)
     from vision.dice.detector import DieDetector
