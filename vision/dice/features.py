@@ -140,3 +140,15 @@ def die_crop(image: np.ndarray, box: np.ndarray, size: int = VALUE_SIZE) -> np.n
     M = cv2.getRotationMatrix2D((c, c), die_angle(inner), 1.0)
     M[:, 2] -= (c - size / 2)
     return cv2.warpAffine(big, M, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def verifier_features(img: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """Window orientation features plus colour statistics of the die box and its surround."""
+    win = square_window(box)
+    f = patch_features(window_patch(img, win))
+    inner = crop(img, box, 16).reshape(-1, 3).astype(np.float32)
+    outer = crop(img, win, 20).astype(np.float32)
+    ring = np.concatenate([outer[:3].reshape(-1, 3), outer[-3:].reshape(-1, 3), outer[:, :3].reshape(-1, 3),
+                           outer[:, -3:].reshape(-1, 3)])
+    stats = np.concatenate([inner.mean(0), inner.std(0), ring.mean(0), ring.std(0)]) / 64.0
+    return np.concatenate([f, stats]).astype(np.float32)

@@ -17,9 +17,8 @@ import numpy as np
 
 from vision.dice.colour import classify_colour, palette_lab
 from vision.dice.detector import MODELS, DieDetector, nms
-from vision.dice.features import die_crop, dihedral, square_window, value_features
+from vision.dice.features import die_crop, dihedral, square_window, value_features, verifier_features
 from vision.dice.mlp import SoftmaxNet
-from vision.dice.train import verifier_features
 from vision.types import Detections, VisionError, check_image
 
 Roi = tuple[float, float, float, float]

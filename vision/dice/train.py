@@ -29,12 +29,12 @@ import numpy as np
 
 from vision.dice.features import (
     VALUE_SIZE,
-    crop,
     die_crop,
     dihedral,
     patch_features,
     square_window,
     value_features,
+    verifier_features,
     window_patch,
 )
 from vision.dice.mlp import SoftmaxNet
@@ -102,18 +102,6 @@ def false_hits(detector, images: list[np.ndarray], items: list) -> list[tuple[in
             if not len(boxes) or iou_matrix(b[None], boxes).max() < 0.3:
                 out.append((n, square_window(b)))
     return out
-
-
-def verifier_features(img: np.ndarray, box: np.ndarray) -> np.ndarray:
-    """Window orientation features plus colour statistics of the die box and its surround."""
-    win = square_window(box)
-    f = patch_features(window_patch(img, win))
-    inner = crop(img, box, 16).reshape(-1, 3).astype(np.float32)
-    outer = crop(img, win, 20).astype(np.float32)
-    ring = np.concatenate([outer[:3].reshape(-1, 3), outer[-3:].reshape(-1, 3), outer[:, :3].reshape(-1, 3),
-                           outer[:, -3:].reshape(-1, 3)])
-    stats = np.concatenate([inner.mean(0), inner.std(0), ring.mean(0), ring.std(0)]) / 64.0
-    return np.concatenate([f, stats]).astype(np.float32)
 
 
 def verifier_samples(images, items, hits, rng) -> tuple[np.ndarray, np.ndarray]:
