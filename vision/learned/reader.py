@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -63,15 +64,21 @@ class LearnedDiceReader:
             raise VisionError(f"{model}: a one-class detector cannot read values; use mode 'combo'")
         self.mode, self.conf, self.iou, self.tile, self.tta = mode, conf, iou, tile, tta
         self._colors = colors
-        self._values = None
+        self._values: Any = None
 
-    def _value_reader(self):  # noqa: ANN202 - the classical models are loaded only when first needed
+    def _classical(self) -> Any:
+        """The classical reader with its finding stage replaced by given boxes, so the value and colour
+        stages run exactly as in vision.dice (which keeps changing how it crops and reads)."""
         if self._values is None:
-            from vision.dice.colour import palette_lab
-            from vision.dice.detector import MODELS as CLASSICAL
-            from vision.dice.mlp import SoftmaxNet
+            from vision.dice.reader import DiceReader
 
-            self._values = (SoftmaxNet.load(CLASSICAL / "values.json"), *palette_lab(self._colors))
+            class OnGivenBoxes(DiceReader):
+                given: tuple[np.ndarray, np.ndarray]
+
+                def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    return self.given
+
+            self._values = OnGivenBoxes(colors=self._colors, tta=self.tta)
         return self._values
 
     def boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -101,18 +108,18 @@ class LearnedDiceReader:
                 name = self.names[int(c)] if int(c) < len(self.names) else ""
                 values[i] = int(name) if name.isdigit() else -1
             vconf[:] = score
-        if n and (self.mode == "combo" or self._colors is not None):
-            from vision.dice.colour import classify_colour
-            from vision.dice.features import VALUE_SIZE, crop, dihedral, square_window, value_features
+        if n and self.mode == "combo":
+            classical = self._classical()
+            classical.given = (xyxy, score)
+            det = classical.read(image)
+            if len(det) == n:  # the same boxes in the same order, now with values and colours
+                values, vconf, colours = det.values.astype(np.int32), det.value_confidence, det.colors
+        elif n and self._colors is not None:
+            from vision.dice.colour import classify_colour, palette_lab
+            from vision.dice.features import crop, square_window
 
-            net, names, lab = self._value_reader()
-            for i, b in enumerate(xyxy):
-                c = crop(image, square_window(b, 1.0), VALUE_SIZE)
-                if self.mode == "combo":
-                    feats = np.array([value_features(dihedral(c, k)) for k in range(self.tta)])
-                    p = net.proba(feats).mean(axis=0)
-                    values[i], vconf[i] = int(p.argmax()) + 1, float(p.max())
-                colours[i] = classify_colour(c, names, lab)[0]
+            names, lab = palette_lab(self._colors)
+            colours = [classify_colour(crop(image, square_window(b, 1.0), 48), names, lab)[0] for b in xyxy]
         return Detections(xyxy=xyxy, confidence=score, values=values, value_confidence=vconf,
                           colors=colours, kind="die", data={"class": cls.astype(np.int32)})
 
