@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=MODEL)
     ap.add_argument("--init", type=Path, help="continue from these weights (fine-tune on fresh samples)")
     ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--hidden", default="256,128", help="hidden layer sizes, comma-separated")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
@@ -122,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.init:
         model = MLP.load(args.init)
     else:
-        model = MLP.new([x.shape[1], 256, 128, len(labels)], labels, rng)
+        hidden = [int(v) for v in args.hidden.split(",")]
+        model = MLP.new([x.shape[1], *hidden, len(labels)], labels, rng)
     model.fit(x, y, rng, epochs=args.epochs, lr=args.lr)
     acc = float((model.predict_proba(xv).argmax(1) == yv).mean())
     print(f"trained in {time.time() - t0:.0f}s; check-set patch accuracy {acc:.4f}")
