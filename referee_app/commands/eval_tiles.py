@@ -171,14 +171,18 @@ def _setup(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from vision.tiles.reader import read_grid_cells, tiles_from_reading
+    from vision.localise import LocaliseError
+    from vision.tiles.reader import loose_tiles, read_grid_cells, tiles_from_reading
 
     if not 0 < args.min_iou <= 1:
         raise CliError(f"--min-iou must be in (0, 1], got {args.min_iou}")
     labelled = load_set(args.folder)
 
     def read(image: np.ndarray, item: LabelledImage) -> tuple[Detections, dict[str, Any]]:
-        reading = read_grid_cells(image)
+        try:
+            reading = read_grid_cells(image)
+        except LocaliseError:  # no printed board in view: tokens on a plain surface
+            return loose_tiles(image), {}
         extra: dict[str, Any] = {}
         truth = item.extra.get("cells")
         if isinstance(truth, dict):
