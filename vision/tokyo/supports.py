@@ -105,8 +105,8 @@ def fit_height(
         best = (-1.0, 0.0, 0.0)
         for step in (4.0, 1.5):
             cx, cy = (guess[0], guess[1]) if best[0] < 0 else (best[1], best[2])
-            for dx in np.arange(-3, 4) * step:
-                for dy in np.arange(-3, 4) * step:
+            for dx in np.arange(-2, 3) * step:
+                for dy in np.arange(-2, 3) * step:
                     hull = _column_hull(calib, cx + dx, cy + dy, h) - [ox, oy]
                     pm = np.zeros(roi.shape, np.uint8)
                     cv2.fillConvexPoly(pm, hull, 1)
