@@ -131,7 +131,7 @@ def grid_demo(out: Path, seed: int = 11) -> Path:
     for k, move in enumerate(GRID_MOVES):
         action = game.parse_action(move)
         cell = move.split("@")[1]
-        rec.scene(add_hand(shot(board, 2 * k + 1), rng), 2, f"hand placing {move}")
+        rec.scene(add_hand(shot(board, 2 * k + 1), rng), 1, f"hand placing {move}")  # never settles
         if k == 5:  # an incident: a piece slides to another cell; the referee asks for it back
             moved = dict(board)
             src = "b2"
