@@ -21,17 +21,22 @@ def _near_other(p: np.ndarray, raw: list[RawStick], skip: int, tol: float) -> bo
     return False
 
 
-def cars_on_sticks(image: np.ndarray, raw: list[RawStick], hw: float) -> list[CarReading]:
+def cars_on_sticks(image: np.ndarray, fg: np.ndarray, raw: list[RawStick], hw: float) -> list[CarReading]:
+    """A car is a stretch along a stick, about a car long, away from the stick's ends (its columns) and
+    from crossings, in another colour than the stick. A car painted exactly like its road is not found
+    (a width cue was tried and only added false cars on renders)."""
     cars = []
     for i, s in enumerate(raw):
         n = int(s.length)
         if n < 10:
             continue
-        ts = np.linspace(0.06, 0.94, n)
+        ts = np.linspace(0.0, 1.0, n)
         pts = s.p0 + ts[:, None] * (s.p1 - s.p0)
         cols = _sample(image, pts).astype(np.float32)
         odd = np.abs(cols - s.bgr).sum(1) > 90
-        # runs of odd colour
+        margin = int(4 * hw)  # the ends rest on columns
+        odd[:margin] = False
+        odd[n - margin :] = False
         edges = np.diff(np.r_[0, odd.astype(int), 0])
         starts, ends = np.nonzero(edges == 1)[0], np.nonzero(edges == -1)[0]
         for a, b in zip(starts, ends, strict=True):
@@ -42,7 +47,6 @@ def cars_on_sticks(image: np.ndarray, raw: list[RawStick], hw: float) -> list[Ca
             if _near_other(mid, raw, i, 2.5 * hw):
                 continue  # a crossing stick, not a car
             bgr = np.median(cols[a:b], 0)
-            name = colour_name(bgr)
             x0, y0 = pts[a:b].min(0) - hw
             x1, y1 = pts[a:b].max(0) + hw
             conf = float(np.clip(odd[a:b].mean(), 0, 1)) * 0.9
@@ -50,7 +54,7 @@ def cars_on_sticks(image: np.ndarray, raw: list[RawStick], hw: float) -> list[Ca
                 CarReading(
                     (float(mid[0]), float(mid[1])),
                     (float(x0), float(y0), float(x1), float(y1)),
-                    name,
+                    colour_name(bgr),
                     conf,
                     i,
                 )

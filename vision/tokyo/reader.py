@@ -85,7 +85,7 @@ def read_tokyo(
                 "(just placed, or a knocked-over piece?)"
             )
     _crossings(obs, image, raw, hw, calibration)
-    obs.cars = cars_on_sticks(image, raw, hw)
+    obs.cars = cars_on_sticks(image, fg, raw, hw)
     return obs
 
 
