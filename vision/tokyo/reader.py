@@ -20,7 +20,7 @@ from vision.tokyo.observation import (
     TokyoObservation,
 )
 from vision.tokyo.sticks import RawStick, _ridge, detect_sticks, rod_half_width
-from vision.tokyo.supports import Blob, find_blobs, fit_height, height_from_stick
+from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.types import VisionError, check_image
 
 
@@ -136,42 +136,6 @@ def _dist_to_box(p: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(np.hypot(dx, dy))
 
 
-def _lines_ending_in(raw: list[RawStick], bbox: tuple[int, int, int, int], hw: float) -> list:
-    pad = 2.5 * hw
-    out = []
-    for s in raw:
-        for p in (s.p0, s.p1):
-            if bbox[0] - pad <= p[0] <= bbox[2] + pad and bbox[1] - pad <= p[1] <= bbox[3] + pad:
-                out.append((s.p0, s.p1))
-                break
-    return out
-
-
-def _height_from_sticks(
-    calib: TokyoCalibration, raw: list[RawStick], x: float, y: float, hw: float
-) -> tuple[int, float] | None:
-    """The column's height from the sticks whose ends rest on it (weighted mean of their estimates)."""
-    top_guess, _ = calib.camera.project(np.array([[x, y, 0.0], [x, y, 60.0]]))
-    ests = []
-    for s in raw:
-        for p in (s.p0, s.p1):
-            # an end near the column's image (anywhere between its base and a tall top)
-            a, b = top_guess
-            d = b - a
-            t = float(np.clip(np.dot(p - a, d) / max(np.dot(d, d), 1e-9), 0, 1))
-            if np.linalg.norm(p - (a + t * d)) < 2.5 * hw:
-                r = height_from_stick(calib, x, y, s.p0, s.p1)
-                if r is not None and 0.3 < r[0] < 12:
-                    ests.append(r)
-    if not ests:
-        return None
-    hs = np.array([e[0] for e in ests])
-    ws = np.array([e[1] for e in ests])
-    h = float(np.sum(hs * ws) / np.sum(ws))
-    frac = abs(h - round(h))
-    return max(1, int(round(h))), float(np.clip(1 - 2 * frac, 0, 1))
-
-
 def _large_objects(obs: TokyoObservation, fg: np.ndarray) -> None:
     """A hand (or any object far wider than the pieces) is reported and cut out of the foreground, so
     its outline and fingers are not read as sticks. Pieces are thin: nothing of theirs is more than a
@@ -187,17 +151,6 @@ def _large_objects(obs: TokyoObservation, fg: np.ndarray) -> None:
             f"hand or large object near ({x + w / 2:.0f}, {y + h / 2:.0f}) px: readings there are withheld"
         )
         fg[region > 0] = 0
-
-
-def _nearest_stick(raw: list[RawStick], p: np.ndarray, tol: float) -> int | None:
-    best, arg = tol, None
-    for i, s in enumerate(raw):
-        d = s.p1 - s.p0
-        t = float(np.clip(np.dot(p - s.p0, d) / max(np.dot(d, d), 1e-9), 0, 1))
-        dist = float(np.linalg.norm(p - (s.p0 + t * d)))
-        if dist < best:
-            best, arg = dist, i
-    return arg
 
 
 def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float) -> None:

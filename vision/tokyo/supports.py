@@ -1,10 +1,10 @@
-"""Supports, cars and distractor blobs: what stays of the foreground after an opening wider than a rod.
+"""Blobs left once the sticks are taken out (column sides, cars, fallen pieces) and, for a column that
+carries no road, its height from its whole silhouette.
 
-Height (column units) needs a calibrated camera: for each candidate height the column's silhouette (the
-convex hull of its projected base and top circles) is predicted at positions around the blob, and the
-height whose silhouette best overlaps the blob (IoU) wins. A taller stack reaches further from its base in
-the image, so with any tilt the heights separate; the margin between best and second best is the
-confidence.
+With a calibrated camera each candidate height predicts the column's silhouette (the convex hull of its
+projected base and top circles); positions around the blob are tried and the height whose silhouette
+best overlaps the blob (IoU, stick bands ignored) wins; the margin over the runner-up is the confidence.
+Columns carrying roads are read from the road ends instead (vision.tokyo.columns).
 """
 
 from __future__ import annotations
@@ -141,39 +141,3 @@ def _line_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     d = b - a
     n = np.array([-d[1], d[0]]) / max(float(np.linalg.norm(d)), 1e-9)
     return abs(float(np.dot(p - a, n)))
-
-
-def height_from_stick(
-    calib: TokyoCalibration, x: float, y: float, p0: np.ndarray, p1: np.ndarray
-) -> tuple[float, float] | None:
-    """Height (column units, not rounded) at which the stick's image axis p0-p1 meets the vertical line
-    above table point (x, y), and a weight (sine of the angle between the two image lines): a stick end
-    rests on the column top, so its axis passes right above the column's centre."""
-    s = calib.sizes
-    zs = np.array([0.0, 10 * s.unit_mm])
-    uv, _ = calib.camera.project(np.array([[x, y, zs[0]], [x, y, zs[1]]]))
-    v0, v1 = uv
-    d1, d2 = v1 - v0, p1 - p0
-    den = float(d1[0] * d2[1] - d1[1] * d2[0])
-    n1, n2 = np.linalg.norm(d1), np.linalg.norm(d2)
-    if n1 < 1e-6 or n2 < 1e-6:
-        return None
-    weight = abs(den) / (n1 * n2)
-    if weight < 0.25:
-        return None
-    w = p0 - v0
-    a = float(w[0] * d2[1] - w[1] * d2[0]) / den  # fraction along the vertical image segment
-    z = zs[0] + a * (zs[1] - zs[0])  # projection is not affine in z, refined below
-    for _ in range(3):  # refine: the image of the vertical is a line, but z is not linear along it
-        uvz, _ = calib.camera.project(np.array([[x, y, z]]))
-        q = uvz[0]
-        # move z so that q lands on the stick line: use the local derivative
-        uvz2, _ = calib.camera.project(np.array([[x, y, z + 1.0]]))
-        dq = uvz2[0] - q
-        nrm = np.array([-d2[1], d2[0]]) / n2
-        off = float(np.dot(q - p0, nrm))
-        rate = float(np.dot(dq, nrm))
-        if abs(rate) < 1e-9:
-            break
-        z -= off / rate
-    return (z - s.stick_thickness_mm / 2) / s.unit_mm, weight
