@@ -209,7 +209,10 @@ def _crossings(
             point, s, t = hit
             near_i = min(s, 1 - s) * raw[i].length < 4.5 * hw  # ends overhang a column by up to ~1.5 widths
             near_j = min(t, 1 - t) * raw[j].length < 4.5 * hw
-            if near_i and near_j and (i, j) in joined:
+            on_column = any(
+                np.hypot(point[0] - sp.top_px[0], point[1] - sp.top_px[1]) < 3 * hw for sp in obs.supports
+            )
+            if near_i and near_j and ((i, j) in joined or on_column):
                 continue  # two roads meeting on a support, not a crossing
             top, conf, cue = decide_top(image, grad, raw[i], raw[j], point)
             if near_i and near_j:
