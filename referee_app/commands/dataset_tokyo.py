@@ -33,7 +33,10 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CliError(f"{out}: exists and is not a folder")
-    doc = write_dataset(out, args.n, args.seed, args.width, args.height, n_sticks=args.sticks, kind=args.kind)
+    try:
+        doc = write_dataset(out, args.n, args.seed, args.width, args.height, n_sticks=args.sticks, kind=args.kind)
+    except OSError as exc:
+        raise CliError(f"cannot write to {out}: {exc.strerror or exc}", 1) from exc
     n_sticks = sum(1 for it in doc["items"] for o in it["objects"] if o["kind"] == "stick")
     print(f"wrote {len(doc['items'])} images ({n_sticks} sticks) and labels.json to {out}")
     return 0
