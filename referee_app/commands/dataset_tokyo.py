@@ -34,7 +34,9 @@ def _run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise CliError(f"{out}: exists and is not a folder")
     try:
-        doc = write_dataset(out, args.n, args.seed, args.width, args.height, n_sticks=args.sticks, kind=args.kind)
+        doc = write_dataset(
+            out, args.n, args.seed, args.width, args.height, n_sticks=args.sticks, kind=args.kind
+        )
     except OSError as exc:
         raise CliError(f"cannot write to {out}: {exc.strerror or exc}", 1) from exc
     n_sticks = sum(1 for it in doc["items"] for o in it["objects"] if o["kind"] == "stick")
