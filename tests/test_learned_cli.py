@@ -86,3 +86,10 @@ def test_markdown_table_replaces_only_the_marked_part_of_a_doc(tmp_path: Path) -
     assert out.startswith("# Models\nprose\n") and out.endswith(f"{END}\nmore prose\n")
     assert "old table" not in out and "| photos | combo |" in out
     assert splice_table(tmp_path / "new.md", table) == table
+
+
+def test_compare_learned_reader_without_a_value_model_says_how_to_get_one(tmp_path: Path, capsys) -> None:
+    assert main(["compare", "dice", str(tmp_path), "--json", str(tmp_path / "o.json"), "--readers", "learned",
+                 "--value-model", str(tmp_path / "missing.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert "six-class model" in err and "--scheme value" in err

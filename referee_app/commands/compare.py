@@ -28,9 +28,11 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--include-training", action="store_true", help="also score photos a model trained on")
     p.add_argument("--threads", type=int, default=1, help="OpenCV threads while timing (default 1: one core)")
     p.add_argument("--markdown", type=Path, help="also write the comparison as a Markdown table here")
+    p.add_argument("--value-model", type=Path, help="six-class ONNX for the 'learned' reader (default: "
+                   "vision/learned/models/dice_value_n320.onnx; not shipped, see docs/models.md)")
 
 
-def make_reader(name: str):  # noqa: ANN201 - returns a callable image -> Detections
+def make_reader(name: str, value_model: Path | None = None):  # noqa: ANN201 - image -> Detections
     from vision.learned.reader import MODELS, LearnedDiceReader
 
     if name == "classical":
@@ -38,7 +40,12 @@ def make_reader(name: str):  # noqa: ANN201 - returns a callable image -> Detect
 
         return DiceReader().read
     if name == "learned":
-        return LearnedDiceReader(MODELS / "dice_value_n320.onnx", mode="learned").read
+        path = value_model or MODELS / "dice_value_n320.onnx"
+        if not path.is_file():
+            raise CliError(f"the 'learned' reader needs a six-class model: {path} does not exist (train one "
+                           "with `highway-referee train dice --scheme value ... --export PATH`, pass "
+                           "--value-model PATH)")
+        return LearnedDiceReader(path, mode="learned").read
     if name == "combo":
         return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="combo").read
     if name == "combo-tiled":
@@ -80,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
     if not folders:
         raise CliError("give at least one FOLDER or --renders N")
     try:
-        readers = {n: make_reader(n) for n in names}
+        readers = {n: make_reader(n, args.value_model) for n in names}
     except VisionError as exc:
         raise CliError(str(exc)) from exc
     skip_by = {} if args.include_training else trained_photos(names)
