@@ -54,14 +54,18 @@ def make_reader(name: str, value_model: Path | None = None):  # noqa: ANN201 - i
 
 
 def trained_photos(names: list[str]) -> dict[str, set[str]]:
-    """Folder name -> photos that the classical models or the compared ONNX models trained on."""
-    from referee_app.commands.eval_dice import _training_photos
+    """Folder name -> photos that the classical models or the shipped ONNX models trained on (every
+    model file that says `trained_on` and `train_photos`)."""
+    from vision.dice.detector import MODELS as CLASSICAL
     from vision.learned.reader import MODELS
 
-    out = _training_photos()
-    for side in MODELS.glob("*.json"):
-        meta = json.loads(side.read_text(encoding="utf-8"))
-        if meta.get("trained_on"):
+    out: dict[str, set[str]] = {}
+    for side in [*CLASSICAL.glob("*.json"), *MODELS.glob("*.json")]:
+        try:
+            meta = json.loads(side.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and meta.get("trained_on"):
             out.setdefault(str(meta["trained_on"]), set()).update(meta.get("train_photos", []))
     return out
 
