@@ -1,17 +1,71 @@
-"""Railroad Ink: the page shows every player's sheet with its score; moves come from the route-dice
-reader (the roll), the sheet reader (what each player drew) or manual entry."""
+"""Railroad Ink: the page shows every player's sheet with its score; moves come from the camera
+(the route-dice reader for the roll, the sheet reader for what the watched player drew) or manual
+entry.
+
+One camera frame holds the dice tray and one player's printed sheet (the watched seat, 0 by
+default; the other seats are entered by hand). A round reads as: four dice settle in the tray (the
+Roll), each new square drawn on the sheet is a Place (the piece inferred from its sides and the
+roll), and clearing the tray ends the round for the watched player (Done). See
+docs/vision/railroad-ink-referee.md.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from engine import Action, GameState
-from engine.railroad_ink import Place, RailroadInkState, cell_name
-from referee_app.games.base import GameAdapter
+import numpy as np
+
+from engine import Action, EngineError, GameState
+from engine.railroad_ink import Done, Place, RailroadInkState, Roll, cell_name
+from engine.railroad_ink.tiles import pieces_for
+from referee_app.games.base import Explanation, GameAdapter, Observation
+
+TRAY = "tray"
+OVERPASS = " overpass"  # suffix of a square's item value when the highway bridges the railway
+# Confidence of a placement from the sheet reader's square confidence, measured on 30 rendered
+# sheets at the reader's hardest settings (effects 1.0, tilt up to 30 degrees): drawn squares read
+# at 1.0 were right 622/631 times, at 0.5 (an unsure side or station) 137/166, below that 5/15.
+# So 1.0 -> 0.98 and 0.5 -> 0.82 are judged at once; anything lower asks the players to confirm.
+SQUARE_SURE = ((0.99, 0.98), (0.5, 0.82))
+NO_STATION_BOX = 0.4  # highway meets railway but no station box was seen: ask, do not judge
+
+
+def square_key(row: int, col: int) -> str:
+    return cell_name(row * 7 + col)
+
+
+def square_value(sides: str, overpass: bool) -> str:
+    return sides + (OVERPASS if overpass else "")
+
+
+def parse_value(value: str) -> tuple[str, bool]:
+    return value[:4], value.endswith(OVERPASS)
+
+
+def placement_confidence(reader_confidence: float) -> float:
+    for at_least, measured in SQUARE_SURE:
+        if reader_confidence >= at_least:
+            return measured
+    return float(reader_confidence)
+
+
+@dataclass
+class TableReading:
+    """Everything read from one frame, kept on the Observation as `reading` for the page/tests."""
+
+    squares: dict[str, Any]  # engine square name -> vision.sheets.SquareReading
+    dice: list[Any]  # vision.route_dice.DieReading
+    sheet_calibration: Any
+    tray_calibration: Any
 
 
 class RailroadInkAdapter(GameAdapter):
     game = "railroad-ink"
+    has_reader = True
+
+    def __init__(self, seat: int = 0) -> None:
+        self.seat = seat  # the player whose sheet the camera watches
 
     def board_svg(self, state: GameState) -> str:
         from referee_app.render.railroad_ink import sheet_svg
@@ -39,6 +93,222 @@ class RailroadInkAdapter(GameAdapter):
 
     def action_cells(self, action: Action) -> list[str]:
         return [cell_name(action.cell)] if isinstance(action, Place) else []
+
+    # -- camera: frame -> observation ---------------------------------------------------------
+    def read(self, frame: Any) -> Observation:
+        image = frame.image if hasattr(frame, "image") else frame
+        reading, blocked = read_table(image)
+        if reading is None:
+            return Observation({}, {}, blocked=blocked)
+        items: dict[str, Any] = {}
+        conf: dict[str, float] = {}
+        warnings: list[str] = []
+        problems: list[str] = []
+        unreadable = sorted(n for n, sq in reading.squares.items() if sq.status != "read")
+        if unreadable:
+            why = reading.squares[unreadable[0]].reason
+            problems.append(f"cannot read square{'s' if len(unreadable) > 1 else ''} "
+                            f"{_names(unreadable)} ({why})")
+        for name, sq in reading.squares.items():
+            if sq.status != "read" or sq.sides == "----":
+                continue
+            items[name] = square_value(sq.sides, sq.overpass)
+            conf[name] = float(sq.confidence)
+            if "H" in sq.sides and "R" in sq.sides and not sq.overpass and not sq.station:
+                warnings.append(f"{name}: highway meets railway but no station box is drawn")
+                conf[name] = min(conf[name], NO_STATION_BOX)
+        faces = [d for d in reading.dice if d.status == "face"]
+        lost = [d for d in reading.dice if d.status != "face"]
+        if lost:
+            problems.append(f"cannot read {len(lost)} {'die' if len(lost) == 1 else 'dice'} in the tray "
+                            f"({lost[0].reason})")
+        if faces:
+            items[TRAY] = tuple(sorted(d.face for d in faces))
+            conf[TRAY] = min(float(d.confidence) for d in faces)
+        obs = Observation(items, conf, "; ".join(problems) or None, warnings,
+                          annotated=annotate(image, reading))
+        obs.reading = reading  # type: ignore[attr-defined]  # the full reading, for the page and tests
+        return obs
+
+    # -- camera: settled observation -> action ------------------------------------------------
+    def expected(self, state: GameState) -> dict[str, Any]:
+        assert isinstance(state, RailroadInkState)
+        items: dict[str, Any] = {}
+        if state.roll is not None and not state.progress[self.seat].done:
+            items[TRAY] = tuple(sorted(state.roll))
+        for cell, sq in state.sheets[self.seat].placed():
+            items[cell_name(cell)] = square_value(sq.sides, sq.overpass)
+        return items
+
+    def explain(self, state: GameState, seen: Observation) -> Explanation:
+        assert isinstance(state, RailroadInkState)
+        if state.finished:
+            return Explanation()
+        if state.expansions:
+            return Explanation(mismatch="the camera reads the base game's highways and railways only: enter "
+                                        f"this {'+'.join(state.expansions)} game's moves on the page")
+        expected = self.expected(state)
+        exp_sq = {k: v for k, v in expected.items() if k != TRAY}
+        seen_sq = {k: v for k, v in seen.items.items() if k != TRAY}
+        added = {k: v for k, v in seen_sq.items() if k not in exp_sq}
+        gone = {k: v for k, v in exp_sq.items() if k not in seen_sq}
+        changed = {k: (v, seen_sq[k]) for k, v in exp_sq.items() if k in seen_sq and seen_sq[k] != v}
+        if gone or changed:
+            parts = [f"{k} should show {_shape(v)} but is blank" for k, v in sorted(gone.items())]
+            parts += [f"{k} should show {_shape(a)} but shows {_shape(b)}"
+                      for k, (a, b) in sorted(changed.items())]
+            return Explanation(mismatch="the sheet disagrees with the match: " + "; ".join(parts),
+                               cells=sorted({*gone, *changed}))
+        if len(added) > 1:
+            return Explanation(mismatch=f"{len(added)} new squares at once ({_names(sorted(added))}): draw "
+                                        "one route at a time, and erase a drawing the referee ruled illegal",
+                               cells=sorted(added))
+        tray = tuple(seen.items.get(TRAY, ()))
+        if state.roll is None:
+            return self._before_roll(state, tray, added, seen)
+        if state.progress[self.seat].done:
+            if added:
+                return Explanation(mismatch=f"player {self.seat} already finished round {state.round}: "
+                                            f"{next(iter(added))} was drawn after the round",
+                                   cells=sorted(added))
+            return Explanation()
+        rolled = tuple(sorted(state.roll))
+        if tray and not _is_part_of(tray, rolled):
+            return Explanation(mismatch=f"the tray shows {', '.join(tray)} but round {state.round}'s roll "
+                                        f"was {', '.join(rolled)}: leave the dice as they fell", cells=[TRAY])
+        if added:
+            (name, value), = added.items()
+            return self._placement(state, name, value, seen)
+        if not tray:  # the tray is cleared: the watched player's round is over
+            return Explanation(Done(self.seat), 1.0)
+        return Explanation()
+
+    def _before_roll(self, state: RailroadInkState, tray: tuple[str, ...], added: dict[str, str],
+                     seen: Observation) -> Explanation:
+        if added:
+            return Explanation(mismatch=f"{_names(sorted(added))} drawn before round {state.round}'s roll: "
+                                        "roll the dice first", cells=sorted(added))
+        if not tray:
+            return Explanation()
+        if len(tray) != len(state.dice):
+            return Explanation(mismatch=f"{len(tray)} dice in the tray: roll all {len(state.dice)} "
+                                        f"({', '.join(state.dice)})", cells=[TRAY])
+        try:
+            faces = state.normalise_roll(list(tray))  # the engine's dice order: the tray has none
+        except EngineError as exc:
+            return Explanation(mismatch=f"the tray does not show one face per die: {exc}", cells=[TRAY])
+        return Explanation(Roll(faces), float(seen.confidence.get(TRAY, 1.0)), cells=[TRAY])
+
+    def _placement(self, state: RailroadInkState, name: str, value: str, seen: Observation) -> Explanation:
+        sides, overpass = parse_value(value)
+        piece = infer_piece(state, self.seat, sides, overpass)
+        if piece is None:
+            return Explanation(mismatch=f"{name} shows {_shape(value)}, which is no Railroad Ink route: "
+                                        "finish the drawing or erase it", cells=[name])
+        row, col = "ABCDEFG".index(name[0]), int(name[1])
+        action = Place(self.seat, piece, row, col, sides)
+        return Explanation(action, placement_confidence(seen.confidence.get(name, 1.0)), cells=[name])
+
+
+def infer_piece(state: RailroadInkState, seat: int, sides: str, overpass: bool) -> str | None:
+    """The piece a drawn shape stands for: a rolled face still to draw first, then an unused special,
+    then a face already drawn this round or one not rolled (the engine then rules it illegal and
+    says why). None when no route piece has that shape."""
+    shapes = [p for p in pieces_for(sides, overpass) if p in _BASE_PIECES]
+    if not shapes:
+        return None
+    roll = state.roll or ()
+    used = state.progress[seat].used
+    left = {face for i, face in enumerate(roll) if i not in used}
+    specials_used = set(state.sheets[seat].specials)
+    for wanted in (lambda p: p in left, lambda p: p.startswith("special_") and p not in specials_used,
+                   lambda p: p in roll):
+        for p in shapes:
+            if wanted(p):
+                return p
+    return shapes[0]
+
+
+def _base_pieces() -> frozenset[str]:
+    from engine.railroad_ink.rules import family
+    from engine.railroad_ink.tiles import PIECES
+
+    return frozenset(p for p in PIECES if family(p) == "route")
+
+
+_BASE_PIECES = _base_pieces()
+
+
+def read_table(image: np.ndarray) -> tuple[TableReading | None, str | None]:
+    """Locate the sheet and the tray by their own markers (one marker search per frame), then read
+    both. (None, why) when either is out of view or covered."""
+    from vision.localise import LocaliseError, SheetSpec, detect_markers, localise
+    from vision.route_dice import geometry as tg
+    from vision.route_dice import read_dice
+    from vision.sheets import geometry as sg
+    from vision.sheets import read_sheet
+
+    markers = detect_markers(image)
+    try:
+        sheet_cal = localise(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers=markers)
+    except LocaliseError as exc:
+        return None, f"the player's sheet is not in view or its corners are covered ({exc})"
+    try:
+        tray_cal = localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=markers)
+    except LocaliseError as exc:
+        return None, f"the dice tray is not in view or its corners are covered ({exc})"
+    squares = {reader_to_engine(name): sq for name, sq in read_sheet(image, sheet_cal).items()}
+    dice, _view = read_dice(image, tray_cal)
+    return TableReading(squares, dice, sheet_cal, tray_cal), None
+
+
+def reader_to_engine(name: str) -> str:
+    """The sheet reader's square name (column a-g, row 1-7) -> the engine's (row A-G, column 0-6)."""
+    col, row = "abcdefg".index(name[0]), int(name[1:]) - 1
+    return square_key(row, col)
+
+
+def annotate(image: np.ndarray, reading: TableReading) -> np.ndarray:
+    """The frame with each drawn square's reading and each die's face drawn where they were seen
+    (green read, red cannot read)."""
+    import cv2
+
+    out = image.copy()
+    for sq in reading.squares.values():
+        if sq.status == "read" and sq.sides == "----":
+            continue
+        x0, y0, x1, y1 = sq.region_mm
+        pts = reading.sheet_calibration.to_image(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+        colour = (40, 170, 40) if sq.status == "read" else (40, 40, 220)
+        cv2.polylines(out, [np.round(pts).astype(np.int32).reshape(-1, 1, 2)], True, colour, 1, cv2.LINE_AA)
+        label = (sq.sides or "?") + (" o" if sq.overpass else "")
+        cv2.putText(out, label, (int(pts[3][0]) + 2, int(pts[3][1]) - 3), cv2.FONT_HERSHEY_SIMPLEX, 0.32,
+                    colour, 1, cv2.LINE_AA)
+    for die in reading.dice:
+        pts = reading.tray_calibration.to_image(die.quad_mm)
+        colour = (40, 170, 40) if die.status == "face" else (40, 40, 220)
+        cv2.polylines(out, [np.round(pts).astype(np.int32).reshape(-1, 1, 2)], True, colour, 2, cv2.LINE_AA)
+        cv2.putText(out, die.face or "?", (int(pts[:, 0].min()), int(pts[:, 1].max()) + 14),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1, cv2.LINE_AA)
+    return out
+
+
+def _is_part_of(small: tuple[str, ...], big: tuple[str, ...]) -> bool:
+    left = list(big)
+    for f in small:
+        if f not in left:
+            return False
+        left.remove(f)
+    return True
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+
+
+def _shape(value: str) -> str:
+    sides, overpass = parse_value(value)
+    return f"{sides}{' (overpass)' if overpass else ''}"
 
 
 def _strip_xml(svg: str) -> str:
