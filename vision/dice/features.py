@@ -131,9 +131,20 @@ def die_angle(crop_bgr: np.ndarray) -> float:
     return float(np.degrees(np.arctan2((w * np.sin(4 * ang)).sum(), (w * np.cos(4 * ang)).sum()) / 4))
 
 
-def die_crop(image: np.ndarray, box: np.ndarray, size: int = VALUE_SIZE) -> np.ndarray:
+def die_crop(image: np.ndarray, box: np.ndarray, size: int = VALUE_SIZE, top_shift: float = 0.0,
+             scale: float = 1.0) -> np.ndarray:
     """The die in `box` as a size x size crop turned upright (its edges along the crop's axes), so the
-    pips of every value fall on the same 3x3 grid whatever the die's turn on the table."""
+    pips of every value fall on the same 3x3 grid whatever the die's turn on the table.
+    `top_shift` moves the crop away from the image centre by that fraction of the die's offset from
+    it: seen from above, a die's top face lies outward of its box centre (the sides facing the
+    camera are visible on the inner side); `scale` shrinks the crop towards the top face."""
+    box = np.asarray(box, np.float64)
+    if top_shift or scale != 1.0:
+        H, W = image.shape[:2]
+        c = (box[:2] + box[2:]) / 2
+        c = c + top_shift * (c - np.array([W / 2, H / 2]))
+        half = (box[2:] - box[:2]) / 2 * scale
+        box = np.concatenate([c - half, c + half])
     big = crop(image, square_window(box, 1.5), int(size * 1.5))
     c = big.shape[0] / 2
     inner = big[int(c - size / 2):int(c - size / 2) + size, int(c - size / 2):int(c - size / 2) + size]

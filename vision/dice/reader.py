@@ -10,6 +10,7 @@ Two stages, because finding dice and reading them are different problems:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -37,6 +38,9 @@ class DiceReader:
         if not value_files and need_values:
             raise VisionError(f"{models}: no values*.json dice model; run python -m vision.dice.train")
         self.values = [SoftmaxNet.load(p) for p in value_files]
+        meta = json.loads(value_files[0].read_text(encoding="utf-8")) if value_files else {}
+        self.top_shift = float(meta.get("top_shift", 0.0))  # how the value net's crops were taken
+        self.top_scale = float(meta.get("top_scale", 1.0))
         self.verify_threshold = verify_threshold
         self.tta = tta
         self.names, self.lab = palette_lab(colors)
@@ -71,7 +75,7 @@ class DiceReader:
         vconf = np.zeros(n, np.float32)
         colours: list[str | None] = []
         for i, b in enumerate(boxes):
-            c = die_crop(image, square_window(b, 1.0))
+            c = die_crop(image, square_window(b, 1.0), top_shift=self.top_shift, scale=self.top_scale)
             feats = np.array([value_features(dihedral(c, k)) for k in range(self.tta)])
             p = np.mean([net.proba(feats).mean(axis=0) for net in self.values], axis=0)
             values[i] = int(p.argmax()) + 1

@@ -134,7 +134,8 @@ def detector_boxes(images, items, models: Path) -> list[list[tuple[np.ndarray, i
     return out
 
 
-def value_samples(images, items, rng, extra=None) -> tuple[np.ndarray, np.ndarray]:
+def value_samples(images, items, rng, extra=None, top_shift: float = 0.0,
+                  scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     X, y = [], []
     for n, (img, item) in enumerate(zip(images, items, strict=True)):
         boxes = [(np.array(o.bbox), o.value) for o in item.objects if o.kind == "die"]
@@ -144,7 +145,7 @@ def value_samples(images, items, rng, extra=None) -> tuple[np.ndarray, np.ndarra
             box = square_window(bbox, 1.0)
             for k in range(8):
                 for j in range(3):
-                    c = die_crop(img, _jitter(box, rng, 0.07) if j else box)
+                    c = die_crop(img, _jitter(box, rng, 0.07) if j else box, top_shift=top_shift, scale=scale)
                     if j:  # slight turn (the upright estimate errs), light and focus
                         mid = (VALUE_SIZE / 2, VALUE_SIZE / 2)
                         M = cv2.getRotationMatrix2D(mid, rng.uniform(-8, 8), 1.0)
@@ -170,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-detector-crops", dest="detector_crops", action="store_false",
                     help="train the value net on labelled boxes only, not also on the reader's own boxes "
                     "(those need detector and verifier in --out)")
+    ap.add_argument("--top-shift", type=float, default=0.0, help="see features.die_crop")
+    ap.add_argument("--top-scale", type=float, default=1.0, help="see features.die_crop")
     ap.add_argument("--only", choices=["detector", "verifier", "values"], action="append")
     args = ap.parse_args(argv)
     from vision.dice.detector import DieDetector
@@ -203,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{np.mean(net.proba(X).argmax(1) == y):.3f}; {time.time() - t:.0f}s")
     if "values" in only:
         extra = detector_boxes(images, items, args.out) if args.detector_crops else None
-        X, y = value_samples(images, items, rng, extra)
+        X, y = value_samples(images, items, rng, extra, args.top_shift, args.top_scale)
         if args.synthetic:
             from datasets.dice.scenes import synthetic_die_crop
 
@@ -212,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
             X, y = np.concatenate([X, Xs]), np.concatenate([y, ys.astype(np.int32)])
         for k in range(args.ensemble):  # nets differing in start and batch order; the reader averages them
             net = SoftmaxNet(X.shape[1], 6, hidden=96, seed=k).fit(X, y, epochs=40, l2=1e-3, seed=k)
-            net.save(args.out / ("values.json" if k == 0 else f"values_{k}.json"), **meta)
+            net.save(args.out / ("values.json" if k == 0 else f"values_{k}.json"), **meta,
+                     top_shift=args.top_shift, top_scale=args.top_scale)
             print(f"values net {k}: {len(y)} crops, training accuracy "
                   f"{np.mean(net.proba(X).argmax(1) == y):.3f}; {time.time() - t:.0f}s")
     return 0
