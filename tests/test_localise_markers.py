@@ -125,3 +125,15 @@ def test_print_dice_tray_command(tmp_path) -> None:
 def test_print_dice_tray_bad_dpi(tmp_path, capsys) -> None:
     assert main(["print", "dice-tray", "--out", str(tmp_path), "--dpi", "5"]) == 2
     assert "--dpi must be between" in capsys.readouterr().err
+
+
+def test_reading_window_covers_the_roll_area(sheet: np.ndarray) -> None:
+    from vision.dice.tray import ROLL_AREA_MM, reading_window
+
+    img, pose = _photo(sheet, 12)
+    roi, die_px = reading_window(localise(img, SPEC))
+    x0, y0, x1, y1 = ROLL_AREA_MM
+    seen = project(pose, [[x0, y0], [x1, y1], [(x0 + x1) / 2, (y0 + y1) / 2]])
+    assert all(roi[0] - 2 <= x <= roi[2] + 2 and roi[1] - 2 <= y <= roi[3] + 2 for x, y in seen)
+    side = np.linalg.norm(np.diff(project(pose, [[150, 100], [166, 100]]), axis=0))  # a 16 mm die
+    assert die_px[0] < side < die_px[1]
