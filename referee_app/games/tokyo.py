@@ -1,17 +1,67 @@
 """Tokyo Highway: the page shows the top view with heights and crossings; moves come from the
-stick reader or manual entry."""
+stick reader (vision.tokyo) or manual entry.
+
+Camera side. The reader needs a calibrated camera (heights come from perspective), so the adapter
+finds one per frame source: one set with `use_calibration`, the file named by the environment
+variable HIGHWAY_TOKYO_CALIBRATION, or - for a bundled recorded match - the calibration.json
+beside its frames (see docs/vision/tokyo-referee.md for calibrating a real camera).
+
+The stability gate compares a coarse signature of the table (counts of supports, roads, loose
+sticks and cars, sorted support heights) so millimetre noise never flickers; the full reading of
+the latest frame is kept and `explain` turns it into a move with `engine.tokyo.match_build`.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
+import os
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from engine import Action, GameState
-from referee_app.games.base import GameAdapter
+import numpy as np
+
+from engine import Action, EngineError, GameState
+from referee_app.games.base import Explanation, GameAdapter, Observation
+
+CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
+POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
+CONFIRM_BELOW = 0.6  # the loop's default: a reading less sure than this is offered for confirmation
+MIN_GREY = 0.35  # below this share of grey pixels a "column" is a stick end on the table
+GREY_SATURATION = 70  # HSV saturation under which a pixel counts as grey plastic
+BLOCKING_WARNINGS = ("hand or large object", "glare")  # the view is unusable while these show
+
+
+@dataclass
+class TableRead:
+    """One frame's full reading, kept beside its coarse signature for `explain`."""
+
+    signature: tuple[Any, ...]
+    observation: dict[str, Any]  # TokyoObservation.to_dict()
+    fallen: int  # grey pieces that are no upright column (knocked over?)
+    step_mm: float
+    phantom: frozenset[int] = frozenset()  # supports with no grey column body in the image
+
+
+def round_to(v: float, step: float) -> float:
+    return float(round(v / step) * step) if step > 0 else float(v)
 
 
 class TokyoAdapter(GameAdapter):
     game = "tokyo-highway"
+    has_reader = True
 
+    def __init__(self) -> None:
+        self._calibrations: dict[str, Any] = {}  # frame source -> TokyoCalibration (or a reason it has none)
+        self._fixed: Any = None
+        self._step = POSITION_STEP_MM
+        self._cache: OrderedDict[str, TableRead] = OrderedDict()  # image digest -> reading (still frames)
+        self._latest: dict[tuple[Any, ...], TableRead] = {}
+
+    # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
         from referee_app.render.tokyo import tokyo_svg
 
@@ -28,7 +78,328 @@ class TokyoAdapter(GameAdapter):
         return out
 
     def action_cells(self, action: Action) -> list[str]:
+        """Support ids the action touches (the LED board and the page highlight them)."""
+        from engine.tokyo import Build
+
+        if isinstance(action, Build):
+            return [f"s{action.base}"] + ([f"s{action.onto}"] if action.onto is not None else [])
         return []
+
+    # -- calibration -------------------------------------------------------------------------
+    def use_calibration(self, calibration: Any, step_mm: float | None = None) -> None:
+        """Read every frame with this camera: a TokyoCalibration, its dict, a JSON file path, or None
+        to go back to finding one per source."""
+        self._fixed = None if calibration is None else load_calibration(calibration)[0]
+        if step_mm is not None:
+            self._step = float(step_mm)
+        self._cache.clear()
+
+    def calibration_for(self, source_id: str) -> Any:
+        from vision.types import VisionError
+
+        if self._fixed is not None:
+            return self._fixed
+        if source_id not in self._calibrations:
+            self._calibrations[source_id] = self._find_calibration(source_id)
+        found = self._calibrations[source_id]
+        if isinstance(found, str):
+            raise VisionError(found)
+        return found
+
+    def _find_calibration(self, source_id: str) -> Any:
+        path: Path | None = None
+        if os.environ.get(CALIBRATION_ENV):
+            path = Path(os.environ[CALIBRATION_ENV])
+        elif source_id.startswith("demo:"):
+            from referee_app.demo import DEMO_ROOT
+
+            path = DEMO_ROOT / source_id.split(":", 1)[1] / "calibration.json"
+        if path is None:
+            return (f"no camera calibration for Tokyo Highway: set {CALIBRATION_ENV} to a calibration "
+                    "JSON (see docs/vision/tokyo-referee.md) - heights need a calibrated camera")
+        try:
+            calib, step = load_calibration(path)
+        except ValueError as exc:
+            return str(exc)
+        if step is not None:
+            self._step = step
+        return calib
+
+    # -- camera ------------------------------------------------------------------------------
+    def read(self, frame: Any) -> Observation:
+        from vision.tokyo import read_tokyo
+        from vision.types import check_image
+
+        image = frame.image if hasattr(frame, "image") else frame
+        check_image(image)
+        calib = self.calibration_for(str(getattr(frame, "source_id", "")))
+        digest = hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).hexdigest()
+        digest += f":{id(calib)}:{image.shape}"
+        table = self._cache.get(digest)
+        if table is None:  # an unchanged frame (a recorded match holding a scene) is read once
+            obs = read_tokyo(image, calib)
+            table = table_read(obs.to_dict(), self._step, column_bodies(image, obs.to_dict(), calib))
+            self._cache[digest] = table
+            while len(self._cache) > 8:
+                self._cache.popitem(last=False)
+        self._latest[table.signature] = table
+        while len(self._latest) > 16:
+            self._latest.pop(next(iter(self._latest)))
+        return observation(table, image)
+
+    def expected(self, state: GameState) -> dict[str, Any]:
+        """The signature of the table the engine believes in (same keys as `read` gives)."""
+        view = state.table_view()
+        heights = tuple(sorted(int(s["height"]) for s in view["supports"]))
+        cars: dict[str, int] = {}
+        for c in view["cars"]:
+            cars[c["color"]] = cars.get(c["color"], 0) + 1
+        return {"supports": len(heights), "heights": heights,
+                "junctions": sum(bool(s["junction"]) for s in view["supports"]),
+                "roads": len(view["sticks"]), "loose": 0, "fallen": 0,
+                "cars": tuple(sorted(cars.items()))}
+
+    def explain(self, state: GameState, seen: Observation) -> Explanation:
+        from engine.tokyo import TableReading, match_build
+
+        expected = self.expected(state)
+        if dict(seen.items) == expected:
+            return Explanation()  # the table is as the match left it (e.g. a wrong build taken back)
+        table = self._latest.get(signature(seen.items))
+        if table is None:
+            return Explanation()
+        problems = table_problems(expected, seen.items, table)
+        if problems:
+            return Explanation(mismatch="the table disagrees with the match: " + "; ".join(problems))
+        try:
+            reading = TableReading.from_observation(engine_reading(table, state))
+            action = normalise(match_build(state, reading))
+        except EngineError as exc:
+            if waiting_for_road(expected, seen.items):
+                return Explanation()  # a column stands ready; its road is not laid yet
+            return Explanation(mismatch=f"the table disagrees with the match: {exc}")
+        confidence, doubts = action_confidence(table, action)
+        cells = self.action_cells(action)
+        if confidence >= CONFIRM_BELOW:
+            return Explanation(action=action, confidence=confidence, cells=cells)
+        return Explanation(candidates=[(action, confidence), *alternatives(action, doubts)], cells=cells)
+
+
+# -- reading -> signature and engine reading -----------------------------------------------------
+def signature(items: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(sorted(items.items()))
+
+
+def table_read(obs: dict[str, Any], step_mm: float, greyness: list[float] | None = None) -> TableRead:
+    fallen = sum("no upright column" in w for w in obs.get("warnings") or [])
+    phantom = frozenset(k for k, g in enumerate(greyness or []) if g < MIN_GREY)
+    supports = [s for k, s in enumerate(obs["supports"]) if s.get("height") is not None and k not in phantom]
+    cars: dict[str, int] = {}
+    for c in obs.get("cars") or []:
+        cars[c["color"]] = cars.get(c["color"], 0) + 1
+    items = {"supports": len(supports), "heights": tuple(sorted(int(s["height"]) for s in supports)),
+             "junctions": sum(bool(s["junction"]) for s in supports),
+             "roads": sum(s["role"] != "loose" for s in obs["sticks"]),
+             "loose": sum(s["role"] == "loose" for s in obs["sticks"]), "fallen": fallen,
+             "cars": tuple(sorted(cars.items()))}
+    return TableRead(signature(items), obs, fallen, step_mm, phantom)
+
+
+def column_bodies(image: np.ndarray, obs: dict[str, Any], calib: Any) -> list[float]:
+    """For each support read, the share of grey pixels where its column's body should show (its
+    projected cylinder, less the sticks' bands). A stick end lying on the table can look like a
+    short column to the reader; there the "column" shows the table's tint, not grey plastic."""
+    import cv2
+
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    bands = np.zeros(image.shape[:2], np.uint8)
+    for st in obs["sticks"]:
+        (x0, y0), (x1, y1) = st["endpoints"]
+        cv2.line(bands, (int(x0), int(y0)), (int(x1), int(y1)), 255, int(st["width_px"]) + 4)
+    radius = calib.sizes.column_diameter_mm / 2
+    ring = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    out = []
+    for s in obs["supports"]:
+        if s.get("x_mm") is None or s.get("height") is None:
+            out.append(1.0)
+            continue
+        pts = [[s["x_mm"] + radius * np.cos(a), s["y_mm"] + radius * np.sin(a), z]
+               for z in (0.0, s["height"] * calib.sizes.unit_mm) for a in ring]
+        uv, _ = calib.camera.project(np.array(pts))
+        body = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(body, cv2.convexHull(np.round(uv).astype(np.int32)), 255)
+        inside = (body > 0) & (bands == 0)
+        n = int(inside.sum())
+        out.append(float((hsv[..., 1][inside] < GREY_SATURATION).mean()) if n >= 20 else 1.0)
+    return out
+
+
+def observation(table: TableRead, image: np.ndarray | None) -> Observation:
+    obs = table.observation
+    items = dict(table.signature)
+    conf = {
+        "supports": min((float(s["confidence"]) for s in obs["supports"]), default=1.0),
+        "heights": min((float(s["height_confidence"]) for s in obs["supports"]), default=1.0),
+        "roads": min((float(s["confidence"]) for s in obs["sticks"]), default=1.0),
+        "cars": min((float(c["confidence"]) for c in obs.get("cars") or []), default=1.0),
+    }
+    blocked = next((w for w in obs.get("warnings") or [] if any(k in w for k in BLOCKING_WARNINGS)), None)
+    out = Observation(items, conf, blocked, list(obs.get("warnings") or []))
+    if image is not None:
+        out.annotated = annotate(image, obs)
+    return out
+
+
+def engine_reading(table: TableRead, state: GameState) -> dict[str, Any]:
+    """The observation as `TableReading.from_observation` takes it, made robust: a road end resting
+    on a column is put at the column's centre (the stick overhangs it), positions are rounded to the
+    reporting step, and cars of colours nobody plays are left out (a stray piece, not a car)."""
+    obs = json.loads(json.dumps(table.observation))
+    step = table.step_mm
+    for k in table.phantom:  # a stick end on the table: no column, the end rests on the table
+        obs["supports"][k]["x_mm"] = None
+    for s in obs["supports"]:
+        if s.get("x_mm") is not None:
+            s["x_mm"], s["y_mm"] = round_to(s["x_mm"], step), round_to(s["y_mm"], step)
+    kept = [k for k, s in enumerate(obs["supports"]) if s.get("x_mm") is not None]
+    renumber = {k: i for i, k in enumerate(kept)}
+    for st in obs["sticks"]:
+        ends = st.get("endpoints_mm")
+        if ends is None:
+            continue
+        new = []
+        for end, rest in zip(ends, st.get("rests") or (None, None), strict=True):
+            sup = obs["supports"][rest] if rest is not None else None
+            if sup is not None and sup.get("x_mm") is not None:
+                new.append([sup["x_mm"], sup["y_mm"], end[2]])
+            else:
+                new.append([round_to(end[0], step), round_to(end[1], step), end[2]])
+        st["endpoints_mm"] = new
+        st["rests"] = [renumber.get(r) if r is not None else None for r in st.get("rests") or (None, None)]
+    obs["supports"] = [obs["supports"][k] for k in kept]
+    colors = set(getattr(getattr(state, "rules", None), "colors", ()) or ())
+    obs["cars"] = [c for c in obs.get("cars") or [] if c.get("color") in colors]
+    return obs
+
+
+def normalise(action: Action) -> Action:
+    """Crossings in road order, so one table always gives one notation."""
+    from dataclasses import replace
+
+    from engine.tokyo import Build
+
+    if isinstance(action, Build) and action.observed:
+        return replace(action, observed=tuple(sorted(action.observed, key=lambda o: o.road)))
+    return action
+
+
+def table_problems(expected: dict[str, Any], seen: dict[str, Any], table: TableRead) -> list[str]:
+    """What is wrong with the table itself, whatever move is being made: roads gone, pieces down."""
+    out = []
+    if seen["roads"] < expected["roads"]:
+        lost = expected["roads"] - seen["roads"]
+        out.append(f"{lost} road{'s' if lost > 1 else ''} of the match {'are' if lost > 1 else 'is'} "
+                   "missing" + (" (a stick lies loose on the table)" if seen["loose"] else "")
+                   + ": put it back on its supports")
+    if table.fallen:
+        out.append(f"{table.fallen} grey piece{'s' if table.fallen > 1 else ''} lying on the table "
+                   "(knocked over?): stand the support back up")
+    return out
+
+
+def waiting_for_road(expected: dict[str, Any], seen: dict[str, Any]) -> bool:
+    return seen["roads"] == expected["roads"] and seen["supports"] == expected["supports"] + 1
+
+
+def action_confidence(table: TableRead, action: Action) -> tuple[float, list[str]]:
+    """How sure the reading of the new piece is: the least of the new support's and new stick's
+    confidences; `doubts` names what is unsure (the height, the position)."""
+    from engine.tokyo import Build, Start
+
+    obs = table.observation
+    support = getattr(action, "support", None)
+    doubts: list[str] = []
+    conf = 1.0
+    if isinstance(action, Start | Build) and support is not None:
+        near = [s for s in obs["supports"] if s.get("x_mm") is not None
+                and math.hypot(s["x_mm"] - support.x, s["y_mm"] - support.y) <= 2 * table.step_mm]
+        if near:
+            s = min(near, key=lambda s: math.hypot(s["x_mm"] - support.x, s["y_mm"] - support.y))
+            conf = min(conf, float(s["confidence"]))
+            if float(s["confidence"]) < CONFIRM_BELOW:
+                doubts.append("height")
+    roads = [float(s["confidence"]) for s in obs["sticks"] if s["role"] != "loose"]
+    if roads:
+        conf = min(conf, min(roads))
+    return conf, doubts
+
+
+def alternatives(action: Action, doubts: list[str]) -> list[tuple[Action, float]]:
+    """Other readings worth offering when the camera is unsure: the new support one column lower
+    or higher."""
+    from dataclasses import replace
+
+    from engine.tokyo import Build
+
+    if "height" not in doubts or not isinstance(action, Build) or action.support is None:
+        return []
+    out = []
+    for dh in (-1, 1):
+        h = action.support.height + dh
+        if h >= 1:
+            out.append((replace(action, support=replace(action.support, height=h)), 0.3))
+    return out
+
+
+def annotate(image: np.ndarray, obs: dict[str, Any]) -> np.ndarray:
+    """Roads green, loose sticks orange, supports with their heights, crossings marked by the top."""
+    import cv2
+
+    out = image.copy()
+    for s in obs["sticks"]:
+        (x0, y0), (x1, y1) = s["endpoints"]
+        colour = (60, 200, 60) if s["role"] != "loose" else (30, 140, 255)
+        cv2.line(out, (int(x0), int(y0)), (int(x1), int(y1)), colour, 2, cv2.LINE_AA)
+    for s in obs["supports"]:
+        x, y = s["top_px"]
+        cv2.circle(out, (int(x), int(y)), 10, (255, 200, 40), 2, cv2.LINE_AA)
+        label = f"h{s['height']}" if s.get("height") is not None else "?"
+        cv2.putText(out, label, (int(x) + 12, int(y) - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 200, 40), 2,
+                    cv2.LINE_AA)
+    for c in obs.get("crossings") or []:
+        x, y = c["point"]
+        cv2.drawMarker(out, (int(x), int(y)), (40, 40, 230), cv2.MARKER_CROSS, 14, 2)
+    return out
+
+
+def load_calibration(source: Any) -> tuple[Any, float | None]:
+    """A TokyoCalibration from itself, its dict or a JSON file; also the file's optional
+    "position_step_mm". Raises ValueError naming the file and what is wrong."""
+    from vision.tokyo import TokyoCalibration
+    from vision.types import VisionError
+
+    if isinstance(source, TokyoCalibration):
+        return source, None
+    where = "calibration"
+    data = source
+    if isinstance(source, str | Path):
+        where = str(source)
+        try:
+            data = json.loads(Path(source).read_text())
+        except OSError as exc:
+            raise ValueError(f"cannot read the Tokyo calibration {where}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{where} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: a Tokyo calibration is a JSON object with camera and sizes")
+    try:
+        calib = TokyoCalibration.from_dict(data)
+    except VisionError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+    step = data.get("position_step_mm")
+    if step is not None and (not isinstance(step, int | float) or isinstance(step, bool) or step < 0):
+        raise ValueError(f"{where}: position_step_mm must be a number of mm >= 0, got {step!r}")
+    return calib, None if step is None else float(step)
 
 
 ADAPTER = TokyoAdapter()
