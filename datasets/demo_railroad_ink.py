@@ -42,14 +42,15 @@ class TableScene:
 class TableCamera:
     """One steady camera over one table for a whole match; frames differ only in sensor noise."""
 
-    def __init__(self, seed: int = 7, effects: float = 0.35) -> None:
+    def __init__(self, seed: int = 7, effects: float = 0.35,
+                 tilt_deg: tuple[float, float] = (3.0, 8.0)) -> None:
         from datasets.camera import random_pose, table_texture
         from datasets.sheets.draw import Hand
 
         self.seed = seed
         self.effects = effects
         self.pose = random_pose(np.random.default_rng([seed, 1]), TABLE_MM, FRAME_SIZE, height_mm=(700, 760),
-                                tilt_deg=(3, 8), yaw_deg=(-3, 3), fill=(0.93, 0.95))
+                                tilt_deg=tilt_deg, yaw_deg=(-3, 3), fill=(0.93, 0.95))
         self.table = table_texture(np.random.default_rng([seed, 2]), FRAME_SIZE)
         self.pen = Hand.random(np.random.default_rng([seed, 3]))
         self._squares: dict[tuple[int, str, bool, int | None], np.ndarray] = {}
