@@ -23,10 +23,11 @@ from referee_app.games.base import Explanation, GameAdapter, Observation
 
 TRAY = "tray"
 OVERPASS = " overpass"  # suffix of a square's item value when the highway bridges the railway
-# Confidence of a placement from the sheet reader's square confidence, measured on 30 rendered
-# sheets at the reader's hardest settings (effects 1.0, tilt up to 30 degrees): drawn squares read
-# at 1.0 were right 622/631 times, at 0.5 (an unsure side or station) 137/166, below that 5/15.
-# So 1.0 -> 0.98 and 0.5 -> 0.82 are judged at once; anything lower asks the players to confirm.
+# Confidence of a placement from the sheet reader's square confidence (which only takes the values
+# 1.0, 0.5 and lower), measured by bench/rri_referee_confidence.py on 30 rendered sheets at the
+# reader's hardest settings (effects 1.0, tilt up to 30 degrees): drawn squares read at 1.0 were
+# right 622/631 times, at 0.5 (an unsure side or station) 133/161, below that 9/20. So 1.0 -> 0.98
+# and 0.5 -> 0.82 are judged at once; anything lower keeps its value and asks the players to confirm.
 SQUARE_SURE = ((0.99, 0.98), (0.5, 0.82))
 NO_STATION_BOX = 0.4  # highway meets railway but no station box was seen: ask, do not judge
 
