@@ -161,21 +161,19 @@ class ZoneDiceReader:
         from vision.dice.features import VALUE_SIZE, crop, dihedral, square_window, value_features
 
         counted = count_pips(image, box, self.die_mm * self.px, window, self._changed)
-
+        c = crop(image, square_window(box, 1.0), VALUE_SIZE)
+        colour = classify_colour(c, self.names, self.lab)[0]
+        if counted is not None:
+            return counted[0], counted[1], colour
+        # no clean d6 face in the pips: ask the dice reader's value network, and trust it less (a
+        # reading below the loop's threshold is put to the players instead of judged)
         if self._values is None:
             from vision.dice.detector import MODELS
             from vision.dice.mlp import SoftmaxNet
 
             self._values = SoftmaxNet.load(MODELS / "values.json")
-        c = crop(image, square_window(box, 1.0), VALUE_SIZE)
         feats = np.array([value_features(dihedral(c, k)) for k in range(8)])
         p = self._values.proba(feats).mean(axis=0)
-        colour = classify_colour(c, self.names, self.lab)[0]
-        if counted is not None:
-            value, conf = counted
-            # the pip count and the value network agreeing is stronger than either alone
-            agree = int(p.argmax()) + 1 == value
-            return value, min(1.0, conf + (0.1 if agree else 0.0)), colour
         return int(p.argmax()) + 1, float(p.max()) * 0.7, colour
 
 
