@@ -261,3 +261,14 @@ def test_serve_referees_a_folder_of_table_photos(tmp_path):
     for notation, _legal, _rule in got:
         state, _ = engine.step(state, game.parse_action(notation))
     assert loops[0].session.state.to_json() == state.to_json()
+
+
+def test_the_hint_lists_the_dice_still_to_draw(adapter):
+    state = rolled()
+    assert adapter.hint(RailroadInkState.new(1)) is None  # nothing rolled yet
+    state = state.apply(next(state.legal_placements(0, ["railway_t"])))
+    hint = adapter.hint(state)
+    assert set(hint["squares"]) == set(FACES) - {"railway_t"}
+    first = next(state.legal_placements(0, ["railway_curve"]))
+    assert cell_name(first.cell) in hint["squares"]["railway_curve"]
+    assert "railway_t" not in hint["text"] and "railway_curve" in hint["text"]

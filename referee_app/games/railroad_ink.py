@@ -92,6 +92,21 @@ class RailroadInkAdapter(GameAdapter):
             out[f"seat_{p['seat'] + 1}_total"] = p["score"].get("total")
         return out
 
+    def hint(self, state: GameState) -> dict[str, Any] | None:
+        """The dice the player to move still has to draw and how many squares each may go on."""
+        assert isinstance(state, RailroadInkState)
+        seat = state.current_player()
+        if state.finished or state.roll is None or not 0 <= seat < len(state.sheets):
+            return None
+        used = state.progress[seat].used
+        parts, where = [], {}
+        for face in dict.fromkeys(f for i, f in enumerate(state.roll) if i not in used):
+            squares = sorted({cell_name(p.cell) for p in state.legal_placements(seat, [face])})
+            where[face] = squares
+            parts.append(f"{face} ({len(squares)} squares)" if squares else f"{face} (nowhere: skip it)")
+        text = (f"player {seat} still to draw: " + ", ".join(parts)) if parts else f"player {seat}: all drawn"
+        return {"text": text, "squares": where}
+
     def action_cells(self, action: Action) -> list[str]:
         return [cell_name(action.cell)] if isinstance(action, Place) else []
 
