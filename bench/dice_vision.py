@@ -61,7 +61,11 @@ def main() -> None:
           f"wall {1000 * base_wall:.0f} ms, {n0} dice found")
     print(f"calibrated (dice {die_px[0]:.0f}-{die_px[1]:.0f} px):        {1 / cal_cpu:6.2f} fps CPU "
           f"({1000 * cal_cpu:.0f} ms), wall {1000 * cal_wall:.0f} ms, {n1} dice found")
-    print(f"speed-up over baseline: {base_cpu / cal_cpu:.2f}x; target 30 fps reached: {1 / cal_cpu >= 30}")
+    fast_cpu, fast_wall, n2 = measure(DiceReader(die_px=die_px, tta=2, tta_scales=(1.0,)), img, args.frames)
+    print(f"calibrated, light value reading (2 views instead of 24): {1 / fast_cpu:6.2f} fps CPU "
+          f"({1000 * fast_cpu:.0f} ms), wall {1000 * fast_wall:.0f} ms, {n2} dice found")
+    print(f"speed-up over baseline: {base_cpu / cal_cpu:.2f}x (light: {base_cpu / fast_cpu:.2f}x); "
+          f"target 30 fps reached: {1 / min(cal_cpu, fast_cpu) >= 30}")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ class DiceReader:
     def __init__(self, models: Path = MODELS, die_px: tuple[float, float] = (20.0, 72.0),
                  detect_threshold: float = 0.0, verify_threshold: float = 0.5,
                  colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None, tta: int = 8,
-                 need_values: bool = True) -> None:
+                 need_values: bool = True, tta_scales: Sequence[float] = (0.92, 1.0, 1.08)) -> None:
         if not 4 <= die_px[0] <= die_px[1]:
             raise VisionError(f"die_px must be (min, max) with 4 <= min <= max, got {die_px}")
         self.detector = DieDetector(SoftmaxNet.load(models / "detector.json"), detect_threshold, die_px)
@@ -43,6 +43,9 @@ class DiceReader:
         self.top_scale = float(meta.get("top_scale", 1.0))
         self.verify_threshold = verify_threshold
         self.tta = tta
+        # crops a little tighter and looser than the box as well: chosen on a validation block of
+        # the training photos (91.3 % -> 93.8 % on 80 dice), not on the held-out photos
+        self.tta_scales = tuple(tta_scales)
         self.names, self.lab = palette_lab(colors)
 
     def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -75,8 +78,11 @@ class DiceReader:
         vconf = np.zeros(n, np.float32)
         colours: list[str | None] = []
         for i, b in enumerate(boxes):
-            c = die_crop(image, square_window(b, 1.0), top_shift=self.top_shift, scale=self.top_scale)
-            feats = np.array([value_features(dihedral(c, k)) for k in range(self.tta)])
+            feats = []
+            for s in self.tta_scales:
+                c = die_crop(image, square_window(b, s), top_shift=self.top_shift, scale=self.top_scale)
+                feats += [value_features(dihedral(c, k)) for k in range(self.tta)]
+            feats = np.array(feats)
             p = np.mean([net.proba(feats).mean(axis=0) for net in self.values], axis=0)
             values[i] = int(p.argmax()) + 1
             vconf[i] = float(p.max())
