@@ -32,8 +32,7 @@ class Hub:
         self._lock = threading.RLock()
         self.camera: dict[str, Any] = {"status": "none", "message": "no camera: manual entry",
                                        "since": time.time()}
-        self._frame: bytes | None = None
-        self._frame_no = 0
+        self._frames: dict[str, tuple[int, bytes]] = {}  # match id -> (frame number, JPEG)
         self.loops: dict[str, Any] = {}
         self.bus.subscribe(self._remember)
         self.bus.subscribe(self._index)
@@ -113,21 +112,24 @@ class Hub:
             self.bus.publish(events.CAMERA, match_id, self.sessions[match_id].game.name if match_id in
                              self.sessions else "", status=status, message=message)
 
-    def publish_frame(self, jpeg: bytes) -> None:
+    def publish_frame(self, jpeg: bytes, match_id: str = "") -> None:
+        """The latest annotated frame of a match's camera loop (each match has its own view)."""
         with self._cond:
-            self._frame = jpeg
-            self._frame_no += 1
+            number = self._frames.get(match_id, (0, b""))[0] + 1
+            self._frames[match_id] = (number, jpeg)
             self._cond.notify_all()
 
-    def frames(self, duration: float) -> Iterator[bytes]:
-        """Yield each new annotated frame as it arrives, for at most `duration` seconds."""
+    def frames(self, duration: float, match_id: str = "") -> Iterator[bytes]:
+        """Yield each new annotated frame of `match_id` as it arrives, for at most `duration` s."""
         end = time.time() + duration
         seen = -1
         while time.time() < end:
             with self._cond:
-                if self._frame_no == seen:
+                number, frame = self._frames.get(match_id, (0, b""))
+                if number == seen or not frame:
                     self._cond.wait(min(1.0, max(0.0, end - time.time())))
-                if self._frame is None or self._frame_no == seen:
+                    number, frame = self._frames.get(match_id, (0, b""))
+                if number == seen or not frame:
                     continue
-                seen, frame = self._frame_no, self._frame
+                seen = number
             yield frame

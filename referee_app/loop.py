@@ -146,7 +146,7 @@ class RefereeLoop:
             image = obs.annotated if obs.annotated is not None else frame.image
             ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
             if ok:
-                self.hub.publish_frame(buf.tobytes())
+                self.hub.publish_frame(buf.tobytes(), self.session.match_id)
         if obs.blocked:
             self.message = f"view blocked: {obs.blocked}"
         settled = self.gate.push(obs)

@@ -72,14 +72,15 @@ def test_real_server_refuses_bad_token_and_serves_video(served):
     import cv2
 
     ok, jpeg = cv2.imencode(".jpg", np.full((32, 32, 3), 128, np.uint8))
-    hub.publish_frame(jpeg.tobytes())
+    hub.publish_frame(jpeg.tobytes(), "m1")
+    hub.publish_frame(b"other match", "m2")
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.request("GET", "/video.mjpg?timeout=2")
+    conn.request("GET", "/video.mjpg?timeout=2&match=m1")
     resp = conn.getresponse()
     assert resp.getheader("Content-Type").startswith("multipart/x-mixed-replace")
     chunk = resp.read(200)
     conn.close()
-    assert b"--frame" in chunk and b"image/jpeg" in chunk
+    assert b"--frame" in chunk and b"image/jpeg" in chunk and b"other match" not in chunk
 
 
 def test_many_viewers_stream_at_once(served):

@@ -317,9 +317,12 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
             hold = min(float(request.args.get("timeout", stream_seconds)), stream_seconds)
         except ValueError:
             raise ApiError("timeout must be a number of seconds", 400) from None
+        match_id = request.args.get("match", "")
+        if match_id:
+            match_id_ok(match_id)
 
         def gen():
-            for jpeg in hub.frames(hold):
+            for jpeg in hub.frames(hold, match_id):
                 yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
                        + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
 

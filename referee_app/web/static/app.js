@@ -85,8 +85,10 @@
     $("export-jsonl").href = `/api/matches/${matchId}/export?format=jsonl`;
     $("export-csv").href = `/api/matches/${matchId}/export?format=csv`;
     $("live-card").hidden = !summary.loop;
+    if (!summary.loop) $("live").removeAttribute("src");
     if (summary.loop) {
-      if (!$("live").src) $("live").src = "/video.mjpg";
+      const want = `/video.mjpg?match=${encodeURIComponent(matchId)}`;
+      if (!$("live").src.endsWith(want)) $("live").src = want;
       $("loop-status").textContent = summary.loop.message || "";
     }
     if (!replaying) await loadBoard();
