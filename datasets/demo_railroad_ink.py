@@ -133,6 +133,7 @@ ROLLS = (
 NOT_ROLLED_ROUND = 0  # round 1: the player draws a route that is not in the roll
 MISMATCH_JOIN_ROUND = 1  # round 2: a railway drawn onto a highway without a station
 EARLY_DONE_ROUND = 2  # round 3: the tray is cleared before the routes are drawn
+TOGETHER_ROUND = 2  # round 3: the last route is drawn and the tray cleared in one go
 
 
 def _choose(state: Any, face: str, rng: np.random.Generator) -> Any:
@@ -199,7 +200,8 @@ def build(out: Path, seed: int = 7) -> Path:
     scene([], 2, "empty sheet, empty tray")
     for k, faces in enumerate(ROLLS):
         tray = list(faces)
-        scene([], 1, "hand rolling the dice", hand=True)
+        if k > 0:
+            scene([], 1, "hand rolling the dice", hand=True)
         scene(tray, 2, f"round {k + 1} roll: {', '.join(faces)}")
         play(Roll(state.normalise_roll(sorted(faces))))  # a tray has no order: faces by name
         if k == EARLY_DONE_ROUND:  # the tray is cleared before anything is drawn: "if possible" rule
@@ -226,7 +228,18 @@ def build(out: Path, seed: int = 7) -> Path:
                 scene(tray, 2, "a note covers part of the sheet (blocked)",
                       cover_mm=(70.0, 90.0, 130.0, 140.0))
             action = _choose(state, face, rng)
-            if action is not None:
+            if action is not None and k == TOGETHER_ROUND and i == len(faces) - 1:
+                # the last route and the cleared tray settle together: the referee asks for the dice
+                square = (action.sides, game_overpass(action.piece), state.round)
+                scene([], 2, f"drew {action.notation()} and cleared the tray at once (mismatch)",
+                      {action.cell: square})
+                rec.incidents.append(f"round {k + 1}: last route drawn and tray cleared together: "
+                                     "table-mismatch, dice put back")
+                rec.mismatches += 1
+                play(action)
+                drawn[action.cell] = square
+                scene(tray, 2, f"dice put back: {action.notation()} judged")
+            elif action is not None:
                 draw(action, tray)
         scene([], 2, f"round {k + 1}: tray cleared")
         play(Done(0))

@@ -238,7 +238,12 @@ def test_serve_referees_a_folder_of_table_photos(tmp_path):
     demo = next(d for d in bundled_demos() if d.name == "railroad-ink")
     frames = tmp_path / "frames"
     frames.mkdir()
-    scenes = [f["file"] for f in demo.manifest["frames"][:6] if f["hold"] > 1]  # no hand frames
+    scenes = []  # the still scenes of round 1 up to the first illegal drawing being erased
+    for f in demo.manifest["frames"]:
+        if f["hold"] > 1:
+            scenes.append(f["file"])
+        if f.get("note", "").startswith("erased"):
+            break
     k = 0
     for name in scenes:
         for _ in range(3):  # a camera loop settles after 3 equal frames
@@ -254,6 +259,7 @@ def test_serve_referees_a_folder_of_table_photos(tmp_path):
     first_roll = RailroadInkState.new(1).normalise_roll(sorted(ROLLS[0]))
     assert got[0] == (Roll(first_roll).notation(), True, "rri.roll")
     assert [g[1:] for g in got[1:]] == [(True, "rri.place"), (False, "rri.roll.not-rolled")]
+    assert got == [(e["notation"], e["legal"], e["rule"]) for e in demo.manifest["expected"][:3]]
     assert all(p.source == "vision" for p in loops[0].session.played)
     # what the referee now holds equals the engine replaying the same moves
     game = engine.get_game("railroad-ink")
@@ -272,3 +278,18 @@ def test_the_hint_lists_the_dice_still_to_draw(adapter):
     first = next(state.legal_placements(0, ["railway_curve"]))
     assert cell_name(first.cell) in hint["squares"]["railway_curve"]
     assert "railway_t" not in hint["text"] and "railway_curve" in hint["text"]
+
+
+def test_a_drawing_and_the_cleared_tray_seen_together_are_taken_one_at_a_time(adapter):
+    state = rolled()
+    for face in FACES[:3]:
+        state = state.apply(next(state.legal_placements(0, [face])))
+    last = next(state.legal_placements(0, [FACES[3]]))
+    drawn = {k: v for k, v in adapter.expected(state).items() if k != TRAY}
+    drawn[cell_name(last.cell)] = square_value(last.sides, False)
+    together = adapter.explain(state, seen(drawn))
+    assert together.action is None and "put the dice back" in together.mismatch
+    dice_back = adapter.explain(state, seen(drawn | {TRAY: tuple(sorted(FACES))}))
+    assert dice_back.action == last
+    state = state.apply(last)
+    assert adapter.explain(state, seen(drawn)).action == Done(0)

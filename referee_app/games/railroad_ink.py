@@ -194,6 +194,11 @@ class RailroadInkAdapter(GameAdapter):
                                         f"was {', '.join(rolled)}: leave the dice as they fell", cells=[TRAY])
         if added:
             (name, value), = added.items()
+            if not tray:  # one settled change, two actions: judge the drawing first, then the round's end
+                return Explanation(mismatch=f"a new drawing on {name} and the cleared tray were seen "
+                                            f"together: put the dice back so that {name} is judged first (or "
+                                            "erase it if it was ruled illegal), then clear the tray",
+                                   cells=[name, TRAY])
             return self._placement(state, name, value, seen)
         if not tray:  # the tray is cleared: the watched player's round is over
             return Explanation(Done(self.seat), 1.0)
