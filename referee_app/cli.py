@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
+
+# The readers run many tiny matrix products: BLAS worker threads make them 10-30x slower on a busy
+# machine. Set before numpy is first imported by any command (a user's own setting wins).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 

@@ -10,9 +10,10 @@ verdicts (notation, legal, rule) the referee should reach, so a test can check t
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.types import Frame, VisionError
+from vision.types import Frame
 
+log = logging.getLogger("referee_app.demo")
 DEMO_ROOT = Path(str(resources.files("referee_app").joinpath("data", "demo")))
 
 
@@ -30,6 +32,7 @@ class Demo:
     name: str
     folder: Path
     manifest: dict[str, Any]
+    skipped: list[str] = field(default_factory=list)
 
     @property
     def game(self) -> str:
@@ -42,8 +45,10 @@ class Demo:
         for entry in self.manifest["frames"]:
             path = self.folder / entry["file"]
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                raise VisionError(f"{path}: bundled demo frame cannot be read")
+            if image is None:  # a damaged installation: say which file, play the rest
+                self.skipped.append(str(path))
+                log.warning("%s: bundled demo frame cannot be read; skipped", path)
+                continue
             for _ in range(int(entry.get("hold", 1))):
                 if realtime:
                     delay = start + index / fps - time.time()

@@ -8,6 +8,7 @@ event; a low-confidence reading asks the players to confirm instead of guessing.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterable
@@ -21,6 +22,8 @@ from referee_app.games.base import Explanation, GameAdapter, Observation
 from referee_app.hub import Hub
 from referee_app.session import MatchSession, SessionError
 from vision.types import Frame, VisionError
+
+log = logging.getLogger("referee_app.loop")
 
 
 class StabilityGate:
@@ -58,6 +61,7 @@ class LoopStats:
     judged: int = 0
     mismatches: int = 0
     confirmations: int = 0
+    errors: int = 0
     latencies: list[float] | None = None  # seconds from frame capture to its verdict event
 
 
@@ -117,9 +121,21 @@ class RefereeLoop:
                 time.sleep(0.05)
 
     def run(self) -> None:
+        frames = iter(self._frames())
         try:
-            for frame in self._frames():
-                if self._stop.is_set():
+            while not self._stop.is_set():
+                try:
+                    frame = next(frames)
+                except StopIteration:
+                    break
+                except VisionError as exc:  # the source gave something unreadable: say so, go on
+                    self.stats.unreadable += 1
+                    self.message = f"a frame could not be read: {exc}"
+                    log.warning("frame source: %s", exc)
+                    continue
+                except Exception as exc:  # a broken source ends the loop, never the referee
+                    self.message = f"the frame source failed: {exc}"
+                    log.exception("frame source failed")
                     break
                 if frame is None:  # a source reports a lost camera by yielding None
                     self.hub.set_camera("lost", "the camera stopped sending frames; waiting for it",
@@ -128,7 +144,12 @@ class RefereeLoop:
                     continue
                 if self.hub.camera.get("status") != "ok":
                     self.hub.set_camera("ok", f"reading {frame.source_id}", self.session.match_id)
-                self.process(frame)
+                try:
+                    self.process(frame)
+                except Exception as exc:  # a reader or adapter bug must not stop the match
+                    self.stats.errors += 1
+                    self.message = f"frame {frame.index} could not be refereed: {exc}"
+                    log.exception("referee loop: frame %s", frame.index)
             self.message = "the recorded match is over" if not self._stop.is_set() else "stopped"
         finally:
             self.finished.set()

@@ -3,9 +3,15 @@ provides beside the clone; tests that need it skip cleanly where it is absent.""
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
-import pytest
+# as the CLI does: the readers' tiny matrix products are slower with BLAS threads
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

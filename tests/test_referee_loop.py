@@ -141,3 +141,40 @@ def test_a_camera_that_disappears_is_reported_and_the_match_resumes(tmp_path):
     camera = [e.data["status"] for e in seen if e.kind == events.CAMERA]
     assert camera == ["ok", "lost", "ok"]
     assert [p.action.notation() for p in session.played] == ["3@a1"]
+
+
+def test_a_broken_frame_or_reader_never_stops_the_loop(tmp_path):
+    from vision.types import VisionError
+
+    class Flaky(ScriptedGrid):
+        def read(self, frame):
+            if frame.index == 1:
+                raise RuntimeError("reader bug")
+            if frame.index == 2:
+                raise VisionError("unreadable frame")
+            return super().read(frame)
+
+    script = [obs({})] * 3 + [obs({"c2": 4})] * 3
+    hub = Hub(MatchStore(tmp_path))
+    session = hub.create_match("highway-grid", ["A", "B"])
+    loop = RefereeLoop(hub, session, Flaky(script), frames(len(script)), frames_needed=2, publish_video=False)
+    loop.run()
+    assert loop.stats.errors == 1 and loop.stats.unreadable == 1
+    assert [p.action.notation() for p in session.played] == ["4@c2"]
+
+
+def test_a_damaged_demo_frame_is_skipped(tmp_path):
+    import json
+
+    import cv2
+
+    from referee_app.demo import Demo
+
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.zeros((20, 20, 3), np.uint8))
+    (tmp_path / "b.jpg").write_bytes(b"not a jpeg")
+    manifest = {"game": "highway-grid", "players": ["A", "B"], "fps": 100,
+                "frames": [{"file": "a.jpg", "hold": 2}, {"file": "b.jpg", "hold": 2}, {"file": "a.jpg", "hold": 1}]}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    demo = Demo("t", tmp_path, manifest)
+    got = list(demo.frames(realtime=False))
+    assert len(got) == 3 and demo.skipped == [str(tmp_path / "b.jpg")]
