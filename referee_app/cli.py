@@ -18,10 +18,11 @@ import sys
 # machine. Set before numpy is first imported by any command (a user's own setting wins).
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
-from referee_app import __version__
+from collections.abc import Callable, Sequence  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+
+from referee_app import __version__  # noqa: E402
 
 Setup = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
