@@ -67,6 +67,8 @@ class MatchSession:
             state = self.state
             outcome = state.outcome()
             player = state.current_player()
+            if state.is_chance_node() and isinstance(getattr(state, "turn", None), int):
+                player = state.turn  # a roll is awaited: from the player whose turn it is
             return {
                 "match_id": self.match_id,
                 "game": self.game.name,
@@ -165,7 +167,10 @@ class MatchSession:
                 self.bus.publish(events.MATCH_END, self.match_id, self.game.name,
                                  outcome=outcome.to_json() if outcome else None)
             return
-        self.bus.publish(events.TURN, self.match_id, self.game.name, player=state.current_player(),
+        player = state.current_player()
+        if state.is_chance_node() and isinstance(getattr(state, "turn", None), int):
+            player = state.turn  # the roll is this player's
+        self.bus.publish(events.TURN, self.match_id, self.game.name, player=player,
                          players=self.players, chance=state.is_chance_node())
 
     # -- resuming ---------------------------------------------------------------------------

@@ -43,6 +43,26 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exit-when-done", action="store_true", help="stop once the demo matches are replayed")
 
 
+def demo_loops(hub: Any, speed: float = 1.0) -> list[Any]:
+    """One new match per bundled recorded match, each with its referee loop (not started)."""
+    from referee_app.demo import bundled_demos
+    from referee_app.games import get_adapter
+    from referee_app.loop import RefereeLoop
+
+    loops = []
+    for demo in bundled_demos():
+        m = demo.manifest
+        session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
+        loops.append(RefereeLoop(hub, session, get_adapter(demo.game).__class__(),
+                                 demo.frames(realtime=True, speed=speed),
+                                 frames_needed=int(m.get("frames_needed", 3))))
+    hub.featured = loops[0].session.match_id if loops else hub.featured
+    for loop in loops:  # the dice road is the match the page opens on
+        if loop.session.game.name == "highway-dice":
+            hub.featured = loop.session.match_id
+    return loops
+
+
 def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     """The hub with its loops started, as `serve` would run it (also used by tests)."""
     from referee_app.demo import bundled_demos
@@ -56,18 +76,9 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     hub = Hub(store)
     loops = []
     if args.demo:
-        demos = bundled_demos()
-        if not demos:
+        if not bundled_demos():
             raise CliError("no bundled demo matches were found in this installation", 1)
-        for demo in demos:
-            m = demo.manifest
-            session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
-            adapter = get_adapter(demo.game)
-            loop = RefereeLoop(hub, session, adapter, demo.frames(realtime=True, speed=args.speed),
-                               frames_needed=int(m.get("frames_needed", 3)))
-            loops.append(loop)
-            if hub.featured is None or demo.game == "highway-dice":
-                hub.featured = session.match_id
+        loops.extend(demo_loops(hub, args.speed))
     sources = [a for a in ("camera", "video", "frames", "stream") if getattr(args, a) is not None]
     if len(sources) > 1:
         raise CliError("watch one source at a time: give only one of --camera, --video, --frames, --stream")
@@ -125,13 +136,27 @@ def _run(args: argparse.Namespace) -> int:
         print(f"  {loop.session.game.name}: match {loop.session.match_id}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
 
+    stopping = threading.Event()
+
     def _done_watcher() -> None:
-        for loop in loops:
-            loop.finished.wait()
-        hub.bus.drain()
-        print("All recorded matches have been refereed.", flush=True)
-        if args.exit_when_done:
-            server.close()
+        current = loops
+        while True:
+            for loop in current:
+                loop.finished.wait()
+            hub.bus.drain()
+            print("All recorded matches have been refereed; their logs are kept.", flush=True)
+            if args.exit_when_done or not args.demo or stopping.is_set():
+                if args.exit_when_done:
+                    server.close()
+                return
+            # the main job keeps the page alive: replay the recorded matches again as new matches
+            if stopping.wait(20):
+                return
+            current = demo_loops(hub, args.speed)
+            loops.extend(current)
+            for loop in current:
+                loop.start()
+            print("Replaying the recorded matches again.", flush=True)
 
     if loops:
         threading.Thread(target=_done_watcher, daemon=True).start()
@@ -141,6 +166,7 @@ def _run(args: argparse.Namespace) -> int:
     except (KeyboardInterrupt, OSError):
         pass
     finally:
+        stopping.set()
         for loop in loops:
             loop.stop()
         hub.bus.drain()

@@ -322,9 +322,12 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
             match_id_ok(match_id)
 
         def gen():
+            # each part ends with the next boundary, so a browser shows a frame as soon as it is
+            # sent instead of when the next one arrives (the last frame of a still scene shows too)
+            yield b"--frame\r\n"
             for jpeg in hub.frames(hold, match_id):
-                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
-                       + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
+                yield (b"Content-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode()
+                       + b"\r\n\r\n" + jpeg + b"\r\n--frame\r\n")
 
         return Response(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",
                         headers={"Cache-Control": "no-cache"})

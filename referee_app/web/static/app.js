@@ -10,6 +10,7 @@
   }
   const token = () => localStorage.getItem("referee-token") || "";
   let matchId = params.get("match") || null;
+  let chosen = !!matchId;  // the user picked a match: do not follow the featured one
   let source = null;
   let replaying = false;
   let summary = null;
@@ -72,7 +73,7 @@
       const o = s.outcome || {};
       return o.reason || "Game over";
     }
-    if (s.chance) return `Roll for ${s.to_move_name || "the next player"}`;
+    if (s.chance) return s.to_move_name ? `${s.to_move_name} to roll` : "Waiting for the roll";
     return s.to_move_name ? `${s.to_move_name} to move` : "Waiting";
   }
 
@@ -207,6 +208,7 @@
 
   $("match-select").addEventListener("change", async (e) => {
     matchId = e.target.value;
+    chosen = true;
     $("feed").innerHTML = ""; delete $("feed").dataset.loaded;
     replaying = false;
     await loadMatch(); connect();
@@ -239,5 +241,17 @@
       await loadMatch();
       connect();
     } catch (err) { $("turn-text").textContent = "Cannot reach the referee: " + err.message; }
+    // follow the referee's featured match (a new camera match, a replayed recording) until the
+    // user picks one
+    setInterval(async () => {
+      try {
+        const st = await loadStatus();
+        if (!chosen && st.featured && st.featured !== matchId) {
+          matchId = st.featured;
+          $("feed").innerHTML = ""; delete $("feed").dataset.loaded;
+          await loadMatches(st); await loadMatch(); connect();
+        }
+      } catch (e) { /* the stream's onerror already shows the state */ }
+    }, 10000);
   })();
 })();
