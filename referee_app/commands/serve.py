@@ -19,8 +19,8 @@ DEFAULT_PORT = 8765
 
 def _setup(p: argparse.ArgumentParser) -> None:
     src = p.add_argument_group("what to watch (default: nothing; --demo replays the bundled matches)")
-    src.add_argument("--demo", action="store_true",
-                     help="replay the bundled recorded matches through the pipeline")
+    src.add_argument("--demo", nargs="?", const="all", metavar="GAME",
+                     help="replay the bundled recorded matches through the pipeline (all, or one game's)")
     src.add_argument("--camera", type=int, metavar="INDEX", help="camera index (0 = first camera)")
     src.add_argument("--video", metavar="FILE", help="a video file")
     src.add_argument("--frames", metavar="DIR", help="a folder of images, read in name order")
@@ -43,7 +43,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exit-when-done", action="store_true", help="stop once the demo matches are replayed")
 
 
-def demo_loops(hub: Any, speed: float = 1.0) -> list[Any]:
+def demo_loops(hub: Any, speed: float = 1.0, only: str = "all") -> list[Any]:
     """One new match per bundled recorded match, each with its referee loop (not started)."""
     from referee_app.demo import bundled_demos
     from referee_app.games import get_adapter
@@ -51,6 +51,8 @@ def demo_loops(hub: Any, speed: float = 1.0) -> list[Any]:
 
     loops = []
     for demo in bundled_demos():
+        if only not in ("all", demo.game):
+            continue
         m = demo.manifest
         session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
         loops.append(RefereeLoop(hub, session, get_adapter(demo.game).__class__(),
@@ -76,9 +78,12 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     hub = Hub(store)
     loops = []
     if args.demo:
-        if not bundled_demos():
+        games = sorted(d.game for d in bundled_demos())
+        if not games:
             raise CliError("no bundled demo matches were found in this installation", 1)
-        loops.extend(demo_loops(hub, args.speed))
+        if args.demo not in ("all", *games):
+            raise CliError(f"no bundled recorded match for {args.demo!r} (there are: {', '.join(games)})")
+        loops.extend(demo_loops(hub, args.speed, args.demo))
     sources = [a for a in ("camera", "video", "frames", "stream") if getattr(args, a) is not None]
     if len(sources) > 1:
         raise CliError("watch one source at a time: give only one of --camera, --video, --frames, --stream")
@@ -152,7 +157,7 @@ def _run(args: argparse.Namespace) -> int:
             # the main job keeps the page alive: replay the recorded matches again as new matches
             if stopping.wait(20):
                 return
-            current = demo_loops(hub, args.speed)
+            current = demo_loops(hub, args.speed, args.demo)
             loops.extend(current)
             for loop in current:
                 loop.start()
