@@ -39,3 +39,23 @@ def test_serve_rejects_bad_options(tmp_path):
     assert out.returncode == 2 and "no bundled recorded match for 'chess'" in out.stderr
     out = run_cli("serve", "--frames", str(tmp_path / "nope"), "--port", "0", "--data", str(tmp_path))
     assert out.returncode == 1 and "cannot open frames" in out.stderr
+
+
+def test_serve_drives_an_led_board_over_serial(tmp_path):
+    """The recorded match's verdicts and table mismatches reach the LED board's firmware (running in
+    its emulator on a pseudo-terminal) through `serve --led`."""
+    from firmware.emulator import Emulator
+    from referee_app.led import find_layout
+
+    layout = find_layout("highway-grid")
+    seen: list[list[tuple[int, int, int]]] = []
+    with Emulator(layout.led_count, on_frame=lambda px: seen.append(list(px))) as emu:
+        out = run_cli("serve", "--demo", "highway-grid", "--exit-when-done", "--port", "0", "--speed", "8",
+                      "--data", str(tmp_path), "--led", emu.path, "--led-protocol", "native")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert seen, "the board received no frame"
+    mismatch_led = layout.status["mismatch"]
+    amber = [f[mismatch_led] for f in seen if f[mismatch_led] != (0, 0, 0)]
+    assert amber and all(r > g > b for r, g, b in amber)  # the mismatch light blinked amber (dimmed)
+    last = seen[-1]
+    assert all(last[leds[0]] != (0, 0, 0) for leds in layout.cells.values())  # the full board at the end
