@@ -4,6 +4,7 @@ and views it must refuse (covered sheet, steep angle, sheet out of view)."""
 
 from __future__ import annotations
 
+import inspect
 import shutil
 
 import numpy as np
@@ -18,15 +19,19 @@ from referee_app.demo import bundled_demos
 from referee_app.games import get_adapter
 from referee_app.games.base import Observation
 from referee_app.games.railroad_ink import (
+    ASK,
     TRAY,
     RailroadInkAdapter,
     infer_piece,
     reader_to_engine,
+    square_confidence,
     square_value,
 )
+from referee_app.loop import RefereeLoop
+from vision.sheets import SquareReading
 
 FACES = ["highway_straight", "railway_curve", "railway_t", "station_straight"]
-LOOP_CONFIRMS_BELOW = 0.6  # RefereeLoop's default: below it the players are asked to confirm
+LOOP_CONFIRMS_BELOW = inspect.signature(RefereeLoop).parameters["confirm_below"].default
 
 
 @pytest.fixture(scope="module")
@@ -293,3 +298,18 @@ def test_a_drawing_and_the_cleared_tray_seen_together_are_taken_one_at_a_time(ad
     assert dice_back.action == last
     state = state.apply(last)
     assert adapter.explain(state, seen(drawn)).action == Done(0)
+
+
+@pytest.mark.parametrize(("sides", "overpass", "station", "reader", "judged"), [
+    ("R-R-", False, False, 1.0, True),  # clear
+    ("R-R-", False, False, 0.5, True),  # sides sure, station test half-sure
+    ("R-R-", False, False, 0.7, False),  # a side unclear
+    ("H-R-", False, False, 1.0, False),  # highway meets railway with no station box drawn
+    ("HHH-", False, True, 1.0, False),  # a station box on highways only
+    ("H-R-", False, True, 1.0, True),
+    ("RHRH", True, False, 1.0, True),
+])
+def test_only_squares_of_well_read_kinds_are_judged_without_asking(sides, overpass, station, reader, judged):
+    sq = SquareReading("b2", "read", sides, overpass, station, None, reader)
+    assert ASK < LOOP_CONFIRMS_BELOW
+    assert (square_confidence(sq) >= LOOP_CONFIRMS_BELOW) is judged
