@@ -308,6 +308,7 @@ def test_a_drawing_and_the_cleared_tray_seen_together_are_taken_one_at_a_time(ad
     ("HHH-", False, True, 1.0, False),  # a station box on highways only
     ("H-R-", False, True, 1.0, True),
     ("RHRH", True, False, 1.0, True),
+    ("RHRH", True, False, 0.5, False),  # the half-sure station decides overpass or special here
 ])
 def test_only_squares_of_well_read_kinds_are_judged_without_asking(sides, overpass, station, reader, judged):
     sq = SquareReading("b2", "read", sides, overpass, station, None, reader)

@@ -26,11 +26,13 @@ OVERPASS = " overpass"  # suffix of a square's item value when the highway bridg
 # How sure a drawn square is, by what the sheet reader says about it. The bins and the share of
 # squares read right in each were measured by bench/rri_referee_confidence.py (40 rendered sheets at
 # the reader's hardest settings: effects 1.0, tilt up to 30 degrees): "clear" (confidence 1.0)
-# 858/864, "station unclear" (exactly 0.5: the sides are sure, the station test half-sure) 161/174,
-# "sides unclear" (other values) 26/37, a station box without both kinds or highway meeting railway
-# without a box 5/36. The first two report their measured share and are judged at once; the others
-# report at most ASK, below the loop's confirmation threshold, so the players confirm the move.
-SURE = {"clear": 0.99, "station unclear": 0.92}
+# 858/864, "station unclear" (exactly 0.5: the sides are sure, the station test half-sure, on a
+# square whose piece does not hang on the station) 147/150; "overpass unclear" (the same on HRHR,
+# where it decides overpass or special) 14/24, "sides unclear" (other values) 26/37, and a station
+# box without both kinds or highway meeting railway without a box 5/34. The first two report their
+# measured share and are judged at once; the others report at most ASK, below the loop's
+# confirmation threshold, so the players confirm the move.
+SURE = {"clear": 0.99, "station unclear": 0.98}
 ASK = 0.4
 LOOP_CONFIRMS_BELOW = 0.6  # RefereeLoop's default confirm_below, which ASK must stay under
 
@@ -56,8 +58,9 @@ def square_bin(sq: Any) -> str:
         return "station box on one kind"
     if sq.confidence >= 0.99:
         return "clear"
-    if abs(sq.confidence - 0.5) < 1e-6:
-        return "station unclear"
+    if abs(sq.confidence - 0.5) < 1e-6:  # the sides are sure, the station test only half-sure:
+        # harmless unless the station decides the piece (overpass or the opposite-stations special)
+        return "overpass unclear" if sq.sides in ("HRHR", "RHRH") else "station unclear"
     return "sides unclear"
 
 
