@@ -6,41 +6,23 @@ Usage: python bench/sheets_fps.py [--frames N]
 
 from __future__ import annotations
 
-import argparse
-import time
-
 import numpy as np
+from _fps import against_localisation, bench_args
 
 from datasets.sheets.scenes import random_content, sheet_scene
-from vision.localise import SheetSpec, localise
+from vision.localise import SheetSpec
 from vision.sheets import geometry as g
 from vision.sheets.reader import read_sheet
 
 
-def fps(fn, frames: list[np.ndarray], repeat: int) -> float:
-    fn(frames[0])
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        for f in frames:
-            fn(f)
-    return repeat * len(frames) / (time.perf_counter() - t0)
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--frames", type=int, default=4)
-    ap.add_argument("--repeat", type=int, default=2)
-    args = ap.parse_args()
+    args = bench_args(__doc__, frames=4, repeat=2)
     frames = [
         sheet_scene(random_content(np.random.default_rng(k)), k, effects=0.5)[0] for k in range(args.frames)
     ]
     spec = SheetSpec(g.SHEET, *g.SHEET_MM)
-    base = fps(lambda f: localise(f, spec), frames, args.repeat)
-    reader = fps(read_sheet, frames, args.repeat)
-    print(f"frames: {len(frames)} x {args.repeat}, 1280x720, 49 squares each")
-    print(f"baseline (marker localisation only): {base:.1f} fps")
-    print(f"read_sheet (localise + 49 squares): {reader:.1f} fps")
-    print(f"ratio reader/baseline time: {base / reader:.2f}x")
+    name = "read_sheet (localise + 49 squares)"
+    against_localisation(read_sheet, frames, args.repeat, spec, "49 squares each", name)
 
 
 if __name__ == "__main__":
