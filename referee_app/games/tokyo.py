@@ -30,6 +30,7 @@ from referee_app.games.base import Explanation, GameAdapter, Observation
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
 CONFIRM_BELOW = 0.6  # the loop's default: a reading less sure than this is offered for confirmation
+STICK_TRUST = 0.4  # added to a new road's seen share (see action_confidence)
 MIN_GREY = 0.35  # below this share of grey pixels a "column" is a stick end on the table
 GREY_SATURATION = 70  # HSV saturation under which a pixel counts as grey plastic
 BLOCKING_WARNINGS = ("hand or large object", "glare")  # the view is unusable while these show
@@ -151,13 +152,9 @@ class TokyoAdapter(GameAdapter):
         """The signature of the table the engine believes in (same keys as `read` gives)."""
         view = state.table_view()
         heights = tuple(sorted(int(s["height"]) for s in view["supports"]))
-        cars: dict[str, int] = {}
-        for c in view["cars"]:
-            cars[c["color"]] = cars.get(c["color"], 0) + 1
         return {"supports": len(heights), "heights": heights,
                 "junctions": sum(bool(s["junction"]) for s in view["supports"]),
-                "roads": len(view["sticks"]), "loose": 0, "fallen": 0,
-                "cars": tuple(sorted(cars.items()))}
+                "roads": len(view["sticks"]), "loose": 0, "fallen": 0}
 
     def explain(self, state: GameState, seen: Observation) -> Explanation:
         from engine.tokyo import TableReading, match_build
@@ -171,12 +168,16 @@ class TokyoAdapter(GameAdapter):
         problems = table_problems(expected, seen.items, table)
         if problems:
             return Explanation(mismatch="the table disagrees with the match: " + "; ".join(problems))
+        prepared = engine_reading(table, state)
         try:
-            reading = TableReading.from_observation(engine_reading(table, state))
-            action = normalise(match_build(state, reading))
+            action = normalise(match_build(state, TableReading.from_observation(prepared)))
         except EngineError as exc:
-            if waiting_for_road(expected, seen.items):
-                return Explanation()  # a column stands ready; its road is not laid yet
+            missing = missing_roads(state, prepared)
+            if missing:
+                return Explanation(mismatch="the table disagrees with the match: " + "; ".join(missing),
+                                   cells=[f"r{r}" for r in prepared["_missing"]])
+            if nothing_new(state, prepared) or waiting_for_road(expected, seen.items):
+                return Explanation()  # nothing new, or a column stands ready for a road not laid yet
             return Explanation(mismatch=f"the table disagrees with the match: {exc}")
         confidence, doubts = action_confidence(table, action)
         cells = self.action_cells(action)
@@ -194,14 +195,10 @@ def table_read(obs: dict[str, Any], step_mm: float, greyness: list[float] | None
     fallen = sum("no upright column" in w for w in obs.get("warnings") or [])
     phantom = frozenset(k for k, g in enumerate(greyness or []) if g < MIN_GREY)
     supports = [s for k, s in enumerate(obs["supports"]) if s.get("height") is not None and k not in phantom]
-    cars: dict[str, int] = {}
-    for c in obs.get("cars") or []:
-        cars[c["color"]] = cars.get(c["color"], 0) + 1
     items = {"supports": len(supports), "heights": tuple(sorted(int(s["height"]) for s in supports)),
              "junctions": sum(bool(s["junction"]) for s in supports),
              "roads": sum(s["role"] != "loose" for s in obs["sticks"]),
-             "loose": sum(s["role"] == "loose" for s in obs["sticks"]), "fallen": fallen,
-             "cars": tuple(sorted(cars.items()))}
+             "loose": sum(s["role"] == "loose" for s in obs["sticks"]), "fallen": fallen}
     return TableRead(signature(items), obs, fallen, step_mm, phantom)
 
 
@@ -241,7 +238,6 @@ def observation(table: TableRead, image: np.ndarray | None) -> Observation:
         "supports": min((float(s["confidence"]) for s in obs["supports"]), default=1.0),
         "heights": min((float(s["height_confidence"]) for s in obs["supports"]), default=1.0),
         "roads": min((float(s["confidence"]) for s in obs["sticks"]), default=1.0),
-        "cars": min((float(c["confidence"]) for c in obs.get("cars") or []), default=1.0),
     }
     blocked = next((w for w in obs.get("warnings") or [] if any(k in w for k in BLOCKING_WARNINGS)), None)
     out = Observation(items, conf, blocked, list(obs.get("warnings") or []))
@@ -258,6 +254,14 @@ def engine_reading(table: TableRead, state: GameState) -> dict[str, Any]:
     step = table.step_mm
     for k in table.phantom:  # a stick end on the table: no column, the end rests on the table
         obs["supports"][k]["x_mm"] = None
+    # where the engine knows a road's end lies on the table, a "column" read there is that end
+    geometry = state.rules.geometry
+    table_ends = [st.a[:2] if st.base is None else st.b[:2] for st in state.sticks
+                  if st.base is None or st.end is None]
+    for s in obs["supports"]:
+        if s.get("x_mm") is not None and any(math.hypot(s["x_mm"] - x, s["y_mm"] - y)
+                                             <= geometry.column_diameter_mm for x, y in table_ends):
+            s["x_mm"] = None
     for s in obs["supports"]:
         if s.get("x_mm") is not None:
             s["x_mm"], s["y_mm"] = round_to(s["x_mm"], step), round_to(s["y_mm"], step)
@@ -276,10 +280,89 @@ def engine_reading(table: TableRead, state: GameState) -> dict[str, Any]:
                 new.append([round_to(end[0], step), round_to(end[1], step), end[2]])
         st["endpoints_mm"] = new
         st["rests"] = [renumber.get(r) if r is not None else None for r in st.get("rests") or (None, None)]
+        if st["rests"] == [None, None]:
+            st["role"] = "loose"  # a road rests on at least one column
     obs["supports"] = [obs["supports"][k] for k in kept]
-    colors = set(getattr(getattr(state, "rules", None), "colors", ()) or ())
-    obs["cars"] = [c for c in obs.get("cars") or [] if c.get("color") in colors]
+    colors = set(state.rules.colors)
+    for st in obs["sticks"]:  # plain wood reads as "natural" or "orange": only players' colours say who
+        if st.get("color") not in colors:
+            st["color"] = None
+    _snap_known_roads(obs, state)
+    # cars are not read into the move: the engine places the cars a build earns (the car reader
+    # misses cars painted like their road too often to judge "cars N" from it)
+    obs["cars"] = []
     return obs
+
+
+def _snap_known_roads(obs: dict[str, Any], state: GameState) -> None:
+    """A stick read along a road the engine already knows (whole, or a piece of it cut by a
+    crossing or a car) is that road: it gets the road's ends. Sticks longer than the set's (two
+    roads read as one) cannot be judged and are left out with their crossings."""
+    geometry = state.rules.geometry
+    tol = geometry.stick_width_mm * 1.5
+    limit = geometry.stick_length_mm + geometry.column_diameter_mm
+    roads = [(np.array(st.a[:2]), np.array(st.b[:2])) for st in state.sticks]
+    keep: list[int] = []
+    for i, st in enumerate(obs["sticks"]):
+        ends = st.get("endpoints_mm")
+        if ends is None or st.get("role") == "loose":
+            keep.append(i)
+            continue
+        p, q = np.array(ends[0][:2], float), np.array(ends[1][:2], float)
+        if float(np.linalg.norm(q - p)) > limit:
+            continue
+        for a, b in roads:
+            if max(_to_segment(p, a, b), _to_segment(q, a, b), _to_segment((p + q) / 2, a, b)) <= tol:
+                near_a = float(np.linalg.norm(p - a)) <= float(np.linalg.norm(p - b))
+                first, second = (a, b) if near_a else (b, a)
+                st["endpoints_mm"] = [[*map(float, first), ends[0][2]], [*map(float, second), ends[1][2]]]
+                break
+        keep.append(i)
+    obs["_missing"] = [st.id for st in state.sticks if not any(_along(st, o, tol) for o in obs["sticks"])]
+    index = {old: new for new, old in enumerate(keep)}
+    obs["sticks"] = [obs["sticks"][i] for i in keep]
+    obs["crossings"] = [dict(c, a=index[c["a"]], b=index[c["b"]], top=index[c["top"]])
+                        for c in obs.get("crossings") or []
+                        if c["a"] in index and c["b"] in index and c["top"] in index]
+    obs["cars"] = [dict(c, stick=index.get(c.get("stick"))) for c in obs.get("cars") or []]
+
+
+def _along(road: Any, st: dict[str, Any], tol: float) -> bool:
+    """Whether reading stick `st` lies along engine road `road` (all of it or a piece)."""
+    ends = st.get("endpoints_mm")
+    if ends is None or st.get("role") == "loose":
+        return False
+    a, b = np.array(road.a[:2]), np.array(road.b[:2])
+    p, q = np.array(ends[0][:2], float), np.array(ends[1][:2], float)
+    return max(_to_segment(p, a, b), _to_segment(q, a, b), _to_segment((p + q) / 2, a, b)) <= tol
+
+
+def nothing_new(state: GameState, prepared: dict[str, Any]) -> bool:
+    """Every road seen is one the match knows: the table is as the match left it (the signature may
+    still differ by a misread column), so there is nothing to judge."""
+    tol = state.rules.geometry.stick_width_mm * 1.5
+    return all(any(_along(road, st, tol) for road in state.sticks)
+               for st in prepared["sticks"] if st.get("role") != "loose")
+
+
+def missing_roads(state: GameState, prepared: dict[str, Any]) -> list[str]:
+    """Roads of the match the camera does not see, as messages saying what to put back."""
+    colors = state.rules.colors
+    out = []
+    for rid in prepared.get("_missing") or []:
+        st = state.stick_by_id[rid]
+        frm = f"s{st.base}" if st.base is not None else "the table"
+        to = f"s{st.end}" if st.end is not None else "the table"
+        out.append(f"{colors[st.owner]} road {rid} (from {frm} to {to}) is missing: put it back"
+                   + (" - a stick lies loose on the table" if any(x.get("role") == "loose"
+                                                                 for x in prepared["sticks"]) else ""))
+    return out
+
+
+def _to_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    d = b - a
+    t = float(np.clip(np.dot(p - a, d) / max(float(np.dot(d, d)), 1e-9), 0, 1))
+    return float(np.linalg.norm(p - (a + t * d)))
 
 
 def normalise(action: Action) -> Action:
@@ -312,15 +395,18 @@ def waiting_for_road(expected: dict[str, Any], seen: dict[str, Any]) -> bool:
 
 
 def action_confidence(table: TableRead, action: Action) -> tuple[float, list[str]]:
-    """How sure the reading of the new piece is: the least of the new support's and new stick's
-    confidences; `doubts` names what is unsure (the height, the position)."""
-    from engine.tokyo import Build, Start
-
+    """How sure the reading of the new pieces is: the least of the new support's confidence and the
+    new stick's (the road read with an end nearest the new support or ramp end); `doubts` names
+    what is unsure."""
     obs = table.observation
     support = getattr(action, "support", None)
+    ramp = getattr(action, "ramp", None)
+    target = (support.x, support.y) if support is not None else ramp
+    if target is None:
+        return 1.0, []
     doubts: list[str] = []
     conf = 1.0
-    if isinstance(action, Start | Build) and support is not None:
+    if support is not None:
         near = [s for s in obs["supports"] if s.get("x_mm") is not None
                 and math.hypot(s["x_mm"] - support.x, s["y_mm"] - support.y) <= 2 * table.step_mm]
         if near:
@@ -328,9 +414,15 @@ def action_confidence(table: TableRead, action: Action) -> tuple[float, list[str
             conf = min(conf, float(s["confidence"]))
             if float(s["confidence"]) < CONFIRM_BELOW:
                 doubts.append("height")
-    roads = [float(s["confidence"]) for s in obs["sticks"] if s["role"] != "loose"]
+
+    def end_distance(st: dict[str, Any]) -> float:
+        return min(math.hypot(e[0] - target[0], e[1] - target[1]) for e in st["endpoints_mm"])
+
+    roads = [st for st in obs["sticks"] if st["role"] != "loose" and st.get("endpoints_mm")]
     if roads:
-        conf = min(conf, min(roads))
+        # the reader's stick confidence is the share of its length seen unbroken; a road half hidden
+        # by the pieces over it is still surely a road when its ends rest where the move says
+        conf = min(conf, STICK_TRUST + float(min(roads, key=end_distance)["confidence"]))
     return conf, doubts
 
 

@@ -1,0 +1,248 @@
+"""The Tokyo Highway camera side of the referee: reading -> stable signature -> move, bad views, and
+the referee loop on rendered frames from one fixed calibrated camera."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import engine
+from datasets import demo_tokyo as dt
+from referee_app import events
+from referee_app.games import get_adapter
+from referee_app.games.base import Observation
+from referee_app.games.tokyo import (
+    TableRead,
+    TokyoAdapter,
+    engine_reading,
+    load_calibration,
+    signature,
+    table_read,
+)
+from vision.types import Frame
+
+GAME = engine.get_game("tokyo-highway")
+
+
+def play(*moves: str):
+    state = GAME.new_state()
+    for m in moves:
+        action = dt.seen_action(state, m)
+        state = state.apply(action, state.judge(action))
+    return state
+
+
+STARTED = ("purple start (-150,-60) table (-150,-170)", "green start (150,-60) table (150,-170)")
+
+
+def obs_dict(supports, sticks, warnings=()):
+    """A reader observation as TokyoObservation.to_dict() gives it (only the fields used)."""
+    return {"calibrated": True, "warnings": list(warnings), "cars": [], "crossings": [],
+            "supports": [{"x_mm": x, "y_mm": y, "height": h, "junction": j, "confidence": 0.95,
+                          "height_confidence": 0.8, "top_px": (0.0, 0.0)} for x, y, h, j in supports],
+            "sticks": [{"endpoints_mm": [[*a, 0.0], [*b, 0.0]], "endpoints": [(0.0, 0.0), (1.0, 1.0)],
+                        "rests": list(r), "role": role, "color": "natural", "confidence": 0.9,
+                        "width_px": 8.0} for a, b, r, role in sticks]}
+
+
+def explain(adapter: TokyoAdapter, state, obs: dict):
+    table = table_read(obs, 10.0)
+    adapter._latest[table.signature] = table
+    return adapter.explain(state, Observation(dict(table.signature)))
+
+
+def started_sticks():
+    return [((-150.0, -168.0), (-152.0, -50.0), (None, 0), "road"), ((151.0, -171.0), (150.0, -52.0), (None, 1), "road")]
+
+
+def test_a_new_road_reads_as_the_build_with_rounded_positions():
+    state = play(*STARTED)
+    obs = obs_dict([(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False), (-62.3, -8.4, 2, False)],
+                   [*started_sticks(), ((-143.0, -64.0), (-55.0, -5.0), (0, 2), "road")])
+    ex = explain(TokyoAdapter(), state, obs)
+    assert ex.mismatch is None and ex.action is not None
+    assert ex.action.notation() == "purple s1 -> (-60,-10) h2"
+    assert state.judge(ex.action).legal
+    assert ex.cells == ["s1"]
+
+
+def test_an_illegal_build_is_read_and_judged_must_correct():
+    state = play(*STARTED)
+    obs = obs_dict([(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False), (-62.3, -8.4, 3, False)],
+                   [*started_sticks(), ((-143.0, -64.0), (-55.0, -5.0), (0, 2), "road")])
+    ex = explain(TokyoAdapter(), state, obs)
+    verdict = state.judge(ex.action)
+    assert not verdict.legal and verdict.rule == "tokyo.height"
+    assert verdict.consequence == engine.Consequence.MUST_CORRECT
+
+
+def test_the_table_as_the_match_left_it_is_no_move_and_a_bare_column_waits_for_its_road():
+    state = play(*STARTED)
+    adapter = TokyoAdapter()
+    same = obs_dict([(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False)], started_sticks())
+    ex = explain(adapter, state, same)
+    assert ex.action is None and ex.mismatch is None and not ex.candidates
+    column = obs_dict([(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False), (-62.3, -8.4, 2, False)],
+                      started_sticks())
+    ex = explain(adapter, state, column)
+    assert ex.action is None and ex.mismatch is None
+
+
+def test_a_knocked_road_and_a_fallen_column_are_table_mismatches_not_crashes():
+    state = play(*STARTED)
+    adapter = TokyoAdapter()
+    loose = obs_dict([(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False)],
+                     [started_sticks()[0], ((100.0, -200.0), (200.0, -200.0), (None, None), "loose")])
+    ex = explain(adapter, state, loose)
+    assert ex.action is None and ex.mismatch.startswith("the table disagrees with the match:")
+    assert "missing" in ex.mismatch and "loose" in ex.mismatch
+    fallen = obs_dict([(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False)], started_sticks(),
+                      warnings=["grey piece near (10, 10) px is no upright column (knocked over?)"])
+    ex = explain(adapter, state, fallen)
+    assert "knocked over" in ex.mismatch
+
+
+def test_two_new_roads_at_once_become_a_mismatch_message():
+    state = play(*STARTED)
+    obs = obs_dict([(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False), (-62.3, -8.4, 2, False),
+                    (60.0, -10.0, 2, False)],
+                   [*started_sticks(), ((-143.0, -64.0), (-55.0, -5.0), (0, 2), "road"),
+                    ((143.0, -64.0), (55.0, -5.0), (1, 3), "road")])
+    ex = explain(TokyoAdapter(), state, obs)
+    assert ex.action is None and "2 new sticks" in ex.mismatch
+
+
+def test_an_unsure_support_asks_the_players_to_confirm_with_other_heights():
+    state = play(*STARTED)
+    obs = obs_dict([(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False), (-62.3, -8.4, 2, False)],
+                   [*started_sticks(), ((-143.0, -64.0), (-55.0, -5.0), (0, 2), "road")])
+    obs["supports"][2]["confidence"] = 0.3
+    ex = explain(TokyoAdapter(), state, obs)
+    assert ex.action is None
+    names = [a.notation() for a, _ in ex.candidates]
+    assert names == ["purple s1 -> (-60,-10) h2", "purple s1 -> (-60,-10) h1", "purple s1 -> (-60,-10) h3"]
+
+
+def test_engine_reading_puts_road_ends_on_their_columns_and_drops_stray_colours():
+    state = play(*STARTED)
+    obs = obs_dict([(-151.2, -61.8, 1, False)], [((-150.0, -168.0), (-150.0, -45.0), (None, 0), "road")])
+    obs["sticks"][0]["color"] = "orange"
+    out = engine_reading(TableRead(signature({}), obs, 0, 10.0), state)
+    assert out["sticks"][0]["color"] is None  # nobody plays orange: plain wood
+    (ax, ay, _), (bx, by, _) = out["sticks"][0]["endpoints_mm"]
+    assert (bx, by) == (-150.0, -60.0)  # snapped onto the column, which is rounded to the grid
+    assert (ax, ay) == (-150.0, -170.0)
+
+
+def test_signature_ignores_millimetre_noise_and_expected_matches_the_engine_table():
+    a = table_read(obs_dict([(-151.2, -61.8, 1, False)], []), 10.0)
+    b = table_read(obs_dict([(-149.1, -63.0, 1, False)], []), 10.0)
+    assert a.signature == b.signature
+    state = play(*STARTED)
+    assert TokyoAdapter().expected(state) == {"supports": 2, "heights": (1, 1), "junctions": 0, "roads": 2,
+                                              "loose": 0, "fallen": 0}
+
+
+def test_calibration_errors_name_the_file(tmp_path):
+    bad = tmp_path / "cal.json"
+    bad.write_text("{not json")
+    with pytest.raises(ValueError, match="cal.json is not JSON"):
+        load_calibration(bad)
+    bad.write_text(json.dumps({"camera": {"K": [[1]]}}))
+    with pytest.raises(ValueError, match="cal.json"):
+        load_calibration(bad)
+    with pytest.raises(ValueError, match="cannot read"):
+        load_calibration(tmp_path / "missing.json")
+
+
+def test_a_frame_without_calibration_is_unreadable_with_a_clear_reason(monkeypatch):
+    from vision.types import VisionError
+
+    monkeypatch.delenv("HIGHWAY_TOKYO_CALIBRATION", raising=False)
+    import numpy as np
+
+    with pytest.raises(VisionError, match="calibration"):
+        TokyoAdapter().read(Frame(np.zeros((48, 64, 3), np.uint8), 0.0, "camera:0", 0))
+
+
+# -- rendered frames through the adapter and the referee loop --------------------------------------
+@pytest.fixture(scope="module")
+def rendered():
+    """A few frames from the demo's fixed camera: the start roads, then purple's first road, a
+    wrong one (two columns higher than its base) and a hand over the table."""
+    from datasets.demo_matches import add_hand
+    from datasets.tokyo.render import render_tokyo_frame
+    from vision.tokyo import PieceSizes, TokyoCalibration
+
+    camera = dt.demo_camera()
+
+    def shot(scene):
+        return render_tokyo_frame(scene, dt.SEED, camera=camera, table="mat", hand=False, glare=False)[0]
+
+    s0 = GAME.new_state()
+    s1 = play(STARTED[0])
+    s2 = play(*STARTED)
+    legal = dt.seen_action(s2, "purple s1 -> (-60,-10) h2")
+    wrong = dt.seen_action(s2, "purple s1 -> (-60,-10) h3")
+    import numpy as np
+
+    frames = {"empty": shot(dt.scene_from_state(s0)), "start": shot(dt.scene_from_state(s1)),
+              "started": shot(dt.scene_from_state(s2)),
+              "build": shot(dt.scene_from_state(s2.apply(legal, s2.judge(legal)))),
+              "wrong": shot(dt.with_build(dt.scene_from_state(s2), s2, wrong))}
+    frames["hand"] = add_hand(frames["started"], np.random.default_rng(3))
+    return frames, TokyoCalibration(camera, PieceSizes())
+
+
+def test_rendered_frames_read_as_moves(rendered):
+    frames, calib = rendered
+    adapter = TokyoAdapter()
+    adapter.use_calibration(calib, step_mm=10.0)
+    state = play(STARTED[0])
+    obs = adapter.read(Frame(frames["started"], 0.0, "test", 0))
+    assert obs.blocked is None and obs.annotated is not None
+    ex = adapter.explain(state, obs)
+    assert ex.action is not None and ex.action.notation() == STARTED[1]
+    state = play(*STARTED)
+    ex = adapter.explain(state, adapter.read(Frame(frames["build"], 0.0, "test", 1)))
+    assert ex.action is not None and ex.action.notation() == "purple s1 -> (-60,-10) h2"
+    assert state.judge(ex.action).legal
+
+
+def test_a_hand_over_the_table_blocks_the_view(rendered):
+    frames, calib = rendered
+    adapter = TokyoAdapter()
+    adapter.use_calibration(calib)
+    obs = adapter.read(Frame(frames["hand"], 0.0, "test", 0))
+    assert obs.blocked and "hand" in obs.blocked
+
+
+def test_the_referee_loop_judges_rendered_frames(rendered, tmp_path):
+    from referee_app.hub import Hub
+    from referee_app.loop import RefereeLoop
+    from referee_app.store import MatchStore
+
+    frames, calib = rendered
+    adapter = get_adapter("tokyo-highway")
+    assert adapter.has_reader
+    adapter.use_calibration(calib, step_mm=10.0)
+    try:
+        hub = Hub(MatchStore(tmp_path))
+        seen = []
+        hub.bus.subscribe(seen.append)
+        session = hub.create_match("tokyo-highway", ["Ann", "Bo"], {})
+        script = ["started", "started", "hand", "build", "build"]
+        stream = [Frame(frames[k], float(i), "test", i) for i, k in enumerate(script)]
+        # the start roads are entered by hand (typed moves go through the same referee)
+        for move in STARTED:
+            session.submit(GAME.parse_action(move), source="manual", confidence=1.0)
+        loop = RefereeLoop(hub, session, adapter, stream, frames_needed=2, publish_video=False)
+        loop.run()
+        hub.bus.drain()
+        got = [(p.action.notation(), p.source, p.verdict.legal) for p in session.played]
+        assert got[-1] == ("purple s1 -> (-60,-10) h2", "vision", True)
+        assert loop.stats.unreadable == 0
+        assert not [e for e in seen if e.kind == events.MISMATCH]
+    finally:
+        adapter.use_calibration(None)
