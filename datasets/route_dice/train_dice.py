@@ -7,13 +7,13 @@ view, then found and cut out by the reader's own code. Writes vision/route_dice/
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from datasets._train import check_and_save, train_parser, training_sets
 from datasets.route_dice.scenes import face_rgba
 from vision.route_dice import geometry as g
 from vision.route_dice.faces import FACES
@@ -74,23 +74,13 @@ def make_samples(rng: np.random.Generator, per_face: int) -> tuple[np.ndarray, n
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--per-face", type=int, default=500)
-    ap.add_argument("--epochs", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--out", type=Path, default=MODEL)
-    args = ap.parse_args(argv)
+    args = train_parser(__doc__, MODEL, seed=11, per_face=500, epochs=20).parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    x, y = make_samples(rng, args.per_face)
-    xv, yv = make_samples(np.random.default_rng(args.seed + 1000), 40)
-    print(f"rendered {len(y)} training + {len(yv)} check samples in {time.time() - t0:.0f}s")
+    x, y, xv, yv = training_sets(make_samples, rng, args.seed, args.per_face, 40)
     model = MLP.new([x.shape[1], 128, len(FACES)], list(FACES), rng)
     model.fit(x, y, rng, epochs=args.epochs)
-    acc = float((model.predict_proba(xv).argmax(1) == yv).mean())
-    print(f"trained in {time.time() - t0:.0f}s; check-set accuracy (one turn) {acc:.4f}")
-    model.save(args.out)
-    print(f"wrote {args.out}")
+    check_and_save(model, xv, yv, args.out, t0, "check-set accuracy (one turn)")
     return 0
 
 

@@ -8,13 +8,13 @@ also sees exactly what the reader sees. Writes vision/sheets/round_digits.npz.
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from datasets._train import check_and_save, train_parser
 from datasets.sheets.draw import digit_image
 from datasets.sheets.scenes import random_content, sheet_scene
 from vision.sheets import geometry as g
@@ -74,12 +74,7 @@ def scene_samples(seed: int) -> tuple[list[np.ndarray], list[int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--per-class", type=int, default=600)
-    ap.add_argument("--scenes", type=int, default=80)
-    ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--out", type=Path, default=MODEL)
-    args = ap.parse_args(argv)
+    args = train_parser(__doc__, MODEL, seed=5, per_class=600, scenes=80).parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     xs, ys = [], []
@@ -100,10 +95,15 @@ def main(argv: list[str] | None = None) -> int:
     split = len(y) // 10
     model = MLP.new([x.shape[1], 96, len(LABELS)], LABELS, rng)
     model.fit(x[order[split:]], y[order[split:]], rng, epochs=25)
-    acc = float((model.predict_proba(x[order[:split]]).argmax(1) == y[order[:split]]).mean())
-    print(f"{len(y)} samples, trained in {time.time() - t0:.0f}s; held-out accuracy {acc:.4f}")
-    model.save(args.out)
-    print(f"wrote {args.out}")
+    check_and_save(
+        model,
+        x[order[:split]],
+        y[order[:split]],
+        args.out,
+        t0,
+        "held-out accuracy",
+        lead=f"{len(y)} samples, ",
+    )
     return 0
 
 

@@ -9,13 +9,13 @@ reader later finds the upright angle. Writes vision/tiles/digits.npz (determinis
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from datasets._train import check_and_save, train_parser, training_sets
 from datasets.tiles.scenes import printed_piece
 from datasets.tiles.tokens import PRINTED, TRAIN_FONTS, random_look, render_token
 from vision.tiles.geometry import BOARD_RGB
@@ -105,20 +105,14 @@ def make_samples(rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.n
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--samples", type=int, default=44000)
-    ap.add_argument("--epochs", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", type=Path, default=MODEL)
+    ap = train_parser(__doc__, MODEL, seed=7, samples=44000, epochs=20)
     ap.add_argument("--init", type=Path, help="continue from these weights (fine-tune on fresh samples)")
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--hidden", default="256,128", help="hidden layer sizes, comma-separated")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    x, y = make_samples(rng, args.samples)
-    xv, yv = make_samples(np.random.default_rng(args.seed + 1000), 4000)
-    print(f"rendered {len(y)} training + {len(yv)} check samples in {time.time() - t0:.0f}s")
+    x, y, xv, yv = training_sets(make_samples, rng, args.seed, args.samples, 4000)
     labels = ["wrong-way-up"] + [str(i) for i in range(1, 17)]
     if args.init:
         model = MLP.load(args.init)
@@ -126,10 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         hidden = [int(v) for v in args.hidden.split(",")]
         model = MLP.new([x.shape[1], *hidden, len(labels)], labels, rng)
     model.fit(x, y, rng, epochs=args.epochs, lr=args.lr)
-    acc = float((model.predict_proba(xv).argmax(1) == yv).mean())
-    print(f"trained in {time.time() - t0:.0f}s; check-set patch accuracy {acc:.4f}")
-    model.save(args.out)
-    print(f"wrote {args.out}")
+    check_and_save(model, xv, yv, args.out, t0, "check-set patch accuracy")
     return 0
 
 
