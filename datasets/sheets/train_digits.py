@@ -95,15 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     split = len(y) // 10
     model = MLP.new([x.shape[1], 96, len(LABELS)], LABELS, rng)
     model.fit(x[order[split:]], y[order[split:]], rng, epochs=25)
-    check_and_save(
-        model,
-        x[order[:split]],
-        y[order[:split]],
-        args.out,
-        t0,
-        "held-out accuracy",
-        lead=f"{len(y)} samples, ",
-    )
+    held = order[:split]
+    check_and_save(model, x[held], y[held], args.out, t0, "held-out accuracy", lead=f"{len(y)} samples, ")
     return 0
 
 
