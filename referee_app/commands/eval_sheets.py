@@ -7,12 +7,11 @@ read wrong), all together, and how many covered squares were refused."""
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from typing import Any
 
 from referee_app.cli import CliError, CommandTree
-from referee_app.commands.eval_tiles import load_image, load_set
+from referee_app.commands.eval_tiles import load_image, load_set, write_report
 from vision.types import VisionError
 
 
@@ -127,12 +126,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"           {a}  " + "".join(f"{side_pairs[a][b]:6d}" for b in "HR-"))
     for e in errors[:5]:
         print(f"  could not read {e}")
-    if args.json:
-        try:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
-        except OSError as exc:
-            raise CliError(f"cannot write {args.json}: {exc.strerror or exc}", 1) from exc
+    write_report(args.json, report)
     return 0
 
 

@@ -2,7 +2,8 @@
 (realdata format, objects of kind "tile"). Items that carry a "cells" truth (the synthetic board
 scenes) are also scored per cell, including how often a fault was refused as it should be.
 
-`evaluate_detections` is shared with `eval route-dice`.
+`evaluate_detections` is shared with `eval route-dice`; `load_set`, `load_image` and `write_report`
+also serve `eval sheets`.
 """
 
 from __future__ import annotations
@@ -47,6 +48,16 @@ def load_image(labelled: LabelledSet, item: LabelledImage) -> np.ndarray:
     if image is None:
         raise CliError(f"{path}: missing or not an image (listed in {labelled.folder / 'labels.json'})", 2)
     return image
+
+
+def write_report(path: Path | None, report: dict[str, Any]) -> None:
+    """Write the report as JSON to `path` (the --json option) when one is given."""
+    if path:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(report, indent=2), encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"cannot write {path}: {exc.strerror or exc}", 1) from exc
 
 
 def evaluate_detections(
@@ -155,12 +166,7 @@ def finish(report: dict[str, Any], args: argparse.Namespace, title: str) -> int:
         print(f"  could not read {e}")
     labels = report["confusion"]["labels"]
     print(format_confusion(report["confusion"]["matrix"], labels))
-    if args.json:
-        try:
-            args.json.parent.mkdir(parents=True, exist_ok=True)
-            args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
-        except OSError as exc:
-            raise CliError(f"cannot write {args.json}: {exc.strerror or exc}", 1) from exc
+    write_report(args.json, report)
     return 0
 
 
