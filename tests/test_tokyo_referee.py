@@ -246,3 +246,70 @@ def test_the_referee_loop_judges_rendered_frames(rendered, tmp_path):
         assert not [e for e in seen if e.kind == events.MISMATCH]
     finally:
         adapter.use_calibration(None)
+
+
+# -- calibrating a camera from the printed mat ------------------------------------------------------
+def mat_photo(camera, size=(420.0, 297.0), scale=3.0):
+    """The printed mat as `camera` sees it lying on the table (world frame: the mat's centre)."""
+    import cv2
+    import numpy as np
+
+    from referee_app.render.canvas import RasterCanvas
+    from vision.tokyo.mat import draw_mat
+
+    w, h = size
+    canvas = RasterCanvas(w, h, scale=scale)
+    draw_mat(canvas, w, h)
+    sheet = cv2.cvtColor(canvas.image, cv2.COLOR_RGB2BGR)
+    to_world = np.array([[1 / scale, 0, -w / 2], [0, -1 / scale, h / 2], [0, 0, 1]])
+    H = camera.table_homography() @ to_world
+    return cv2.warpPerspective(sheet, H, (camera.width, camera.height), borderValue=(90, 110, 130))
+
+
+def test_the_mat_markers_calibrate_the_camera_with_or_without_a_focal_length(tmp_path):
+    import numpy as np
+
+    from datasets.tokyo.camera import camera_looking_at
+    from referee_app.commands.tokyo_calibrate import calibrate_from_mat
+
+    truth = camera_looking_at((10.0, -20.0, 0.0), 650.0, 35.0, 15.0, 55.0, 1280, 720)
+    photo = mat_photo(truth)
+    for focal in (None, float(truth.K[0, 0])):
+        calib, error = calibrate_from_mat(photo, (420.0, 297.0), focal)
+        assert error < 1.0
+        assert abs(calib.camera.K[0, 0] - truth.K[0, 0]) / truth.K[0, 0] < 0.03
+        assert np.linalg.norm(calib.camera.centre - truth.centre) < 15.0
+        # a table point projects where the true camera puts it
+        uv, _ = calib.camera.project(np.array([[100.0, 50.0, 30.0]]))
+        want, _ = truth.project(np.array([[100.0, 50.0, 30.0]]))
+        assert np.linalg.norm(uv - want) < 4.0
+
+
+def test_tokyo_calibrate_command_writes_a_calibration_the_adapter_loads(tmp_path, capsys):
+    import cv2
+
+    from datasets.tokyo.camera import camera_looking_at
+    from referee_app.cli import main
+
+    photo = tmp_path / "mat.png"
+    cv2.imwrite(str(photo), mat_photo(camera_looking_at((0.0, 0.0, 0.0), 700.0, 30.0, 0.0, 50.0, 1280, 720)))
+    out = tmp_path / "cal.json"
+    assert main(["tokyo", "calibrate", str(photo), "--out", str(out), "--step-mm", "5"]) == 0
+    assert "reprojection error" in capsys.readouterr().out
+    calib, step = load_calibration(out)
+    assert step == 5.0 and calib.camera.width == 1280
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), cv2.imread(str(photo)) * 0)
+    assert main(["tokyo", "calibrate", str(blank), "--out", str(out)]) != 0
+    assert "0 of the mat's 4 corner markers" in capsys.readouterr().err
+    assert main(["tokyo", "calibrate", str(tmp_path / "none.png"), "--out", str(out)]) == 2
+
+
+def test_a_live_camera_takes_its_calibration_from_the_environment(rendered, tmp_path, monkeypatch):
+    frames, calib = rendered
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(calib.to_dict()))
+    monkeypatch.setenv("HIGHWAY_TOKYO_CALIBRATION", str(path))
+    adapter = TokyoAdapter()
+    obs = adapter.read(Frame(frames["started"], 0.0, "camera:0", 0))
+    assert obs.items["roads"] == 2 and obs.blocked is None
