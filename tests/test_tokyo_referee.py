@@ -313,3 +313,27 @@ def test_a_live_camera_takes_its_calibration_from_the_environment(rendered, tmp_
     adapter = TokyoAdapter()
     obs = adapter.read(Frame(frames["started"], 0.0, "camera:0", 0))
     assert obs.items["roads"] == 2 and obs.blocked is None
+
+
+def crossing_case(top_is_new: bool):
+    state = play(*STARTED, "purple s1 -> (-60,-10) h2", "green s2 -> (60,-10) h2", "purple s3 -> (20,40) h3")
+    supports = [(-150, -60, 1, False), (150, -60, 1, False), (-60, -10, 2, False), (60, -10, 2, False),
+                (20, 40, 3, False), (-31, 42, 1, False)]
+    sticks = [*started_sticks(), ((-150.0, -60.0), (-60.0, -10.0), (0, 2), "road"),
+              ((150.0, -60.0), (60.0, -10.0), (1, 3), "road"), ((-60.0, -10.0), (20.0, 40.0), (2, 4), "road"),
+              ((60.0, -10.0), (-30.0, 40.0), (3, 5), "road")]
+    obs = obs_dict(supports, sticks)
+    obs["crossings"] = [{"a": 5, "b": 4, "top": 5 if top_is_new else 4, "point_mm": (-3.5, 25.3)}]
+    return state, obs
+
+
+def test_what_the_camera_sees_on_top_at_a_crossing_goes_into_the_move():
+    state, obs = crossing_case(top_is_new=False)
+    ex = explain(TokyoAdapter(), state, obs)
+    assert ex.action.notation() == "green s4 -> (-30,40) h1 under r5"
+    verdict = state.judge(ex.action)
+    assert verdict.legal and "disagreements" not in verdict.details
+    state, obs = crossing_case(top_is_new=True)  # the camera saw the new road on top: heights disagree
+    ex = explain(TokyoAdapter(), state, obs)
+    assert ex.action.notation() == "green s4 -> (-30,40) h1 over r5"
+    assert state.judge(ex.action).details["disagreements"][0]["seen"] == "over"
