@@ -1,8 +1,8 @@
 """Frames per second of the dice readers on 1280x720 rendered frames, one OpenCV thread (one core).
 
 Baseline in the same run: the classical reader (vision.dice.read_dice's DiceReader). Compared: the
-learned detector alone (boxes only), the combination the referee uses (learned boxes + classical value
-net per crop, 8-way and 1-way test-time augmentation), and the same with 640-px tiles.
+learned detector alone (boxes only), the combination (learned boxes re-scored by the classical
+verifier, classical value nets per crop with 8, 2 or 1 rotations), and the same with 640-px tiles.
 Usage: python bench/learned_dice.py [--frames N] [--runs N]
 """
 
@@ -43,6 +43,7 @@ def main() -> None:
         "classical (baseline)": DiceReader().read,
         "learned boxes only": detector.boxes,
         "combo, tta 8": detector.read,
+        "combo, tta 2": LearnedDiceReader(die, mode="combo", tta=2).read,
         "combo, tta 1": LearnedDiceReader(die, mode="combo", tta=1).read,
         "combo, tiles 640, tta 1": LearnedDiceReader(die, mode="combo", tile=640, tta=1).read,
     }
