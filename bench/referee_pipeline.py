@@ -5,7 +5,7 @@
 and for the web server, how many page viewers (open event streams) it holds while streaming, and
 how long a verdict takes to reach all of them.
 
-    .venv/bin/python bench/referee_pipeline.py [--viewers 8,16,32] [--frames 40]
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/referee_pipeline.py [--viewers 8,16,32] [--frames 40]
 """
 
 from __future__ import annotations
@@ -121,6 +121,9 @@ def bench_viewers(counts: list[int], data: Path) -> list[dict]:
 
 
 def main() -> None:
+    import cv2
+
+    cv2.setNumThreads(1)  # one core: OpenCV's own worker threads off too
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--viewers", default="8,16,32")
     p.add_argument("--frames", type=int, default=40, help="frames per game (from its recorded match)")
