@@ -57,6 +57,11 @@ class Hub:
                           status="finished" if session.state.is_terminal() else "playing",
                           outcome=outcome.to_json() if outcome else None)
 
+    def last_event_id(self, match_id: str) -> int:
+        with self._cond:
+            history = self._history.get(match_id)
+            return history[-1].id if history else 0
+
     def events_since(self, match_id: str, last_id: int) -> list[Event]:
         with self._cond:
             return [e for e in self._history.get(match_id, ()) if e.id > last_id]
@@ -129,7 +134,9 @@ class Hub:
                 if number == seen or not frame:
                     self._cond.wait(min(1.0, max(0.0, end - time.time())))
                     number, frame = self._frames.get(match_id, (0, b""))
-                if number == seen or not frame:
+                if not frame:
                     continue
+                # a still scene (or a finished recording) is re-sent once a second: some browsers
+                # draw a part only when the next one starts, and it shows the viewer is alive
                 seen = number
             yield frame

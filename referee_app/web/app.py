@@ -121,6 +121,7 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
             log.exception("extras failed")
             out["extras"] = {}
         out["has_reader"] = adapter.has_reader
+        out["last_event_id"] = hub.last_event_id(match_id)  # the page's stream starts after these
         out["loop"] = hub.loops[match_id].status() if match_id in hub.loops else None
         return out
 

@@ -68,11 +68,15 @@
     }
   }
 
+  function outcomeText(s) {
+    const o = s.outcome || {};
+    if (o.draw) return "Draw";
+    const names = (o.winners || []).map((w) => s.players[w] || `Seat ${w + 1}`);
+    return names.length ? `${names.join(" and ")} wins` : "Game over";
+  }
+
   function turnText(s) {
-    if (s.terminal) {
-      const o = s.outcome || {};
-      return o.reason || "Game over";
-    }
+    if (s.terminal) return outcomeText(s);
     if (s.chance) return s.to_move_name ? `${s.to_move_name} to roll` : "Waiting for the roll";
     return s.to_move_name ? `${s.to_move_name} to move` : "Waiting";
   }
@@ -80,7 +84,8 @@
   async function loadMatch() {
     if (!matchId) { $("turn-text").textContent = "No match yet: start one below."; return; }
     summary = await api(`/api/matches/${encodeURIComponent(matchId)}`);
-    $("game-title").textContent = `${summary.title} — ${summary.players.join(" v ")}`;
+    $("game-title").textContent = `${summary.title} — ${summary.players.join(" v ")}` +
+      (summary.terminal && summary.outcome ? ` · ${summary.outcome.reason}` : "");
     $("turn-text").textContent = turnText(summary);
     renderExtras(summary.extras);
     $("export-jsonl").href = `/api/matches/${matchId}/export?format=jsonl`;
@@ -121,7 +126,8 @@
         `<div>${esc(v.reason || "")}</div><div class="rule">${esc(v.rule || "")}${v.consequence && v.consequence !== "none" ? " · " + esc(v.consequence.replace("_", " ")) : ""}</div>`;
     } else {
       li.className = "note";
-      li.innerHTML = `<div class="what">${esc(ev.kind.replace(/-/g, " "))}</div><div>${esc(d.message || JSON.stringify(d.outcome || ""))}</div>`;
+      const text = d.message || (d.outcome ? d.outcome.reason : "");
+      li.innerHTML = `<div class="what">${esc(ev.kind.replace(/-/g, " "))}</div><div>${esc(text)}</div>`;
     }
     $("feed").prepend(li);
   }
@@ -129,7 +135,9 @@
   function connect() {
     if (source) source.close();
     if (!matchId) return;
-    source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events`);
+    // the history shown came with the summary: stream only what happens after it
+    const after = summary && summary.match_id === matchId ? summary.last_event_id || 0 : 0;
+    source = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events?last_id=${after}`);
     const handler = (kind) => (e) => {
       const ev = JSON.parse(e.data);
       if (kind === "verdict" || kind === "table-mismatch" || kind === "match-end" || kind === "camera") {
