@@ -59,3 +59,16 @@ def test_serve_drives_an_led_board_over_serial(tmp_path):
     assert amber and all(r > g > b for r, g, b in amber)  # the mismatch light blinked amber (dimmed)
     lit = max(sum(f[leds[0]] != (0, 0, 0) for leds in layout.cells.values()) for f in seen)
     assert lit == 16  # every placed piece lit its cell by the end of the match
+
+
+def test_serve_calibration_option(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    bad = tmp_path / "cal.json"
+    bad.write_text("{not json")
+    out = run_cli("serve", "--frames", str(frames), "--game", "tokyo-highway", "--calibration", str(bad),
+                  "--port", "0", "--data", str(tmp_path / "d"))
+    assert out.returncode == 1 and "cannot use the calibration" in out.stderr
+    out = run_cli("serve", "--frames", str(frames), "--game", "highway-grid", "--calibration", str(bad),
+                  "--port", "0", "--data", str(tmp_path / "d"))
+    assert out.returncode == 2 and "takes no camera calibration" in out.stderr

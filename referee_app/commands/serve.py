@@ -28,6 +28,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", default="highway-dice",
                    help="game watched by the camera (default highway-dice)")
     p.add_argument("--players", default="", help="comma-separated player names for a camera match")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="camera calibration for readers that need one (Tokyo Highway: "
+                        "`highway-referee tokyo calibrate PHOTO --out FILE`)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
@@ -97,6 +100,13 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         except Exception as exc:
             raise CliError(f"cannot open {kind} {spec!r}: {exc}", 1) from exc
         adapter = get_adapter(args.game)
+        if args.calibration:
+            if not hasattr(adapter, "use_calibration"):
+                raise CliError(f"{args.game}'s reader takes no camera calibration file")
+            try:
+                adapter.use_calibration(args.calibration)
+            except Exception as exc:
+                raise CliError(f"cannot use the calibration {args.calibration!r}: {exc}", 1) from exc
         if not adapter.has_reader:
             raise CliError(f"{args.game} has no camera reader yet: referee it by manual entry on the page", 1)
         players = [s.strip() for s in args.players.split(",") if s.strip()] or ["Player 1", "Player 2"]
