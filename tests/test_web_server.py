@@ -26,7 +26,10 @@ def served(tmp_path):
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield hub, server.effective_port
+    # let open streams finish (they are bounded by their timeout) before the sockets close
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=8)
     server.close()
+    thread.join(timeout=5)
     hub.bus.close()
 
 
