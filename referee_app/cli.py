@@ -103,8 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     tree = load_commands()
     parser = tree.build()
-    if not argv and "serve" in tree.root.children:
-        argv = ["serve", "--demo"]
+    # no command: the main job (serve the bundled recorded matches); bare options go to it too,
+    # so `highway-referee --port 9000` works like `highway-referee serve --demo --port 9000`
+    if "serve" in tree.root.children and (
+            not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"))):
+        argv = ["serve", "--demo", *argv]
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)
     if run is None:
