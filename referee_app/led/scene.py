@@ -39,11 +39,19 @@ class Blink:
     start: float  # clock time the blink began
     tag: str = ""  # why it blinks: "legal", "illegal", "must_correct", "mismatch", "camera", "winner"
 
+    # Times are compared in whole milliseconds, as the board's firmware counts them, so that the host's
+    # picture and the board's never disagree at a blink's edge (100.2 + 0.8 is not 101.0 in floats).
+    def _elapsed_ms(self, now: float) -> int:
+        return max(0, round((now - self.start) * 1000))
+
+    def _period_ms(self) -> int:
+        return max(1, round(self.period_s * 1000))
+
     def expired(self, now: float) -> bool:
-        return self.cycles > 0 and now - self.start >= self.cycles * self.period_s
+        return self.cycles > 0 and self._elapsed_ms(now) >= self.cycles * self._period_ms()
 
     def lit(self, now: float) -> bool:
-        return (now - self.start) % self.period_s < self.period_s / 2
+        return self._elapsed_ms(now) % self._period_ms() < self._period_ms() / 2
 
     def resume(self, now: float) -> tuple[int, int, int]:
         """(period_ms, cycles left, phase_ms) to start this blink on a board at `now` in step."""
