@@ -10,25 +10,15 @@ Usage: python bench/rri_referee_fps.py [--frames N] [--repeat N]
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
 import cv2
 import numpy as np
+from _fps import fps  # noqa: E402 - bench/ is on the path when run as a script
 
 from referee_app.demo import bundled_demos
 from referee_app.games.railroad_ink import RailroadInkAdapter
 from vision.route_dice import read_route_dice
 from vision.sheets import read_sheet
-
-
-def fps(fn: Callable[[np.ndarray], object], frames: list[np.ndarray], repeat: int) -> float:
-    fn(frames[0])  # warm: models loaded, caches filled
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        for f in frames:
-            fn(f)
-    return repeat * len(frames) / (time.perf_counter() - t0)
 
 
 def main() -> None:

@@ -7,20 +7,14 @@ from typing import Any
 import engine
 from engine import GameState
 from referee_app.matchlog import MatchLogContents
-
-
-def initial_state(contents: MatchLogContents) -> GameState:
-    game = engine.get_game(contents.header.game)
-    if contents.header.initial_state is not None:
-        return game.state_from_json(contents.header.initial_state)
-    return game.new_state(players=len(contents.header.players), **contents.header.variant)
+from referee_app.replay import initial_state
 
 
 def states_at(contents: MatchLogContents) -> list[tuple[GameState, dict[str, Any]]]:
     """[(state, info)] with step 0 the start and one step per action or correction record, in
     file order; a correction steps back to the state before the action it withdraws."""
     game = engine.get_game(contents.header.game)
-    stack = [initial_state(contents)]
+    stack = [initial_state(contents.header)]
     seqs: list[int] = []
     steps: list[tuple[GameState, dict[str, Any]]] = [(stack[0], {"seq": 0, "what": "start"})]
     for rec in contents.records:

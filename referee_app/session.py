@@ -177,18 +177,17 @@ class MatchSession:
     @classmethod
     def resume(cls, contents: MatchLogContents, writer: MatchLogWriter, bus: EventBus,
                token: str | None = None) -> MatchSession:
-        """Rebuild a session from its log (after a restart or crash) and continue it."""
+        """Rebuild a session from its log (after a restart or crash) and continue it: the actions
+        still in force, as the log's replay re-judges them."""
+        from referee_app.replay import replay
+
         session = cls(writer, bus, token)
-        game = session.game
-        for rec in contents.records:
-            if rec["type"] == "action":
-                action = game.action_from_json(rec["action"])
-                state = session.state
-                verdict = state.judge(action)
-                session.played.append(Played(rec["seq"], action, verdict, rec["source"],
-                                             float(rec.get("confidence", 1.0)), state.current_player()))
-                session.states.append(state.apply(action, verdict))
-            elif rec["type"] == "correction" and session.played and session.played[-1].seq == rec["target"]:
-                session.played.pop()
-                session.states.pop()
+        report = replay(contents)
+        records = {r["seq"]: r for r in contents.records if r["type"] == "action"}
+        session.states = [before for _check, before in report.in_force] + [report.final_state]
+        for check, _before in report.in_force:
+            rec = records[check.seq]
+            session.played.append(Played(check.seq, session.game.action_from_json(rec["action"]),
+                                         Verdict.from_json(check.engine or {}), rec["source"],
+                                         float(rec.get("confidence", 1.0)), check.player))
         return session

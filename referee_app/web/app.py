@@ -24,6 +24,7 @@ from engine import EngineError
 from referee_app.games import get_adapter
 from referee_app.hub import Hub
 from referee_app.matchlog import MatchLogError, read_log
+from referee_app.replay import ReplayError
 from referee_app.replay_steps import states_at
 from referee_app.session import SessionError
 
@@ -58,7 +59,8 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
         return jsonify(error=str(exc), status=exc.status), exc.status
 
     @app.errorhandler(MatchLogError)
-    def _log_error(exc: MatchLogError):
+    @app.errorhandler(ReplayError)
+    def _log_error(exc: Exception):
         return jsonify(error=f"the match log cannot be used: {exc}", status=422), 422
 
     @app.errorhandler(HTTPException)
