@@ -109,6 +109,24 @@ def grid_scene(
     """Render `board` ({cell: number}); `faults` extra pieces pushed off a cell or onto another piece.
     Camera pose and each piece's look, offset and turn depend only on `seed` (and the piece), so
     frames of one match share them; light and noise change with `frame`."""
+    image, labelled, truth, _ = grid_scene_pieces(
+        board, seed, look, faults, effects, out_size, tilt_deg, frame
+    )
+    return image, labelled, truth
+
+
+def grid_scene_pieces(
+    board: dict[str, int],
+    seed: int,
+    look: str = "printed",
+    faults: int = 0,
+    effects: float = 1.0,
+    out_size: tuple[int, int] = (1280, 720),
+    tilt_deg: tuple[float, float] = (0.0, 35.0),
+    frame: int = 0,
+) -> tuple[np.ndarray, list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+    """`grid_scene` plus the drawn pieces (number, centre and turn in sheet mm and degrees, look
+    details), which the classifier's trainer needs to know each piece's true upright turn."""
     pose = random_pose(np.random.default_rng([seed, 1]), g.SHEET_MM, out_size, tilt_deg=tilt_deg)
     rng = np.random.default_rng([seed, 3, frame])
     pieces: list[dict[str, Any]] = []
@@ -181,7 +199,7 @@ def grid_scene(
         }
         for p, b in zip(pieces, boxes, strict=True)
     ]
-    return image, labelled, cell_truth(pieces)
+    return image, labelled, cell_truth(pieces), pieces
 
 
 def random_board(rng: np.random.Generator, fill: float | None = None) -> dict[str, int]:

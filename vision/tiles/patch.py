@@ -74,8 +74,19 @@ def patches(ink: np.ndarray, frame: tuple[float, float, float], angles: np.ndarr
 
 
 def piece_ink(bgr: np.ndarray, blob: np.ndarray, erode_px: int) -> np.ndarray | None:
-    """Ink map of one piece: `blob` is its boolean footprint in `bgr` (same size)."""
+    """Ink map of one piece: `blob` is its boolean footprint in `bgr` (same size). Marks touching
+    the face's rim are dropped: they are the piece's own side or edge, a neighbour's edge or a
+    shadow seen through blur, never the number, and they would pull the centroid and radius the
+    patch is normalised by."""
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     k = max(1, erode_px)
-    face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
-    return ink_map(gray, face)
+    face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    ink = ink_map(gray, face > 0)
+    if ink is None:
+        return None
+    rim = (face > 0) & (cv2.erode(face, np.ones((5, 5), np.uint8)) == 0)
+    count, marks = cv2.connectedComponents((ink > 0.15).astype(np.uint8), connectivity=8)
+    if count > 1:
+        touching = np.unique(marks[rim & (marks > 0)])
+        ink[np.isin(marks, touching)] = 0
+    return ink

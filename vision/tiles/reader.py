@@ -25,6 +25,7 @@ PX_PER_MM = 3.0
 MARGIN_MM = 6.0  # inside the board's 6 mm blue bleed, so the sheet's white never enters the view
 MIN_CONFIDENCE = 0.5  # below this a read number is reported as "cannot read"
 MODEL_PATH = Path(__file__).with_name("digits.npz")
+REFINE = np.arange(-7.5, 7.6, 2.5)  # turns (degrees) tried around a candidate's best grid turn
 
 
 @cache
@@ -64,28 +65,56 @@ def classify_piece(
     probs = model().predict_proba(patches(ink, frame, ANGLES))  # (angles, 17)
     per_class = probs[:, 1:].max(0)  # best turn for each number
     # A true reading holds over the +-9 degrees the classifier was trained on; a number glimpsed at
-    # an in-between turn does not. So the leading candidates are re-scored at their turn +-7 degrees.
+    # an in-between turn does not. So each leading candidate's turn is first refined on a 2.5 degree
+    # grid around its best candidate turn, then re-scored 6 degrees either side of that peak.
+    lead = [int(k) for k in np.argsort(per_class)[::-1][:3]]
+    starts = [float(ANGLES[int(np.argmax(probs[:, 1 + k]))]) for k in lead]
+    fine = np.concatenate([a + REFINE for a in starts])
+    p_fine = model().predict_proba(patches(ink, frame, fine)).reshape(len(lead), len(REFINE), -1)
+    peaks = [float(starts[i] + REFINE[int(np.argmax(p_fine[i, :, 1 + k]))]) for i, k in enumerate(lead)]
+    sides = np.array([[a - 6.0, a + 6.0] for a in peaks]).ravel()
+    p_side = model().predict_proba(patches(ink, frame, sides)).reshape(len(lead), 2, -1)
     scores: dict[int, tuple[float, float]] = {}
-    for k in np.argsort(per_class)[::-1][:3]:
-        a = float(ANGLES[int(np.argmax(probs[:, 1 + k]))])
-        near = model().predict_proba(patches(ink, frame, np.array([a - 7.0, a + 7.0])))[:, 1 + k]
-        scores[int(k)] = (float(min(per_class[k], near.min())), a)
+    for i, k in enumerate(lead):
+        held = min(float(p_fine[i, :, 1 + k].max()), float(p_side[i, :, 1 + k].min()))
+        scores[k] = (held, peaks[i] % 360)
     ranked = sorted(scores, key=lambda k: -scores[k][0])
     best, second = ranked[0], ranked[1]
     conf = scores[best][0] * (1.0 - scores[second][0])
     return best + 1, conf, scores[best][1], ""
 
 
-def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
-    img = view.image
-    ppm = view.px_per_mm
+@dataclass
+class PieceCut:
+    """One cell's single piece, ready for the classifier: the top-view crop around the cell, the
+    piece's footprint in it, and the sheet-mm region it covers."""
+
+    cell: str
+    crop: np.ndarray
+    blob: np.ndarray
+    region_mm: tuple[float, float, float, float]
+
+
+def foreground(img: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Everything on the top view that is not board blue, without thin structures: an opening by a
+    3 mm disc removes the strip of white sheet that a slightly-off localisation puts along the view's
+    edge (it would otherwise merge with the pieces next to it) and stray specks, and keeps pieces."""
     fg = (~board_mask(img)).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    labels, stats = split_touching(fg, ppm)
+    r = max(1, round(3.0 * px_per_mm))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.morphologyEx(fg, cv2.MORPH_OPEN, disc)
+
+
+def segment_cells(view: TopView) -> dict[str, CellReading | PieceCut]:
+    """Per cell: a finished reading (empty, or a fault that cannot be read) or the one piece to read."""
+    img = view.image
+    ppm = view.px_per_mm
+    labels, stats = split_touching(foreground(img, ppm), ppm)
     piece_area = (g.PIECE_MM * ppm) ** 2
     cell_px = g.CELL_MM * ppm
-    out: dict[str, CellReading] = {}
+    out: dict[str, CellReading | PieceCut] = {}
     for name in g.cell_names():
         cx, cy = view.mm_to_px(*g.cell_centre_mm(name))
         x0, y0 = int(round(cx - cell_px / 2)), int(round(cy - cell_px / 2))
@@ -140,15 +169,24 @@ def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
             continue
         pad = 4
         bx0, by0 = max(0, x0 - pad), max(0, y0 - pad)
-        number, conf, angle, why = classify_piece(
-            img[by0 : y1 + pad, bx0 : x1 + pad], blob[by0 : y1 + pad, bx0 : x1 + pad], ppm
-        )
+        crop = img[by0 : y1 + pad, bx0 : x1 + pad]
+        out[name] = PieceCut(name, crop, blob[by0 : y1 + pad, bx0 : x1 + pad], union)
+    return out
+
+
+def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
+    out: dict[str, CellReading] = {}
+    for name, seg in segment_cells(view).items():
+        if isinstance(seg, CellReading):
+            out[name] = seg
+            continue
+        number, conf, angle, why = classify_piece(seg.crop, seg.blob, view.px_per_mm)
         if number is None or conf < MIN_CONFIDENCE:
             out[name] = CellReading(
-                name, "unreadable", None, conf, why or f"number unclear (best guess {number})", union
+                name, "unreadable", None, conf, why or f"number unclear (best guess {number})", seg.region_mm
             )
         else:
-            out[name] = CellReading(name, "piece", number, conf, "", union, angle)
+            out[name] = CellReading(name, "piece", number, conf, "", seg.region_mm, angle)
     return out
 
 
