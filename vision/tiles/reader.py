@@ -96,12 +96,19 @@ class PieceCut:
 
 
 def foreground(img: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """Everything on the top view that is not board blue, without thin structures: an opening by a
-    3 mm disc removes the strip of white sheet that a slightly-off localisation puts along the view's
-    edge (it would otherwise merge with the pieces next to it) and stray specks, and keeps pieces."""
+    """Everything on the top view that is not board blue, as pieces: holes smaller than half a piece
+    are filled (ink in the board's own blue would cut a piece apart), then an opening by a 3 mm disc
+    removes thin structures: the strip of white sheet that a slightly-off localisation puts along the
+    view's edge (it would merge with the pieces next to it) and stray specks."""
     fg = (~board_mask(img)).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, hierarchy = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is not None:
+        max_hole = 0.5 * (g.PIECE_MM * px_per_mm) ** 2
+        holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
+        small = [c for c in holes if cv2.contourArea(c) < max_hole]
+        cv2.drawContours(fg, small, -1, 1, -1)
     r = max(1, round(3.0 * px_per_mm))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     return cv2.morphologyEx(fg, cv2.MORPH_OPEN, disc)
