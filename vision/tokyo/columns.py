@@ -5,7 +5,9 @@ axes cross right above its centre (the top point T). With a calibrated camera, e
 column's centre where the ray through T meets the plane of its top, which fixes where its base stands;
 the h whose base best matches where the foreground ends (just inside: piece, just outside: table;
 stick bands ignored) wins, ties to the lower column. A lone end gives T only up to the stick's overhang,
-so a few overhangs are tried. An end with no column base under it rests on the table (a ramp end or a
+which is the same at both ends of a stick: it is copied from the other end when that end's top is known,
+otherwise the overhangs a set allows are tried. The rings hug the base edge (the mask spreads about 1 mm
+past it) so that samples beside a stick covering the column's middle still count. An end with no column base under it rests on the table (a ramp end or a
 loose stick). The whole-silhouette overlap was tried as well and measured worse: a taller column's
 extra side hides behind the sticks it carries.
 """
@@ -78,12 +80,14 @@ def _base_scores(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: 
     just outside table. The base is never under a stick band and carries no stick ends, unlike the top."""
     r = calib.sizes.column_diameter_mm / 2
     eye = calib.camera.centre
-    ang = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    ang = np.linspace(0, 2 * np.pi, 96, endpoint=False)
     ring = np.stack([np.cos(ang), np.sin(ang)], 1)
     ring = ring[ring @ (eye[:2] - xy.mean(0)) > 0]  # candidates are close together: one front half
     H, W = fg.shape
-    vals = []
-    for radii, z, want in (((0.5 * r, 0.8 * r), 2.0, True), ((r + 3.0, r + 6.0), 0.0, False)):
+    fracs = []
+    # the mask spreads about 1 mm past a column's base (blur), so "outside" starts 2.5 mm out; rings
+    # close to the edge keep samples beside a stick that covers the column's middle
+    for radii, z, want in (((0.8 * r, 0.95 * r), 2.0, True), ((r + 2.5, r + 4.0, r + 5.5), 0.0, False)):
         offs = np.vstack([ring * q for q in radii])  # (M,2)
         pts = xy[:, None, :] + offs[None]  # (N,M,2)
         n, m = pts.shape[:2]
@@ -93,8 +97,34 @@ def _base_scores(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: 
         ok = care[yi, xi].reshape(n, m)
         good = ((fg[yi, xi] > 0) == want).reshape(n, m) & ok
         cnt = ok.sum(1)
-        vals.append(np.where(cnt > 0, good.sum(1) / np.maximum(cnt, 1), 0.5))
-    return (vals[0] + vals[1]) / 2
+        fracs.append(np.where(cnt > 0, good.sum(1) / np.maximum(cnt, 1), 0.5))
+    return (fracs[0] + fracs[1]) / 2
+
+
+def _lone_tops(
+    calib: TokyoCalibration,
+    raw: list[RawStick],
+    end_id: tuple[int, int],
+    meet_of: dict[tuple[int, int], np.ndarray | None],
+    hw: float,
+) -> list[np.ndarray]:
+    """Candidate top points under a lone road end: the stick overhangs both its columns by the same
+    length, so when its other end's column top is known (axes meeting there) the overhang is copied;
+    otherwise the overhangs a set allows (4-16 mm, at this end's image scale) are tried."""
+    i, k = end_id
+    st = raw[i]
+    u = (st.p1 - st.p0) / max(st.length, 1e-6) * (1 if k == 0 else -1)  # pointing inwards
+    end = st.p0 if k == 0 else st.p1
+    other_end = st.p1 if k == 0 else st.p0
+    other = meet_of.get((i, 1 - k))
+    if other is not None:
+        o = float(np.dot(other_end - other, u))  # the other end's overhang, measured outwards
+        if 0.2 * hw < o < 5 * hw:
+            return [end + u * o * f for f in (1.0, 0.85, 1.15)]
+    xyz = calib.camera.ray_to_plane(end[None], 20.0)
+    _, depth = calib.camera.project(xyz)
+    px_mm = float(calib.camera.K[0, 0] / max(float(depth[0]), 1.0))
+    return [end + u * o * px_mm for o in np.linspace(4.0, 16.0, 7)]
 
 
 def fit_columns(
@@ -108,22 +138,20 @@ def fit_columns(
     s = calib.sizes
     care = rods == 0
     out = []
-    for ends in group_ends(raw, hw):
-        meet = _axes_meet(raw, ends)
+    groups = group_ends(raw, hw)
+    meets = [_axes_meet(raw, ends) for ends in groups]
+    meet_of = {e: m for ends, m in zip(groups, meets, strict=True) for e in ends}
+    for ends, meet in zip(groups, meets, strict=True):
         if meet is not None:
             tops = [meet]
         else:
-            i, k = ends[0]
-            st = raw[i]
-            u = (st.p1 - st.p0) / max(st.length, 1e-6) * (1 if k == 0 else -1)  # pointing inwards
-            end = st.p0 if k == 0 else st.p1
-            tops = [end + u * o for o in np.linspace(0.6, 1.8, 5) * hw]
+            tops = _lone_tops(calib, raw, ends[0], meet_of, hw)
         tops_a = np.array(tops, np.float64)
         scores = []
         for h in range(1, max_height + 1):
             xyz = calib.camera.ray_to_plane(tops_a, h * s.unit_mm + s.stick_thickness_mm / 2)
             sc = _base_scores(calib, fg, care, xyz[:, :2])
-            j = int(np.argmax(sc))  # first best: the shortest overhang among equals
+            j = int(np.argmax(sc))  # first best: the likeliest top among equals
             scores.append((float(sc[j]), h, float(xyz[j, 0]), float(xyz[j, 1]), tops_a[j]))
         scores.sort(key=lambda r: -r[0])  # stable: equal scores keep the lower height first
         sc, h, x, y, t = scores[0]
