@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from datasets._train import check_and_save, train_parser, training_sets
+from datasets.tiles.scene_pieces import cached_scene_samples
 from datasets.tiles.scenes import printed_piece
 from datasets.tiles.tokens import PRINTED, TRAIN_FONTS, random_look, render_token
 from vision.tiles.geometry import BOARD_RGB
@@ -109,10 +110,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, help="continue from these weights (fine-tune on fresh samples)")
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--hidden", default="256,128", help="hidden layer sizes, comma-separated")
+    ap.add_argument("--scenes", type=int, default=0, help="also cut samples from this many rendered frames")
+    ap.add_argument("--scene-cache", type=Path, help="keep (or reuse) the scene samples in this .npz")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     x, y, xv, yv = training_sets(make_samples, rng, args.seed, args.samples, 4000)
+    if args.scenes:
+        xs, ys = cached_scene_samples(args.scene_cache, args.seed, args.scenes)
+        print(f"{len(ys)} samples cut from {args.scenes} rendered frames")
+        x, y = np.concatenate([x, xs.astype(np.float32)]), np.concatenate([y, ys.astype(y.dtype)])
     labels = ["wrong-way-up"] + [str(i) for i in range(1, 17)]
     if args.init:
         model = MLP.load(args.init)

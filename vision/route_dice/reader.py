@@ -28,6 +28,9 @@ PX_PER_MM = 4.0
 PATCH = 48  # the whole face (margin included) is warped to PATCH x PATCH
 FEATURE = 14  # the picture inside the frame is classified at FEATURE x FEATURE x 3
 MIN_CONFIDENCE = 0.6
+VIEW_MARGIN_MM = 12.0
+# (image, block size in mm, offset) of the local thresholds whose contours are frame candidates
+THRESHOLDS = (("gray", 4.5, 8), ("value", 4.5, 8), ("gray", 3.0, 12))
 MODEL_PATH = Path(__file__).with_name("faces.npz")
 
 
@@ -66,19 +69,63 @@ def face_quads(view: np.ndarray, ppm: float) -> list[tuple[np.ndarray, bool]]:
     thresholding draws around a bright die); of candidates sharing a centre, the one closest to
     the frame's printed size wins."""
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    block = int(round(4.5 * ppm)) | 1
-    dark = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 8)
-    contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     side = FACE_MM * OUTER * ppm
+    found: list[tuple[float, np.ndarray, bool]] = []
+    # The frame is dark in every channel while a face's coloured picture is bright in its strongest
+    # one, so the max-channel image keeps the frame apart from a picture that touches it; the grey
+    # image at two block sizes finds frames that blur or a dark picture joins to the die's outline.
+    value = view.max(axis=2)
+    for k, (img, block_mm, c) in enumerate(THRESHOLDS):
+        src = gray if img == "gray" else value
+        block = int(round(block_mm * ppm)) | 1
+        dark = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, c)
+        contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        # the extra thresholds only add flat faces: a die's shadow or side seen through them is no die
+        found.extend(f for f in _quads(contours, dark, side) if k == 0 or f[2])
+    found.sort(key=lambda f: f[0])
+    out: list[tuple[np.ndarray, bool]] = []
+    for _, q, square in found:
+        if all(np.linalg.norm(q.mean(0) - o.mean(0)) > 0.5 * side for o, _ in out):
+            out.append((q, square))
+    return out
+
+
+def _quad_of(cnt: np.ndarray, dark: np.ndarray) -> np.ndarray | None:
+    """The contour as a convex quadrilateral, or None. A frame that blur has notched at a corner or
+    joined to the die's outline is found through the convex hull of a contour inside it, accepted
+    only when the hull's edges run along dark frame all round."""
+    approx = cv2.approxPolyDP(cnt, 0.05 * cv2.arcLength(cnt, True), True).reshape(-1, 2)
+    if len(approx) == 4 and cv2.isContourConvex(approx):
+        return approx.astype(np.float64)
+    hull = cv2.convexHull(cnt)
+    approx = cv2.approxPolyDP(hull, 0.06 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    if len(approx) != 4 or cv2.contourArea(cnt) < 0.6 * cv2.contourArea(approx):
+        return None
+    quad = approx.astype(np.float64)
+    return quad if _on_frame(quad, dark) >= 0.85 else None
+
+
+def _on_frame(quad: np.ndarray, dark: np.ndarray) -> float:
+    """Share of points along the quad's edges, a little inside them, that are dark."""
+    c = quad.mean(0)
+    inset = c + (quad - c) * (1 - FRAME_W / OUTER)  # half way into the printed frame
+    t = np.linspace(0, 1, 12, endpoint=False)[:, None]
+    pts = np.concatenate([inset[i] + (inset[(i + 1) % 4] - inset[i]) * t for i in range(4)])
+    xs = np.clip(np.round(pts[:, 0]).astype(int), 0, dark.shape[1] - 1)
+    ys = np.clip(np.round(pts[:, 1]).astype(int), 0, dark.shape[0] - 1)
+    return float((dark[ys, xs] > 0).mean())
+
+
+def _quads(contours: list[np.ndarray], dark: np.ndarray, side: float) -> list[tuple[float, np.ndarray, bool]]:
+    """(size misfit, corners, is a clean square) of every contour that simplifies to a convex
+    quadrilateral of about frame size."""
     found: list[tuple[float, np.ndarray, bool]] = []
     for cnt in contours:
         area = cv2.contourArea(cnt)
         if not (0.45 * side**2 <= area <= 1.6 * side**2):
             continue
-        approx = (
-            cv2.approxPolyDP(cnt, 0.05 * cv2.arcLength(cnt, True), True).reshape(-1, 2).astype(np.float64)
-        )
-        if len(approx) != 4 or not cv2.isContourConvex(approx.astype(np.float32)):
+        approx = _quad_of(cnt, dark)
+        if approx is None:
             continue
         q = _order(approx)
         vecs = np.roll(q, -1, 0) - q
@@ -89,12 +136,7 @@ def face_quads(view: np.ndarray, ppm: float) -> list[tuple[np.ndarray, bool]]:
         square = sides.max() / max(sides.min(), 1e-9) < 1.12 and max(cosines) < 0.17
         square = square and 0.85 * side <= sides.mean() <= 1.12 * side
         found.append((abs(np.log(sides.mean() / side)), q, bool(square)))
-    found.sort(key=lambda f: f[0])
-    out: list[tuple[np.ndarray, bool]] = []
-    for _, q, square in found:
-        if all(np.linalg.norm(q.mean(0) - o.mean(0)) > 0.5 * side for o, _ in out):
-            out.append((q, square))
-    return out
+    return found
 
 
 def face_features(view: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -193,7 +235,9 @@ def faceless_objects(view: TopView, found: list[DieReading]) -> list[DieReading]
 
 def tray_view(image: np.ndarray, calibration: Calibration | None = None) -> tuple[TopView, Calibration]:
     cal = calibrate(image, g.SHEET, g.SHEET_MM, calibration)
-    return top_view(image, cal, (0.0, 0.0, *g.SHEET_MM), PX_PER_MM), cal
+    # a die's top face is 16 mm up, so a die at the tray's edge shows its face beyond the edge
+    m = VIEW_MARGIN_MM
+    return top_view(image, cal, (-m, -m, g.SHEET_MM[0] + m, g.SHEET_MM[1] + m), PX_PER_MM), cal
 
 
 def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> tuple[list[DieReading], TopView]:
