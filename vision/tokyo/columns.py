@@ -8,8 +8,8 @@ stick bands ignored) wins, ties to the lower column. A lone end gives T only up 
 which is the same at both ends of a stick: it is copied from the other end when that end's top is known,
 otherwise the overhangs a set allows are tried. The rings hug the base edge (the mask spreads about 1 mm
 past it) so that samples beside a stick covering the column's middle still count. An end with no column
-base under it rests on the table (a ramp end or a loose stick). The whole-silhouette overlap was tried as well and measured worse: a taller column's
-extra side hides behind the sticks it carries.
+base under it rests on the table (a ramp end or a loose stick). The whole-silhouette overlap was tried
+as well and measured worse: a taller column's extra side hides behind the sticks it carries.
 """
 
 from __future__ import annotations

@@ -216,8 +216,19 @@ def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
     tol = max(24.0, float(np.median(np.abs(cols - s.bgr).sum(1))) * 2)
     for sign, attr in ((-1, "p0"), (1, "p1")):
         p = getattr(s, attr).astype(np.float32)
+        # first pull the end back onto the rod's own colour: the core run can continue along a column
+        # that hangs below the end in the image (about as wide as a rod)
+        back = np.arange(0, int(4 * s.half_width))
+        qs = p[None] - sign * u[None] * back[:, None]
+        good = (_sample(fg, qs) > 0) & (np.abs(_sample(image, qs).astype(np.float32) - s.bgr).sum(1) < tol)
+        need = max(3, int(0.5 * s.half_width))
+        run = np.convolve(good.astype(float), np.ones(need), mode="valid")
+        first = np.nonzero(run >= need)[0]
+        if len(first) and first[0] > 0:
+            p = qs[first[0]].astype(np.float32)
         misses, step, last_good = 0, 0, p.copy()
-        while misses < 3 and step < 3 * s.half_width:  # an end overhangs its column by under ~1.5 widths
+        # an end overhangs its column by under ~1.5 widths; dark outlines and seams are crossed
+        while misses < max(3, int(0.6 * s.half_width)) and step < 3 * s.half_width:
             step += 1
             q = p + sign * u * step
             ok = (
