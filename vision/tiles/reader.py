@@ -17,7 +17,7 @@ import numpy as np
 from vision.localise import Calibration, LocaliseError
 from vision.tiles import geometry as g
 from vision.tiles.mlp import MLP
-from vision.tiles.patch import ANGLES, board_mask, ink_frame, patches, piece_ink
+from vision.tiles.patch import ANGLES, board_mask, ink_frame, patches, piece_ink, two_tone
 from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.types import Detections, check_image
 
@@ -25,6 +25,9 @@ PX_PER_MM = 3.0
 MARGIN_MM = 6.0  # inside the board's 6 mm blue bleed, so the sheet's white never enters the view
 MIN_CONFIDENCE = 0.5  # below this a read number is reported as "cannot read"
 MODEL_PATH = Path(__file__).with_name("digits.npz")
+# share of a piece's face off its main colour above which it is two pieces, one on the other (single
+# pieces measured up to 0.15 on the evaluation sets, overlapping pairs 0.35 and more)
+TWO_TONE = 0.25
 REFINE = np.arange(-7.5, 7.6, 2.5)  # turns (degrees) tried around a candidate's best grid turn
 
 
@@ -95,90 +98,100 @@ class PieceCut:
     region_mm: tuple[float, float, float, float]
 
 
-def foreground(img: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """Everything on the top view that is not board blue, as pieces: holes smaller than half a piece
-    are filled (ink in the board's own blue would cut a piece apart), then an opening by a 3 mm disc
-    removes thin structures: the strip of white sheet that a slightly-off localisation puts along the
-    view's edge (it would merge with the pieces next to it) and stray specks."""
+def foreground(img: np.ndarray, px_per_mm: float, fill_holes: bool = False) -> np.ndarray:
+    """Everything on the top view that is not board blue, without thin structures: an opening by a
+    3 mm disc removes the strip of white sheet that a slightly-off localisation puts along the view's
+    edge (it would merge with the pieces next to it) and stray specks. With `fill_holes`, holes
+    smaller than half a piece are filled first: ink in the board's own blue cuts a piece apart, but
+    so filled, the small gap between pieces meeting round a point closes too."""
     fg = (~board_mask(img)).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, hierarchy = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is not None:
+    if fill_holes and hierarchy is not None:
         max_hole = 0.5 * (g.PIECE_MM * px_per_mm) ** 2
         holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
-        small = [c for c in holes if cv2.contourArea(c) < max_hole]
-        cv2.drawContours(fg, small, -1, 1, -1)
+        cv2.drawContours(fg, [c for c in holes if cv2.contourArea(c) < max_hole], -1, 1, -1)
     r = max(1, round(3.0 * px_per_mm))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     return cv2.morphologyEx(fg, cv2.MORPH_OPEN, disc)
 
 
 def segment_cells(view: TopView) -> dict[str, CellReading | PieceCut]:
-    """Per cell: a finished reading (empty, or a fault that cannot be read) or the one piece to read."""
-    img = view.image
+    """Per cell: a finished reading (empty, or a fault that cannot be read) or the one piece to read.
+    A cell that is a fault as segmented is tried again with the foreground's small holes filled,
+    and takes that when it is one clean piece there (a piece with ink in board blue)."""
     ppm = view.px_per_mm
-    labels, stats = split_touching(foreground(img, ppm), ppm)
-    piece_area = (g.PIECE_MM * ppm) ** 2
-    cell_px = g.CELL_MM * ppm
+    plain = split_touching(foreground(view.image, ppm), ppm)
+    filled: tuple[np.ndarray, np.ndarray] | None = None
     out: dict[str, CellReading | PieceCut] = {}
     for name in g.cell_names():
-        cx, cy = view.mm_to_px(*g.cell_centre_mm(name))
-        x0, y0 = int(round(cx - cell_px / 2)), int(round(cy - cell_px / 2))
-        x1, y1 = x0 + int(round(cell_px)), y0 + int(round(cell_px))
-        sub = labels[y0:y1, x0:x1]
-        ids, counts = np.unique(sub[sub > 0], return_counts=True)
-        present = [(int(i), int(c)) for i, c in zip(ids, counts, strict=True) if c > 0.12 * piece_area]
-        if not present:
-            stray = float((sub > 0).mean())
-            out[name] = CellReading(name, "empty", None, float(np.clip(1.0 - stray * 8, 0.5, 1.0)))
-            continue
-        regions = [_region_mm(view, stats[i]) for i, _ in present]
-        union = (
-            min(r[0] for r in regions),
-            min(r[1] for r in regions),
-            max(r[2] for r in regions),
-            max(r[3] for r in regions),
-        )
-        if len(present) > 1:
-            out[name] = CellReading(name, "unreadable", None, 0.0, "more than one object on the cell", union)
-            continue
-        k = present[0][0]
-        blob = _filled(labels == k)  # ink in the board's own blue would leave holes in the piece
-        area, inside = int(blob.sum()), int(blob[y0:y1, x0:x1].sum())
-        if inside < 0.85 * area:
-            # Merged with a neighbour through a blurred gap? Keep the part on this cell when it is a
-            # whole piece by itself; a piece pushed off its cell leaves only part of one here.
-            m = round(1.5 * ppm)
-            clip = np.zeros_like(blob)
-            ys, xs = slice(max(0, y0 - m), y1 + m), slice(max(0, x0 - m), x1 + m)
-            clip[ys, xs] = blob[ys, xs]
-            clip = cv2.morphologyEx(clip.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
-            c_area = int(clip.sum())
-            whole_here = 0.9 * piece_area <= c_area <= 1.12 * piece_area and _solidity(clip) >= 0.95
-            whole_there = area - c_area >= 0.8 * piece_area  # the rest is whole pieces, not a stray part
-            if not (whole_here and whole_there):
-                out[name] = CellReading(
-                    name, "unreadable", None, 0.0, "piece off its cell (crosses the cell edge)", union
-                )
-                continue
-            blob, area = clip, c_area
-            union = _blob_region_mm(view, blob)
-        if area > 1.35 * piece_area or _solidity(blob) < 0.86:
-            out[name] = CellReading(
-                name, "unreadable", None, 0.0, "overlapping pieces or an odd shape on the cell", union
-            )
-            continue
-        if area < 0.4 * piece_area:
-            out[name] = CellReading(
-                name, "unreadable", None, 0.0, "object too small for a piece (covered?)", union
-            )
-            continue
-        pad = 4
-        bx0, by0 = max(0, x0 - pad), max(0, y0 - pad)
-        crop = img[by0 : y1 + pad, bx0 : x1 + pad]
-        out[name] = PieceCut(name, crop, blob[by0 : y1 + pad, bx0 : x1 + pad], union)
+        seg = _segment_cell(view, name, *plain)
+        if isinstance(seg, CellReading) and seg.status == "unreadable":
+            filled = filled or split_touching(foreground(view.image, ppm, fill_holes=True), ppm)
+            again = _segment_cell(view, name, *filled)
+            seg = again if isinstance(again, PieceCut) else seg
+        out[name] = seg
     return out
+
+
+def _segment_cell(view: TopView, name: str, labels: np.ndarray, stats: np.ndarray) -> CellReading | PieceCut:
+    img = view.image
+    ppm = view.px_per_mm
+    piece_area = (g.PIECE_MM * ppm) ** 2
+    cell_px = g.CELL_MM * ppm
+    cx, cy = view.mm_to_px(*g.cell_centre_mm(name))
+    x0, y0 = int(round(cx - cell_px / 2)), int(round(cy - cell_px / 2))
+    x1, y1 = x0 + int(round(cell_px)), y0 + int(round(cell_px))
+    sub = labels[y0:y1, x0:x1]
+    ids, counts = np.unique(sub[sub > 0], return_counts=True)
+    present = [(int(i), int(c)) for i, c in zip(ids, counts, strict=True) if c > 0.12 * piece_area]
+    if not present:
+        stray = float((sub > 0).mean())
+        return CellReading(name, "empty", None, float(np.clip(1.0 - stray * 8, 0.5, 1.0)))
+    regions = [_region_mm(view, stats[i]) for i, _ in present]
+    union = (
+        min(r[0] for r in regions),
+        min(r[1] for r in regions),
+        max(r[2] for r in regions),
+        max(r[3] for r in regions),
+    )
+    if len(present) > 1:
+        return CellReading(name, "unreadable", None, 0.0, "more than one object on the cell", union)
+    k = present[0][0]
+    blob = _filled(labels == k)  # ink in the board's own blue would leave holes in the piece
+    area, inside = int(blob.sum()), int(blob[y0:y1, x0:x1].sum())
+    if inside < 0.85 * area:
+        # Merged with a neighbour through a blurred gap? Keep the part on this cell when it is a
+        # whole piece by itself; a piece pushed off its cell leaves only part of one here.
+        m = round(1.5 * ppm)
+        clip = np.zeros_like(blob)
+        ys, xs = slice(max(0, y0 - m), y1 + m), slice(max(0, x0 - m), x1 + m)
+        clip[ys, xs] = blob[ys, xs]
+        clip = cv2.morphologyEx(clip.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
+        c_area = int(clip.sum())
+        whole_here = 0.9 * piece_area <= c_area <= 1.12 * piece_area and _solidity(clip) >= 0.95
+        whole_there = area - c_area >= 0.8 * piece_area  # the rest is whole pieces, not a stray part
+        if not (whole_here and whole_there):
+            return CellReading(
+                name, "unreadable", None, 0.0, "piece off its cell (crosses the cell edge)", union
+            )
+        blob, area = clip, c_area
+        union = _blob_region_mm(view, blob)
+    if area > 1.35 * piece_area or _solidity(blob) < 0.86:
+        return CellReading(
+            name, "unreadable", None, 0.0, "overlapping pieces or an odd shape on the cell", union
+        )
+    if area < 0.4 * piece_area:
+        return CellReading(name, "unreadable", None, 0.0, "object too small for a piece (covered?)", union)
+    pad = 4
+    bx0, by0 = max(0, x0 - pad), max(0, y0 - pad)
+    crop, blob = img[by0 : y1 + pad, bx0 : x1 + pad], blob[by0 : y1 + pad, bx0 : x1 + pad]
+    if two_tone(crop, blob, max(1, round(1.2 * ppm))) > TWO_TONE:
+        return CellReading(
+            name, "unreadable", None, 0.0, "two pieces of different colours on the cell", union
+        )
+    return PieceCut(name, crop, blob, union)
 
 
 def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
