@@ -2,10 +2,13 @@
 
 Top view of the grid (5 px/mm) -> pen ink = pixels much darker than the paper around them (the
 paper's brightness is estimated by a wide closing, so uneven light and the light print drop out)
--> per square: for each side a strip from near the centre to the edge, whose ink width profile
-tells nothing / highway (a bold stroke) / railway (a thin line with wider ties); the centre tells
-station (a filled box); opposite highway and railway sides without a station are an overpass;
-the top-left corner box holds the round number, read by a small digit classifier.
+-> per square: for each side a strip from near the centre to the edge, which a small learned
+classifier names nothing / highway (a bold stroke) / railway (a thin line with ties); a second one
+tells from the centre whether there is a station (a filled box); opposite highway and railway
+sides without a station are an overpass; the top-left corner box holds the round number, read by
+a small digit classifier. The side and station classifiers learned from rendered photos
+(`datasets.sheets.train_squares`): a width rule could not tell a railway whose ties blur along the
+line from a highway.
 Squares under something that is neither paper nor pen (a hand, a die) are "cannot read", and the
 whole sheet is refused when it is seen at too steep an angle.
 """
@@ -21,27 +24,34 @@ import numpy as np
 
 from vision.localise import Calibration
 from vision.sheets import geometry as g
+from vision.sheets.features import SIDES, centre_patch, darkness, side_patch
 from vision.tiles.mlp import MLP
 from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.types import check_image
 
 PX_PER_MM = 5.0
 MAX_SKEW = 0.8  # side-length spread of the grid in the image above which the view is too steep
-STRIP = (3.8, 9.2)  # a side's strip runs this far from the square's centre (mm)
-STRIP_HALF = 3.0  # and is this wide on each side of the axis (mm)
-THIN_ROWS = 0.15  # share of a side's stroke much thinner than its widest parts: ties, so a railway
-STATION_DIAG_MM = 3.2
-MERGED_TIES_MM = 3.4  # a stroke this wide all along is a railway whose ties blur together
-FAINT = 0.8  # paper-relative brightness below which a pixel is (maybe faint) pen
 DIGIT_INK = 0.7
 DIGIT_PX = 20
 MIN_DIGIT_CONFIDENCE = 0.95
 MODEL_PATH = Path(__file__).with_name("round_digits.npz")
+SIDES_PATH = Path(__file__).with_name("sides.npz")
+STATION_PATH = Path(__file__).with_name("station.npz")
 
 
 @cache
 def digit_model() -> MLP:
     return MLP.load(MODEL_PATH)
+
+
+@cache
+def side_model() -> MLP:
+    return MLP.load(SIDES_PATH)
+
+
+@cache
+def station_model() -> MLP:
+    return MLP.load(STATION_PATH)
 
 
 @dataclass
@@ -93,51 +103,13 @@ def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.n
     return ink, ratio, covered
 
 
-def _strip(ink: np.ndarray, c: np.ndarray, side: str, ppm: float) -> np.ndarray:
-    """Ink of one side's strip as rows (along the side axis, centre outwards) x columns (across)."""
-    d = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[side]
-    r0, r1 = (int(round(v * ppm)) for v in STRIP)
-    w = int(round(STRIP_HALF * ppm))
-    cx, cy = int(round(c[0])), int(round(c[1]))
-    if side in "NS":
-        ys = cy + d[1] * np.arange(r0, r1)
-        return ink[ys[:, None], cx + np.arange(-w, w + 1)[None, :]]
-    xs = cx + d[0] * np.arange(r0, r1)
-    return ink[cy + np.arange(-w, w + 1)[None, :], xs[:, None]]
-
-
-def classify_side(strip: np.ndarray, faint: np.ndarray, ppm: float) -> tuple[str, float]:
-    """'H', 'R' or '-' with a margin-based confidence, from the ink and faint-ink strips."""
-    w = int(round(2.0 * ppm))
-    mid = faint.shape[1] // 2
-    present = float(faint[:, mid - w : mid + w + 1].any(1).mean())
-    if present < 0.6:
-        return "-", float(np.clip((0.6 - present) / 0.3, 0, 1))
-    rows = faint[:, mid - w : mid + w + 1].any(1)
-    widths = strip.sum(1)[rows] / ppm  # ink across the strip, mm, on rows where there is a stroke
-    top = float(np.percentile(widths, 90))
-    if top < 0.3:
-        return "R", 0.3  # only a faint thin line
-    # a railway's ties make the stroke much wider in places and leave it thin (or too faint to
-    # count as ink) between them; a highway is one even bold stroke
-    thin = float((widths < 0.55 * top).mean())
-    score = thin - THIN_ROWS
-    if score <= 0 and float(np.median(widths)) >= MERGED_TIES_MM:
-        score = 0.1
-    conf_presence = float(np.clip((present - 0.6) / 0.25, 0, 1))
-    return ("R" if score > 0 else "H"), min(conf_presence, float(np.clip(abs(score) / 0.15, 0, 1)))
-
-
-def has_station(ink: np.ndarray, c: np.ndarray, ppm: float) -> tuple[bool, float]:
-    """A filled box at the centre: ink on the diagonals 3.2 mm out from the centre, where a box of
-    5.5 mm or more has ink and crossing or meeting strokes (at most 3 mm wide) leave paper."""
-    r = STATION_DIAG_MM * ppm / np.sqrt(2)
-    h = max(1, int(round(0.4 * ppm)))
-    hits = 0
-    for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-        x, y = int(round(c[0] + dx * r)), int(round(c[1] + dy * r))
-        hits += int(ink[y - h : y + h + 1, x - h : x + h + 1].mean() > 0.5)
-    return hits >= 3, (1.0 if hits in (0, 4) else 0.5)
+def classify_square(dark: np.ndarray, c: np.ndarray, ppm: float) -> tuple[str, bool, list[float]]:
+    """(sides N,E,S,W as H/R/-, station, confidence of each of the five decisions) of the square
+    centred at view pixel `c`, by the learned side and station classifiers."""
+    sides = side_model().predict_proba(np.stack([side_patch(dark, c, s, ppm) for s in SIDES]))
+    station = station_model().predict_proba(centre_patch(dark, c, ppm)[None])[0]
+    kinds = "".join(side_model().labels[int(k)] for k in sides.argmax(1))
+    return kinds, bool(station[1] > 0.5), [float(v) for v in sides.max(1)] + [float(station.max())]
 
 
 def digit_crop(mask: np.ndarray, x0: int, y0: int, ppm: float) -> np.ndarray | None | str:
@@ -194,8 +166,8 @@ def classify_digit(crop: np.ndarray) -> tuple[int | None, float]:
 
 def read_squares_in_view(view: TopView) -> dict[str, SquareReading]:
     ppm = view.px_per_mm
-    ink, ratio, covered = ink_mask(view.image, ppm)
-    faint = ratio < FAINT  # also thin or blurred strokes: decides whether a side has a stroke
+    _, ratio, covered = ink_mask(view.image, ppm)
+    dark = darkness(ratio)
     digits = ratio < DIGIT_INK  # darker than the printed grid lines
     out: dict[str, SquareReading] = {}
     for name in g.square_names():
@@ -218,12 +190,7 @@ def read_squares_in_view(view: TopView) -> dict[str, SquareReading]:
             )
             continue
         c = np.array([x0 + n / 2, y0 + n / 2])
-        station, st_conf = has_station(ink, c, ppm)
-        sides, confs = "", [st_conf]
-        for side in "NESW":
-            kind, conf = classify_side(_strip(ink, c, side, ppm), _strip(faint, c, side, ppm), ppm)
-            sides += kind
-            confs.append(conf)
+        sides, station, confs = classify_square(dark, c, ppm)
         overpass = (
             not station
             and sides[0] == sides[2]

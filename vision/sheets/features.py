@@ -1,0 +1,50 @@
+"""What the learned side and station classifiers see: the paper-relative darkness of a side's strip
+or of the square's centre, resampled to a fixed small grid so any top-view scale gives the same input.
+
+A side's strip runs from just outside a station box to just inside the square's edge, rows going
+outwards from the centre and columns across, so the four sides of a square share one classifier.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SIDE_SPAN_MM = (3.6, 9.6)  # from the square's centre outwards
+SIDE_HALF_MM = 3.0  # either side of the side's axis
+SIDE_SHAPE = (15, 15)  # rows (along) x columns (across): 2.5 px/mm
+CENTRE_HALF_MM = 4.5
+CENTRE_SHAPE = (18, 18)  # 2 px/mm
+SIDES = "NESW"
+_DIRS = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
+
+
+def darkness(ratio: np.ndarray) -> np.ndarray:
+    """Brightness relative to the paper -> 0 (paper) .. 1 (black), float32."""
+    return np.clip(1.0 - ratio, 0.0, 1.0).astype(np.float32)
+
+
+def side_patch(dark: np.ndarray, centre: np.ndarray, side: str, ppm: float) -> np.ndarray:
+    """SIDE_SHAPE darkness of one side's strip (flattened), sampled by an affine warp."""
+    dx, dy = _DIRS[side]
+    rows, cols = SIDE_SHAPE
+    r0, r1 = SIDE_SPAN_MM
+    along = (r1 - r0) / rows * ppm  # view px per output row
+    across = 2 * SIDE_HALF_MM / cols * ppm
+    # output (col, row) -> view (x, y): x = cx + (row step along the side) + (col step across it)
+    start = centre + np.array([dx, dy]) * (r0 * ppm + along / 2) + np.array([-dy, dx]) * (
+        -SIDE_HALF_MM * ppm + across / 2
+    )
+    M = np.array([[-dy * across, dx * along, start[0]], [dx * across, dy * along, start[1]]], np.float64)
+    src = cv2.GaussianBlur(dark, (0, 0), 0.5 * min(along, across)) if min(along, across) > 1.2 else dark
+    out = cv2.warpAffine(src, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    return out.ravel()
+
+
+def centre_patch(dark: np.ndarray, centre: np.ndarray, ppm: float) -> np.ndarray:
+    rows, cols = CENTRE_SHAPE
+    step = 2 * CENTRE_HALF_MM / cols * ppm
+    start = centre - CENTRE_HALF_MM * ppm + step / 2
+    M = np.array([[step, 0, start[0]], [0, step, start[1]]], np.float64)
+    src = cv2.GaussianBlur(dark, (0, 0), 0.5 * step) if step > 1.2 else dark
+    return cv2.warpAffine(src, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).ravel()
