@@ -60,31 +60,17 @@ def detect_sticks(
     claimed = np.zeros(len(pts), bool)
     if lines is None:
         return [], hw
-    gap = 3.0 * 2 * hw
-    band = max(1.5, hw * 0.6)
     for rho, theta in _distinct_lines(lines[:, 0], 0.6 * hw, np.radians(1.5))[:max_candidates]:
         n = np.array([np.cos(theta), np.sin(theta)], np.float32)
-        d = pts @ n - rho
-        sel = np.nonzero((np.abs(d) <= band) & ~claimed)[0]
-        if len(sel) < min_len * 0.5 * hw:
+        found = _run_on_line(pts, claimed, fg, rho * n, np.array([-n[1], n[0]], np.float32), hw, min_len)
+        if found is None:
             continue
-        u = np.array([-n[1], n[0]], np.float32)
-        t = pts[sel] @ u
-        base = rho * n
-
-        def on_fg(t0: float, step: float, k: int, base=base, u=u) -> np.ndarray:
-            ts = t0 + np.arange(k * 4) * step / 4
-            hit = _sample(fg, base[None] + ts[:, None] * u[None]) > 0
-            return hit.reshape(k, 4).mean(1)
-
-        span = _best_run(t, hw, gap, min_len, on_fg)
-        if span is None:
-            continue
-        keep = (t >= span[0]) & (t <= span[1])
-        run = sel[keep]
-        vx, vy, x0, y0 = cv2.fitLine(pts[run], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        u2 = np.array([vx, vy], np.float32)
-        c = np.array([x0, y0], np.float32)
+        # a Hough peak a little off the rod's angle leaves the band part way along: take the run again
+        # along the fitted line, and keep it when it is longer
+        c, u2, run = found
+        again = _run_on_line(pts, claimed, fg, c, u2, hw, min_len)
+        if again is not None and len(again[2]) > len(run):
+            c, u2, run = again
         tt = (pts[run] - c) @ u2
         p0, p1 = c + tt.min() * u2, c + tt.max() * u2
         # claim everything within the rod's width along the fitted segment
@@ -99,7 +85,61 @@ def detect_sticks(
     for s in sticks:
         _refine_axis(gx, gy, s)
         _extend_ends(image, fg, s)
-    return sticks, hw
+    return _drop_contained(sticks), hw
+
+
+def _drop_contained(sticks: list[RawStick]) -> list[RawStick]:
+    """Two pieces of one rod split by a car each walk across it to the rod's ends: keep one. A stick
+    lying inside a longer one's band (both ends within a width of its axis and span) is dropped."""
+    order = sorted(range(len(sticks)), key=lambda k: -sticks[k].length)
+    kept: list[RawStick] = []
+    for k in order:
+        s = sticks[k]
+        inside = False
+        for big in kept:
+            u = (big.p1 - big.p0) / max(big.length, 1e-6)
+            n = np.array([-u[1], u[0]])
+            rel = np.array([s.p0 - big.p0, s.p1 - big.p0])
+            along, across = rel @ u, np.abs(rel @ n)
+            if (across <= big.half_width).all() and (along >= -big.half_width).all() and (
+                along <= big.length + big.half_width
+            ).all():
+                inside = True
+                break
+        if not inside:
+            kept.append(s)
+    return kept
+
+
+def _run_on_line(
+    pts: np.ndarray,
+    claimed: np.ndarray,
+    fg: np.ndarray,
+    base: np.ndarray,
+    u: np.ndarray,
+    hw: float,
+    min_len: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The best run of unclaimed rod core along the line base + t u -> (point, direction, indices of
+    its core pixels) of the least-squares line through the run, or None."""
+    n = np.array([-u[1], u[0]], np.float32)
+    d = (pts - base) @ n
+    sel = np.nonzero((np.abs(d) <= max(1.5, hw * 0.6)) & ~claimed)[0]
+    if len(sel) < min_len * 0.5 * hw:
+        return None
+    t = (pts[sel] - base) @ u
+
+    def on_fg(t0: float, step: float, k: int) -> np.ndarray:
+        ts = t0 + np.arange(k * 4) * step / 4
+        hit = _sample(fg, base[None] + ts[:, None] * u[None]) > 0
+        return hit.reshape(k, 4).mean(1)
+
+    span = _best_run(t, hw, 3.0 * 2 * hw, min_len, on_fg)
+    if span is None:
+        return None
+    run = sel[(t >= span[0]) & (t <= span[1])]
+    vx, vy, x0, y0 = cv2.fitLine(pts[run], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32), run
 
 
 def _refine_axis(gx: np.ndarray, gy: np.ndarray, s: RawStick) -> None:
@@ -226,17 +266,47 @@ def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
         first = np.nonzero(run >= need)[0]
         if len(first) and first[0] > 0:
             p = qs[first[0]].astype(np.float32)
-        misses, step, last_good = 0, 0, p.copy()
-        # an end overhangs its column by under ~1.5 widths; dark outlines and seams are crossed
-        while misses < max(3, int(0.6 * s.half_width)) and step < 3 * s.half_width:
-            step += 1
-            q = p + sign * u * step
-            ok = (
-                _sample(fg, q[None])[0] > 0
-                and np.abs(_sample(image, q[None])[0].astype(np.float32) - s.bgr).sum() < tol
-            )
-            if ok:
-                last_good, misses = q, 0
-            else:
-                misses += 1
-        setattr(s, attr, last_good)
+        setattr(s, attr, _walk(image, fg, p, sign * u, s.bgr, tol, s.half_width))
+
+
+def _walk(
+    image: np.ndarray, fg: np.ndarray, p: np.ndarray, d: np.ndarray, bgr: np.ndarray, tol: float, hw: float
+) -> np.ndarray:
+    """The last point of the rod's colour going from p along d. Gaps of other colours up to 0.6 widths
+    (outlines, seams) are crossed; so is one longer one, up to a car's length, when all of it is
+    foreground and the rod's colour then resumes for over a width (a car, or a stick lying across)."""
+    reach = int(14 * hw)
+    steps = np.arange(1, reach + 1, dtype=np.float32)
+    qs = p[None] + steps[:, None] * d[None]
+    on_fg = _sample(fg, qs) > 0
+    good = on_fg & (np.abs(_sample(image, qs).astype(np.float32) - bgr).sum(1) < tol)
+    max_miss = max(3, int(0.6 * hw))
+    last, misses, jumped, k = -1, 0, False, 0
+    limit = int(3 * hw)  # an end overhangs its column by under ~1.5 widths
+    while k < reach:
+        if good[k]:
+            last, misses = k, 0
+        else:
+            misses += 1
+        if misses >= max_miss or (k > limit and last < k - max_miss):
+            if jumped:
+                break
+            jumped = True
+            start = last + 1
+            resume = _resumes(good, on_fg, start, int(4.5 * hw), int(1.5 * hw))
+            if resume is None:
+                break
+            last, misses, k = resume, 0, resume
+            limit = reach
+        k += 1
+    return (p + d * (last + 1)).astype(np.float32) if last >= 0 else p.astype(np.float32)
+
+
+def _resumes(good: np.ndarray, on_fg: np.ndarray, start: int, gap: int, need: int) -> int | None:
+    """Index where the rod's colour resumes for `need` steps within `gap` after `start`, with only
+    foreground in between; None if it does not."""
+    n = len(good)
+    for k in range(start, min(start + gap, n - need)):
+        if good[k : k + need].mean() >= 0.8:
+            return k if k == start or on_fg[start:k].mean() >= 0.8 else None
+    return None
