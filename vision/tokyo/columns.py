@@ -74,6 +74,28 @@ def _axes_meet(raw: list[RawStick], ends: list[tuple[int, int]]) -> np.ndarray |
     return sol
 
 
+def _split_group(raw: list[RawStick], ends: list[tuple[int, int]], hw: float) -> list[list[tuple[int, int]]]:
+    """Ends grouped by closeness can belong to two neighbouring columns: while the axes miss their
+    common point by more than a rod's half-width, the end whose axis misses it most gets its own group."""
+    ends = list(ends)
+    out: list[list[tuple[int, int]]] = []
+    while len(ends) >= 3:
+        meet = _axes_meet(raw, ends)
+        if meet is None:
+            break
+        miss = [_axis_distance(raw[i], meet) for i, _ in ends]
+        worst = int(np.argmax(miss))
+        if miss[worst] <= hw:
+            break
+        out.append([ends.pop(worst)])
+    return [ends, *out]
+
+
+def _axis_distance(s: RawStick, p: np.ndarray) -> float:
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+    return abs(float(np.dot(p - s.p0, np.array([-u[1], u[0]]))))
+
+
 def _base_scores(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: np.ndarray) -> np.ndarray:
     """For columns standing at each (x, y) (N,2): how well each explains where the foreground ends at
     the bottom. Just inside its base circle (the front half, which the camera sees) should be piece,
@@ -138,7 +160,7 @@ def fit_columns(
     s = calib.sizes
     care = rods == 0
     out = []
-    groups = group_ends(raw, hw)
+    groups = [g for ends in group_ends(raw, hw) for g in _split_group(raw, ends, hw)]
     meets = [_axes_meet(raw, ends) for ends in groups]
     meet_of = {e: m for ends, m in zip(groups, meets, strict=True) for e in ends}
     for ends, meet in zip(groups, meets, strict=True):
