@@ -21,6 +21,8 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.sticks import RawStick
 
+_JITTER = np.array([[0, 0], [3, 0], [-3, 0], [0, 3], [0, -3]], np.float64)
+
 
 @dataclass
 class ColumnFit:
@@ -171,8 +173,17 @@ def fit_columns(
         tops_a = np.array(tops, np.float64)
         scores = []
         for h in range(1, max_height + 1):
-            xyz = calib.camera.ray_to_plane(tops_a, h * s.unit_mm + s.stick_thickness_mm / 2)
-            sc = _base_scores(calib, fg, care, xyz[:, :2])
+            z = h * s.unit_mm + s.stick_thickness_mm / 2
+            xyz = calib.camera.ray_to_plane(tops_a, z)
+            # averaged over tops 3 px around: a unit moves the base by only a few pixels, so a pixel's
+            # error in the top must not decide between two heights
+            sc = np.mean(
+                [
+                    _base_scores(calib, fg, care, calib.camera.ray_to_plane(tops_a + off, z)[:, :2])
+                    for off in _JITTER
+                ],
+                axis=0,
+            )
             j = int(np.argmax(sc))  # first best: the likeliest top among equals
             scores.append((float(sc[j]), h, float(xyz[j, 0]), float(xyz[j, 1]), tops_a[j]))
         scores.sort(key=lambda r: -r[0])  # stable: equal scores keep the lower height first
