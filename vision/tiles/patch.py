@@ -73,22 +73,23 @@ def patches(ink: np.ndarray, frame: tuple[float, float, float], angles: np.ndarr
     return out
 
 
-def piece_ink(bgr: np.ndarray, blob: np.ndarray, erode_px: int) -> np.ndarray | None:
-    """Ink map of one piece: `blob` is its boolean footprint in `bgr` (same size). Marks touching
-    the face's rim are dropped: they are the piece's own side or edge, a neighbour's edge or a
-    shadow seen through blur, never the number, and they would pull the centroid and radius the
-    patch is normalised by."""
+def piece_ink(bgr: np.ndarray, blob: np.ndarray, erode_px: int, keep_rim: bool = False) -> np.ndarray | None:
+    """Ink map of one piece: `blob` is its boolean footprint in `bgr` (same size). Unless
+    `keep_rim`, marks touching the face's rim are dropped: mostly the piece's own side seen at a
+    tilt, a neighbour's edge or a shadow through blur, which would pull the centroid and radius the
+    patch is normalised by; but a big number on a small token can reach the rim too, so the reader
+    checks the reading with them kept (see `reader.classify_piece`)."""
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     k = max(1, erode_px)
     face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8))
     ink = ink_map(gray, face > 0)
-    if ink is None:
-        return None
+    if ink is None or keep_rim:
+        return ink
     rim = (face > 0) & (cv2.erode(face, np.ones((5, 5), np.uint8)) == 0)
     count, marks = cv2.connectedComponents((ink > 0.15).astype(np.uint8), connectivity=8)
     if count > 1:
         touching = np.unique(marks[rim & (marks > 0)])
-        ink[np.isin(marks, touching)] = 0
+        ink[np.isin(marks, touching[touching > 0])] = 0
     return ink
 
 
