@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -40,7 +41,7 @@ def read_tokyo(
         obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
         fg[glare > 0] = 0
     _large_objects(obs, fg)
-    raw, hw = detect_sticks(image, fg)
+    raw, hw = detect_sticks(image, fg, upright=None if calibration is None else _upright_test(calibration))
     rods = np.zeros(fg.shape, np.uint8)
     for s in raw:
         p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
@@ -87,6 +88,40 @@ def read_tokyo(
     _crossings(obs, image, raw, hw, calibration)
     obs.cars = cars_on_sticks(image, fg, raw, hw)
     return obs
+
+
+def _upright_test(calib: TokyoCalibration) -> Callable[[np.ndarray, np.ndarray, float], bool]:
+    """A stick candidate that is an upright column seen from the side: it runs along the image of the
+    vertical, is no longer than the tallest column, and is as wide as a column, not a rod."""
+    s = calib.sizes
+    cam = calib.camera
+
+    def upright(p0: np.ndarray, p1: np.ndarray, half_width: float) -> bool:
+        mid = cam.ray_to_plane(((p0 + p1) / 2)[None], 2 * s.unit_mm)[0]
+        side = np.cross([0.0, 0.0, 1.0], mid - cam.centre)
+        side = side / max(float(np.linalg.norm(side)), 1e-9)
+        uv, _ = cam.project(
+            np.array(
+                [
+                    mid,
+                    mid + [0, 0, s.unit_mm],
+                    mid + side * s.column_diameter_mm / 2,
+                    mid + side * s.stick_width_mm / 2,
+                ]
+            )
+        )
+        up = uv[1] - uv[0]
+        d = p1 - p0
+        length = float(np.linalg.norm(d))
+        cos = abs(float(np.dot(d, up))) / max(length * float(np.linalg.norm(up)), 1e-9)
+        col_hw, rod_hw = float(np.linalg.norm(uv[2] - uv[0])), float(np.linalg.norm(uv[3] - uv[0]))
+        return (
+            cos > np.cos(np.radians(12))  # within 12 degrees of the vertical's image
+            and length < 10 * float(np.linalg.norm(up)) + 2 * col_hw
+            and half_width > (col_hw + rod_hw) / 2
+        )
+
+    return upright
 
 
 def _columns_calibrated(

@@ -8,6 +8,7 @@ occlusion), then a least-squares fit and a walk along the rod over the foregroun
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -44,8 +45,14 @@ def _ridge(fg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def detect_sticks(
-    image: np.ndarray, fg: np.ndarray, min_len_widths: float = 5.0, max_candidates: int = 400
+    image: np.ndarray,
+    fg: np.ndarray,
+    min_len_widths: float = 5.0,
+    max_candidates: int = 400,
+    upright: Callable[[np.ndarray, np.ndarray, float], bool] | None = None,
 ) -> tuple[list[RawStick], float]:
+    """Rods in the frame and the rods' half-width. `upright(p0, p1, half_width)`, when given, says
+    whether a candidate is an upright column seen side on (its core is claimed, no stick is made)."""
     dist, ridge = _ridge(fg)
     hw = rod_half_width(dist, ridge)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
@@ -78,6 +85,8 @@ def detect_sticks(
         dd = np.abs((pts - c) @ n2)
         ta = (pts - c) @ u2
         claimed |= (dd <= hw * 1.2) & (ta >= tt.min() - hw) & (ta <= tt.max() + hw)
+        if upright is not None and upright(p0, p1, _axis_half_width(dist, p0, p1)):
+            continue
         sticks.append(RawStick(p0, p1, hw, len(run), np.zeros(3)))
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
@@ -101,14 +110,27 @@ def _drop_contained(sticks: list[RawStick]) -> list[RawStick]:
             n = np.array([-u[1], u[0]])
             rel = np.array([s.p0 - big.p0, s.p1 - big.p0])
             along, across = rel @ u, np.abs(rel @ n)
-            if (across <= big.half_width).all() and (along >= -big.half_width).all() and (
-                along <= big.length + big.half_width
-            ).all():
+            if (
+                (across <= big.half_width).all()
+                and (along >= -big.half_width).all()
+                and (along <= big.length + big.half_width).all()
+            ):
                 inside = True
                 break
         if not inside:
             kept.append(s)
     return kept
+
+
+def _axis_half_width(dist: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> float:
+    """Median half-width of the foreground along a segment (the distance transform's peak across it)."""
+    d = p1 - p0
+    length = float(np.linalg.norm(d))
+    u = d / max(length, 1e-6)
+    n = np.array([-u[1], u[0]], np.float32)
+    ts = np.arange(0.2 * length, 0.8 * length, 1.0, dtype=np.float32)
+    across = [_sample(dist, p0[None] + ts[:, None] * u[None] + o * n[None]) for o in (-2, -1, 0, 1, 2)]
+    return float(np.median(np.max(across, axis=0))) if len(ts) else 0.0
 
 
 def _run_on_line(
@@ -123,23 +145,28 @@ def _run_on_line(
     """The best run of unclaimed rod core along the line base + t u -> (point, direction, indices of
     its core pixels) of the least-squares line through the run, or None."""
     n = np.array([-u[1], u[0]], np.float32)
-    d = (pts - base) @ n
-    sel = np.nonzero((np.abs(d) <= max(1.5, hw * 0.6)) & ~claimed)[0]
-    if len(sel) < min_len * 0.5 * hw:
-        return None
-    t = (pts[sel] - base) @ u
+    band = np.abs((pts - base) @ n) <= max(1.5, hw * 0.6)
 
     def on_fg(t0: float, step: float, k: int) -> np.ndarray:
         ts = t0 + np.arange(k * 4) * step / 4
         hit = _sample(fg, base[None] + ts[:, None] * u[None]) > 0
         return hit.reshape(k, 4).mean(1)
 
-    span = _best_run(t, hw, 3.0 * 2 * hw, min_len, on_fg)
-    if span is None:
-        return None
-    run = sel[(t >= span[0]) & (t <= span[1])]
-    vx, vy, x0, y0 = cv2.fitLine(pts[run], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32), run
+    # first with the core other sticks have claimed (the ends of a short stick lie in its neighbours'
+    # claims where they share a column), kept when mostly new; then with unclaimed core only
+    for sel in (np.nonzero(band)[0], np.nonzero(band & ~claimed)[0]):
+        if len(sel) < min_len * 0.5 * hw:
+            continue
+        t = (pts[sel] - base) @ u
+        span = _best_run(t, hw, 3.0 * 2 * hw, min_len, on_fg)
+        if span is None:
+            continue
+        run = sel[(t >= span[0]) & (t <= span[1])]
+        if claimed[run].mean() > 0.5 or (~claimed[run]).sum() < min_len * 0.5 * hw:
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(pts[run], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32), run
+    return None
 
 
 def _refine_axis(gx: np.ndarray, gy: np.ndarray, s: RawStick) -> None:
