@@ -255,12 +255,42 @@ def _blob_region_mm(view: TopView, blob: np.ndarray) -> tuple[float, float, floa
 
 def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """Connected objects, with pieces that merely touch (turned pieces meeting at a corner) split:
-    cores are found on the mask eroded by 5 mm, then every object pixel joins its nearest core."""
-    r = max(1, round(5.0 * px_per_mm))
-    core = cv2.erode(fg, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    cores are found on the mask eroded by 5 mm, then every object pixel joins its nearest core. An
+    object still the size of two whole pieces (pieces touching along a side on a crowded board) is
+    split on deeper cores (7.5, then 10 mm) when it has two there; a piece lying on another covers
+    at least a third of it and stays one object, which the cell checks refuse."""
+    labels = _nearest_core(fg, _core(fg, 5.0 * px_per_mm))
+    two = 1.85 * (g.PIECE_MM * px_per_mm) ** 2
+    for k in range(1, int(labels.max()) + 1):
+        obj = (labels == k).astype(np.uint8)
+        if obj.sum() < two:
+            continue
+        for depth in (7.5, 10.0):
+            core = _core(obj, depth * px_per_mm)
+            if cv2.connectedComponents(core, connectivity=8)[0] > 2:
+                parts = _nearest_core(obj, core)
+                labels[parts > 1] = labels.max() + parts[parts > 1] - 1
+                break
+    count = int(labels.max()) + 1
+    stats = np.zeros((count, 5), np.int32)
+    for k in range(1, count):
+        yy, xx = np.nonzero(labels == k)
+        if len(xx):
+            stats[k] = (xx.min(), yy.min(), xx.max() - xx.min() + 1, yy.max() - yy.min() + 1, len(xx))
+    return labels, stats
+
+
+def _core(fg: np.ndarray, r: float) -> np.ndarray:
+    r = max(1, round(r))
+    return cv2.erode(fg, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+
+
+def _nearest_core(fg: np.ndarray, core: np.ndarray) -> np.ndarray:
+    """Labels 1.. of `fg` pixels by their nearest connected part of `core` (plain connected
+    components where there is no core)."""
     count, core_labels = cv2.connectedComponents(core, connectivity=8)
     if count <= 1:
-        return cv2.connectedComponentsWithStats(fg, connectivity=8)[1:3]
+        return cv2.connectedComponents(fg, connectivity=8)[1].astype(np.int32)
     _, nearest = cv2.distanceTransformWithLabels(
         (core == 0).astype(np.uint8), cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
     )
@@ -268,13 +298,7 @@ def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.nda
     ys, xs = np.nonzero(core)
     lut = np.zeros(nearest.max() + 1, np.int32)
     lut[nearest[ys, xs]] = core_labels[ys, xs]
-    labels = np.where(fg > 0, lut[nearest], 0).astype(np.int32)
-    stats = np.zeros((count, 5), np.int32)
-    for k in range(1, count):
-        yy, xx = np.nonzero(labels == k)
-        if len(xx):
-            stats[k] = (xx.min(), yy.min(), xx.max() - xx.min() + 1, yy.max() - yy.min() + 1, len(xx))
-    return labels, stats
+    return np.where(fg > 0, lut[nearest], 0).astype(np.int32)
 
 
 def _region_mm(view: TopView, stat: np.ndarray) -> tuple[float, float, float, float]:
