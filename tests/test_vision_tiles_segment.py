@@ -6,9 +6,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from datasets.tiles.scenes import grid_scene
 from datasets.tiles.tokens import PRINTED, Look, render_token
 from referee_app.cli import main
 from vision.tiles import geometry as g
+from vision.tiles import read_grid_cells
 from vision.tiles.patch import ink_frame, piece_ink, two_tone
 from vision.tiles.reader import CellReading, PieceCut, foreground, read_cells_in_view, segment_cells
 from vision.tiles.rectify import TopView
@@ -148,3 +150,15 @@ def test_eval_tiles_reports_per_cell_fields(tmp_path) -> None:  # type: ignore[n
     report = json.loads(out.read_text())
     assert {"recall", "precision", "value_accuracy", "confusion", "per_cell"} <= set(report)
     assert report["per_cell"]["confident_wrong"] == 0
+
+
+def test_pieces_touching_along_a_side_on_a_crowded_board_are_split() -> None:
+    # scene 5 of the seed-11 evaluation set (datasets.tiles.generate --seed 11 --look printed): a full
+    # board, saved as JPEG like the set, where the d2 and d3 pieces touch along a side, one object even on 5 mm cores
+    board = dict(zip(g.cell_names(), (16, 11, 7, 2, 14, 10, 12, 13, 15, 4, 1, 6, 3, 5, 9, 8), strict=True))
+    image, _, truth = grid_scene(board, 1608919813, "printed", 0, 1.0)
+    assert truth == board
+    image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1], cv2.IMREAD_COLOR)
+    cells = read_grid_cells(image).cells
+    assert (cells["d2"].status, cells["d2"].number) == ("piece", 13), cells["d2"]
+    assert (cells["d3"].status, cells["d3"].number) == ("piece", 6), cells["d3"]
