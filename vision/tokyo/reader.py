@@ -20,7 +20,7 @@ from vision.tokyo.observation import (
     SupportReading,
     TokyoObservation,
 )
-from vision.tokyo.sticks import RawStick, _ridge, detect_sticks, rod_half_width
+from vision.tokyo.sticks import RawStick, _ridge, _sample, detect_sticks, rod_half_width
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.types import VisionError, check_image
 
@@ -37,11 +37,16 @@ def read_tokyo(
     fg, table = pieces_mask(image)
     h, w = fg.shape
     glare = glare_mask(image, table)
+    withheld = np.zeros(fg.shape, np.uint8)
     if np.count_nonzero(glare) > 0.0008 * h * w:
         obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
         fg[glare > 0] = 0
-    _large_objects(obs, fg)
+        withheld |= glare
+    withheld |= _large_objects(obs, fg)
     raw, hw = detect_sticks(image, fg, upright=None if calibration is None else _upright_test(calibration))
+    if withheld.any():
+        # a stick running into glare or under a hand has an unknown end: withheld, not guessed
+        raw = [s for s in raw if not _runs_into(withheld, s, hw)]
     rods = np.zeros(fg.shape, np.uint8)
     for s in raw:
         p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
@@ -90,13 +95,13 @@ def read_tokyo(
     return obs
 
 
-def _upright_test(calib: TokyoCalibration) -> Callable[[np.ndarray, np.ndarray, float], bool]:
+def _upright_test(calib: TokyoCalibration) -> Callable[[np.ndarray, np.ndarray, float, float], bool]:
     """A stick candidate that is an upright column seen from the side: it runs along the image of the
     vertical, is no longer than the tallest column, and is as wide as a column, not a rod."""
     s = calib.sizes
     cam = calib.camera
 
-    def upright(p0: np.ndarray, p1: np.ndarray, half_width: float) -> bool:
+    def upright(p0: np.ndarray, p1: np.ndarray, half_width: float, rod_half: float) -> bool:
         mid = cam.ray_to_plane(((p0 + p1) / 2)[None], 2 * s.unit_mm)[0]
         side = np.cross([0.0, 0.0, 1.0], mid - cam.centre)
         side = side / max(float(np.linalg.norm(side)), 1e-9)
@@ -118,7 +123,8 @@ def _upright_test(calib: TokyoCalibration) -> Callable[[np.ndarray, np.ndarray, 
         return (
             cos > np.cos(np.radians(12))  # within 12 degrees of the vertical's image
             and length < 10 * float(np.linalg.norm(up)) + 2 * col_hw
-            and half_width > (col_hw + rod_hw) / 2
+            # wider than the commonest rod by half a column's extra width (the mask's blur cancels)
+            and half_width - rod_half > (col_hw - rod_hw) / 2
         )
 
     return upright
@@ -171,13 +177,22 @@ def _dist_to_box(p: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(np.hypot(dx, dy))
 
 
-def _large_objects(obs: TokyoObservation, fg: np.ndarray) -> None:
+def _runs_into(mask: np.ndarray, s: RawStick, hw: float) -> bool:
+    """Whether the mask lies on the stick's axis just beyond either end (within a half-width)."""
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+    steps = np.arange(1.0, hw + 1.0, 1.0)
+    beyond = np.vstack([s.p0[None] - steps[:, None] * u[None], s.p1[None] + steps[:, None] * u[None]])
+    return bool((_sample(mask, beyond) > 0).any())
+
+
+def _large_objects(obs: TokyoObservation, fg: np.ndarray) -> np.ndarray:
     """A hand (or any object far wider than the pieces) is reported and cut out of the foreground, so
     its outline and fingers are not read as sticks. Pieces are thin: nothing of theirs is more than a
     column's width from the table, so a much deeper distance transform means something else."""
     dist, ridge = _ridge(fg)
     hw = rod_half_width(dist, ridge)
     core = (dist > 3.5 * hw).astype(np.uint8)
+    cut = np.zeros(fg.shape, np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(core)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
@@ -186,6 +201,8 @@ def _large_objects(obs: TokyoObservation, fg: np.ndarray) -> None:
             f"hand or large object near ({x + w / 2:.0f}, {y + h / 2:.0f}) px: readings there are withheld"
         )
         fg[region > 0] = 0
+        cut |= region
+    return cut * 255
 
 
 def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float) -> None:

@@ -49,10 +49,11 @@ def detect_sticks(
     fg: np.ndarray,
     min_len_widths: float = 5.0,
     max_candidates: int = 400,
-    upright: Callable[[np.ndarray, np.ndarray, float], bool] | None = None,
+    upright: Callable[[np.ndarray, np.ndarray, float, float], bool] | None = None,
 ) -> tuple[list[RawStick], float]:
-    """Rods in the frame and the rods' half-width. `upright(p0, p1, half_width)`, when given, says
-    whether a candidate is an upright column seen side on (its core is claimed, no stick is made)."""
+    """Rods in the frame and the rods' half-width. `upright(p0, p1, half_width, rod_half_width)`, when
+    given, says whether a candidate is an upright column seen side on (its core is claimed, no stick is
+    made); both half-widths are measured on the foreground, blur included."""
     dist, ridge = _ridge(fg)
     hw = rod_half_width(dist, ridge)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
@@ -85,7 +86,7 @@ def detect_sticks(
         dd = np.abs((pts - c) @ n2)
         ta = (pts - c) @ u2
         claimed |= (dd <= hw * 1.2) & (ta >= tt.min() - hw) & (ta <= tt.max() + hw)
-        if upright is not None and upright(p0, p1, _axis_half_width(dist, p0, p1)):
+        if upright is not None and upright(p0, p1, _axis_half_width(dist, p0, p1), hw):
             continue
         sticks.append(RawStick(p0, p1, hw, len(run), np.zeros(3)))
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
