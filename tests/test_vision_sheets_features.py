@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from datasets.sheets.draw import Hand, draw_square
-from vision.sheets.features import CENTRE_SHAPE, SIDE_SHAPE, centre_patch, darkness, side_patch
+from vision.sheets.features import CENTRE_SHAPE, SIDE_SHAPE, centre_patch, darkness, side_patch, smoothed
 from vision.sheets.reader import classify_square
 
 PPM = 5.0
@@ -17,16 +17,16 @@ def test_side_patch_runs_outwards_along_its_own_side() -> None:
     dark = np.zeros((200, 200), np.float32)
     centre = np.array([100.0, 100.0])
     dark[100:150, 99:102] = 1.0  # a line from the centre southwards
-    patches = {s: side_patch(dark, centre, s, PPM).reshape(SIDE_SHAPE) for s in "NESW"}
+    patches = {s: side_patch(smoothed(dark, PPM)[0], centre, s, PPM).reshape(SIDE_SHAPE) for s in "NESW"}
     assert patches["S"].sum() > 10 and all(patches[s].sum() == 0 for s in "NEW")
     assert int(np.argmax(patches["S"].sum(0))) == SIDE_SHAPE[1] // 2  # centred across the strip
     dark[:] = 0
     dark[99:102, 40:100] = 1.0  # the same line going west
-    assert side_patch(dark, centre, "W", PPM).reshape(SIDE_SHAPE).sum() > 10
-    assert side_patch(dark, centre, "E", PPM).sum() == 0
+    assert side_patch(smoothed(dark, PPM)[0], centre, "W", PPM).reshape(SIDE_SHAPE).sum() > 10
+    assert side_patch(smoothed(dark, PPM)[0], centre, "E", PPM).sum() < 0.01
     box = np.zeros_like(dark)
     box[85:115, 85:115] = 1.0
-    assert centre_patch(box, centre, PPM).reshape(CENTRE_SHAPE).mean() > 0.4
+    assert centre_patch(smoothed(box, PPM)[1], centre, PPM).reshape(CENTRE_SHAPE).mean() > 0.4
 
 
 def drawn_square(sides: str, station: bool, blur: tuple[int, int] | None, seed: int) -> np.ndarray:

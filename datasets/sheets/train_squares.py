@@ -17,7 +17,15 @@ import numpy as np
 from datasets._train import check_and_save, train_parser
 from datasets.sheets.scenes import random_content, sheet_scene
 from vision.sheets import geometry as g
-from vision.sheets.features import CENTRE_SHAPE, SIDE_SHAPE, SIDES, centre_patch, darkness, side_patch
+from vision.sheets.features import (
+    CENTRE_SHAPE,
+    SIDE_SHAPE,
+    SIDES,
+    centre_patch,
+    darkness,
+    side_patch,
+    smoothed,
+)
 from vision.sheets.reader import ink_mask, sheet_view
 from vision.tiles.mlp import MLP
 
@@ -34,7 +42,7 @@ def scene_samples(seed: int) -> tuple[list[np.ndarray], list[int], list[np.ndarr
     view, _ = sheet_view(image)
     ppm = view.px_per_mm
     _, ratio, _ = ink_mask(view.image, ppm)
-    dark = darkness(ratio)
+    side_src, centre_src = smoothed(darkness(ratio), ppm)
     sx, sy, cx, cy = [], [], [], []
     half = g.SQUARE_MM * ppm / 2
     for name, sq in truth.items():
@@ -43,10 +51,10 @@ def scene_samples(seed: int) -> tuple[list[np.ndarray], list[int], list[np.ndarr
         x0, y0 = view.mm_to_px(*g.square_origin_mm(name))
         c = np.array([x0 + half, y0 + half])
         for k, side in enumerate(SIDES):
-            p = side_patch(dark, c, side, ppm)
+            p = side_patch(side_src, c, side, ppm)
             sx.extend([p, p.reshape(SIDE_SHAPE)[:, ::-1].ravel()])  # mirrored across: same kind
             sy.extend([SIDE_LABELS.index(sq["sides"][k])] * 2)
-        p = centre_patch(dark, c, ppm).reshape(CENTRE_SHAPE)
+        p = centre_patch(centre_src, c, ppm).reshape(CENTRE_SHAPE)
         cx.extend([np.rot90(p, k).ravel() for k in range(4)])
         cy.extend([int(sq["station"])] * 4)
     return sx, sy, cx, cy

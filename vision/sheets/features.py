@@ -24,27 +24,41 @@ def darkness(ratio: np.ndarray) -> np.ndarray:
     return np.clip(1.0 - ratio, 0.0, 1.0).astype(np.float32)
 
 
-def side_patch(dark: np.ndarray, centre: np.ndarray, side: str, ppm: float) -> np.ndarray:
-    """SIDE_SHAPE darkness of one side's strip (flattened), sampled by an affine warp."""
+def smoothed(dark: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray]:
+    """The darkness pre-blurred for `side_patch` and for `centre_patch` (once per view, not per
+    square: the blur keeps the down-sampling from aliasing railway ties)."""
+    along = (SIDE_SPAN_MM[1] - SIDE_SPAN_MM[0]) / SIDE_SHAPE[0] * ppm
+    across = 2 * SIDE_HALF_MM / SIDE_SHAPE[1] * ppm
+    step = 2 * CENTRE_HALF_MM / CENTRE_SHAPE[1] * ppm
+    side = cv2.GaussianBlur(dark, (0, 0), 0.5 * min(along, across)) if min(along, across) > 1.2 else dark
+    centre = cv2.GaussianBlur(dark, (0, 0), 0.5 * step) if step > 1.2 else dark
+    return side, centre
+
+
+def side_patch(src: np.ndarray, centre: np.ndarray, side: str, ppm: float) -> np.ndarray:
+    """SIDE_SHAPE darkness of one side's strip (flattened), sampled by an affine warp from `src`,
+    the first image of `smoothed`."""
     dx, dy = _DIRS[side]
     rows, cols = SIDE_SHAPE
     r0, r1 = SIDE_SPAN_MM
     along = (r1 - r0) / rows * ppm  # view px per output row
     across = 2 * SIDE_HALF_MM / cols * ppm
     # output (col, row) -> view (x, y): x = cx + (row step along the side) + (col step across it)
-    start = centre + np.array([dx, dy]) * (r0 * ppm + along / 2) + np.array([-dy, dx]) * (
-        -SIDE_HALF_MM * ppm + across / 2
+    start = (
+        centre
+        + np.array([dx, dy]) * (r0 * ppm + along / 2)
+        + np.array([-dy, dx]) * (-SIDE_HALF_MM * ppm + across / 2)
     )
     M = np.array([[-dy * across, dx * along, start[0]], [dx * across, dy * along, start[1]]], np.float64)
-    src = cv2.GaussianBlur(dark, (0, 0), 0.5 * min(along, across)) if min(along, across) > 1.2 else dark
     out = cv2.warpAffine(src, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     return out.ravel()
 
 
-def centre_patch(dark: np.ndarray, centre: np.ndarray, ppm: float) -> np.ndarray:
+def centre_patch(src: np.ndarray, centre: np.ndarray, ppm: float) -> np.ndarray:
+    """CENTRE_SHAPE darkness round the square's centre (flattened) from `src`, the second image of
+    `smoothed`."""
     rows, cols = CENTRE_SHAPE
     step = 2 * CENTRE_HALF_MM / cols * ppm
     start = centre - CENTRE_HALF_MM * ppm + step / 2
     M = np.array([[step, 0, start[0]], [0, step, start[1]]], np.float64)
-    src = cv2.GaussianBlur(dark, (0, 0), 0.5 * step) if step > 1.2 else dark
     return cv2.warpAffine(src, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).ravel()

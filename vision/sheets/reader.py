@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.localise import Calibration
 from vision.sheets import geometry as g
-from vision.sheets.features import SIDES, centre_patch, darkness, side_patch
+from vision.sheets.features import SIDES, centre_patch, darkness, side_patch, smoothed
 from vision.tiles.mlp import MLP
 from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.types import check_image
@@ -103,13 +103,34 @@ def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.n
     return ink, ratio, covered
 
 
+def classify_squares(
+    dark: np.ndarray, centres: list[np.ndarray], ppm: float
+) -> list[tuple[str, bool, list[float]]]:
+    """Per square centred at view pixel c: (sides N,E,S,W as H/R/-, station, confidence of each of
+    the five decisions), by the learned side and station classifiers, all squares in one batch."""
+    if not centres:
+        return []
+    side_src, centre_src = smoothed(dark, ppm)
+    sides = (
+        side_model()
+        .predict_proba(np.stack([side_patch(side_src, c, s, ppm) for c in centres for s in SIDES]))
+        .reshape(len(centres), len(SIDES), -1)
+    )
+    station = station_model().predict_proba(np.stack([centre_patch(centre_src, c, ppm) for c in centres]))
+    labels = side_model().labels
+    return [
+        (
+            "".join(labels[int(k)] for k in sides[i].argmax(1)),
+            bool(station[i, 1] > 0.5),
+            [float(v) for v in sides[i].max(1)] + [float(station[i].max())],
+        )
+        for i in range(len(centres))
+    ]
+
+
 def classify_square(dark: np.ndarray, c: np.ndarray, ppm: float) -> tuple[str, bool, list[float]]:
-    """(sides N,E,S,W as H/R/-, station, confidence of each of the five decisions) of the square
-    centred at view pixel `c`, by the learned side and station classifiers."""
-    sides = side_model().predict_proba(np.stack([side_patch(dark, c, s, ppm) for s in SIDES]))
-    station = station_model().predict_proba(centre_patch(dark, c, ppm)[None])[0]
-    kinds = "".join(side_model().labels[int(k)] for k in sides.argmax(1))
-    return kinds, bool(station[1] > 0.5), [float(v) for v in sides.max(1)] + [float(station.max())]
+    """`classify_squares` for one square."""
+    return classify_squares(dark, [c], ppm)[0]
 
 
 def digit_crop(mask: np.ndarray, x0: int, y0: int, ppm: float) -> np.ndarray | None | str:
@@ -170,11 +191,11 @@ def read_squares_in_view(view: TopView) -> dict[str, SquareReading]:
     dark = darkness(ratio)
     digits = ratio < DIGIT_INK  # darker than the printed grid lines
     out: dict[str, SquareReading] = {}
+    n = int(round(g.SQUARE_MM * ppm))
+    todo: list[tuple[str, int, int]] = []
     for name in g.square_names():
         sx, sy = g.square_origin_mm(name)
-        region = (sx, sy, sx + g.SQUARE_MM, sy + g.SQUARE_MM)
         x0, y0 = (int(round(v)) for v in view.mm_to_px(sx, sy))
-        n = int(round(g.SQUARE_MM * ppm))
         if covered[y0 : y0 + n, x0 : x0 + n].mean() > 0.01:
             out[name] = SquareReading(
                 name,
@@ -186,11 +207,13 @@ def read_squares_in_view(view: TopView) -> dict[str, SquareReading]:
                 0.0,
                 0.0,
                 "square covered by something that is not pen on paper",
-                region,
+                (sx, sy, sx + g.SQUARE_MM, sy + g.SQUARE_MM),
             )
-            continue
-        c = np.array([x0 + n / 2, y0 + n / 2])
-        sides, station, confs = classify_square(dark, c, ppm)
+        else:
+            todo.append((name, x0, y0))
+    found = classify_squares(dark, [np.array([x0 + n / 2, y0 + n / 2]) for _, x0, y0 in todo], ppm)
+    m = int(round(0.4 * ppm))
+    for (name, x0, y0), (sides, station, confs) in zip(todo, found, strict=True):
         overpass = (
             not station
             and sides[0] == sides[2]
@@ -198,14 +221,15 @@ def read_squares_in_view(view: TopView) -> dict[str, SquareReading]:
             and sides[0] != sides[1]
             and "-" not in sides
         )
-        m = int(round(0.4 * ppm))
         number, n_conf = (
             read_digit(digits, x0 + m, y0 + m, ppm) if sides != "----" or station else (None, 1.0)
         )
+        sx, sy = g.square_origin_mm(name)
+        region = (sx, sy, sx + g.SQUARE_MM, sy + g.SQUARE_MM)
         out[name] = SquareReading(
             name, "read", sides, overpass, station, number, float(min(confs)), n_conf, "", region
         )
-    return out
+    return {name: out[name] for name in g.square_names()}
 
 
 def sheet_view(image: np.ndarray, calibration: Calibration | None = None) -> tuple[TopView, Calibration]:
