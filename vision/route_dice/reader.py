@@ -74,7 +74,8 @@ def face_quads(view: np.ndarray, ppm: float) -> list[tuple[np.ndarray, bool]]:
     # The frame is dark in every channel while a face's coloured picture is bright in its strongest
     # one, so the max-channel image keeps the frame apart from a picture that touches it; the grey
     # image at two block sizes finds frames that blur or a dark picture joins to the die's outline.
-    value = view.max(axis=2)
+    b, gr, r = cv2.split(view)
+    value = cv2.max(cv2.max(b, gr), r)
     for k, (img, block_mm, c) in enumerate(THRESHOLDS):
         src = gray if img == "gray" else value
         block = int(round(block_mm * ppm)) | 1
