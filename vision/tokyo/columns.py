@@ -171,21 +171,20 @@ def fit_columns(
         else:
             tops = _lone_tops(calib, raw, ends[0], meet_of, hw)
         tops_a = np.array(tops, np.float64)
+        # every height, top and jittered top in one pass; the evidence is averaged over tops 3 px
+        # around: a unit moves the base by only a few pixels, so a pixel's error in the top must not
+        # decide between two heights
+        hs = np.arange(1, max_height + 1)
+        shifted = (tops_a[None, :, :] + _JITTER[:, None, :]).reshape(-1, 2)  # (J*T, 2)
+        zs = hs * s.unit_mm + s.stick_thickness_mm / 2
+        xyz = np.stack([calib.camera.ray_to_plane(shifted, z) for z in zs])  # (H, J*T, 3)
+        sc_all = _base_scores(calib, fg, care, xyz[..., :2].reshape(-1, 2))
+        sc_all = sc_all.reshape(len(hs), len(_JITTER), len(tops_a)).mean(1)  # (H, T)
         scores = []
-        for h in range(1, max_height + 1):
-            z = h * s.unit_mm + s.stick_thickness_mm / 2
-            xyz = calib.camera.ray_to_plane(tops_a, z)
-            # averaged over tops 3 px around: a unit moves the base by only a few pixels, so a pixel's
-            # error in the top must not decide between two heights
-            sc = np.mean(
-                [
-                    _base_scores(calib, fg, care, calib.camera.ray_to_plane(tops_a + off, z)[:, :2])
-                    for off in _JITTER
-                ],
-                axis=0,
-            )
-            j = int(np.argmax(sc))  # first best: the likeliest top among equals
-            scores.append((float(sc[j]), h, float(xyz[j, 0]), float(xyz[j, 1]), tops_a[j]))
+        for k, h in enumerate(hs):
+            j = int(np.argmax(sc_all[k]))  # first best: the likeliest top among equals
+            x, y = xyz[k, j, :2]  # jitter 0 comes first, so index j is the top itself
+            scores.append((float(sc_all[k, j]), int(h), float(x), float(y), tops_a[j]))
         scores.sort(key=lambda r: -r[0])  # stable: equal scores keep the lower height first
         sc, h, x, y, t = scores[0]
         margin = sc - scores[1][0] if len(scores) > 1 else sc

@@ -146,7 +146,7 @@ def _run_on_line(
     """The best run of unclaimed rod core along the line base + t u -> (point, direction, indices of
     its core pixels) of the least-squares line through the run, or None."""
     n = np.array([-u[1], u[0]], np.float32)
-    band = np.abs((pts - base) @ n) <= max(1.5, hw * 0.6)
+    band = np.abs(pts @ n - float(base @ n)) <= max(1.5, hw * 0.6)
 
     def on_fg(t0: float, step: float, k: int) -> np.ndarray:
         ts = t0 + np.arange(k * 4) * step / 4
@@ -158,7 +158,7 @@ def _run_on_line(
     for sel in (np.nonzero(band)[0], np.nonzero(band & ~claimed)[0]):
         if len(sel) < min_len * 0.5 * hw:
             continue
-        t = (pts[sel] - base) @ u
+        t = pts[sel] @ u - float(base @ u)
         span = _best_run(t, hw, 3.0 * 2 * hw, min_len, on_fg)
         if span is None:
             continue
