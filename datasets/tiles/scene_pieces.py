@@ -57,12 +57,15 @@ def scene_samples(
     return np.concatenate(xs), np.array(ys)
 
 
-def cached_scene_samples(path: Path | None, seed: int, scenes: int) -> tuple[np.ndarray, np.ndarray]:
-    """`scene_samples` from seed `seed`, kept in `path` (an .npz) so repeated trainings skip rendering."""
+def cached_scene_samples(path: Path | None, seeds: list[int], scenes: int) -> tuple[np.ndarray, np.ndarray]:
+    """`scene_samples` of `scenes` frames from each of `seeds`, kept in `path` (an .npz) so repeated
+    trainings skip rendering (several seeds can be rendered by parallel runs, then joined)."""
     if path is not None and path.exists():
         with np.load(path) as data:
             return data["x"], data["y"]
-    x, y = scene_samples(np.random.default_rng([seed, 77]), scenes)
+    parts = [scene_samples(np.random.default_rng([seed, 77]), scenes) for seed in seeds]
+    x = np.concatenate([p[0] for p in parts if len(p[1])])
+    y = np.concatenate([p[1] for p in parts if len(p[1])])
     if path is not None:
         np.savez_compressed(path, x=x.astype(np.float16), y=y.astype(np.int8))
     return x, y

@@ -4,7 +4,10 @@ Each sample is a piece in a random look (TRAIN_FONTS only), turned by a random a
 board blue at a random scale with uneven light, blur and noise, then cut out by the reader's own
 code (`vision.tiles.patch`). The patch turned back to upright (+-9 degrees) is labelled with its
 number; the same patch at a wrong turn is labelled "wrong way up" (class 0), which is how the
-reader later finds the upright angle. Writes vision/tiles/digits.npz (deterministic from --seed).
+reader later finds the upright angle. With --scenes N, samples cut from N whole rendered frames
+per --scene-seeds seed by the reader's own segmentation join them (`scene_pieces`): these carry
+what a camera frame does to a piece that the single-piece renders miss. Writes
+vision/tiles/digits.npz (deterministic from the seeds).
 """
 
 from __future__ import annotations
@@ -110,15 +113,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, help="continue from these weights (fine-tune on fresh samples)")
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--hidden", default="256,128", help="hidden layer sizes, comma-separated")
-    ap.add_argument("--scenes", type=int, default=0, help="also cut samples from this many rendered frames")
+    ap.add_argument("--scenes", type=int, default=0, help="also cut samples from this many frames per seed")
+    ap.add_argument("--scene-seeds", default="101,102", help="seeds of the rendered frames, comma-separated")
     ap.add_argument("--scene-cache", type=Path, help="keep (or reuse) the scene samples in this .npz")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     x, y, xv, yv = training_sets(make_samples, rng, args.seed, args.samples, 4000)
     if args.scenes:
-        xs, ys = cached_scene_samples(args.scene_cache, args.seed, args.scenes)
-        print(f"{len(ys)} samples cut from {args.scenes} rendered frames")
+        seeds = [int(v) for v in args.scene_seeds.split(",")]
+        xs, ys = cached_scene_samples(args.scene_cache, seeds, args.scenes)
+        print(f"{len(ys)} samples cut from {args.scenes} rendered frames of each of seeds {seeds}")
         x, y = np.concatenate([x, xs.astype(np.float32)]), np.concatenate([y, ys.astype(y.dtype)])
     labels = ["wrong-way-up"] + [str(i) for i in range(1, 17)]
     if args.init:
