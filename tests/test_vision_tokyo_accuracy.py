@@ -70,6 +70,19 @@ def test_stick_running_into_glare_is_withheld() -> None:
     assert len(obs.sticks) == 2 and len(_matched(glared, lab, obs)) == 2
 
 
+def test_stick_with_one_end_in_glare_is_completed_with_a_camera_only() -> None:
+    image, lab = _frame(STAIRS, 7)
+    glared = image.copy()
+    cv2.circle(glared, tuple(int(v) for v in lab["objects"][0]["endpoints"][0]), 12, (255, 255, 255), -1)
+    obs = read_tokyo(glared, lab["calibration"])
+    # most of it shows: its hidden end is put at the set's length, flagged, with less confidence
+    assert len(obs.sticks) == 3 and len(_matched(glared, lab, obs)) == 3
+    assert sum("placed at the set's stick length" in w for w in obs.warnings) == 1
+    assert min(s.confidence for s in obs.sticks) < 0.5 * max(s.confidence for s in obs.sticks)
+    # without a camera the stick's length is unknown: withheld
+    assert len(read_tokyo(glared, None).sticks) == 2
+
+
 def test_upright_test_tells_a_column_from_a_rod() -> None:
     cam = camera_looking_at((0, 0, 0), 640, 35, 0, 52, 1280, 720)
     calib = TokyoCalibration(cam)

@@ -45,8 +45,7 @@ def read_tokyo(
     withheld |= _large_objects(obs, fg)
     raw, hw = detect_sticks(image, fg, upright=None if calibration is None else _upright_test(calibration))
     if withheld.any():
-        # a stick running into glare or under a hand has an unknown end: withheld, not guessed
-        raw = [s for s in raw if not _runs_into(withheld, s, hw)]
+        raw = [s for s in raw if _complete_cut_stick(withheld, s, hw, calibration)]
     rods = np.zeros(fg.shape, np.uint8)
     for s in raw:
         p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
@@ -177,12 +176,41 @@ def _dist_to_box(p: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(np.hypot(dx, dy))
 
 
-def _runs_into(mask: np.ndarray, s: RawStick, hw: float) -> bool:
-    """Whether the mask lies on the stick's axis just beyond either end (within a half-width)."""
+def _cut_ends(mask: np.ndarray, s: RawStick, hw: float) -> list[int]:
+    """The ends (0 for p0, 1 for p1) with the mask on the stick's axis just beyond them."""
     u = (s.p1 - s.p0) / max(s.length, 1e-6)
-    steps = np.arange(1.0, hw + 1.0, 1.0)
-    beyond = np.vstack([s.p0[None] - steps[:, None] * u[None], s.p1[None] + steps[:, None] * u[None]])
-    return bool((_sample(mask, beyond) > 0).any())
+    steps = np.arange(1.0, hw + 1.0, 1.0)[:, None]
+    out = []
+    for k, (p, sign) in enumerate(((s.p0, -1.0), (s.p1, 1.0))):
+        if (_sample(mask, p[None] + sign * steps * u[None]) > 0).any():
+            out.append(k)
+    return out
+
+
+def _complete_cut_stick(mask: np.ndarray, s: RawStick, hw: float, calib: TokyoCalibration | None) -> bool:
+    """A stick running into glare or under a hand has an unknown end. Without a camera it is withheld
+    (False). With one, a stick that already shows most of the set's stick length on the table keeps
+    the end it shows and has the other put at the full length along its axis; a shorter piece, or one
+    cut at both ends, is withheld."""
+    cut = _cut_ends(mask, s, hw)
+    if not cut:
+        return True
+    if calib is None or len(cut) == 2:
+        return False
+    z = 1.5 * calib.sizes.unit_mm  # heights are not known yet; a low road is close enough here
+    a, b = calib.camera.ray_to_plane(np.array([s.p0, s.p1], np.float64), z)
+    length = float(np.linalg.norm(b - a))
+    full = calib.sizes.stick_length_mm
+    if length < 0.8 * full:
+        return False
+    if cut[0] == 0:
+        a = b + (a - b) * full / max(length, 1e-6)
+    else:
+        b = a + (b - a) * full / max(length, 1e-6)
+    uv, _ = calib.camera.project(np.array([a, b]))
+    s.p0, s.p1 = uv[0].astype(np.float32), uv[1].astype(np.float32)
+    s.completed = True
+    return True
 
 
 def _large_objects(obs: TokyoObservation, fg: np.ndarray) -> np.ndarray:
@@ -219,6 +247,12 @@ def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration 
             )
         role = "road" if any(r is not None for r in rests) else "loose"
         conf = float(np.clip(s.support / max(s.length * hw, 1), 0.3, 1.0))
+        if s.completed:
+            conf *= 0.5
+            obs.warnings.append(
+                f"stick at ({(s.p0[0] + s.p1[0]) / 2:.0f}, {(s.p0[1] + s.p1[1]) / 2:.0f}) px runs into "
+                "glare or a hand: its hidden end is placed at the set's stick length"
+            )
         reading = StickReading(
             ((float(s.p0[0]), float(s.p0[1])), (float(s.p1[0]), float(s.p1[1]))),
             2 * hw,

@@ -22,6 +22,7 @@ class RawStick:
     half_width: float
     support: int  # ridge pixels explaining it
     bgr: np.ndarray
+    completed: bool = False  # one end hidden (glare, hand) and put at the set's stick length
 
     @property
     def length(self) -> float:
