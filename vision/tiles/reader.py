@@ -257,20 +257,29 @@ def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.nda
     """Connected objects, with pieces that merely touch (turned pieces meeting at a corner) split:
     cores are found on the mask eroded by 5 mm, then every object pixel joins its nearest core. An
     object still the size of two whole pieces (pieces touching along a side on a crowded board) is
-    split on deeper cores (7.5, then 10 mm) when it has two there; a piece lying on another covers
-    at least a third of it and stays one object, which the cell checks refuse."""
+    split on deeper cores (7.5, then 10 mm) when it has two or more there and every part is a whole
+    piece."""
     labels = _nearest_core(fg, _core(fg, 5.0 * px_per_mm))
-    two = 1.85 * (g.PIECE_MM * px_per_mm) ** 2
+    piece = (g.PIECE_MM * px_per_mm) ** 2
     for k in range(1, int(labels.max()) + 1):
         obj = (labels == k).astype(np.uint8)
-        if obj.sum() < two:
+        if obj.sum() < 1.85 * piece:
             continue
         for depth in (7.5, 10.0):
             core = _core(obj, depth * px_per_mm)
-            if cv2.connectedComponents(core, connectivity=8)[0] > 2:
-                parts = _nearest_core(obj, core)
+            n = cv2.connectedComponents(core, connectivity=8)[0] - 1
+            if n < 2:
+                continue
+            parts = _nearest_core(obj, core)
+            # only whole pieces side by side: a piece lying on another leaves an odd part (the
+            # covered piece's visible rest joins the top one), and the object stays one, refused
+            whole = all(
+                0.8 * piece <= (parts == j).sum() <= 1.2 * piece and _solidity(parts == j) >= 0.92
+                for j in range(1, n + 1)
+            )
+            if whole:
                 labels[parts > 1] = labels.max() + parts[parts > 1] - 1
-                break
+            break
     count = int(labels.max()) + 1
     stats = np.zeros((count, 5), np.int32)
     for k in range(1, count):
