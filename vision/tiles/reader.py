@@ -261,10 +261,11 @@ def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.nda
     piece."""
     labels = _nearest_core(fg, _core(fg, 5.0 * px_per_mm))
     piece = (g.PIECE_MM * px_per_mm) ** 2
-    for k in range(1, int(labels.max()) + 1):
-        obj = (labels == k).astype(np.uint8)
-        if obj.sum() < 1.85 * piece:
+    sizes = np.bincount(labels.ravel())
+    for k in np.nonzero(sizes >= 1.85 * piece)[0]:
+        if k == 0:
             continue
+        obj = (labels == k).astype(np.uint8)
         for depth in (7.5, 10.0):
             core = _core(obj, depth * px_per_mm)
             n = cv2.connectedComponents(core, connectivity=8)[0] - 1
@@ -280,13 +281,24 @@ def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.nda
             if whole:
                 labels[parts > 1] = labels.max() + parts[parts > 1] - 1
             break
+    return labels, _label_stats(labels)
+
+
+def _label_stats(labels: np.ndarray) -> np.ndarray:
+    """connectedComponentsWithStats-style rows (x, y, w, h, area) for labels 0..max, in one pass."""
     count = int(labels.max()) + 1
     stats = np.zeros((count, 5), np.int32)
-    for k in range(1, count):
-        yy, xx = np.nonzero(labels == k)
-        if len(xx):
-            stats[k] = (xx.min(), yy.min(), xx.max() - xx.min() + 1, yy.max() - yy.min() + 1, len(xx))
-    return labels, stats
+    ys, xs = np.nonzero(labels)
+    if not len(xs):
+        return stats
+    lab = labels[ys, xs]
+    order = np.argsort(lab, kind="stable")
+    lab, xs, ys = lab[order], xs[order], ys[order]
+    ks, starts, counts = np.unique(lab, return_index=True, return_counts=True)
+    x0, x1 = np.minimum.reduceat(xs, starts), np.maximum.reduceat(xs, starts)
+    y0, y1 = np.minimum.reduceat(ys, starts), np.maximum.reduceat(ys, starts)
+    stats[ks] = np.column_stack([x0, y0, x1 - x0 + 1, y1 - y0 + 1, counts])
+    return stats
 
 
 def _core(fg: np.ndarray, r: float) -> np.ndarray:
