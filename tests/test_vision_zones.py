@@ -74,3 +74,21 @@ def test_without_markers_the_view_is_blocked(scene):
     blank = np.full((720, 1280, 3), 120, np.uint8)
     obs = reader.read(blank)
     assert obs.items == {} and "markers" in obs.blocked
+
+
+def test_without_a_clean_pip_count_the_crop_reader_reads_the_value(scene, monkeypatch):
+    """When the pips do not form a clean d6 face, the learned crop reader decides, with less trust."""
+    import vision.zones
+
+    board, shoot = scene
+    monkeypatch.setattr(vision.zones, "count_pips", lambda *a, **k: None)
+    reader = BoardDiceReader(board)
+    reader.read(shoot([]))
+    cells = ["W01", "B01", "G01", "Y01"]
+    values = [2, 4, 5, 6]
+    dice = [die(board.cells[c].x, board.cells[c].y, v, col, 11 * v)
+            for c, v, col in zip(cells, values, ["white", "blue", "green", "yellow"], strict=True)]
+    obs = reader.read(shoot(dice))
+    read = {k: v[0] for k, v in obs.items.items() if k.startswith("cell:")}
+    assert read == {cell_key(c): v for c, v in zip(cells, values, strict=True)}
+    assert all(obs.confidence[k] <= 0.7 for k in read)

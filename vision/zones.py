@@ -158,23 +158,22 @@ class ZoneDiceReader:
     def _value(self, image: np.ndarray, box: np.ndarray,
                window: tuple[int, int, int, int] | None = None) -> tuple[int, float, str | None]:
         from vision.dice.colour import classify_colour
-        from vision.dice.features import VALUE_SIZE, crop, dihedral, square_window, value_features
+        from vision.dice.features import VALUE_SIZE, crop, square_window
 
         counted = count_pips(image, box, self.die_mm * self.px, window, self._changed)
         c = crop(image, square_window(box, 1.0), VALUE_SIZE)
         colour = classify_colour(c, self.names, self.lab)[0]
         if counted is not None:
             return counted[0], counted[1], colour
-        # no clean d6 face in the pips: ask the dice reader's value network, and trust it less (a
-        # reading below the loop's threshold is put to the players instead of judged)
+        # no clean d6 face in the pips: ask the learned crop reader (the most accurate value reader on
+        # real photos, docs/models.md), and trust it less (a reading below the loop's threshold is put
+        # to the players instead of judged)
         if self._values is None:
-            from vision.dice.detector import MODELS
-            from vision.dice.mlp import SoftmaxNet
+            from vision.learned.crops import CropReader
 
-            self._values = SoftmaxNet.load(MODELS / "values.json")
-        feats = np.array([value_features(dihedral(c, k)) for k in range(8)])
-        p = self._values.proba(feats).mean(axis=0)
-        return int(p.argmax()) + 1, float(p.max()) * 0.7, colour
+            self._values = CropReader(tta=8)
+        _p_die, values, vconf, _box = self._values.read(image, np.asarray(box, np.float32)[None])
+        return int(values[0]), float(vconf[0]) * 0.7, colour
 
 
 def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,

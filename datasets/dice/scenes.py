@@ -210,8 +210,17 @@ def write_dataset(out: Path, n: int, seed: int, out_size: tuple[int, int] = (128
 def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48) -> np.ndarray:
     """A close crop of one die (BGR, size x size), like a detector box on a photo: random body and pip
     colours (including dark dice with coloured pips), turn, a visible side, shadow, blur, noise, JPEG.
-    Used to widen the value reader's training set beyond the colours of the real photos."""
-    if rng.random() < 0.5:
+    Used to widen the value reader's training set beyond the colours of the real photos. About one in
+    four is a smoky die: grey and see-through, so the table and the pips of the hidden faces show
+    faintly through the top face, with red, orange or white pips and a glint: the hardest look on
+    real tables."""
+    smoky = rng.random() < 0.25
+    if smoky:
+        g = rng.uniform(45, 120)
+        body = tuple(int(np.clip(g + rng.normal(0, 8), 0, 255)) for _ in range(3))
+        pips = tuple(int(np.clip(c + rng.normal(0, 15), 0, 255)) for c in rng.choice(
+            [(175, 35, 40), (150, 30, 35), (200, 80, 40), (210, 210, 210)]))
+    elif rng.random() < 0.5:
         name = str(rng.choice(list(DICE_COLOURS)))
         body, pips = DICE_COLOURS[name]
         body = tuple(int(np.clip(c + rng.normal(0, 18), 0, 255)) for c in body)
@@ -241,7 +250,23 @@ def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48) -> 
         sh = np.float32([[1, 0, side * np.cos(sdir) * k / 5], [0, 1, side * np.sin(sdir) * k / 5]])
         a = cv2.warpAffine(alpha, sh, (S, S))[..., None]
         img = img * (1 - a) + np.array(body[::-1], np.float32) * 0.6 * a
+    if smoky:  # see-through body: the bottom face's pips show faintly, offset by the view's slant
+        ghost = die_face_rgba(7 - value, body, pips, px=face_px, corner=0.15, pip_radius=0.09)
+        G = M.copy()
+        G[:, 2] += side * np.array([np.cos(sdir), np.sin(sdir)]) * rng.uniform(0.5, 1.5)
+        gw = cv2.warpAffine(ghost.astype(np.float32), G, (S, S))
+        ga = gw[..., 3:] / 255.0 * alpha * rng.uniform(0.25, 0.5)
+        img = img * (1 - ga) + gw[..., 2::-1] * ga
+        alpha = alpha * rng.uniform(0.55, 0.85)
     img = img * (1 - alpha) + warped[..., 2::-1] * alpha
+    if smoky and rng.random() < 0.7:  # a glint: a soft bright streak across part of the face
+        streak = np.zeros((S, S), np.float32)
+        a0 = rng.uniform(0, np.pi)
+        c0 = np.array([S / 2, S / 2]) + rng.normal(0, S * 0.12, 2)
+        d = np.array([np.cos(a0), np.sin(a0)]) * face_px * rng.uniform(0.2, 0.45)
+        cv2.line(streak, tuple(map(int, c0 - d)), tuple(map(int, c0 + d)), 1.0, max(2, S // 40))
+        streak = cv2.GaussianBlur(streak, (0, 0), S / 60)[..., None] * alpha * rng.uniform(0.4, 0.9)
+        img = img * (1 - streak) + 250 * streak
     img *= rng.uniform(0.7, 1.2)
     img = cv2.resize(np.clip(img, 0, 255).astype(np.uint8), (size, size), interpolation=cv2.INTER_AREA)
     if rng.random() < 0.5:

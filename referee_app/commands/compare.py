@@ -1,4 +1,4 @@
-"""`highway-referee compare dice FOLDER... --json OUT [--readers classical,learned,combo]`: the same
+"""`highway-referee compare dice FOLDER... --json OUT [--readers classical,combo,crops]`: the same
 scores as `eval dice` (recall, precision at IoU >= 0.5, value accuracy, n_labelled, n_detected) for
 several readers side by side on the same photos, plus frames per second on one thread.
 
@@ -14,14 +14,14 @@ from pathlib import Path
 
 from referee_app.cli import CliError, CommandTree
 
-READERS = ("classical", "learned", "combo", "combo-tiled")
+READERS = ("classical", "learned", "combo", "combo-tiled", "crops", "crops-tiled")
 
 
 def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("folders", nargs="*", type=Path, metavar="FOLDER", help="folders with labels.json")
     p.add_argument("--json", type=Path, required=True, help="write the side-by-side report here")
-    p.add_argument("--readers", default="classical,learned,combo",
-                   help=f"comma-separated, from {', '.join(READERS)} (default classical,learned,combo)")
+    p.add_argument("--readers", default="classical,combo,crops",
+                   help=f"comma-separated, from {', '.join(READERS)} (default classical,combo,crops)")
     p.add_argument("--renders", type=int, default=0, metavar="N", help="also score N fresh rendered scenes")
     p.add_argument("--render-seed", type=int, default=77, help="seed of those renders (not a training seed)")
     p.add_argument("--work", type=Path, default=Path("runs/compare"), help="where the renders are written")
@@ -50,6 +50,10 @@ def make_reader(name: str, value_model: Path | None = None):  # noqa: ANN201 - i
         return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="combo").read
     if name == "combo-tiled":
         return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="combo", tile=640).read
+    if name == "crops":
+        return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="crops").read
+    if name == "crops-tiled":
+        return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="crops", tile=640).read
     raise CliError(f"unknown reader {name!r}; choose from {', '.join(READERS)}")
 
 

@@ -22,21 +22,29 @@ def _setup(p: argparse.ArgumentParser) -> None:
                       help="labels are incomplete: detections where no die is labelled are not counted wrong")
     mode.add_argument("--strict", dest="lenient", action="store_const", const=False,
                       help="count every unmatched detection as wrong")
+    p.add_argument("--reader", choices=("crops", "classical"), default="crops",
+                   help="crops (default, what the referee uses): learned box proposals read by the learned "
+                        "crop network; classical: the numpy window detector and value networks")
     p.add_argument("--models", type=Path, default=None, metavar="DIR",
-                   help="dice model folder (default: the shipped vision/dice/models)")
+                   help="classical reader: dice model folder (default: the shipped vision/dice/models)")
     p.add_argument("--die-px", type=float, nargs=2, metavar=("MIN", "MAX"), default=(20.0, 72.0),
                    help="die sizes (box side, pixels) to look for (default 20 72)")
 
 
 def _training_photos(models: Path) -> dict[str, set[str]]:
-    """Folder name -> photos any of the models was trained on (recorded in the model files)."""
+    """Folder name -> photos any of the models was trained on (recorded in the model files: the classical
+    folder's and the shipped learned models' sidecars, since the crops reader uses both kinds)."""
+    from vision.learned.reader import MODELS as LEARNED
+
     out: dict[str, set[str]] = {}
-    for path in sorted(models.glob("*.json")):
+    for path in [*sorted(models.glob("*.json")), *sorted(LEARNED.glob("*.json"))]:
         try:
             meta = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        out.setdefault(str(meta.get("trained_on", "")), set()).update(meta.get("train_photos", []))
+        if isinstance(meta, dict) and meta.get("trained_on"):
+            photos = meta.get("train_photos", [])
+            out.setdefault(str(meta["trained_on"]), set()).update(photos if isinstance(photos, list) else [])
     return out
 
 
@@ -50,7 +58,12 @@ def _run(args: argparse.Namespace) -> int:
     if not models.is_dir():
         raise CliError(f"--models {models}: no such folder")
     try:
-        reader = DiceReader(models, die_px=tuple(args.die_px))
+        if args.reader == "classical":
+            read = DiceReader(models, die_px=tuple(args.die_px)).read
+        else:
+            from vision.learned.reader import LearnedDiceReader
+
+            read = LearnedDiceReader(mode="crops").read
     except VisionError as exc:
         raise CliError(str(exc)) from exc
     trained = {} if args.include_training else _training_photos(models)
@@ -64,12 +77,14 @@ def _run(args: argparse.Namespace) -> int:
             else args.draw_misses
         skip = trained.get(folder.resolve().name, set())
         try:
-            report = evaluate(labels, reader.read, args.lenient, skip, draw)
+            report = evaluate(labels, read, args.lenient, skip, draw)
         except OSError as exc:
             raise CliError(f"cannot write drawings to {draw}: {exc.strerror or exc}", 1) from exc
+        report["reader"] = args.reader
+        print(f"reader: {args.reader}")
         print(format_report(report))
         reports.append(report)
-    result = reports[0] if len(reports) == 1 else _pool(reports)
+    result = reports[0] if len(reports) == 1 else dict(_pool(reports), reader=args.reader)
     if args.json:
         try:
             write_json(args.json, result)

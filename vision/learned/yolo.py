@@ -114,6 +114,7 @@ class OnnxYolo:
 
                 opts = ort.SessionOptions()
                 opts.intra_op_num_threads = 1
+                opts.inter_op_num_threads = 1
                 self._sess = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
                 shape = self._sess.get_inputs()[0].shape
                 self._input = self._sess.get_inputs()[0].name
@@ -126,6 +127,10 @@ class OnnxYolo:
             raise VisionError("backend 'onnxruntime' asked for but onnxruntime is not installed") from None
         except cv2.error as exc:
             raise VisionError(f"{self.path}: OpenCV cannot load this ONNX model: {exc}") from None
+        except VisionError:
+            raise
+        except Exception as exc:  # onnxruntime's own load errors (bad or truncated file)
+            raise VisionError(f"{self.path}: onnxruntime cannot load this model: {exc}") from None
         self.size = int(shape[2]) if shape and isinstance(shape[2], int) else self._probe_size()
 
     def _probe_size(self) -> int:

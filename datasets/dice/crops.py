@@ -1,0 +1,192 @@
+"""Die crops for the learned crop reader (vision/learned/crops.py): what the box detector proposes,
+labelled "not a die" (0) or the die's value (1..6).
+
+Why from the detector's own proposals: the crop reader judges exactly those boxes at run time (low
+confidence, so recall is high), so it must learn their framing errors and their false alarms (tray
+prints, lone pips, two touching dice in one box), not only clean hand-drawn boxes. Labelled boxes,
+jittered, are added so every die is seen even where the detector missed it.
+
+Each sample is a square patch of PATCH px around the box centre, side CONTEXT x the box's longer side,
+so the trainer can still turn, shift and rescale it before cutting the network's input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.yolo.progress import progress
+from vision.realdata import LabelledImage, iou_matrix, load_labels
+
+PATCH = 64
+CONTEXT = 1.6  # patch side / box side; the reader's input keeps about 1.25 of it
+POS_IOU, NEG_IOU = 0.5, 0.25
+# a proposal overlapping one die at IoU REFINE_IOU..POS_IOU, with the die's centre inside it and no
+# other die near, is a die badly framed: labelled with its value and a box target, so the reader
+# learns to re-frame it (the detector's only box on a die is sometimes like that)
+REFINE_IOU, OTHER_IOU = 0.3, 0.15
+
+
+def box_patch(image: np.ndarray, box: Sequence[float], size: int = PATCH,
+              context: float = CONTEXT) -> np.ndarray:
+    """Square patch centred on `box` (x0, y0, x1, y1), side context x its longer side, edges replicated."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    half = max(x1 - x0, y1 - y0, 2.0) * context / 2
+    scale = size / (2 * half)
+    M = np.array([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]], np.float32)
+    return cv2.warpAffine(image, M, (size, size), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def label_proposals(gt: np.ndarray, values: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Class per proposal and the index of its die (-1 for none): the value of the die it frames
+    (IoU >= POS_IOU, or a lone die badly framed, see REFINE_IOU), 0 when it frames no die (IoU <
+    NEG_IOU with every die), -1 when ambiguous (left out)."""
+    out = np.zeros(len(boxes), np.int64)
+    which = np.full(len(boxes), -1, np.int64)
+    if len(gt) and len(boxes):
+        m = iou_matrix(boxes, gt)
+        best = m.argmax(axis=1)
+        top = m[np.arange(len(boxes)), best]
+        second = np.sort(m, axis=1)[:, -2] if m.shape[1] > 1 else np.zeros(len(boxes))
+        gc = (gt[best, :2] + gt[best, 2:]) / 2
+        inside = (gc >= boxes[:, :2]).all(axis=1) & (gc <= boxes[:, 2:]).all(axis=1)
+        refine = (top >= REFINE_IOU) & inside & (second < OTHER_IOU)
+        pos = (top >= POS_IOU) | refine
+        out = np.where(pos, values[best], np.where(top < NEG_IOU, 0, -1))
+        which = np.where(pos, best, -1)
+    return out, which
+
+
+def box_target(box: Sequence[float], die: Sequence[float], context: float = CONTEXT) -> np.ndarray:
+    """The die's centre and side (sqrt of its box area) in the normalised coordinates of the patch cut
+    around `box` (-1..1 across the patch, as torch's grid_sample counts)."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    d0, e0, d1, e1 = (float(v) for v in die)
+    half = max(x1 - x0, y1 - y0, 2.0) * context / 2
+    return np.array([((d0 + d1) - (x0 + x1)) / 2 / half, ((e0 + e1) - (y0 + y1)) / 2 / half,
+                     np.sqrt(max(d1 - d0, 1.0) * max(e1 - e0, 1.0)) / half], np.float32)
+
+
+def jittered(box: Sequence[float], rng: np.random.Generator, amount: float = 0.2) -> np.ndarray:
+    x0, y0, x1, y1 = (float(v) for v in box)
+    w, h = x1 - x0, y1 - y0
+    d = rng.uniform(-amount, amount, 4) * np.array([w, h, w, h])
+    return np.array([x0, y0, x1, y1]) + d
+
+
+def image_samples(image: np.ndarray, item_objects: list[tuple[Sequence[float], int]], proposals: np.ndarray,
+                  rng: np.random.Generator, gt_copies: int = 2,
+                  max_negatives: int = 40) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
+    """Patches, classes and box targets (NaN for "not a die") for one image: detector proposals
+    (labelled by overlap) and jittered labelled boxes."""
+    gt = np.array([b for b, _ in item_objects], np.float32).reshape(-1, 4)
+    values = np.array([v for _, v in item_objects], np.int64)
+    cls, which = label_proposals(gt, values, proposals)
+    patches, labels, targets = [], [], []
+    none = np.full(3, np.nan, np.float32)
+    neg = np.flatnonzero(cls == 0)
+    if len(neg) > max_negatives:
+        neg = rng.choice(neg, max_negatives, replace=False)
+    for i in list(np.flatnonzero(cls > 0)) + list(neg):
+        patches.append(box_patch(image, proposals[i]))
+        labels.append(int(cls[i]))
+        targets.append(box_target(proposals[i], gt[which[i]]) if cls[i] > 0 else none)
+    for b, v in item_objects:
+        for _ in range(gt_copies):
+            j = jittered(b, rng)
+            patches.append(box_patch(image, j))
+            labels.append(int(v))
+            targets.append(box_target(j, b))
+    return patches, labels, targets
+
+
+def _objects(item: LabelledImage) -> list[tuple[Sequence[float], int]]:
+    return [(o.bbox, int(o.value)) for o in item.objects
+            if o.kind == "die" and isinstance(o.value, int) and 1 <= o.value <= 6]
+
+
+def synthetic_patch(rng: np.random.Generator, value: int) -> np.ndarray:
+    """One generated die crop (datasets/dice/scenes.py: many body and pip colours, smoky dice among
+    them) padded to the patch framing (the crop covers about 1.25 die sides, the patch CONTEXT)."""
+    from datasets.dice.scenes import synthetic_die_crop
+
+    inner = int(round(PATCH * 1.25 / CONTEXT))
+    c = synthetic_die_crop(rng, value, size=inner)
+    edge = np.concatenate([c[0], c[-1], c[:, 0], c[:, -1]]).astype(np.float32)
+    out = np.empty((PATCH, PATCH, 3), np.float32)
+    out[:] = np.median(edge, axis=0)  # the table around the crop: its own border colour, a little noise
+    out += rng.normal(0, 2.0, out.shape)
+    pad = (PATCH - inner) // 2
+    out[pad:pad + inner, pad:pad + inner] = c
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int, detector: Path,
+          conf: float = 0.01, show_progress: bool = True, synthetic: int = 0) -> dict[str, Any]:
+    """Write OUT (an .npz): x (N, PATCH, PATCH, 3) uint8 BGR, y (N,) 0..6, target (N, 3) the die's
+    centre and side in patch coordinates (NaN: none), source (N,) 0 real / 1 render / 2 generated crop,
+    group (N,) the real photo's index or -1.
+    Real photos: the first `real_first` of REAL's labels.json in file-name order (the rest stay
+    unseen for evaluation). Renders: `renders` scenes of datasets/dice from `seed`."""
+    from datasets.dice.scenes import random_scene
+    from vision.learned.yolo import OnnxYolo
+
+    net = OnnxYolo(detector)
+    rng = np.random.default_rng(seed)
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    ts: list[np.ndarray] = []
+    src: list[int] = []
+    group: list[int] = []  # index of the real photo in file-name order, -1 for renders (for splits)
+    used: list[str] = []
+    if real is not None and real_first > 0:
+        labelled = load_labels(real)
+        items = sorted(labelled.items, key=lambda it: it.image)[:real_first]
+        for g, item in enumerate(progress(items, len(items), "real photos", enabled=show_progress)):
+            image = cv2.imread(str(labelled.path(item)))
+            if image is None:
+                continue
+            boxes, _, _ = net.detect(image, conf, 0.5)
+            # real photos are few: more jittered copies of each labelled die
+            p, lab, tg = image_samples(image, _objects(item), boxes, rng, gt_copies=4)
+            xs += p
+            ys += lab
+            ts += tg
+            src += [0] * len(lab)
+            group += [g] * len(lab)
+            used.append(item.image)
+    for k in progress(range(renders), renders, "renders", enabled=show_progress):
+        image, objects = random_scene(np.random.default_rng([seed, k]))
+        boxes, _, _ = net.detect(image, conf, 0.5)
+        objs = [(o["bbox"], int(o["value"])) for o in objects]
+        p, lab, tg = image_samples(image, objs, boxes, rng, gt_copies=1, max_negatives=15)
+        xs += p
+        ys += lab
+        ts += tg
+        src += [1] * len(lab)
+        group += [-1] * len(lab)
+    for k in progress(range(synthetic), synthetic, "die crops", enabled=show_progress):
+        value = int(rng.integers(1, 7))
+        xs.append(synthetic_patch(np.random.default_rng([seed, 7, k]), value))
+        ys.append(value)
+        ts.append(np.full(3, np.nan, np.float32))
+        src.append(2)
+        group.append(-1)
+    x = np.stack(xs) if xs else np.zeros((0, PATCH, PATCH, 3), np.uint8)
+    y = np.array(ys, np.int64)
+    meta = {"real": str(real) if real else None, "real_photos": used, "renders": renders, "seed": seed,
+            "detector": Path(detector).name, "conf": conf, "synthetic": synthetic,
+            "patch": PATCH, "context": CONTEXT,
+            "counts": {str(c): int((y == c).sum()) for c in range(7)}}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, x=x, y=y, source=np.array(src, np.int8),
+                        target=np.array(ts, np.float32).reshape(-1, 3),
+                        group=np.array(group, np.int32), meta=json.dumps(meta))
+    return meta

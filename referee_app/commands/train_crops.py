@@ -1,0 +1,114 @@
+"""`highway-referee train dice-crops`: build the die crop set from the box detector's proposals (real
+photos' first block + renders), train the small crop network (torch, the train extra), export ONNX with
+a model card (JSON sidecar + Markdown) that records which photos it trained on, so `eval dice` and
+`compare dice` leave those out."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from referee_app.cli import CliError, CommandTree
+
+
+def _setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--real", type=Path, metavar="FOLDER", help="labelled photos (realdata format)")
+    p.add_argument("--real-first", type=int, default=52, help="how many photos, in file-name order (52)")
+    p.add_argument("--renders", type=int, default=400, help="rendered scenes to harvest crops from (400)")
+    p.add_argument("--synthetic", type=int, default=4000,
+                   help="generated single-die crops added (many colours, smoky dice; default 4000)")
+    p.add_argument("--seed", type=int, default=101, help="seed of the renders and of training")
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--arch", default="c32s", help="network: c32s (default, light) or c32 (twice as deep)")
+    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    p.add_argument("--data", type=Path, help="reuse this crop set (.npz) instead of building one")
+    p.add_argument("--out", type=Path, default=Path("vision/learned/models/dice_crops_c32.onnx"),
+                   help="ONNX file to write; NAME.json and NAME.md beside it are the model card")
+    p.add_argument("--evaluate", type=Path, metavar="FOLDER",
+                   help="after training, score the crops reader on FOLDER's photos it did not train on and "
+                        "put the numbers on the card")
+
+
+def _run(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        raise CliError("training needs the train extra (torch): pip install -e '.[train]' in its own "
+                       "environment (see docs/models.md)", 3)
+    if args.epochs < 1 or min(args.renders, args.real_first, args.synthetic) < 0:
+        raise CliError("--epochs must be positive, --renders, --synthetic and --real-first not negative")
+    if args.real is not None and not (args.real / "labels.json").is_file():
+        raise CliError(f"--real {args.real}: no labels.json in this folder")
+    from datasets.dice.crops import build
+    from vision.learned.crop_training import ARCHS, train_crops
+    from vision.learned.reader import DEFAULT_MODEL
+
+    if args.arch not in ARCHS:
+        raise CliError(f"--arch must be one of {', '.join(ARCHS)}")
+    data = args.data or args.out.with_suffix(".crops.npz")
+    if args.data is None:
+        meta = build(data, args.real, args.real_first, args.renders, args.seed, DEFAULT_MODEL,
+                     synthetic=args.synthetic)
+        if not meta["counts"] or sum(meta["counts"].values()) == 0:
+            raise CliError("the crop set is empty: give --real, --renders or --synthetic")
+    else:
+        import numpy as np
+
+        try:
+            meta = json.loads(str(np.load(data)["meta"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise CliError(f"--data {data}: not a crop set ({exc})") from exc
+    print(f"crop set {data}: {meta['counts']}")
+    result = train_crops(data, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads,
+                         arch=args.arch)
+    card = {"trained_on": Path(meta["real"]).name if meta.get("real") else None,
+            "train_photos": meta["real_photos"], "renders": meta["renders"], "seed": meta["seed"],
+            "synthetic": meta.get("synthetic", 0), "arch": args.arch, "input": 32,
+            "classes": ["not a die", "1", "2", "3", "4", "5", "6"],
+            "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
+            "proposals_from": meta["detector"], "proposal_conf": meta["conf"]}
+    if args.evaluate:
+        card["held_out"] = _held_out(args.out, args.evaluate, set(meta["real_photos"]))
+    args.out.with_suffix(".json").write_text(json.dumps(card, indent=1), encoding="utf-8")
+    args.out.with_suffix(".md").write_text(_markdown(args.out.name, card), encoding="utf-8")
+    print(f"wrote {args.out} and its card ({result.seconds:.0f} s of training)")
+    return 0
+
+
+def _held_out(model: Path, folder: Path, trained: set[str]) -> dict:
+    from vision.dice.evaluate import evaluate, load
+    from vision.learned.reader import LearnedDiceReader
+
+    reader = LearnedDiceReader(mode="crops", crop_model=model)
+    r = evaluate(load(folder), reader.read, True, trained, None)
+    return {"folder": folder.name, **{k: r[k] for k in ("n_images", "n_labelled", "n_detected", "recall",
+                                                         "precision", "value_accuracy", "end_to_end")}}
+
+
+def _markdown(name: str, card: dict) -> str:
+    lines = [f"# Model card: {name}", "",
+             f"- What: the die crop reader (class 0 'not a die', 1..6 the value) on 32x32 crops of the box "
+             f"detector's proposals; architecture {card['arch']}, trained here from scratch with torch.",
+             f"- Data: crops {card['crops']} from proposals of {card['proposals_from']} (confidence >= "
+             f"{card['proposal_conf']}) and jittered labelled boxes, on "
+             + (f"{len(card['train_photos'])} real photos of {card['trained_on']} (the first in file-name "
+                "order) and " if card["train_photos"] else "no real photos, ")
+             + f"{card['renders']} renders (seed {card['seed']}), plus {card['synthetic']} generated "
+             "single-die crops.",
+             f"- Training: {card['epochs']} epochs, {card['train_seconds']} s on CPU."]
+    if "held_out" in card:
+        h = card["held_out"]
+        lines.append(f"- Held-out real photos ({h['folder']}, {h['n_images']} photos, {h['n_labelled']} "
+                     "dice, "
+                     f"none trained on), reader mode crops: recall {h['recall']:.1%}, precision "
+                     f"{h['precision']:.1%} (lenient), value accuracy {h['value_accuracy']:.1%}, end to end "
+                     f"{h['end_to_end']:.1%}.")
+    lines += ["", "Rebuild: `highway-referee train dice-crops --real ../shared/realdata/nell_byler_d6 "
+              "--evaluate ../shared/realdata/nell_byler_d6` (train extra; see docs/models.md)."]
+    return "\n".join(lines) + "\n"
+
+
+def register(cli: CommandTree) -> None:
+    cli.add(("train", "dice-crops"), _setup, _run,
+            help="train the die crop reader (not a die / value 1..6) on detector proposals, export ONNX")

@@ -1,0 +1,40 @@
+"""Training the die crop reader through the CLI (needs the train extra; skipped without it): a tiny
+crop set, one epoch, ONNX export with its card, read back by the torch-free run time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+
+def test_train_dice_crops_exports_a_model_the_runtime_reads(tmp_path: Path) -> None:
+    from referee_app.cli import main
+    from vision.learned.crops import CropReader
+
+    out = tmp_path / "crops_tiny.onnx"
+    assert main(["train", "dice-crops", "--renders", "2", "--real-first", "0", "--synthetic", "40",
+                 "--epochs", "1", "--out", str(out)]) == 0
+    card = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert card["epochs"] == 1 and card["synthetic"] == 40 and card["train_photos"] == []
+    assert "Model card" in out.with_suffix(".md").read_text(encoding="utf-8")
+    image = np.full((120, 160, 3), 200, np.uint8)
+    boxes = np.array([[10, 10, 50, 50], [60, 20, 110, 70]], np.float32)
+    for backend in ("opencv", "auto"):
+        proba, framed = CropReader(out, tta=4, backend=backend).forward(image, boxes)
+        assert proba.shape == (2, 7) and np.allclose(proba.sum(axis=1), 1.0, atol=1e-4)
+        assert framed.shape == (2, 4) and np.isfinite(framed).all()
+
+
+def test_train_dice_crops_rejects_bad_arguments(tmp_path: Path, capsys) -> None:
+    from referee_app.cli import main
+
+    assert main(["train", "dice-crops", "--epochs", "0", "--out", str(tmp_path / "x.onnx")]) == 2
+    assert "--epochs" in capsys.readouterr().err
+    assert main(["train", "dice-crops", "--real", str(tmp_path), "--out", str(tmp_path / "x.onnx")]) == 2
+    assert "no labels.json" in capsys.readouterr().err

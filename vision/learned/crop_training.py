@@ -1,0 +1,201 @@
+"""Training of the die crop reader (torch; the `train` extra). Run time needs only the exported ONNX file.
+
+The network sees a 32x32 crop around a proposed box and says "not a die" or the value 1..6. It is
+tiny on purpose (about 0.1 M parameters, ~10 MFLOP per crop) so dozens of proposals per frame, each
+in a few turned copies, still leave a 1280x720 frame at camera rate on one core.
+
+Augmentation is done on whole batches with affine_grid/grid_sample (one call turns, rescales, shifts
+and mirrors every patch), plus colour changes: channel permutation and hue-free gain, because dice
+come in every colour and the value never depends on it, and blur/noise/gamma for cheap cameras.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+INPUT = 32
+KEEP = 1.25  # the input covers this many box sides (box_patch context at run time)
+# 7 class scores ("not a die", 1..6), then the die's centre x, y and side in the crop's own
+# coordinates (-1..1 across the crop), which re-frames a proposal that cut a die badly
+OUTPUTS = 10
+
+
+ARCHS = ("c32", "c32s")
+
+
+def build_net(arch: str = "c32s") -> Any:
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int) -> list[Any]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    if arch not in ARCHS:
+        raise ValueError(f"arch must be one of {ARCHS}, got {arch!r}")
+    if arch == "c32":  # two convolutions per scale: ~10 M multiply-adds per crop
+        layers = [*block(3, 16), *block(16, 16), nn.MaxPool2d(2), *block(16, 32), *block(32, 32),
+                  nn.MaxPool2d(2), *block(32, 64), *block(64, 64), nn.MaxPool2d(2), *block(64, 96)]
+    else:  # "c32s": one per scale, ~3 M multiply-adds: the run-time default
+        layers = [*block(3, 24), nn.MaxPool2d(2), *block(24, 32), nn.MaxPool2d(2), *block(32, 64),
+                  nn.MaxPool2d(2), *block(64, 96)]
+
+    class CropNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                                      nn.Dropout(0.2), nn.Linear(96, OUTPUTS))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            # raw 0..255 BGR in, so the run time feeds pixels as they are
+            return self.body(x / 127.5 - 1.0)
+
+    return CropNet()
+
+
+def augment(batch: Any, gen: Any, train: bool, target: Any = None) -> Any:
+    """(B, 3, P, P) float patches (box = P / 1.6 px) -> (B, 3, INPUT, INPUT) crops covering KEEP boxes;
+    with `target` (B, 3: die centre and side in patch coordinates) also the target in crop coordinates."""
+    import torch
+    import torch.nn.functional as F
+
+    from datasets.dice.crops import CONTEXT
+
+    B = batch.shape[0]
+    base = KEEP / CONTEXT
+    if not train:
+        theta = torch.zeros(B, 2, 3)
+        theta[:, 0, 0] = theta[:, 1, 1] = base
+        grid = F.affine_grid(theta, (B, 3, INPUT, INPUT), align_corners=False)
+        x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
+        return x if target is None else (x, crop_target(theta, target))
+    ang = torch.rand(B, generator=gen) * 2 * math.pi
+    scale = base * torch.exp((torch.rand(B, generator=gen) - 0.5) * 0.35)
+    flip = torch.where(torch.rand(B, generator=gen) < 0.5, -1.0, 1.0)
+    shift = (torch.rand(B, 2, generator=gen) - 0.5) * 0.16
+    cos, sin = torch.cos(ang) * scale, torch.sin(ang) * scale
+    theta = torch.stack([torch.stack([cos * flip, -sin, shift[:, 0]], 1),
+                         torch.stack([sin * flip, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, (B, 3, INPUT, INPUT), align_corners=False)
+    x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    # colour: channel order, per-channel gain, brightness/contrast, gamma, sometimes grey
+    perm = torch.stack([torch.randperm(3, generator=gen) for _ in range(B)])
+    x = torch.gather(x, 1, perm[:, :, None, None].expand(-1, -1, INPUT, INPUT))
+    x = x * (1 + (torch.rand(B, 3, 1, 1, generator=gen) - 0.5) * 0.3)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = (x - mean) * torch.exp((torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * 0.8) + mean
+    x = x + (torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * 80
+    x = x.clamp(0, 255)
+    x = 255 * (x / 255) ** torch.exp((torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * 0.6)
+    grey = torch.rand(B, generator=gen) < 0.15
+    x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    blur = torch.rand(B, generator=gen) < 0.25
+    if blur.any():
+        k = torch.tensor([1.0, 2.0, 1.0])
+        k = (k[:, None] * k[None, :] / 16).expand(3, 1, 3, 3)
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k, groups=3)
+    x = x + torch.randn(x.shape, generator=gen) * torch.rand(B, 1, 1, 1, generator=gen) * 8
+    x = x.clamp(0, 255)
+    return x if target is None else (x, crop_target(theta, target))
+
+
+def crop_target(theta: Any, target: Any) -> Any:
+    """Patch coordinates -> crop coordinates: grid_sample reads patch point M o + t for crop point o."""
+    import torch
+
+    M, t = theta[:, :, :2], theta[:, :, 2]
+    centre = torch.linalg.solve(M, (target[:, :2] - t).unsqueeze(-1)).squeeze(-1)
+    side = target[:, 2:] / torch.sqrt(torch.abs(torch.linalg.det(M))).unsqueeze(-1)
+    return torch.cat([centre, side], dim=1)
+
+
+@dataclass
+class CropTrainResult:
+    epochs: int
+    seconds: float
+    val_accuracy: float | None
+    val_rows: int
+    history: list[dict[str, float]]
+
+
+def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
+                val_groups: tuple[int, int] | None = None, seed: int = 0, threads: int = 1,
+                arch: str = "c32s", log: Any = print) -> CropTrainResult:
+    """Train on DATA (datasets/dice/crops.py .npz), export OUT_ONNX. `val_groups` (lo, hi): real photos
+    with index lo <= g < hi are held back for validation (none: train on everything)."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    z = np.load(data)
+    x = torch.from_numpy(z["x"]).permute(0, 3, 1, 2).float()
+    y = torch.from_numpy(z["y"]).long()
+    target = torch.from_numpy(z["target"]).float()
+    group = torch.from_numpy(z["group"]).long()
+    val = torch.zeros(len(y), dtype=torch.bool)
+    if val_groups is not None:
+        val = (group >= val_groups[0]) & (group < val_groups[1])
+    tr = torch.nonzero(~val).flatten()
+    va = torch.nonzero(val).flatten()
+    # real photos are a small part of the set but the look that matters: sample them 3x as often
+    weight = torch.where(torch.from_numpy(z["source"][tr.numpy()]) == 0, 3.0, 1.0)
+    net = build_net(arch)
+    steps = max(1, epochs * len(tr) // batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    gen = torch.Generator().manual_seed(seed)
+    history: list[dict[str, float]] = []
+    start = time.perf_counter()
+    per_epoch = max(1, len(tr) // batch)
+    val_acc = None
+    for step in range(steps):
+        net.train()
+        idx = tr[torch.multinomial(weight, batch, replacement=True, generator=gen)]
+        xb, tb = augment(x[idx], gen, train=True, target=target[idx])
+        out = net(xb)
+        loss = F.cross_entropy(out[:, :7], y[idx], label_smoothing=0.05)
+        has = ~torch.isnan(tb[:, 0])
+        if has.any():  # box re-framing only where there is a die to frame
+            loss = loss + 2.0 * F.smooth_l1_loss(out[has, 7:], tb[has], beta=0.1)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if (step + 1) % per_epoch == 0 or step == steps - 1:
+            row = {"epoch": (step + 1) / per_epoch, "loss": float(loss.detach()),
+                   "seconds": time.perf_counter() - start}
+            if len(va):
+                val_acc = evaluate(net, x[va], y[va])
+                row["val_accuracy"] = val_acc
+            history.append(row)
+            log(json.dumps({k: round(v, 4) for k, v in row.items()}))
+    export(net, out_onnx)
+    return CropTrainResult(epochs, time.perf_counter() - start, val_acc, int(len(va)), history)
+
+
+def evaluate(net: Any, x: Any, y: Any) -> float:
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        pred = torch.cat([net(augment(x[i:i + 512], None, train=False))[:, :7].argmax(1)
+                          for i in range(0, len(x), 512)])
+    return float((pred == y).float().mean())
+
+
+def export(net: Any, out: Path) -> Path:
+    import torch
+
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, INPUT, INPUT)
+    torch.onnx.export(net, (dummy,), str(out), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    return out

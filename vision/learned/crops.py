@@ -1,0 +1,141 @@
+"""The learned die crop reader at run time (OpenCV DNN on a shipped ONNX file; no torch).
+
+Given boxes proposed by a detector, it says for each whether it frames a die and which value is on
+top. Each box is cut at 1.25 box sides, 32x32 px, in `tta` turned/mirrored copies (a die's value
+does not change when its picture turns) whose class probabilities are averaged. Class 0 is "not a
+die" (tray prints, lone pips, two dice in one box, half a die); 1..6 are the values.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.types import VisionError
+
+MODELS = Path(__file__).with_name("models")
+DEFAULT_CROP_MODEL = MODELS / "dice_crops_c32.onnx"
+INPUT = 32
+KEEP = 1.25
+SCREEN = 0.2  # a proposal the first view gives less than this chance of being a die gets no more views
+
+
+def box_crops(image: np.ndarray, boxes: np.ndarray, size: int = INPUT, context: float = KEEP) -> np.ndarray:
+    """(N, size, size, 3) square crops centred on each box, side `context` x the box's longer side."""
+    out = np.empty((len(boxes), size, size, 3), np.uint8)
+    for i, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float64)):
+        half = max(x1 - x0, y1 - y0, 2.0) * context / 2
+        s = size / (2 * half)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        M = np.array([[s, 0, size / 2 - cx * s], [0, s, size / 2 - cy * s]], np.float32)
+        out[i] = cv2.warpAffine(image, M, (size, size), flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def dihedral_stack(crops: np.ndarray, k: int) -> np.ndarray:
+    """The first k of the 8 turns/mirrors of every crop, as (k, N, H, W, 3)."""
+    views = [crops, crops[:, ::-1, ::-1], np.rot90(crops, 1, (1, 2)), np.rot90(crops, 3, (1, 2)),
+             crops[:, :, ::-1], crops[:, ::-1], np.rot90(crops[:, :, ::-1], 1, (1, 2)),
+             np.rot90(crops[:, :, ::-1], 3, (1, 2))]
+    return np.stack(views[:k])
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class CropReader:
+    def __init__(self, path: Path | str = DEFAULT_CROP_MODEL, tta: int = 4, backend: str = "auto") -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise VisionError(f"{self.path}: no such crop model file")
+        if not 1 <= tta <= 8:
+            raise VisionError(f"tta must be 1..8 views, got {tta}")
+        if backend == "auto":  # onnxruntime ran this network 3x faster than OpenCV 5's DNN on one core
+            backend = "onnxruntime" if importlib.util.find_spec("onnxruntime") else "opencv"
+        self.backend = backend
+        try:
+            if backend == "onnxruntime":
+                import onnxruntime as ort
+
+                opts = ort.SessionOptions()
+                opts.intra_op_num_threads = 1
+                opts.inter_op_num_threads = 1
+                self._sess = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+                self._input = self._sess.get_inputs()[0].name
+            elif backend == "opencv":
+                self._net = cv2.dnn.readNetFromONNX(str(self.path))
+            else:
+                raise VisionError(f"backend must be 'auto', 'opencv' or 'onnxruntime', got {backend!r}")
+        except ImportError:
+            raise VisionError("backend 'onnxruntime' asked for but onnxruntime is not installed") from None
+        except cv2.error as exc:
+            raise VisionError(f"{self.path}: OpenCV cannot load this ONNX model: {exc}") from None
+        except VisionError:
+            raise
+        except Exception as exc:  # onnxruntime's own load errors (bad or truncated file)
+            raise VisionError(f"{self.path}: onnxruntime cannot load this model: {exc}") from None
+        side = self.path.with_suffix(".json")
+        self.card = json.loads(side.read_text(encoding="utf-8")) if side.exists() else {}
+        self.tta = tta
+
+    def forward(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, 7) mean class probabilities over the views (column 0 "not a die", 1..6 the values) and
+        (N, 4) the boxes re-framed by the network (the boxes as given if the model has no box output)."""
+        boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+        if len(boxes) == 0:
+            return np.zeros((0, 7), np.float32), boxes
+        crops = box_crops(image, boxes)
+        # every proposal is judged once; only the likely dice get the turned views (most proposals
+        # are not dice, and this keeps a frame with many of them at camera rate)
+        first = self._run(crops)
+        proba = softmax(first[:, :7])
+        maybe = np.flatnonzero(1.0 - proba[:, 0] >= SCREEN)
+        if self.tta > 1 and len(maybe):
+            views = dihedral_stack(crops[maybe], self.tta)[1:]
+            k, m = views.shape[:2]
+            more = softmax(self._run(views.reshape(k * m, INPUT, INPUT, 3))[:, :7]).reshape(k, m, 7)
+            proba[maybe] = (proba[maybe] + more.sum(axis=0)) / self.tta
+        if first.shape[-1] < 10:
+            return proba, boxes
+        return proba, reframe(boxes, first[:, 7:10])  # the unturned view's box: no turn to undo
+
+    def _run(self, crops: np.ndarray) -> np.ndarray:
+        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)
+        if self.backend == "onnxruntime":
+            return np.asarray(self._sess.run(None, {self._input: blob})[0])
+        self._net.setInput(blob)
+        return np.asarray(self._net.forward())
+
+    def proba(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        return self.forward(image, boxes)[0]
+
+    def read(self, image: np.ndarray,
+             boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per box: probability it is a die, its value 1..6, that value's share of the die mass, and the
+        box re-framed on the die."""
+        p, framed = self.forward(image, boxes)
+        p_die = 1.0 - p[:, 0]
+        values = p[:, 1:].argmax(axis=1) + 1 if len(p) else np.zeros(0, np.int64)
+        vconf = p[np.arange(len(p)), values] / np.maximum(p_die, 1e-6) if len(p) else np.zeros(0)
+        return p_die.astype(np.float32), values.astype(np.int32), vconf.astype(np.float32), framed
+
+
+def reframe(boxes: np.ndarray, pred: np.ndarray) -> np.ndarray:
+    """Boxes moved to the predicted die centre and scaled to its predicted side (crop coordinates: -1..1
+    across the crop), keeping each proposal's aspect ratio."""
+    w = boxes[:, 2] - boxes[:, 0]
+    h = boxes[:, 3] - boxes[:, 1]
+    unit = np.maximum(np.maximum(w, h), 2.0) * KEEP / 2  # pixels per crop unit
+    cx = (boxes[:, 0] + boxes[:, 2]) / 2 + pred[:, 0] * unit
+    cy = (boxes[:, 1] + boxes[:, 3]) / 2 + pred[:, 1] * unit
+    side = np.clip(pred[:, 2], 0.2, 3.0) * unit
+    aspect = np.sqrt(np.maximum(w, 1.0) / np.maximum(h, 1.0))
+    hw, hh = side * aspect / 2, side / aspect / 2
+    return np.stack([cx - hw, cy - hh, cx + hw, cy + hh], axis=1).astype(np.float32)
