@@ -81,14 +81,20 @@ def face_quads(view: np.ndarray, ppm: float) -> list[tuple[np.ndarray, bool]]:
         block = int(round(block_mm * ppm)) | 1
         dark = cv2.adaptiveThreshold(src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, c)
         contours, _ = cv2.findContours(dark, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        # the extra thresholds only add flat faces: a die's shadow or side seen through them is no die
-        found.extend(f for f in _quads(contours, dark, side) if k == 0 or f[2])
+        # the extra thresholds only add clearly flat faces: a die's shadow or side seen through them
+        # is no die, and a leaning die's face must not pass as flat through a kinder threshold
+        found.extend(f for f in _quads(contours, dark, side) if k == 0 or (f[2] and _side_ratio(f[1]) < 1.08))
     found.sort(key=lambda f: f[0])
     out: list[tuple[np.ndarray, bool]] = []
     for _, q, square in found:
         if all(np.linalg.norm(q.mean(0) - o.mean(0)) > 0.5 * side for o, _ in out):
             out.append((q, square))
     return out
+
+
+def _side_ratio(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1)
+    return float(sides.max() / max(sides.min(), 1e-9))
 
 
 def _quad_of(cnt: np.ndarray, dark: np.ndarray) -> np.ndarray | None:
