@@ -34,6 +34,7 @@ def main() -> None:
     print(f"{'kind':12} {'render s/img':>12} {'build s/img':>11} {'ratio':>6} {'img/min':>8} "
           f"{'KB/img':>7} {'boxes/img':>9}")
     for kind, scheme in KINDS:
+        RENDERERS[kind](0, 0, size)  # warm-up: the generators cache their printed boards and faces
         t = time.perf_counter()
         for k in range(args.n):
             RENDERERS[kind](1, k, size)
