@@ -2,7 +2,8 @@
 
 Baseline in the same run: the classical reader (vision.dice.read_dice's DiceReader). Compared: the
 learned detector alone (boxes only), the combination (learned boxes re-scored by the classical
-verifier, classical value nets per crop with 8, 2 or 1 rotations), and the same with 640-px tiles.
+verifier, classical value nets per crop with 8, 2 or 1 rotations), the same with 640-px tiles, and
+the crops reader (low-confidence learned boxes judged and read by the learned crop network).
 Usage: python bench/learned_dice.py [--frames N] [--runs N]
 """
 
@@ -46,6 +47,9 @@ def main() -> None:
         "combo, tta 2": LearnedDiceReader(die, mode="combo", tta=2).read,
         "combo, tta 1": LearnedDiceReader(die, mode="combo", tta=1).read,
         "combo, tiles 640, tta 1": LearnedDiceReader(die, mode="combo", tile=640, tta=1).read,
+        "crops (default), tta 4": LearnedDiceReader(die, mode="crops", tta=4).read,
+        "crops, tta 1": LearnedDiceReader(die, mode="crops", tta=1).read,
+        "crops, tiles 640, tta 4": LearnedDiceReader(die, mode="crops", tile=640, tta=4).read,
     }
     base = None
     print(f"{len(frames)} frames 1280x720, 8 dice each, {args.runs} runs, OpenCV threads 1")

@@ -27,7 +27,7 @@ KEEP = 1.25  # the input covers this many box sides (box_patch context at run ti
 OUTPUTS = 10
 
 
-ARCHS = ("c32", "c32s")
+ARCHS = ("c32", "c32s", "c48")  # c48: c32's layers on 48 px crops (small dice keep their pips)
 
 
 def build_net(arch: str = "c32s") -> Any:
@@ -39,7 +39,7 @@ def build_net(arch: str = "c32s") -> Any:
 
     if arch not in ARCHS:
         raise ValueError(f"arch must be one of {ARCHS}, got {arch!r}")
-    if arch == "c32":  # two convolutions per scale: ~10 M multiply-adds per crop
+    if arch in ("c32", "c48"):  # two convolutions per scale: ~10 M multiply-adds per crop
         layers = [*block(3, 16), *block(16, 16), nn.MaxPool2d(2), *block(16, 32), *block(32, 32),
                   nn.MaxPool2d(2), *block(32, 64), *block(64, 64), nn.MaxPool2d(2), *block(64, 96)]
     else:  # "c32s": one per scale, ~3 M multiply-adds: the run-time default
@@ -59,8 +59,12 @@ def build_net(arch: str = "c32s") -> Any:
     return CropNet()
 
 
-def augment(batch: Any, gen: Any, train: bool, target: Any = None) -> Any:
-    """(B, 3, P, P) float patches (box = P / 1.6 px) -> (B, 3, INPUT, INPUT) crops covering KEEP boxes;
+def input_size(arch: str) -> int:
+    return 48 if arch == "c48" else INPUT
+
+
+def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = INPUT) -> Any:
+    """(B, 3, P, P) float patches (box = P / 1.6 px) -> (B, 3, size, size) crops covering KEEP boxes;
     with `target` (B, 3: die centre and side in patch coordinates) also the target in crop coordinates."""
     import torch
     import torch.nn.functional as F
@@ -72,7 +76,7 @@ def augment(batch: Any, gen: Any, train: bool, target: Any = None) -> Any:
     if not train:
         theta = torch.zeros(B, 2, 3)
         theta[:, 0, 0] = theta[:, 1, 1] = base
-        grid = F.affine_grid(theta, (B, 3, INPUT, INPUT), align_corners=False)
+        grid = F.affine_grid(theta, (B, 3, size, size), align_corners=False)
         x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
         return x if target is None else (x, crop_target(theta, target))
     ang = torch.rand(B, generator=gen) * 2 * math.pi
@@ -82,11 +86,11 @@ def augment(batch: Any, gen: Any, train: bool, target: Any = None) -> Any:
     cos, sin = torch.cos(ang) * scale, torch.sin(ang) * scale
     theta = torch.stack([torch.stack([cos * flip, -sin, shift[:, 0]], 1),
                          torch.stack([sin * flip, cos, shift[:, 1]], 1)], 1)
-    grid = F.affine_grid(theta, (B, 3, INPUT, INPUT), align_corners=False)
+    grid = F.affine_grid(theta, (B, 3, size, size), align_corners=False)
     x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
     # colour: channel order, per-channel gain, brightness/contrast, gamma, sometimes grey
     perm = torch.stack([torch.randperm(3, generator=gen) for _ in range(B)])
-    x = torch.gather(x, 1, perm[:, :, None, None].expand(-1, -1, INPUT, INPUT))
+    x = torch.gather(x, 1, perm[:, :, None, None].expand(-1, -1, size, size))
     x = x * (1 + (torch.rand(B, 3, 1, 1, generator=gen) - 0.5) * 0.3)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     x = (x - mean) * torch.exp((torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * 0.8) + mean
@@ -147,6 +151,7 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     # real photos are a small part of the set but the look that matters: sample them 3x as often
     weight = torch.where(torch.from_numpy(z["source"][tr.numpy()]) == 0, 3.0, 1.0)
     net = build_net(arch)
+    size = input_size(arch)
     steps = max(1, epochs * len(tr) // batch)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -158,7 +163,7 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     for step in range(steps):
         net.train()
         idx = tr[torch.multinomial(weight, batch, replacement=True, generator=gen)]
-        xb, tb = augment(x[idx], gen, train=True, target=target[idx])
+        xb, tb = augment(x[idx], gen, train=True, target=target[idx], size=size)
         out = net(xb)
         loss = F.cross_entropy(out[:, :7], y[idx], label_smoothing=0.05)
         has = ~torch.isnan(tb[:, 0])
@@ -172,30 +177,30 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
             row = {"epoch": (step + 1) / per_epoch, "loss": float(loss.detach()),
                    "seconds": time.perf_counter() - start}
             if len(va):
-                val_acc = evaluate(net, x[va], y[va])
+                val_acc = evaluate(net, x[va], y[va], size)
                 row["val_accuracy"] = val_acc
             history.append(row)
             log(json.dumps({k: round(v, 4) for k, v in row.items()}))
-    export(net, out_onnx)
+    export(net, out_onnx, size)
     return CropTrainResult(epochs, time.perf_counter() - start, val_acc, int(len(va)), history)
 
 
-def evaluate(net: Any, x: Any, y: Any) -> float:
+def evaluate(net: Any, x: Any, y: Any, size: int = INPUT) -> float:
     import torch
 
     net.eval()
     with torch.no_grad():
-        pred = torch.cat([net(augment(x[i:i + 512], None, train=False))[:, :7].argmax(1)
+        pred = torch.cat([net(augment(x[i:i + 512], None, train=False, size=size))[:, :7].argmax(1)
                           for i in range(0, len(x), 512)])
     return float((pred == y).float().mean())
 
 
-def export(net: Any, out: Path) -> Path:
+def export(net: Any, out: Path, size: int = INPUT) -> Path:
     import torch
 
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, INPUT, INPUT)
+    dummy = torch.zeros(1, 3, size, size)
     torch.onnx.export(net, (dummy,), str(out), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     return out

@@ -82,7 +82,11 @@ class CropReader:
         except Exception as exc:  # onnxruntime's own load errors (bad or truncated file)
             raise VisionError(f"{self.path}: onnxruntime cannot load this model: {exc}") from None
         side = self.path.with_suffix(".json")
-        self.card = json.loads(side.read_text(encoding="utf-8")) if side.exists() else {}
+        try:
+            self.card = json.loads(side.read_text(encoding="utf-8")) if side.exists() else {}
+            self.size = int(self.card.get("input", INPUT))
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise VisionError(f"{side}: not a valid model card ({exc})") from None
         self.tta = tta
 
     def forward(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -91,7 +95,7 @@ class CropReader:
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         if len(boxes) == 0:
             return np.zeros((0, 7), np.float32), boxes
-        crops = box_crops(image, boxes)
+        crops = box_crops(image, boxes, self.size)
         # every proposal is judged once; only the likely dice get the turned views (most proposals
         # are not dice, and this keeps a frame with many of them at camera rate)
         first = self._run(crops)
@@ -100,7 +104,7 @@ class CropReader:
         if self.tta > 1 and len(maybe):
             views = dihedral_stack(crops[maybe], self.tta)[1:]
             k, m = views.shape[:2]
-            more = softmax(self._run(views.reshape(k * m, INPUT, INPUT, 3))[:, :7]).reshape(k, m, 7)
+            more = softmax(self._run(views.reshape(k * m, self.size, self.size, 3))[:, :7]).reshape(k, m, 7)
             proba[maybe] = (proba[maybe] + more.sum(axis=0)) / self.tta
         if first.shape[-1] < 10:
             return proba, boxes
