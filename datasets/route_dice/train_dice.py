@@ -1,8 +1,9 @@
 """Train the dice-face classifier: `python -m datasets.route_dice.train_dice`.
 
 Samples are single faces turned at random, seen at 1.3..4 px/mm with the die's side showing on one
-edge (as a tilted camera sees it), coloured light, blur and noise, resampled to the reader's top
-view, then found and cut out by the reader's own code. Writes vision/route_dice/faces.npz.
+edge (as a tilted camera sees it), coloured light, blur, motion blur (40 %) and noise, resampled to
+the reader's top view, then found and cut out by the reader's own code (frame contour, or the size
+search where blur wiped the contour out). Writes vision/route_dice/faces.npz.
 """
 
 from __future__ import annotations
@@ -17,14 +18,15 @@ from datasets._train import check_and_save, train_parser, training_sets
 from datasets.route_dice.scenes import face_rgba
 from vision.route_dice import geometry as g
 from vision.route_dice.faces import FACES
-from vision.route_dice.reader import PX_PER_MM, face_features, face_quads
+from vision.route_dice.reader import MIN_SQUARE_CONTRAST, PX_PER_MM, face_features, face_quads
+from vision.route_dice.search import find_square
 from vision.tiles.mlp import MLP
 
 MODEL = Path(__file__).resolve().parents[2] / "vision" / "route_dice" / "faces.npz"
 
 
-def die_view(rng: np.random.Generator, name: str) -> np.ndarray:
-    """A top-view crop (BGR, PX_PER_MM) of one die lying on the tray."""
+def die_view(rng: np.random.Generator, name: str, motion: float = 0.4) -> tuple[np.ndarray, np.ndarray]:
+    """A top-view crop (BGR, PX_PER_MM) of one die lying on the tray, and the face's centre in it."""
     ppm = rng.uniform(1.3, 4.0)
     face = face_rgba(name)
     n = round(2.4 * g.DIE_MM * ppm)
@@ -52,9 +54,38 @@ def die_view(rng: np.random.Generator, name: str) -> np.ndarray:
     img = img * (1 - alpha) + warped[..., 2::-1].astype(np.float32) * alpha
     img *= rng.uniform(0.5, 1.3) * rng.uniform(0.88, 1.12, 3)
     img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
+    if rng.random() < motion:  # a moving camera: a line kernel as long as the frame is wide, or more
+        img = cv2.filter2D(img, -1, motion_kernel(rng, rng.uniform(0.8, 2.5) * ppm))
     img += rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
-    return cv2.resize(out, None, fx=PX_PER_MM / ppm, fy=PX_PER_MM / ppm, interpolation=cv2.INTER_LINEAR)
+    view = cv2.resize(out, None, fx=PX_PER_MM / ppm, fy=PX_PER_MM / ppm, interpolation=cv2.INTER_LINEAR)
+    return view, c * PX_PER_MM / ppm
+
+
+def motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
+    k = max(3, int(round(length)) | 1)
+    kernel = np.zeros((k, k), np.float32)
+    kernel[k // 2, :] = 1.0
+    rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (k, k))
+    return kernel / max(float(kernel.sum()), 1e-6)
+
+
+def cut_face(view: np.ndarray, centre: np.ndarray) -> np.ndarray | None:
+    """The face's features as the reader cuts them: from the one clean frame square, or else (frame
+    lost in blur) from the square that the reader's size search finds near the die's centre."""
+    quads = [q for q, square in face_quads(view, PX_PER_MM) if square]
+    if len(quads) == 1:
+        return face_features(view, quads[0])
+    if quads:
+        return None
+    side = g.DIE_MM * PX_PER_MM
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    (x0, y0), (x1, y1) = (centre - 0.15 * side).astype(int), (centre + 0.15 * side).astype(int)
+    sq = find_square(gray, (int(x0), int(y0), int(x1), int(y1)), side)
+    if sq is None or sq.score < MIN_SQUARE_CONTRAST or sq.aspect < 0.94:
+        return None
+    return face_features(view, sq.quad())
 
 
 def make_samples(rng: np.random.Generator, per_face: int) -> tuple[np.ndarray, np.ndarray]:
@@ -62,11 +93,10 @@ def make_samples(rng: np.random.Generator, per_face: int) -> tuple[np.ndarray, n
     for k, name in enumerate(FACES):
         got = 0
         while got < per_face:
-            view = die_view(rng, name)
-            quads = [q for q, square in face_quads(view, PX_PER_MM) if square]
-            if len(quads) != 1:
+            view, centre = die_view(rng, name)
+            feats = cut_face(view, centre)
+            if feats is None:
                 continue
-            feats = face_features(view, quads[0])
             xs.append(feats[int(rng.integers(4))])
             ys.append(k)
             got += 1

@@ -20,6 +20,7 @@ import numpy as np
 from vision.localise import Calibration
 from vision.route_dice import geometry as g
 from vision.route_dice.faces import FACE_MM, FACES, FRAME_W, MARGIN, OUTER
+from vision.route_dice.search import find_square
 from vision.tiles.mlp import MLP
 from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.types import Detections, check_image
@@ -29,6 +30,10 @@ PATCH = 48  # the whole face (margin included) is warped to PATCH x PATCH
 FEATURE = 14  # the picture inside the frame is classified at FEATURE x FEATURE x 3
 MIN_CONFIDENCE = 0.6
 VIEW_MARGIN_MM = 12.0
+# the face search in blobs without a face contour: largest blob (bounding box / face area) searched,
+# least margin-over-frame contrast of the square found
+MAX_BLOB_AREA = 4.0
+MIN_SQUARE_CONTRAST = 0.15
 # (image, block size in mm, offset) of the local thresholds whose contours are frame candidates
 THRESHOLDS = (("gray", 4.5, 8), ("value", 4.5, 8), ("gray", 3.0, 12))
 MODEL_PATH = Path(__file__).with_name("faces.npz")
@@ -203,7 +208,30 @@ def read_view(view: TopView) -> list[DieReading]:
             )
         else:
             readings.append(DieReading("face", face, conf, quad_mm))
-    return readings + faceless_objects(view, readings)
+    return readings + [_read_blob(view, r) for r in faceless_objects(view, readings)]
+
+
+def _read_blob(view: TopView, blob: DieReading) -> DieReading:
+    """A die-sized blob without a face contour (mostly a frame lost in motion blur): search it for a
+    face square of the known size and read that, or leave it "cannot read"."""
+    ppm = view.px_per_mm
+    side = FACE_MM * ppm
+    box = (blob.quad_mm - np.asarray(view.origin_mm)) * ppm
+    (x0, y0), (x1, y1) = box.min(0), box.max(0)
+    area = (x1 - x0) * (y1 - y0) / side**2
+    if area > MAX_BLOB_AREA:  # two dice touching (one leaning on the other) or something else
+        return blob
+    inset = 0.4 * side  # the face's centre lies well inside the die's blob
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sq = find_square(gray, (int(x0 + inset), int(y0 + inset), int(x1 - inset), int(y1 - inset)), side)
+    if sq is None or sq.score < MIN_SQUARE_CONTRAST or sq.aspect < 0.94:
+        return blob
+    quad = sq.quad()
+    face, conf = classify(face_features(view.image, quad))
+    quad_mm = quad / ppm + np.asarray(view.origin_mm)
+    if conf < MIN_CONFIDENCE:
+        return DieReading("unreadable", None, conf, quad_mm, f"face unclear (best guess {face})")
+    return DieReading("face", face, conf, quad_mm, "found by its size (frame blurred)")
 
 
 def faceless_objects(view: TopView, found: list[DieReading]) -> list[DieReading]:
