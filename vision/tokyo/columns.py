@@ -165,7 +165,7 @@ def _lone_tops(
     if other is not None:
         o = float(np.dot(other_end - other, u))  # the other end's overhang, measured outwards
         if 0.2 * hw < o < 5 * hw:
-            return [end + u * o]
+            return [end + u * o * f for f in (1.0, 0.85, 1.15)]
     xyz = calib.camera.ray_to_plane(end[None], 20.0)
     _, depth = calib.camera.project(xyz)
     px_mm = float(calib.camera.K[0, 0] / max(float(depth[0]), 1.0))
