@@ -20,7 +20,7 @@ import numpy as np
 from vision.localise import Calibration
 from vision.route_dice import geometry as g
 from vision.route_dice.faces import FACE_MM, FACES, FRAME_W, MARGIN, OUTER
-from vision.route_dice.search import find_square
+from vision.route_dice.search import Square, find_square
 from vision.tiles.mlp import MLP
 from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.types import Detections, check_image
@@ -30,10 +30,17 @@ PATCH = 48  # the whole face (margin included) is warped to PATCH x PATCH
 FEATURE = 14  # the picture inside the frame is classified at FEATURE x FEATURE x 3
 MIN_CONFIDENCE = 0.6
 VIEW_MARGIN_MM = 12.0
-# the face search in blobs without a face contour: largest blob (bounding box / face area) searched,
-# least margin-over-frame contrast of the square found
-MAX_BLOB_AREA = 4.0
+# blobs reported as "cannot read" when no face is found in them (pixel area / face area)
+MIN_BLOB_AREA, MAX_BLOB_AREA = 0.5, 4.0
+# a face found by the size search: least margin-over-frame contrast, and how far the nearest other
+# die must be for it to be read (a leaning die rests against another, flat dice are never that close
+# without their frames showing)
 MIN_SQUARE_CONTRAST = 0.15
+ALONE_MM = 22.0
+MIN_ON_BODY = 0.9
+NOT_FLAT = "die not lying flat (leaning or tilted)"
+NO_FACE = "object on the tray without a readable face"
+NEAR_ANOTHER = "face blurred and die touching another (it may be leaning on it)"
 # (image, block size in mm, offset) of the local thresholds whose contours are frame candidates
 THRESHOLDS = (("gray", 4.5, 8), ("value", 4.5, 8), ("gray", 3.0, 12))
 MODEL_PATH = Path(__file__).with_name("faces.npz")
@@ -197,9 +204,7 @@ def read_view(view: TopView) -> list[DieReading]:
         if _in_markers(quad_mm.mean(0)):
             continue
         if not square:
-            readings.append(
-                DieReading("unreadable", None, 0.0, quad_mm, "die not lying flat (leaning or tilted)")
-            )
+            readings.append(DieReading("unreadable", None, 0.0, quad_mm, NOT_FLAT))
             continue
         face, conf = classify(face_features(view.image, quad))
         if conf < MIN_CONFIDENCE:
@@ -208,64 +213,140 @@ def read_view(view: TopView) -> list[DieReading]:
             )
         else:
             readings.append(DieReading("face", face, conf, quad_mm))
-    return readings + [_read_blob(view, r) for r in faceless_objects(view, readings)]
+    return readings + read_blurred(view, readings)
 
 
-def _read_blob(view: TopView, blob: DieReading) -> DieReading:
-    """A die-sized blob without a face contour (mostly a frame lost in motion blur): search it for a
-    face square of the known size and read that, or leave it "cannot read"."""
+def read_blurred(view: TopView, found: list[DieReading]) -> list[DieReading]:
+    """Dice whose frame contour blur wiped out (or bent, so the die looked tilted): the die's body
+    still stands out from the felt, so each die-sized blob is searched for face squares of the known
+    size (`search.find_square`). A face found that way is read only when its die stands alone: a die
+    touching another may be leaning on it, and its squashed face can pass for a blurred square.
+    Blobs where no face is found are reported as "cannot read", never silently ignored."""
     ppm = view.px_per_mm
     side = FACE_MM * ppm
-    box = (blob.quad_mm - np.asarray(view.origin_mm)) * ppm
-    (x0, y0), (x1, y1) = box.min(0), box.max(0)
-    area = (x1 - x0) * (y1 - y0) / side**2
-    if area > MAX_BLOB_AREA:  # two dice touching (one leaning on the other) or something else
-        return blob
-    inset = 0.4 * side  # the face's centre lies well inside the die's blob
+    origin = np.asarray(view.origin_mm)
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    sq = find_square(gray, (int(x0 + inset), int(y0 + inset), int(x1 - inset), int(y1 - inset)), side)
-    if sq is None or sq.score < MIN_SQUARE_CONTRAST or sq.aspect < 0.94:
-        return blob
-    quad = sq.quad()
-    face, conf = classify(face_features(view.image, quad))
-    quad_mm = quad / ppm + np.asarray(view.origin_mm)
-    if conf < MIN_CONFIDENCE:
-        return DieReading("unreadable", None, conf, quad_mm, f"face unclear (best guess {face})")
-    return DieReading("face", face, conf, quad_mm, "found by its size (frame blurred)")
+    centres = [r.quad_mm.mean(0) for r in found]
+    squares: list[Square] = []
+    leftovers: list[DieReading] = []
+    blobs, body = die_blobs(view)
+    for box, area in blobs:
+        x0, y0, x1, y1 = box
+        inside = [c for c in centres if x0 - 2 * ppm <= (c[0] - origin[0]) * ppm <= x1 + 2 * ppm
+                  and y0 - 2 * ppm <= (c[1] - origin[1]) * ppm <= y1 + 2 * ppm]
+        expected = 1 if area < 3.0 else 2 if area < 5.5 else 3  # dice in the blob, by its area
+        avoid = [(c - origin) * ppm for c in inside]
+        search_box = _search_box(box, side, view.image.shape)
+        new = 0
+        while len(avoid) < expected:
+            sq = find_square(gray, search_box, side, avoid=avoid)
+            if sq is None or sq.score < MIN_SQUARE_CONTRAST:
+                break
+            squares.append(sq)
+            avoid.append(sq.centre)
+            new += 1
+        if not inside and not new and MIN_BLOB_AREA <= area <= MAX_BLOB_AREA:
+            quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float) / ppm + origin
+            if not _in_markers(quad.mean(0)):
+                leftovers.append(DieReading("unreadable", None, 0.0, quad, NO_FACE))
+    # re-check dice the contour reader called tilted: a blurred frame can bend its contour
+    tilted = [k for k, r in enumerate(found) if r.reason == NOT_FLAT]
+    for k in tilted:
+        c = (found[k].quad_mm.mean(0) - origin) * ppm
+        r = 0.25 * side
+        sq = find_square(gray, (int(c[0] - r), int(c[1] - r), int(c[0] + r), int(c[1] + r)), side)
+        if sq is not None and sq.score >= MIN_SQUARE_CONTRAST:
+            squares.append(sq)
+    everything = [c for c in centres] + [s.centre / ppm + origin for s in squares]
+    everything += [r.quad_mm.mean(0) for r in leftovers]
+    out: list[DieReading] = []
+    replaced: set[int] = set()
+    for sq in squares:
+        quad_mm = sq.quad() / ppm + origin
+        c = quad_mm.mean(0)
+        near = [d for d in (np.linalg.norm(c - o) for o in everything) if d > 0.4 * FACE_MM]
+        alone = all(d >= ALONE_MM for d in near)
+        twin = [k for k in tilted if np.linalg.norm(found[k].quad_mm.mean(0) - c) <= 0.4 * FACE_MM]
+        if _on_body(body, sq.quad()) < MIN_ON_BODY:  # a square in the felt between dice is none
+            continue
+        if not alone or sq.aspect < 0.94:
+            if not twin:  # a tilted reading already stands for this die
+                out.append(DieReading("unreadable", None, 0.0, quad_mm, NEAR_ANOTHER))
+            continue
+        face, conf = classify(face_features(view.image, sq.quad()))
+        if twin:
+            if conf < MIN_CONFIDENCE:
+                continue
+            replaced.update(twin)
+        if conf < MIN_CONFIDENCE:
+            out.append(DieReading("unreadable", None, conf, quad_mm, f"face unclear (best guess {face})"))
+        else:
+            out.append(DieReading("face", face, conf, quad_mm, "found by its size (frame blurred)"))
+    # a tilted reading replaced by a face read stands no more: drop it from the caller's list in place
+    for k in sorted(replaced, reverse=True):
+        del found[k]
+    return out + leftovers
 
 
-def faceless_objects(view: TopView, found: list[DieReading]) -> list[DieReading]:
-    """Die-sized things on the tray where no face frame was found (a die on its edge, a frame lost
-    in blur, a foreign object): "cannot read", never silently ignored."""
+def _on_body(body: np.ndarray, quad: np.ndarray) -> float:
+    """Share of the whole face (margin included) that lies on a die's body rather than the felt."""
+    c = quad.mean(0)
+    face = np.round(c + (quad - c) / OUTER).astype(np.int32)
+    mask = np.zeros_like(body)
+    cv2.fillConvexPoly(mask, face, 1)
+    return float((body & mask).sum() / max(int(mask.sum()), 1))
+
+
+def _search_box(
+    box: tuple[int, int, int, int], side: float, shape: tuple[int, ...]
+) -> tuple[int, int, int, int]:
+    """Where a face's centre can lie in a die's blob: well inside it, except on a side cut by the
+    tray's edge (the face of a die at the edge may stand out past it)."""
+    x0, y0, x1, y1 = box
+    lo_x, lo_y, hi_x, hi_y = _tray_px(shape)
+    inset, out = 0.4 * side, -0.3 * side
+    return (
+        int(x0 + (out if x0 <= lo_x else inset)),
+        int(y0 + (out if y0 <= lo_y else inset)),
+        int(x1 - (out if x1 >= hi_x - 1 else inset)),
+        int(y1 - (out if y1 >= hi_y - 1 else inset)),
+    )
+
+
+def _tray_px(shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    m = int(round(VIEW_MARGIN_MM * PX_PER_MM))
+    return m, m, shape[1] - m, shape[0] - m
+
+
+def die_blobs(view: TopView) -> tuple[list[tuple[tuple[int, int, int, int], float]], np.ndarray]:
+    """(bounding box in view px, pixel area / face area) of every blob on the tray that is not felt
+    (dice bodies; blur does not hide them), cut at the tray's edge so that a die at the edge does
+    not join whatever lies around the tray; and the mask of those blobs."""
     ppm = view.px_per_mm
     hsv = cv2.cvtColor(view.image, cv2.COLOR_BGR2HSV)
     tray_hue = int(cv2.cvtColor(np.uint8([[g.TRAY_RGB[::-1]]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
     dh = np.abs(hsv[..., 0].astype(np.int16) - tray_hue)
-    tray = (np.minimum(dh, 180 - dh) <= 18) & (hsv[..., 1] >= 60)
-    fg = cv2.morphologyEx((~tray).astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    felt = (np.minimum(dh, 180 - dh) <= 18) & (hsv[..., 1] >= 60)
+    fg = (~felt).astype(np.uint8)
+    x0, y0, x1, y1 = _tray_px(fg.shape)
+    cut = np.zeros_like(fg)
+    cut[y0:y1, x0:x1] = fg[y0:y1, x0:x1]
+    for box in g.marker_boxes_mm():  # the markers and their white quiet zones are no dice
+        (mx0, my0), (mx1, my1) = ((np.reshape(box, (2, 2)) - np.asarray(view.origin_mm)) * ppm).astype(int)
+        cut[max(my0 - 4, 0) : my1 + 4, max(mx0 - 4, 0) : mx1 + 4] = 0
+    fg = cv2.morphologyEx(cut, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     face_area = (FACE_MM * ppm) ** 2
     out = []
     for k in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[k])
-        if not (0.5 * face_area <= area <= 4.0 * face_area) or max(w, h) > 3.0 * FACE_MM * ppm:
+        if area < MIN_BLOB_AREA * face_area or max(w, h) > 4.0 * FACE_MM * ppm:
             continue
-        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], float) / ppm + np.asarray(
-            view.origin_mm
-        )
-        centre = box.mean(0)
-        if _in_markers(centre) or x == 0 or y == 0 or x + w >= fg.shape[1] or y + h >= fg.shape[0]:
+        centre_mm = np.array([x + w / 2, y + h / 2]) / ppm + np.asarray(view.origin_mm)
+        if _in_markers(centre_mm):
             continue
-        if any(
-            r.quad_mm[:, 0].min() - 2 <= centre[0] <= r.quad_mm[:, 0].max() + 2
-            and r.quad_mm[:, 1].min() - 2 <= centre[1] <= r.quad_mm[:, 1].max() + 2
-            for r in found
-        ):
-            continue
-        if any(np.linalg.norm(r.quad_mm.mean(0) - centre) < FACE_MM for r in found):
-            continue
-        out.append(DieReading("unreadable", None, 0.0, box, "object on the tray without a readable face"))
-    return out
+        out.append(((x, y, x + w, y + h), area / face_area))
+    return out, fg
 
 
 def tray_view(image: np.ndarray, calibration: Calibration | None = None) -> tuple[TopView, Calibration]:

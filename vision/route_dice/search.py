@@ -85,13 +85,21 @@ def score_squares(gray: np.ndarray, cx: np.ndarray, cy: np.ndarray, ang: np.ndar
 
 
 def find_square(gray: np.ndarray, box: tuple[int, int, int, int], side: float,
-                scales: tuple[float, float] = (0.95, 1.07)) -> Square | None:
-    """The best face square whose centre lies in box (x0, y0, x1, y1, view px) on a float32 grey view."""
+                scales: tuple[float, float] = (0.95, 1.07), avoid: list[np.ndarray] | None = None
+                ) -> Square | None:
+    """The best face square whose centre lies in box (x0, y0, x1, y1, view px) on a float32 grey view,
+    at least 0.8 side away from every centre in `avoid` (faces already found there)."""
     x0, y0, x1, y1 = box
     if x1 <= x0 or y1 <= y0:
         return None
     step = max(1.5, side / 28)
     gx, gy = np.meshgrid(np.arange(x0, x1 + 1e-6, step), np.arange(y0, y1 + 1e-6, step))
+    keep = np.ones(gx.shape, bool)
+    for c in avoid or []:
+        keep &= np.hypot(gx - c[0], gy - c[1]) >= 0.8 * side
+    if not keep.any():
+        return None
+    gx, gy = gx[keep], gy[keep]
     angs = np.radians(np.arange(0, 90, 4.0))
     ss = side * np.linspace(scales[0], scales[1], 4)
     per_centre = len(angs) * len(ss)
