@@ -38,6 +38,7 @@ MIN_BLOB_AREA, MAX_BLOB_AREA = 0.5, 4.0
 MIN_SQUARE_CONTRAST = 0.15
 ALONE_MM = 22.0
 MIN_ON_BODY = 0.9
+LEAN_SIZE = 0.965  # a face this much smaller than the typical one, next to another die, is leaning
 NOT_FLAT = "die not lying flat (leaning or tilted)"
 NO_FACE = "object on the tray without a readable face"
 NEAR_ANOTHER = "face blurred and die touching another (it may be leaning on it)"
@@ -213,7 +214,28 @@ def read_view(view: TopView) -> list[DieReading]:
             )
         else:
             readings.append(DieReading("face", face, conf, quad_mm))
+    _refuse_small_neighbours(readings)
     return readings + read_blurred(view, readings)
+
+
+def _side_mm(r: DieReading) -> float:
+    return float(np.linalg.norm(np.roll(r.quad_mm, -1, 0) - r.quad_mm, axis=1).mean())
+
+
+def _refuse_small_neighbours(readings: list[DieReading]) -> None:
+    """A die leaning on another shows its face tilted, so smaller than the flat faces around it; a
+    slight lean can still look square. A face next to another die (closer than flat dice ever lie
+    without touching) that is smaller than the frame's typical face is refused as leaning."""
+    sides = [_side_mm(r) for r in readings if r.status == "face"]
+    if len(sides) < 2:
+        return
+    typical = float(np.median(sides))
+    centres = [r.quad_mm.mean(0) for r in readings]
+    for k, r in enumerate(readings):
+        if r.status != "face" or _side_mm(r) >= LEAN_SIZE * typical:
+            continue
+        if any(0 < np.linalg.norm(centres[k] - c) < ALONE_MM for j, c in enumerate(centres) if j != k):
+            readings[k] = DieReading("unreadable", None, 0.0, r.quad_mm, NOT_FLAT)
 
 
 def read_blurred(view: TopView, found: list[DieReading]) -> list[DieReading]:
