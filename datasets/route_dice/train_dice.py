@@ -18,7 +18,7 @@ from datasets._train import check_and_save, train_parser, training_sets
 from datasets.route_dice.scenes import face_rgba
 from vision.route_dice import geometry as g
 from vision.route_dice.faces import FACES
-from vision.route_dice.reader import MIN_SQUARE_CONTRAST, PX_PER_MM, face_features, face_quads
+from vision.route_dice.reader import MIN_ASPECT, MIN_SQUARE_CONTRAST, PX_PER_MM, face_features, face_quads
 from vision.route_dice.search import find_square
 from vision.tiles.mlp import MLP
 
@@ -83,7 +83,7 @@ def cut_face(view: np.ndarray, centre: np.ndarray) -> np.ndarray | None:
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
     (x0, y0), (x1, y1) = (centre - 0.15 * side).astype(int), (centre + 0.15 * side).astype(int)
     sq = find_square(gray, (int(x0), int(y0), int(x1), int(y1)), side)
-    if sq is None or sq.score < MIN_SQUARE_CONTRAST or sq.aspect < 0.94:
+    if sq is None or sq.score < MIN_SQUARE_CONTRAST or sq.aspect < MIN_ASPECT:
         return None
     return face_features(view, sq.quad())
 

@@ -38,6 +38,7 @@ MIN_BLOB_AREA, MAX_BLOB_AREA = 0.5, 4.0
 MIN_SQUARE_CONTRAST = 0.15
 ALONE_MM = 22.0
 MIN_ON_BODY = 0.9
+MIN_ASPECT = 0.85  # short/long side of the best rectangle there: a strongly squashed face is leaning
 LEAN_SIZE = 0.965  # a face this much smaller than the typical one, next to another die, is leaning
 NOT_FLAT = "die not lying flat (leaning or tilted)"
 NO_FACE = "object on the tray without a readable face"
@@ -279,6 +280,7 @@ def read_blurred(view: TopView, found: list[DieReading]) -> list[DieReading]:
         sq = find_square(gray, (int(c[0] - r), int(c[1] - r), int(c[0] + r), int(c[1] + r)), side)
         if sq is not None and sq.score >= MIN_SQUARE_CONTRAST:
             squares.append(sq)
+    squares = [s for s in squares if _on_body(body, s.quad()) >= MIN_ON_BODY]  # none in the felt between dice
     everything = [c for c in centres] + [s.centre / ppm + origin for s in squares]
     everything += [r.quad_mm.mean(0) for r in leftovers]
     out: list[DieReading] = []
@@ -289,11 +291,10 @@ def read_blurred(view: TopView, found: list[DieReading]) -> list[DieReading]:
         near = [d for d in (np.linalg.norm(c - o) for o in everything) if d > 0.4 * FACE_MM]
         alone = all(d >= ALONE_MM for d in near)
         twin = [k for k in tilted if np.linalg.norm(found[k].quad_mm.mean(0) - c) <= 0.4 * FACE_MM]
-        if _on_body(body, sq.quad()) < MIN_ON_BODY:  # a square in the felt between dice is none
-            continue
-        if not alone or sq.aspect < 0.94:
+        if not alone or sq.aspect < MIN_ASPECT:
             if not twin:  # a tilted reading already stands for this die
-                out.append(DieReading("unreadable", None, 0.0, quad_mm, NEAR_ANOTHER))
+                why = NEAR_ANOTHER if not alone else NOT_FLAT
+                out.append(DieReading("unreadable", None, 0.0, quad_mm, why))
             continue
         face, conf = classify(face_features(view.image, sq.quad()))
         if twin:
