@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.localise import Calibration
 from vision.route_dice import geometry as g
+from vision.route_dice.blur import blur_mm
 from vision.route_dice.faces import FACE_MM, FACES, FRAME_W, MARGIN, OUTER
 from vision.route_dice.search import Square, find_square
 from vision.tiles.mlp import MLP
@@ -38,6 +39,8 @@ MIN_BLOB_AREA, MAX_BLOB_AREA = 0.5, 4.0
 MIN_SQUARE_CONTRAST = 0.15
 ALONE_MM = 22.0
 MIN_ON_BODY = 0.9
+MAX_BLUR_MM = 2.8  # the size search is used up to this blur (`blur.py`), a little past the training's
+TWO_DICE_AREA = 2.0
 MIN_ASPECT = 0.85  # short/long side of the best rectangle there: a strongly squashed face is leaning
 LEAN_SIZE = 0.965  # a face this much smaller than the typical one, next to another die, is leaning
 NOT_FLAT = "die not lying flat (leaning or tilted)"
@@ -216,7 +219,9 @@ def read_view(view: TopView) -> list[DieReading]:
         else:
             readings.append(DieReading("face", face, conf, quad_mm))
     _refuse_small_neighbours(readings)
-    return readings + read_blurred(view, readings)
+    readings += read_blurred(view, readings)
+    _refuse_small_neighbours(readings)  # again, now that dice found in blur are neighbours too
+    return readings
 
 
 def _side_mm(r: DieReading) -> float:
@@ -253,15 +258,17 @@ def read_blurred(view: TopView, found: list[DieReading]) -> list[DieReading]:
     squares: list[Square] = []
     leftovers: list[DieReading] = []
     blobs, body = die_blobs(view)
+    blur = blur_mm(view, gray)
+    search = blur is not None and blur <= MAX_BLUR_MM  # beyond it a face may be smeared into another
     for box, area in blobs:
         x0, y0, x1, y1 = box
         inside = [c for c in centres if x0 - 2 * ppm <= (c[0] - origin[0]) * ppm <= x1 + 2 * ppm
                   and y0 - 2 * ppm <= (c[1] - origin[1]) * ppm <= y1 + 2 * ppm]
-        expected = 1 if area < 3.0 else 2 if area < 5.5 else 3  # dice in the blob, by its area
+        expected = 1 if area < TWO_DICE_AREA else 2 if area < 5.5 else 3  # dice in the blob, by its area
         avoid = [(c - origin) * ppm for c in inside]
         search_box = _search_box(box, side, view.image.shape)
         new = 0
-        while len(avoid) < expected:
+        while search and len(avoid) < expected:
             sq = find_square(gray, search_box, side, avoid=avoid)
             if sq is None or sq.score < MIN_SQUARE_CONTRAST:
                 break
@@ -274,7 +281,7 @@ def read_blurred(view: TopView, found: list[DieReading]) -> list[DieReading]:
                 leftovers.append(DieReading("unreadable", None, 0.0, quad, NO_FACE))
     # re-check dice the contour reader called tilted: a blurred frame can bend its contour
     tilted = [k for k, r in enumerate(found) if r.reason == NOT_FLAT]
-    for k in tilted:
+    for k in tilted if search else []:
         c = (found[k].quad_mm.mean(0) - origin) * ppm
         r = 0.25 * side
         sq = find_square(gray, (int(c[0] - r), int(c[1] - r), int(c[0] + r), int(c[1] + r)), side)
