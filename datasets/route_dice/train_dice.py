@@ -104,7 +104,7 @@ def make_samples(rng: np.random.Generator, per_face: int) -> tuple[np.ndarray, n
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = train_parser(__doc__, MODEL, seed=11, per_face=500, epochs=20).parse_args(argv)
+    args = train_parser(__doc__, MODEL, seed=11, per_face=600, epochs=20).parse_args(argv)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     x, y, xv, yv = training_sets(make_samples, rng, args.seed, args.per_face, 40)
