@@ -14,7 +14,7 @@ as well and measured worse: a taller column's extra side hides behind the sticks
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,6 +33,9 @@ class ColumnFit:
     y_mm: float | None = None
     score: float = 0.0
     margin: float = 0.0
+    # every height tried, lowest first: (score, height, x_mm, y_mm, top_px); the joint choice over all
+    # columns (vision.tokyo.joint_heights) may pick another than the best
+    options: list[tuple[float, int, float, float, np.ndarray]] = field(default_factory=list)
 
 
 def group_ends(raw: list[RawStick], hw: float) -> list[list[tuple[int, int]]]:
@@ -215,10 +218,13 @@ def fit_columns(
             j = int(np.argmax(sc_all[k]))  # first best: the likeliest top among equals
             x, y = xyz[k, j, :2]  # jitter 0 comes first, so index j is the top itself
             scores.append((float(sc_all[k, j]), int(h), float(x), float(y), tops_a[j]))
+        options = list(scores)
         scores.sort(key=lambda r: -r[0])  # stable: equal scores keep the lower height first
         sc, h, x, y, t = scores[0]
         margin = sc - scores[1][0] if len(scores) > 1 else sc
         out.append(
-            ColumnFit(ends, np.asarray(t, np.float64), h, float(x), float(y), float(sc), float(margin))
+            ColumnFit(
+                ends, np.asarray(t, np.float64), h, float(x), float(y), float(sc), float(margin), options
+            )
         )
     return out

@@ -14,6 +14,7 @@ from vision.tokyo.colours import colour_name
 from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.foreground import glare_mask, pieces_mask
+from vision.tokyo.joint_heights import choose_heights
 from vision.tokyo.observation import (
     CrossingReading,
     StickReading,
@@ -141,9 +142,9 @@ def _columns_calibrated(
 ) -> None:
     """Columns under the road ends (see vision.tokyo.columns); blobs they explain are used up."""
     unit = calib.sizes.unit_mm
-    for c in fit_columns(calib, raw, fg, rods, hw):
-        if c.score < 0.7:
-            continue  # no column silhouette under these ends: they rest on the table
+    fits = [c for c in fit_columns(calib, raw, fg, rods, hw) if c.score >= 0.7]  # else: table ends
+    near_of, junction = [], []
+    for c in fits:
         uv, _ = calib.camera.project(np.array([[c.x_mm, c.y_mm, c.height * unit], [c.x_mm, c.y_mm, 0.0]]))
         top, base = uv
         near = [
@@ -151,8 +152,14 @@ def _columns_calibrated(
             for k, b in enumerate(blobs)
             if _dist_to_box(base, b.bbox) < 2 * hw or _dist_to_box(top, b.bbox) < hw
         ]
+        near_of.append(near)
+        junction.append(any(blobs[k].yellow_fraction >= 0.15 for k in near))
+    for c, near, yellow, pick in zip(fits, near_of, junction, choose_heights(fits, junction), strict=True):
+        sc, height, x_mm, y_mm, _ = c.options[pick]
+        margin = c.margin if height == c.height else 0.0  # the structure overruled the column's own best
+        uv, _ = calib.camera.project(np.array([[x_mm, y_mm, height * unit], [x_mm, y_mm, 0.0]]))
+        top, base = uv
         used.update(near)
-        yellow = any(blobs[k].yellow_fraction >= 0.15 for k in near)
         x0, y0 = np.minimum(top, base) - 2 * hw
         x1, y1 = np.maximum(top, base) + 2 * hw
         obs.supports.append(
@@ -161,10 +168,10 @@ def _columns_calibrated(
                 (float(x0), float(y0), float(x1), float(y1)),
                 yellow,
                 float(np.clip(c.score, 0.2, 1.0)),
-                c.height,
-                float(np.clip(c.margin * 5, 0, 1)),
-                round(c.x_mm, 1),
-                round(c.y_mm, 1),
+                height,
+                float(np.clip(margin * 5, 0, 1)),
+                round(x_mm, 1),
+                round(y_mm, 1),
                 (float(base[0]), float(base[1])),
             )
         )
