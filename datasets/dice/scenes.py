@@ -213,7 +213,7 @@ def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48) -> 
     Used to widen the value reader's training set beyond the colours of the real photos. About one in
     four is a smoky die: grey and see-through, so the table and the pips of the hidden faces show
     faintly through the top face, with red, orange or white pips and a glint: the hardest look on
-    real tables."""
+    real tables. Glossy dice get glints too (a streak or a pip-sized spot)."""
     smoky = rng.random() < 0.25
     if smoky:
         g = rng.uniform(45, 120)
@@ -259,12 +259,18 @@ def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48) -> 
         img = img * (1 - ga) + gw[..., 2::-1] * ga
         alpha = alpha * rng.uniform(0.55, 0.85)
     img = img * (1 - alpha) + warped[..., 2::-1] * alpha
-    if smoky and rng.random() < 0.7:  # a glint: a soft bright streak across part of the face
+    if rng.random() < (0.7 if smoky else 0.3):
+        # a glint on glossy plastic: a soft bright streak, or a spot the size of a pip, which a reader
+        # must not count as one
         streak = np.zeros((S, S), np.float32)
-        a0 = rng.uniform(0, np.pi)
         c0 = np.array([S / 2, S / 2]) + rng.normal(0, S * 0.12, 2)
-        d = np.array([np.cos(a0), np.sin(a0)]) * face_px * rng.uniform(0.2, 0.45)
-        cv2.line(streak, tuple(map(int, c0 - d)), tuple(map(int, c0 + d)), 1.0, max(2, S // 40))
+        if rng.random() < 0.5:
+            a0 = rng.uniform(0, np.pi)
+            d = np.array([np.cos(a0), np.sin(a0)]) * face_px * rng.uniform(0.2, 0.45)
+            cv2.line(streak, tuple(map(int, c0 - d)), tuple(map(int, c0 + d)), 1.0, max(2, S // 40))
+        else:
+            axes = (int(face_px * rng.uniform(0.04, 0.09)), int(face_px * rng.uniform(0.03, 0.07)))
+            cv2.ellipse(streak, tuple(map(int, c0)), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
         streak = cv2.GaussianBlur(streak, (0, 0), S / 60)[..., None] * alpha * rng.uniform(0.4, 0.9)
         img = img * (1 - streak) + 250 * streak
     img *= rng.uniform(0.7, 1.2)

@@ -24,7 +24,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
                    help="network: c32 (default), c32s (lighter), c48 (c32's layers on 48 px crops)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     p.add_argument("--data", type=Path, help="reuse this crop set (.npz) instead of building one")
-    p.add_argument("--out", type=Path, default=Path("vision/learned/models/dice_crops_c32.onnx"),
+    p.add_argument("--out", type=Path, default=Path("vision/learned/models/dice_crops.onnx"),
                    help="ONNX file to write; NAME.json and NAME.md beside it are the model card")
     p.add_argument("--evaluate", type=Path, metavar="FOLDER",
                    help="after training, score the crops reader on FOLDER's photos it did not train on and "

@@ -18,7 +18,7 @@ import numpy as np
 from vision.types import VisionError
 
 MODELS = Path(__file__).with_name("models")
-DEFAULT_CROP_MODEL = MODELS / "dice_crops_c32.onnx"
+DEFAULT_CROP_MODEL = MODELS / "dice_crops.onnx"
 INPUT = 32
 KEEP = 1.25
 SCREEN = 0.2  # a proposal the first view gives less than this chance of being a die gets no more views
@@ -89,26 +89,36 @@ class CropReader:
             raise VisionError(f"{side}: not a valid model card ({exc})") from None
         self.tta = tta
 
-    def forward(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def forward(self, image: np.ndarray, boxes: np.ndarray,
+                dedupe: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(N, 7) mean class probabilities over the views (column 0 "not a die", 1..6 the values) and
-        (N, 4) the boxes re-framed by the network (the boxes as given if the model has no box output)."""
+        (N, 4) the boxes re-framed by the network (the boxes as given if the model has no box output).
+
+        With `dedupe` (an IoU), a likely die whose re-framed box overlaps a likelier one that much is
+        the same die seen twice: it gets probability 1 of "not a die" and no more views."""
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         if len(boxes) == 0:
             return np.zeros((0, 7), np.float32), boxes
         crops = box_crops(image, boxes, self.size)
-        # every proposal is judged once; only the likely dice get the turned views (most proposals
-        # are not dice, and this keeps a frame with many of them at camera rate)
+        # every proposal is judged once; only the likely dice, each die once, get the turned views
+        # (most proposals are not dice or repeat one, and this keeps a frame at camera rate)
         first = self._run(crops)
         proba = softmax(first[:, :7])
+        framed = reframe(boxes, first[:, 7:10]) if first.shape[-1] >= 10 else boxes
         maybe = np.flatnonzero(1.0 - proba[:, 0] >= SCREEN)
+        if dedupe is not None and len(maybe):
+            from vision.learned.yolo import nms
+
+            kept = maybe[nms(framed[maybe], 1.0 - proba[maybe, 0], dedupe)]
+            repeats = np.setdiff1d(maybe, kept)
+            proba[repeats] = np.eye(7, dtype=proba.dtype)[0]
+            maybe = kept
         if self.tta > 1 and len(maybe):
             views = dihedral_stack(crops[maybe], self.tta)[1:]
             k, m = views.shape[:2]
             more = softmax(self._run(views.reshape(k * m, self.size, self.size, 3))[:, :7]).reshape(k, m, 7)
             proba[maybe] = (proba[maybe] + more.sum(axis=0)) / self.tta
-        if first.shape[-1] < 10:
-            return proba, boxes
-        return proba, reframe(boxes, first[:, 7:10])  # the unturned view's box: no turn to undo
+        return proba, framed  # the unturned view's box: no turn to undo
 
     def _run(self, crops: np.ndarray) -> np.ndarray:
         blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)
@@ -120,11 +130,11 @@ class CropReader:
     def proba(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         return self.forward(image, boxes)[0]
 
-    def read(self, image: np.ndarray,
-             boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def read(self, image: np.ndarray, boxes: np.ndarray,
+             dedupe: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Per box: probability it is a die, its value 1..6, that value's share of the die mass, and the
-        box re-framed on the die."""
-        p, framed = self.forward(image, boxes)
+        box re-framed on the die (`dedupe`: see `forward`)."""
+        p, framed = self.forward(image, boxes, dedupe)
         p_die = 1.0 - p[:, 0]
         values = p[:, 1:].argmax(axis=1) + 1 if len(p) else np.zeros(0, np.int64)
         vconf = p[np.arange(len(p)), values] / np.maximum(p_die, 1e-6) if len(p) else np.zeros(0)
