@@ -1,8 +1,9 @@
 """Training of the die crop reader (torch; the `train` extra). Run time needs only the exported ONNX file.
 
-The network sees a 32x32 crop around a proposed box and says "not a die" or the value 1..6. It is
-tiny on purpose (about 0.1 M parameters, ~10 MFLOP per crop) so dozens of proposals per frame, each
-in a few turned copies, still leave a 1280x720 frame at camera rate on one core.
+The network sees a square crop (32 or 48 px) around a proposed box and says "not a die" or the value
+1..6, plus where the die really is (box re-framing). It is tiny on purpose (about 0.1 M parameters,
+~10-25 M multiply-adds per crop) so dozens of proposals per frame, the likely dice in a few turned
+copies, still leave a 1280x720 frame at camera rate on one core.
 
 Augmentation is done on whole batches with affine_grid/grid_sample (one call turns, rescales, shifts
 and mirrors every patch), plus colour changes: channel permutation and hue-free gain, because dice

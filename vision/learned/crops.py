@@ -1,9 +1,11 @@
-"""The learned die crop reader at run time (OpenCV DNN on a shipped ONNX file; no torch).
+"""The learned die crop reader at run time (onnxruntime, else OpenCV DNN, on a shipped ONNX file; no
+torch).
 
-Given boxes proposed by a detector, it says for each whether it frames a die and which value is on
-top. Each box is cut at 1.25 box sides, 32x32 px, in `tta` turned/mirrored copies (a die's value
-does not change when its picture turns) whose class probabilities are averaged. Class 0 is "not a
-die" (tray prints, lone pips, two dice in one box, half a die); 1..6 are the values.
+Given boxes proposed by a detector, it says for each whether it frames a die, which value is on top
+and where the die really lies (a re-framed box). Each box is cut at 1.25 box sides (the model card's
+input size, 32 or 48 px), in `tta` turned/mirrored copies (a die's value does not change when its
+picture turns) whose class probabilities are averaged. Class 0 is "not a die" (tray prints, lone
+pips, two dice in one box, half a die); 1..6 are the values.
 """
 
 from __future__ import annotations
