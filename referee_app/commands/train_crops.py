@@ -90,7 +90,8 @@ def _held_out(model: Path, folder: Path, trained: set[str]) -> dict:
 def _markdown(name: str, card: dict) -> str:
     lines = [f"# Model card: {name}", "",
              f"- What: the die crop reader (class 0 'not a die', 1..6 the value) on {card['input']} px crops "
-             f"of the box detector's proposals; architecture {card['arch']}, trained here from scratch with torch.",
+             f"of the box detector's proposals; architecture {card['arch']}, trained here from scratch "
+             "with torch.",
              f"- Data: crops {card['crops']} from proposals of {card['proposals_from']} (confidence >= "
              f"{card['proposal_conf']}) and jittered labelled boxes, on "
              + (f"{len(card['train_photos'])} real photos of {card['trained_on']} (the first in file-name "
