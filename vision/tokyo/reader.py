@@ -44,7 +44,12 @@ def read_tokyo(
         fg[glare > 0] = 0
         withheld |= glare
     withheld |= _large_objects(obs, fg)
-    raw, hw = detect_sticks(image, fg, upright=None if calibration is None else _upright_test(calibration))
+    raw, hw = detect_sticks(
+        image,
+        fg,
+        upright=None if calibration is None else _upright_test(calibration),
+        longest=None if calibration is None else _longest_stick(calibration),
+    )
     if withheld.any():
         raw = [s for s in raw if _complete_cut_stick(withheld, s, hw, calibration)]
     rods = np.zeros(fg.shape, np.uint8)
@@ -128,6 +133,27 @@ def _upright_test(calib: TokyoCalibration) -> Callable[[np.ndarray, np.ndarray, 
         )
 
     return upright
+
+
+def _longest_stick(calib: TokyoCalibration) -> Callable[[np.ndarray, np.ndarray], float]:
+    """The most pixels a whole stick can span along a segment: its length in mm measured on the table
+    and on the plane of the tallest column, the larger image scale of the two, with a margin for a
+    sloping road and the mask's blur."""
+    full = calib.sizes.stick_length_mm
+    top = 9 * calib.sizes.unit_mm
+
+    def longest(p0: np.ndarray, p1: np.ndarray) -> float:
+        px = float(np.linalg.norm(p1 - p0))
+        scale = 0.0
+        for z in (0.0, top):
+            a, b = calib.camera.ray_to_plane(np.array([p0, p1], np.float64), z)
+            scale = max(scale, px / max(float(np.linalg.norm(b - a)), 1e-6))
+        return LONGEST_MARGIN * full * scale
+
+    return longest
+
+
+LONGEST_MARGIN = 1.3
 
 
 def _columns_calibrated(

@@ -51,10 +51,14 @@ def detect_sticks(
     min_len_widths: float = 5.0,
     max_candidates: int = 400,
     upright: Callable[[np.ndarray, np.ndarray, float, float], bool] | None = None,
+    longest: Callable[[np.ndarray, np.ndarray], float] | None = None,
 ) -> tuple[list[RawStick], float]:
     """Rods in the frame and the rods' half-width. `upright(p0, p1, half_width, rod_half_width)`, when
     given, says whether a candidate is an upright column seen side on (its core is claimed, no stick is
-    made); both half-widths are measured on the foreground, blur included."""
+    made); both half-widths are measured on the foreground, blur included. `longest(p0, p1)`, when
+    given, is the most pixels a whole stick can span there along that segment (a camera and the set's
+    stick length): a run longer than that is two sticks meeting nearly in line, and is left unclaimed
+    for their own lines to find."""
     dist, ridge = _ridge(fg)
     hw = rod_half_width(dist, ridge)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
@@ -80,22 +84,31 @@ def detect_sticks(
         again = _run_on_line(pts, claimed, fg, c, u2, hw, min_len)
         if again is not None and len(again[2]) > len(run):
             c, u2, run = again
+        pieces = [(c, u2, run)]
         tt = (pts[run] - c) @ u2
-        p0, p1 = c + tt.min() * u2, c + tt.max() * u2
-        # claim everything within the rod's width along the fitted segment
-        n2 = np.array([-u2[1], u2[0]])
-        dd = np.abs((pts - c) @ n2)
-        ta = (pts - c) @ u2
-        claimed |= (dd <= hw * 1.2) & (ta >= tt.min() - hw) & (ta <= tt.max() + hw)
-        if upright is not None and upright(p0, p1, _axis_half_width(dist, p0, p1), hw):
-            continue
-        sticks.append(RawStick(p0, p1, hw, len(run), np.zeros(3)))
+        if longest is not None and tt.max() - tt.min() > longest(c + tt.min() * u2, c + tt.max() * u2):
+            # longer than any stick there: two sticks meeting nearly in line, one bend between them
+            pieces = _split_bent_run(pts, run, c, u2, hw, min_len) or pieces
+        for c, u2, run in pieces:
+            tt = (pts[run] - c) @ u2
+            p0, p1 = c + tt.min() * u2, c + tt.max() * u2
+            # claim everything within the rod's width along the fitted segment
+            n2 = np.array([-u2[1], u2[0]])
+            dd = np.abs((pts - c) @ n2)
+            ta = (pts - c) @ u2
+            claimed |= (dd <= hw * 1.2) & (ta >= tt.min() - hw) & (ta <= tt.max() + hw)
+            if upright is not None and upright(p0, p1, _axis_half_width(dist, p0, p1), hw):
+                continue
+            sticks.append(RawStick(p0, p1, hw, len(run), np.zeros(3)))
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     for s in sticks:
         _refine_axis(gx, gy, s)
+        before = s.p0.copy(), s.p1.copy()
         _extend_ends(image, fg, s)
+        if longest is not None and s.length > longest(s.p0, s.p1):
+            s.p0, s.p1 = before  # the walk ran on into a stick in line with this one
     return _drop_contained(sticks), hw
 
 
@@ -122,6 +135,50 @@ def _drop_contained(sticks: list[RawStick]) -> list[RawStick]:
         if not inside:
             kept.append(s)
     return kept
+
+
+def _split_bent_run(
+    pts: np.ndarray, run: np.ndarray, c: np.ndarray, u: np.ndarray, hw: float, min_len: float
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
+    """Split a run of core pixels into two straight pieces at the break where two lines fit the run's
+    centre far better than one; None when one line fits about as well (no bend) or a piece would be
+    too short. The centre is the median across the core in bins of a half-width: the core spreads
+    over half the rod's width, which would hide a bend of a few pixels."""
+    n = np.array([-u[1], u[0]])
+    tr = (pts[run] - c) @ u
+    # all the core near the run, not only the band it was found in: the band cuts off the bend
+    t_all, o_all = (pts - c) @ u, (pts - c) @ n
+    near = np.nonzero((np.abs(o_all) <= 1.5 * hw) & (t_all >= tr.min()) & (t_all <= tr.max()))[0]
+    t, o = t_all[near], o_all[near]
+    k = ((t - t.min()) / max(hw, 1.0)).astype(int)
+    bins = [b for b in range(int(k.max()) + 1) if np.count_nonzero(k == b) >= 3]
+    if len(bins) < 8:
+        return None
+    bt = np.array([np.median(t[k == b]) for b in bins])
+    bo = np.array([np.median(o[k == b]) for b in bins])
+
+    def sse(x: np.ndarray, y: np.ndarray) -> float:
+        return float(np.sum((y - np.polyval(np.polyfit(x, y, 1), x)) ** 2))
+
+    one = sse(bt, bo)
+    costs = [(sse(bt[:j], bo[:j]) + sse(bt[j:], bo[j:]), j) for j in range(3, len(bt) - 2)]
+    cost, j = min(costs)
+    if cost > BEND_GAIN * one or one < len(bt) * 0.25:  # no bend beyond a pixel's wobble
+        return None
+    cut = (bt[j - 1] + bt[j]) / 2
+    out = []
+    for part in (near[t < cut], near[t >= cut]):
+        q = pts[part].astype(np.float64)
+        m = q.mean(0)
+        d = np.linalg.svd(q - m, full_matrices=False)[2][0]
+        tp = (q - m) @ d
+        if tp.max() - tp.min() < min_len:
+            return None
+        out.append((m.astype(np.float32), d.astype(np.float32), part))
+    return out
+
+
+BEND_GAIN = 0.5  # two lines must leave at most this share of one line's squared residual
 
 
 def _axis_half_width(dist: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> float:
@@ -273,20 +330,22 @@ def _sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return image[yi, xi]
 
 
-def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
-    """Walk outwards from each end while the foreground continues with the rod's own colour (the end
-    resting on a support top is hidden from the ridge by the support's width)."""
-    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+def _rod_colour(image: np.ndarray, fg: np.ndarray, s: RawStick) -> float:
+    """Sets the rod's median colour (its middle, foreground only) and returns the colour tolerance."""
     ts = np.linspace(0.15, 0.85, 25)
     body = s.p0 + ts[:, None] * (s.p1 - s.p0)
     fgb = _sample(fg, body) > 0
     cols = _sample(image, body[fgb] if fgb.any() else body).astype(np.float32)
     s.bgr = np.median(cols, 0)
-    tol = max(24.0, float(np.median(np.abs(cols - s.bgr).sum(1))) * 2)
+    return max(24.0, float(np.median(np.abs(cols - s.bgr).sum(1))) * 2)
+
+
+def _pull_back(image: np.ndarray, fg: np.ndarray, s: RawStick, tol: float) -> None:
+    """Pull each end back onto the rod's own colour: the core run can continue along a column that
+    hangs below the end in the image (about as wide as a rod)."""
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
     for sign, attr in ((-1, "p0"), (1, "p1")):
         p = getattr(s, attr).astype(np.float32)
-        # first pull the end back onto the rod's own colour: the core run can continue along a column
-        # that hangs below the end in the image (about as wide as a rod)
         back = np.arange(0, int(4 * s.half_width))
         qs = p[None] - sign * u[None] * back[:, None]
         good = (_sample(fg, qs) > 0) & (np.abs(_sample(image, qs).astype(np.float32) - s.bgr).sum(1) < tol)
@@ -294,7 +353,17 @@ def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
         run = np.convolve(good.astype(float), np.ones(need), mode="valid")
         first = np.nonzero(run >= need)[0]
         if len(first) and first[0] > 0:
-            p = qs[first[0]].astype(np.float32)
+            setattr(s, attr, qs[first[0]].astype(np.float32))
+
+
+def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
+    """Walk outwards from each end while the foreground continues with the rod's own colour (the end
+    resting on a support top is hidden from the ridge by the support's width)."""
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+    tol = _rod_colour(image, fg, s)
+    _pull_back(image, fg, s, tol)
+    for sign, attr in ((-1, "p0"), (1, "p1")):
+        p = getattr(s, attr).astype(np.float32)
         setattr(s, attr, _walk(image, fg, p, sign * u, s.bgr, tol, s.half_width))
 
 
