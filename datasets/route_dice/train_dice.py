@@ -1,9 +1,9 @@
 """Train the dice-face classifier: `python -m datasets.route_dice.train_dice`.
 
 Samples are single faces turned at random, seen at 1.3..4 px/mm with the die's side showing on one
-edge (as a tilted camera sees it), coloured light, blur, motion blur (40 %) and noise, resampled to
-the reader's top view, then found and cut out by the reader's own code (frame contour, or the size
-search where blur wiped the contour out). Writes vision/route_dice/faces.npz.
+edge (as a tilted camera sees it), coloured light, blur, motion blur (half of them, 0.8-3.2 mm) and
+noise, resampled to the reader's top view, then found and cut out by the reader's own code (frame
+contour, or the size search where blur wiped the contour out). Writes vision/route_dice/faces.npz.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from vision.tiles.mlp import MLP
 MODEL = Path(__file__).resolve().parents[2] / "vision" / "route_dice" / "faces.npz"
 
 
-def die_view(rng: np.random.Generator, name: str, motion: float = 0.4) -> tuple[np.ndarray, np.ndarray]:
+def die_view(rng: np.random.Generator, name: str, motion: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
     """A top-view crop (BGR, PX_PER_MM) of one die lying on the tray, and the face's centre in it."""
     ppm = rng.uniform(1.3, 4.0)
     face = face_rgba(name)
@@ -55,7 +55,7 @@ def die_view(rng: np.random.Generator, name: str, motion: float = 0.4) -> tuple[
     img *= rng.uniform(0.5, 1.3) * rng.uniform(0.88, 1.12, 3)
     img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.0))
     if rng.random() < motion:  # a moving camera: a line kernel as long as the frame is wide, or more
-        img = cv2.filter2D(img, -1, motion_kernel(rng, rng.uniform(0.8, 2.5) * ppm))
+        img = cv2.filter2D(img, -1, motion_kernel(rng, rng.uniform(0.8, 3.2) * ppm))
     img += rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     view = cv2.resize(out, None, fx=PX_PER_MM / ppm, fy=PX_PER_MM / ppm, interpolation=cv2.INTER_LINEAR)

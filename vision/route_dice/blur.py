@@ -19,8 +19,10 @@ HALF_STRIP_MM = 2.5  # profile half-length across an edge: inside the quiet zone
 
 
 def _rise_mm(profile: np.ndarray, ppm: float) -> float | None:
-    """Width in mm of a blurred step: its height over its steepest slope; None if no clear step."""
-    step = abs(float(profile[-3:].mean() - profile[:3].mean()))
+    """Width in mm of a blurred step: its height over its steepest slope; None if no clear step. The
+    height is taken from the profile's extremes, not its ends: a long blur mixes the felt beyond the
+    3.3 mm quiet zone into the profile's white end."""
+    step = float(profile.max() - profile.min())
     if step < 30:
         return None
     slope = float(np.abs(np.diff(profile)).max())
