@@ -59,7 +59,7 @@ def read_tokyo(
     blobs = [b for b in find_blobs(image, fg, hw, rods) if b.column_fraction >= 0.4]
     used: set[int] = set()
     if calibration is not None:
-        _columns_calibrated(obs, calibration, raw, fg, rods, hw, blobs, used)
+        _columns_calibrated(obs, calibration, image, raw, fg, rods, hw, blobs, used)
     for k, b in enumerate(blobs):
         if k in used:
             continue
@@ -159,6 +159,7 @@ LONGEST_MARGIN = 1.3
 def _columns_calibrated(
     obs: TokyoObservation,
     calib: TokyoCalibration,
+    image: np.ndarray,
     raw: list[RawStick],
     fg: np.ndarray,
     rods: np.ndarray,
@@ -169,6 +170,7 @@ def _columns_calibrated(
     """Columns under the road ends (see vision.tokyo.columns); blobs they explain are used up."""
     unit = calib.sizes.unit_mm
     fits = [c for c in fit_columns(calib, raw, fg, rods, hw) if c.score >= 0.7]  # else: table ends
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     near_of, junction = [], []
     for c in fits:
         uv, _ = calib.camera.project(np.array([[c.x_mm, c.y_mm, c.height * unit], [c.x_mm, c.y_mm, 0.0]]))
@@ -179,7 +181,10 @@ def _columns_calibrated(
             if _dist_to_box(base, b.bbox) < 2 * hw or _dist_to_box(top, b.bbox) < hw
         ]
         near_of.append(near)
-        junction.append(any(blobs[k].yellow_fraction >= 0.15 for k in near))
+        yellow = _top_unit_yellow(calib, hsv, rods == 0, c.x_mm, c.y_mm, c.height)
+        if yellow is None:  # the top unit's side is hidden: the blobs' colour is all there is
+            yellow = 1.0 if any(blobs[k].yellow_fraction >= 0.15 for k in near) else 0.0
+        junction.append(yellow >= JUNCTION_SHARE)
     for c, near, yellow, pick in zip(fits, near_of, junction, choose_heights(fits, junction), strict=True):
         sc, height, x_mm, y_mm, _ = c.options[pick]
         margin = c.margin if height == c.height else 0.0  # the structure overruled the column's own best
@@ -201,6 +206,37 @@ def _columns_calibrated(
                 (float(base[0]), float(base[1])),
             )
         )
+
+
+JUNCTION_SHARE = 0.35  # share of the visible top unit's side that is yellow
+
+
+def _top_unit_yellow(
+    calib: TokyoCalibration, hsv: np.ndarray, care: np.ndarray, x: float, y: float, height: int
+) -> float | None:
+    """Share of junction yellow on the side of a column's top unit, where the camera sees it and no
+    stick lies over it; None when too little of it shows. The side, not the top face: the road ends
+    resting on a junction cover most of its top, and a yellow road over a grey column would look the
+    same from straight above."""
+    s = calib.sizes
+    r = 0.85 * s.column_diameter_mm / 2
+    eye = calib.camera.centre
+    ang = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    ring = np.stack([np.cos(ang), np.sin(ang)], 1)
+    ring = ring[ring @ (eye[:2] - np.array([x, y])) > 0.3 * np.linalg.norm(eye[:2] - np.array([x, y]))]
+    zs = (height - 1) * s.unit_mm + np.array([0.25, 0.5, 0.75]) * s.unit_mm
+    pts = np.array([[x + r * cx, y + r * cy, z] for z in zs for cx, cy in ring])
+    uv, _ = calib.camera.project(pts)
+    H, W = care.shape
+    xi, yi = np.round(uv[:, 0]).astype(int), np.round(uv[:, 1]).astype(int)
+    inside = (xi >= 0) & (xi < W) & (yi >= 0) & (yi < H)
+    xi, yi = xi[inside], yi[inside]
+    keep = care[yi, xi]
+    if np.count_nonzero(keep) < 6 or len(np.unique(np.c_[xi, yi][keep], axis=0)) < 4:
+        return None
+    px = hsv[yi[keep], xi[keep]].astype(int)
+    yellow = (px[:, 0] >= 18) & (px[:, 0] <= 34) & (px[:, 1] >= 90)
+    return float(yellow.mean())
 
 
 def _dist_to_box(p: np.ndarray, box: tuple[int, int, int, int]) -> float:
