@@ -4,8 +4,11 @@ Top view of the tray (4 px/mm) -> dark square rings (each printed face has a dar
 margin) found by local thresholding -> a ring that is a clean square is a face lying flat: its
 picture is cut out, white-balanced on the margin and classified at its four quarter turns (the
 classifier's probabilities are averaged over the turns, since orientation does not matter). A ring
-that is squashed or skewed is a die leaning on something: "cannot read". Any die-sized object on
-the tray without a readable face is reported as "cannot read" too.
+that is squashed or skewed, or a face smaller than the others next to another die, is a die
+leaning on something: "cannot read". Dice whose frame motion blur wiped out are found as blobs on
+the felt and searched for a face square of the known size (`read_blurred`, `search.py`), read only
+when they stand alone and the blur measured on the markers (`blur.py`) is within the trained range.
+Any die-sized object on the tray without a readable face is reported as "cannot read" too.
 """
 
 from __future__ import annotations
