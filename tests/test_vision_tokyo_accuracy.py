@@ -17,6 +17,7 @@ from vision.tokyo import TokyoCalibration, read_tokyo
 from vision.tokyo.calibration import PinholeCamera
 from vision.tokyo.columns import _lone_tops, _split_group
 from vision.tokyo.evaluate import endpoint_distance
+from vision.tokyo.foreground import glare_mask
 from vision.tokyo.reader import _upright_test
 from vision.tokyo.sticks import RawStick
 
@@ -66,7 +67,8 @@ def test_stick_running_into_glare_is_withheld() -> None:
     end = np.array(lab["objects"][0]["endpoints"][0])  # stick 0's end on the lowest column
     inward = np.array(lab["objects"][0]["endpoints"][1]) - end
     glared = image.copy()
-    cv2.circle(glared, tuple(int(v) for v in end + 0.08 * inward), 14, (255, 255, 255), -1)
+    # a quarter of the way along: the part beyond shows too little of the stick to place its end
+    cv2.circle(glared, tuple(int(v) for v in end + 0.25 * inward), 14, (255, 255, 255), -1)
     obs = read_tokyo(glared, lab["calibration"])
     assert any(w.startswith("glare") for w in obs.warnings)
     # the two sticks clear of it are read; none is reported with an end cut at the glare
@@ -145,3 +147,25 @@ def test_knocked_road_in_the_bundled_demo_reads_as_loose(repo_dir) -> None:
     assert [s.role for s in obs.sticks].count("loose") == 1
     assert sorted(s.height for s in obs.supports) == [1, 1, 2, 2, 3, 3]
     assert any("loose on the table" in w for w in obs.warnings)
+
+
+def test_glare_halo_takes_the_washed_table_not_a_light_stick_beside_it() -> None:
+    h, w = 240, 320
+    table = np.zeros((h, w, 3), np.float32)
+    table[:] = (60, 120, 40)  # green cloth (BGR)
+    image = table.copy()
+    image[100:112, 40:300] = (185, 185, 185)  # a light grey rod passing the spot
+    yy, xx = np.mgrid[0:h, 0:w]
+    light = 280 * np.exp(-((xx - 160) ** 2 + (yy - 150) ** 2) / (2 * 22.0**2))
+    image = (image + light[..., None]).clip(0, 255).astype(np.uint8)  # a highlight adds white light
+    a = (light / 255)[..., None]
+    tab = table.astype(np.uint8)
+    narrow, wide = glare_mask(image, tab), glare_mask(image, tab, keep_pieces=False)
+    rod = np.zeros((h, w), bool)
+    rod[102:110, 40:300] = True
+    # what the halo search took of the rod where the spot only brightens it, and of the bare table
+    rod_taken = rod & (wide > 0) & (a[..., 0] < 0.5)
+    table_taken = (wide > 0) & (a[..., 0] < 0.6) & ~np.pad(rod, 4)[4:-4, 4:-4]
+    assert rod_taken.sum() >= 20 and table_taken.sum() >= 200
+    assert (narrow[rod_taken] > 0).mean() < 0.1
+    assert (narrow[table_taken] > 0).mean() > 0.9

@@ -79,16 +79,19 @@ def foreground_mask(image: np.ndarray, background: np.ndarray, table: np.ndarray
     return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
-def glare_mask(image: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
+def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: bool = True) -> np.ndarray:
     """Blown-out highlights (every channel near saturation) and, given the table estimate, the bright
     halo around each: a glare spot's fading rim is brighter than the table and would read as pieces.
-    The halo is searched only within about a spot's radius of it, so bright pieces elsewhere stay."""
+    The halo is searched only within about a spot's radius of it, so bright pieces elsewhere stay; with
+    `keep_pieces` it takes only the table washed towards white, not a light piece beside the spot."""
     core = (image.min(2) >= 245).astype(np.uint8)
     if table is None or not core.any():
         return core * 255
+    # with the white-light test guarding pieces, the halo's faint outer rim can be taken as well
+    gain = HALO_GAIN_GUARDED if keep_pieces else 1.12
     bright = (
         cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        > 1.12 * cv2.cvtColor(table, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4
+        > gain * cv2.cvtColor(table, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4
     ).astype(np.uint8)
     out = core.copy()
     n, lab, stats, _ = cv2.connectedComponentsWithStats(core)
@@ -98,5 +101,26 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None) -> np.ndarray
         y0, y1, x0, x1 = max(0, y - r), y + h + r, max(0, x - r), x + w + r
         spot = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
         near = cv2.dilate(spot, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-        out[y0:y1, x0:x1] |= near & bright[y0:y1, x0:x1]
+        halo = near & bright[y0:y1, x0:x1]
+        if keep_pieces:
+            halo &= _like_glare(image[y0:y1, x0:x1], table[y0:y1, x0:x1])
+        out[y0:y1, x0:x1] |= halo
     return cv2.dilate(out, np.ones((5, 5), np.uint8)) * 255
+
+
+HALO_GAIN_GUARDED = 1.04
+
+
+def _like_glare(image: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Pixels that are the table plus white light: a highlight adds about the same to every channel
+    (until one saturates). A light grey stick beside a glare spot is brighter than the table too, but
+    by different amounts per channel wherever the table has a colour: it stays a piece."""
+    f = image.astype(np.float32)
+    d = f - table.astype(np.float32)
+    live = f < 250  # a saturated channel lost what was added to it
+    hi = np.where(live, d, -np.inf).max(2)
+    lo = np.where(live, d, np.inf).min(2)
+    n_live = live.sum(2)
+    mean = np.where(live, d, 0).sum(2) / np.maximum(n_live, 1)
+    ok = (n_live < 2) | (hi - lo < 0.25 * np.maximum(mean, 0) + 14)
+    return ok.astype(np.uint8)

@@ -39,7 +39,8 @@ def read_tokyo(
     h, w = fg.shape
     glare = glare_mask(image, table)
     withheld = np.zeros(fg.shape, np.uint8)
-    if np.count_nonzero(glare) > 0.0008 * h * w:
+    # whether there is glare at all counts every bright pixel around a spot, pieces included
+    if np.count_nonzero(glare_mask(image, table, keep_pieces=False)) > 0.0008 * h * w:
         obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
         fg[glare > 0] = 0
         withheld |= glare
