@@ -36,14 +36,21 @@ def refine_background(image: np.ndarray, fg: np.ndarray, scale: int = 4, sigma: 
 def pieces_mask(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(foreground mask, table background at full size) with one refinement round; the first, rough
     pass runs at half size."""
+    masks, table = pieces_masks(image, (BRIGHT,))
+    return masks[0], table
+
+
+def pieces_masks(image: np.ndarray, brights: tuple[float, ...]) -> tuple[list[np.ndarray], np.ndarray]:
+    """`pieces_mask` with one mask per brightness gain (a pixel brighter than the table by more is a
+    piece), from one table estimate."""
     h, w = image.shape[:2]
     table = table_chroma(image)
     half = cv2.resize(image, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
     rough = foreground_mask(half, table_background(half, 2), table)
     rough = cv2.resize(rough, (w, h), interpolation=cv2.INTER_NEAREST)
     bg = refine_background(image, rough)
-    fg = foreground_mask(image, bg, table)
-    return fg, cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    masks = _masks(image, bg, table, brights)
+    return masks, cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def table_chroma(image: np.ndarray) -> np.ndarray:
@@ -53,9 +60,18 @@ def table_chroma(image: np.ndarray) -> np.ndarray:
     return np.median(small / small.sum(1, keepdims=True), 0)
 
 
+BRIGHT = 1.2  # brighter than the table by this gain: a piece (grain and light vary less)
+
+
 def foreground_mask(image: np.ndarray, background: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
     """Pieces against the table estimate `background` (any size; it is smooth, so it is compared after
     resizing its chromaticity and brightness, not its pixels)."""
+    return _masks(image, background, table, (BRIGHT,))[0]
+
+
+def _masks(
+    image: np.ndarray, background: np.ndarray, table: np.ndarray | None, brights: tuple[float, ...]
+) -> list[np.ndarray]:
     h, w = image.shape[:2]
     b = background.astype(np.float32) + 4
     sb = b.sum(2)
@@ -73,10 +89,12 @@ def foreground_mask(image: np.ndarray, background: np.ndarray, table: np.ndarray
     d0, d1, d2 = cv2.split(diff)
     chroma = cv2.max(cv2.max(d0, d1), d2)
     ratio = sf / sb
-    fg = (chroma > 0.024) | (ratio > 1.2) | (ratio < 0.38)
-    fg = fg.astype(np.uint8) * 255
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    out = []
+    for bright in brights:
+        fg = ((chroma > 0.024) | (ratio > bright) | (ratio < 0.38)).astype(np.uint8) * 255
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        out.append(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+    return out
 
 
 def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: bool = True) -> np.ndarray:

@@ -13,7 +13,7 @@ from vision.tokyo.cars import cars_on_sticks
 from vision.tokyo.colours import colour_name
 from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossings import decide_top, gradient, intersect
-from vision.tokyo.foreground import glare_mask, pieces_mask
+from vision.tokyo.foreground import BRIGHT, glare_mask, pieces_masks
 from vision.tokyo.joint_heights import choose_heights
 from vision.tokyo.observation import (
     CrossingReading,
@@ -25,6 +25,8 @@ from vision.tokyo.sticks import RawStick, _ridge, _sample, detect_sticks, rod_ha
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.types import VisionError, check_image
 
+STICK_BRIGHT = 1.3
+
 
 def read_tokyo(
     image: np.ndarray, calibration: TokyoCalibration | dict[str, Any] | None = None
@@ -35,7 +37,11 @@ def read_tokyo(
     if calibration is not None and not isinstance(calibration, TokyoCalibration):
         raise VisionError(f"calibration must be a TokyoCalibration, a dict or None, got {type(calibration)}")
     obs = TokyoObservation(calibrated=calibration is not None)
-    fg, table = pieces_mask(image)
+    # the sticks are found on a mask that needs more brightness to call a pixel a piece: where shadows
+    # pull the table estimate down, the lit table between them reads as piece and joins a rod to its
+    # shadow in a blob too wide for a rod; columns and cars keep the ordinary mask (a column's base
+    # against the table is what the heights stand on)
+    (fg, fg_rods), table = pieces_masks(image, (BRIGHT, STICK_BRIGHT))
     h, w = fg.shape
     glare = glare_mask(image, table)
     withheld = np.zeros(fg.shape, np.uint8)
@@ -45,9 +51,10 @@ def read_tokyo(
         fg[glare > 0] = 0
         withheld |= glare
     withheld |= _large_objects(obs, fg)
+    fg_rods[withheld > 0] = 0
     raw, hw = detect_sticks(
         image,
-        fg,
+        fg_rods,
         upright=None if calibration is None else _upright_test(calibration),
         longest=None if calibration is None else _longest_stick(calibration),
     )
