@@ -106,7 +106,9 @@ def _markdown(name: str, card: dict) -> str:
                      f"none trained on), reader mode crops: recall {h['recall']:.1%}, precision "
                      f"{h['precision']:.1%} (lenient), value accuracy {h['value_accuracy']:.1%}, end to end "
                      f"{h['end_to_end']:.1%}.")
-    lines += ["", "Rebuild: `highway-referee train dice-crops --real ../shared/realdata/nell_byler_d6 "
+    lines += ["", f"Rebuild: `highway-referee train dice-crops --real ../shared/realdata/nell_byler_d6 "
+              f"--arch {card['arch']} --epochs {card['epochs']} --synthetic {card['synthetic']} "
+              f"--renders {card['renders']} --seed {card['seed']} --out vision/learned/models/{name} "
               "--evaluate ../shared/realdata/nell_byler_d6` (train extra; see docs/models.md)."]
     return "\n".join(lines) + "\n"
 
