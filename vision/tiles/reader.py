@@ -29,6 +29,10 @@ MODEL_PATH = Path(__file__).with_name("digits.npz")
 # pieces measured up to 0.15 on the evaluation sets, overlapping pairs 0.35 and more)
 TWO_TONE = 0.25
 RIM_INK_DOUBT = 0.2  # share of a piece's ink touching its rim above which a changed reading is refused
+# area of a piece's footprint over that of its best-fitting square (min-area rectangle) or circle:
+# single square, rounded or round tokens measured 0.87 and up on the tuning sets, a token lying on
+# another that hides all but a sliver of it 0.82 and below (the sliver widens the fitted shape)
+SHAPE_FIT = 0.84
 REFINE = np.arange(-7.5, 7.6, 2.5)  # turns (degrees) tried around a candidate's best grid turn
 
 
@@ -207,6 +211,10 @@ def _segment_cell(view: TopView, name: str, labels: np.ndarray, stats: np.ndarra
         return CellReading(
             name, "unreadable", None, 0.0, "overlapping pieces or an odd shape on the cell", union
         )
+    if _shape_fit(blob) < SHAPE_FIT:
+        return CellReading(
+            name, "unreadable", None, 0.0, "overlapping pieces (outline neither a square nor a circle)", union
+        )
     if area < 0.4 * piece_area:
         return CellReading(name, "unreadable", None, 0.0, "object too small for a piece (covered?)", union)
     pad = 4
@@ -245,6 +253,17 @@ def _filled(blob: np.ndarray) -> np.ndarray:
 def _solidity(blob: np.ndarray) -> float:
     pts = cv2.findNonZero(blob.astype(np.uint8))
     return float(blob.sum()) / max(cv2.contourArea(cv2.convexHull(pts)), 1.0)
+
+
+def _shape_fit(blob: np.ndarray) -> float:
+    """How well the footprint fills its best fitted token shape: area over the min-area rectangle's
+    (square and rounded tokens) or the min enclosing circle's (round ones), whichever is larger."""
+    contours, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=cv2.contourArea)
+    area = float(blob.sum())
+    w, h = cv2.minAreaRect(outline)[1]
+    _, r = cv2.minEnclosingCircle(outline)
+    return max(area / max(w * h, 1.0), area / max(np.pi * r * r, 1.0))
 
 
 def _blob_region_mm(view: TopView, blob: np.ndarray) -> tuple[float, float, float, float]:
