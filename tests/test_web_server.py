@@ -118,6 +118,8 @@ def test_page_in_headless_chromium(served):
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/?token={hub.admin_token}")
         page.wait_for_selector("text=Ann to move", timeout=10000)
+        # the board drawing is fetched after the state: wait for it rather than race it
+        page.wait_for_selector("#board svg", timeout=10000)
         assert page.locator("#board svg").count() == 1
         # a manual move is judged and its verdict arrives in the feed
         page.fill("#move-input", "7@b2")
