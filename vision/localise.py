@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,16 +59,112 @@ class SheetSpec:
         return {mid: np.asarray(c) + offsets for mid, c in self.marker_centres().items()}
 
 
+def _detector_params(**overrides: Any) -> cv2.aruco.DetectorParameters:
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    for name, value in overrides.items():
+        setattr(params, name, value)
+    return params
+
+
+def _detect_gray(gray: np.ndarray, params: cv2.aruco.DetectorParameters,
+                 scale: float = 1.0) -> dict[int, np.ndarray]:
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary(), params).detectMarkers(gray)
+    if ids is None:
+        return {}
+    return {int(i): c.reshape(4, 2).astype(np.float64) / scale
+            for i, c in zip(ids.ravel(), corners, strict=True)}
+
+
 def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     """All 4x4 ArUco markers in a BGR image: id -> (4, 2) corner pixels."""
     check_image(image)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary(), params).detectMarkers(gray)
-    if ids is None:
-        return {}
-    return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners, strict=True)}
+    return _detect_gray(gray, _detector_params())
+
+
+def _sharpened(gray: np.ndarray) -> np.ndarray:
+    # unsharp mask: restores the black/white steps of small markers smeared by motion or defocus
+    return cv2.addWeighted(gray, 2.0, cv2.GaussianBlur(gray, (0, 0), 2.0), -1.0, 0)
+
+
+def _rescue_passes(gray: np.ndarray) -> list[Callable[[], dict[int, np.ndarray]]]:
+    """Second-chance detections, cheapest first; only run when the plain pass misses markers."""
+    wide = {"adaptiveThreshWinSizeMin": 3, "adaptiveThreshWinSizeMax": 53, "adaptiveThreshWinSizeStep": 4,
+            "polygonalApproxAccuracyRate": 0.05}
+    return [
+        lambda: _detect_gray(_sharpened(gray), _detector_params()),
+        lambda: _detect_gray(gray, _detector_params(minMarkerPerimeterRate=0.01, **wide)),
+        lambda: _detect_gray(cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC),
+                             _detector_params(**wide), scale=2.0),
+    ]
+
+
+MAX_ERROR_MM = 2.5  # RMS marker-corner misfit above which a fit is refused (sharp: < 0.9, blurred: ~1.6)
+MAX_SPREAD_MM = 10.0  # how far the sheet's corners may move when marker corners move by ~1 px
+_JITTER_PX = 1.0  # corner precision of a small blurred marker
+
+
+def _fit(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray],
+         used: list[int]) -> tuple[np.ndarray | None, float]:
+    src = np.concatenate([found[m] for m in used])
+    dst = np.concatenate([wanted[m] for m in used])
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is None or not np.isfinite(H).all() or abs(np.linalg.det(H)) < 1e-12:
+        return None, float("inf")
+    proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), H).reshape(-1, 2)
+    return H, float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+
+
+def _spread_mm(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], used: list[int],
+               H: np.ndarray, spec: SheetSpec) -> float:
+    """How far the sheet's corners move (mm, worst of several tries) when the marker corners are
+    jittered by about a pixel: large when the markers are few, small and bunched on one side, so the
+    homography extrapolates across the sheet from too little (e.g. two markers on one edge)."""
+    sheet = np.array([[0, 0], [spec.width_mm, 0], [spec.width_mm, spec.height_mm], [0, spec.height_mm]],
+                     np.float64)
+    sheet_px = cv2.perspectiveTransform(sheet.reshape(-1, 1, 2), np.linalg.inv(H))
+    src = np.concatenate([found[m] for m in used])
+    dst = np.concatenate([wanted[m] for m in used])
+    rng = np.random.default_rng(0)  # fixed: the same frame always gets the same verdict
+    worst = 0.0
+    for _ in range(12):
+        Hj, _ = cv2.findHomography(src + rng.normal(0, _JITTER_PX, src.shape), dst, 0)
+        if Hj is None or not np.isfinite(Hj).all():
+            return float("inf")
+        moved = cv2.perspectiveTransform(sheet_px, Hj).reshape(-1, 2)
+        worst = max(worst, float(np.linalg.norm(moved - sheet, axis=1).max()))
+    return worst
+
+
+def _agrees(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], mid: int,
+            corners: np.ndarray) -> bool:
+    """Does a marker found by a later pass fit one homography with the markers already found?
+    (Nothing found yet: nothing to check against; `localise` still checks the final fit.)"""
+    if not found:
+        return True
+    _, err = _fit({**found, mid: corners}, wanted, sorted([*found, mid]))
+    return err <= MAX_ERROR_MM
+
+
+def detect_sheet_markers(image: np.ndarray, spec: SheetSpec) -> dict[int, np.ndarray]:
+    """The sheet's markers: id -> (4, 2) corner pixels. A plain detection first; when it misses some
+    of the sheet's four markers (blur, glare, small markers at a steep angle), sharpened, wider-
+    threshold and upscaled passes look for the missing ones. A marker found only by a later pass is
+    kept only if it sits where the markers already found put it; markers of other sheets are dropped."""
+    check_image(image)
+    wanted = spec.marker_corners()
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found = {m: c for m, c in _detect_gray(gray, _detector_params()).items() if m in wanted}
+    for run_pass in _rescue_passes(gray):
+        if len(found) == len(wanted):
+            break
+        extra = {m: c for m, c in run_pass().items() if m in wanted and m not in found}
+        # accept the agreeing ones one at a time, so each new marker is checked against all before it
+        for mid in sorted(extra):
+            if _agrees(found, wanted, mid, extra[mid]):
+                found[mid] = extra[mid]
+    return found
 
 
 @dataclass
@@ -155,11 +252,15 @@ class Calibration:
 
 
 def localise(image: np.ndarray, spec: SheetSpec, min_markers: int = 2,
-             markers: dict[int, np.ndarray] | None = None) -> Calibration:
+             markers: dict[int, np.ndarray] | None = None,
+             max_error_mm: float = MAX_ERROR_MM, max_spread_mm: float = MAX_SPREAD_MM) -> Calibration:
     """Locate the sheet from its markers (all four corners of each). Two markers suffice for a
-    homography (8 points); fewer raises LocaliseError naming which markers were seen."""
+    homography (8 points); fewer raises LocaliseError naming which markers were seen. A fit whose
+    marker corners miss by more than `max_error_mm` (RMS) is retried without its worst marker (when
+    that still leaves `min_markers`) and otherwise refused: a wrong homography is worse than none. So is
+    a fit whose sheet corners swing by more than `max_spread_mm` under ~1 px of marker-corner noise."""
     check_image(image)
-    found = detect_markers(image) if markers is None else markers
+    found = detect_sheet_markers(image, spec) if markers is None else markers
     wanted = spec.marker_corners()
     used = sorted(m for m in found if m in wanted)
     if len(used) < min_markers:
@@ -167,13 +268,23 @@ def localise(image: np.ndarray, spec: SheetSpec, min_markers: int = 2,
         extra = f" (other markers seen: {others})" if others else ""
         raise LocaliseError(f"sheet {spec.kind!r}: found {len(used)} of its 4 markers {sorted(wanted)} "
                             f"(seen: {used}), need {min_markers}{extra}")
-    src = np.concatenate([found[m] for m in used])
-    dst = np.concatenate([wanted[m] for m in used])
-    H, _ = cv2.findHomography(src, dst, 0)
-    if H is None or not np.isfinite(H).all() or abs(np.linalg.det(H)) < 1e-12:
+    H, err = _fit(found, wanted, used)
+    if H is None:
         raise LocaliseError(f"sheet {spec.kind!r}: markers {used} give a degenerate homography")
-    proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), H).reshape(-1, 2)
-    err = float(np.sqrt(np.mean(np.sum((proj - dst) ** 2, axis=1))))
+    if err > max_error_mm:
+        # one misread or misplaced marker (a piece over it, a reflection) spoils the fit: try without each
+        subsets = [[m for m in used if m != drop] for drop in used] if len(used) > min_markers else []
+        fits = [(e, h, sub) for sub in subsets for h, e in [_fit(found, wanted, sub)] if h is not None]
+        best = min(fits, key=lambda f: f[0], default=None)
+        if best is None or best[0] > max_error_mm:
+            raise LocaliseError(f"sheet {spec.kind!r}: markers {used} disagree (corner misfit "
+                                f"{err:.1f} mm RMS, limit {max_error_mm} mm); not trusting this view")
+        err, H, used = best
+    spread = _spread_mm(found, wanted, used, H, spec)
+    if spread > max_spread_mm:
+        raise LocaliseError(f"sheet {spec.kind!r}: markers {used} are too few or too close together to "
+                            f"place the whole sheet (its corners are uncertain by {spread:.1f} mm, "
+                            f"limit {max_spread_mm} mm); need more markers in view")
     h, w = image.shape[:2]
     return Calibration(spec.kind, (spec.width_mm, spec.height_mm), H, (w, h), used, err,
                        marker_size_mm=spec.marker_size_mm, margin_mm=spec.margin_mm)
@@ -206,7 +317,7 @@ class Localiser:
     def update(self, image: np.ndarray) -> LocaliseResult:
         """Never raises on a bad view of the sheet; raises VisionError only on a bad frame."""
         check_image(image)
-        found = {m: c for m, c in detect_markers(image).items() if m in self.spec.marker_corners()}
+        found = detect_sheet_markers(image, self.spec)
         seen = sorted(found)
         cal = self.calibration
         h, w = image.shape[:2]
