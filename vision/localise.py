@@ -5,6 +5,10 @@ A `Calibration` is what one table's camera setup needs (sheet kind, size, homogr
 is saved as JSON per table. A `Localiser` keeps the last good calibration while markers are hidden
 (hands over the board, a die on a corner) and re-localises when the visible markers no longer sit
 where the calibration puts them, i.e. the camera or the sheet moved.
+
+Hard frames (motion blur, small markers at a steep angle): `detect_sheet_markers` retries with other
+detector settings when the plain pass misses some of the sheet's markers, and `localise` refuses a fit
+whose markers disagree or that extrapolates the sheet from too little (docs/vision/localisation.md).
 """
 
 from __future__ import annotations
