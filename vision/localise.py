@@ -105,7 +105,7 @@ def _rescue_passes(gray: np.ndarray) -> list[Callable[[], dict[int, np.ndarray]]
 
 
 MAX_ERROR_MM = 2.5  # RMS marker-corner misfit above which a fit is refused (sharp: < 0.9, blurred: ~1.6)
-MAX_SPREAD_MM = 10.0  # how far the sheet's corners may move when marker corners move by ~1 px
+MAX_SPREAD_MM = 10.0  # how far the sheet's corners may move when marker corners move by their misfit
 _JITTER_PX = 1.0  # corner precision of a small blurred marker
 
 
@@ -123,17 +123,21 @@ def _fit(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray],
 def _spread_mm(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], used: list[int],
                H: np.ndarray, spec: SheetSpec) -> float:
     """How far the sheet's corners move (mm, worst of several tries) when the marker corners are
-    jittered by about a pixel: large when the markers are few, small and bunched on one side, so the
-    homography extrapolates across the sheet from too little (e.g. two markers on one edge)."""
+    jittered by their own RMS misfit (at least a pixel): large when the markers are few, small,
+    blurred or bunched on one side, so the homography extrapolates across the sheet from too little
+    (e.g. two markers on one edge, or three smeared ones)."""
     sheet = np.array([[0, 0], [spec.width_mm, 0], [spec.width_mm, spec.height_mm], [0, spec.height_mm]],
                      np.float64)
     sheet_px = cv2.perspectiveTransform(sheet.reshape(-1, 1, 2), np.linalg.inv(H))
     src = np.concatenate([found[m] for m in used])
     dst = np.concatenate([wanted[m] for m in used])
+    # the corners' own misfit (in px) says how precise they are; never assume better than ~1 px
+    back = cv2.perspectiveTransform(dst.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
+    sigma = max(_JITTER_PX, float(np.sqrt(np.mean(np.sum((back - src) ** 2, axis=1)))))
     rng = np.random.default_rng(0)  # fixed: the same frame always gets the same verdict
     worst = 0.0
     for _ in range(12):
-        Hj, _ = cv2.findHomography(src + rng.normal(0, _JITTER_PX, src.shape), dst, 0)
+        Hj, _ = cv2.findHomography(src + rng.normal(0, sigma, src.shape), dst, 0)
         if Hj is None or not np.isfinite(Hj).all():
             return float("inf")
         moved = cv2.perspectiveTransform(sheet_px, Hj).reshape(-1, 2)
