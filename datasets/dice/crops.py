@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from datasets.yolo.progress import progress
+from vision.learned.crops import box_crops
 from vision.realdata import LabelledImage, iou_matrix, load_labels
 
 PATCH = 64
@@ -34,14 +35,9 @@ REFINE_IOU, OTHER_IOU = 0.3, 0.15
 
 def box_patch(image: np.ndarray, box: Sequence[float], size: int = PATCH,
               context: float = CONTEXT) -> np.ndarray:
-    """Square patch centred on `box` (x0, y0, x1, y1), side context x its longer side, edges replicated."""
-    x0, y0, x1, y1 = (float(v) for v in box)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    half = max(x1 - x0, y1 - y0, 2.0) * context / 2
-    scale = size / (2 * half)
-    M = np.array([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]], np.float32)
-    return cv2.warpAffine(image, M, (size, size), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    """Square patch centred on `box` (x0, y0, x1, y1), side context x its longer side, edges replicated:
+    the run time's crop geometry, only wider, so training can still turn and shift it."""
+    return box_crops(image, np.asarray(box, np.float32)[None], size, context)[0]
 
 
 def label_proposals(gt: np.ndarray, values: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -10,13 +10,13 @@ pips, two dice in one box, half a die); 1..6 are the values.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.learned.onnx_model import OnnxModel
 from vision.types import VisionError
 
 MODELS = Path(__file__).with_name("models")
@@ -54,35 +54,10 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 class CropReader:
     def __init__(self, path: Path | str = DEFAULT_CROP_MODEL, tta: int = 4, backend: str = "auto") -> None:
-        self.path = Path(path)
-        if not self.path.is_file():
-            raise VisionError(f"{self.path}: no such crop model file")
         if not 1 <= tta <= 8:
             raise VisionError(f"tta must be 1..8 views, got {tta}")
-        if backend == "auto":  # onnxruntime ran this network 3x faster than OpenCV 5's DNN on one core
-            backend = "onnxruntime" if importlib.util.find_spec("onnxruntime") else "opencv"
-        self.backend = backend
-        try:
-            if backend == "onnxruntime":
-                import onnxruntime as ort
-
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = 1
-                opts.inter_op_num_threads = 1
-                self._sess = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
-                self._input = self._sess.get_inputs()[0].name
-            elif backend == "opencv":
-                self._net = cv2.dnn.readNetFromONNX(str(self.path))
-            else:
-                raise VisionError(f"backend must be 'auto', 'opencv' or 'onnxruntime', got {backend!r}")
-        except ImportError:
-            raise VisionError("backend 'onnxruntime' asked for but onnxruntime is not installed") from None
-        except cv2.error as exc:
-            raise VisionError(f"{self.path}: OpenCV cannot load this ONNX model: {exc}") from None
-        except VisionError:
-            raise
-        except Exception as exc:  # onnxruntime's own load errors (bad or truncated file)
-            raise VisionError(f"{self.path}: onnxruntime cannot load this model: {exc}") from None
+        self.model = OnnxModel(path, backend, what="crop model")
+        self.path, self.backend = self.model.path, self.model.backend
         side = self.path.with_suffix(".json")
         try:
             self.card = json.loads(side.read_text(encoding="utf-8")) if side.exists() else {}
@@ -123,11 +98,7 @@ class CropReader:
         return proba, framed  # the unturned view's box: no turn to undo
 
     def _run(self, crops: np.ndarray) -> np.ndarray:
-        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32)
-        if self.backend == "onnxruntime":
-            return np.asarray(self._sess.run(None, {self._input: blob})[0])
-        self._net.setInput(blob)
-        return np.asarray(self._net.forward())
+        return self.model.run(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32))
 
     def proba(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         return self.forward(image, boxes)[0]

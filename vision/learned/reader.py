@@ -82,6 +82,7 @@ class LearnedDiceReader:
         self.mode, self.conf, self.iou, self.tile, self.tta, self.verify = mode, conf, iou, tile, tta, verify
         self._colors = colors
         self._values: Any = None
+        self._palette: Any = None
         self.crops: Any = None
         if mode == "crops":
             from vision.learned.crops import DEFAULT_CROP_MODEL, CropReader
@@ -152,12 +153,8 @@ class LearnedDiceReader:
             det = classical.read(image)
             if len(det) == n:  # the same boxes in the same order, now with values and colours
                 values, vconf, colours = det.values.astype(np.int32), det.value_confidence, det.colors
-        elif n and self._colors is not None:
-            from vision.dice.colour import classify_colour, palette_lab
-            from vision.dice.features import crop, square_window
-
-            names, lab = palette_lab(self._colors)
-            colours = [classify_colour(crop(image, square_window(b, 1.0), 48), names, lab)[0] for b in xyxy]
+        elif n:
+            colours = self._colours(image, xyxy)
         return Detections(xyxy=xyxy, confidence=score, values=values, value_confidence=vconf,
                           colors=colours, kind="die", data={"class": cls.astype(np.int32)})
 
@@ -166,17 +163,23 @@ class LearnedDiceReader:
         p_die, values, vconf, xyxy = self.crops.read(image, xyxy, dedupe=CROPS_NMS)
         keep = p_die >= self.keep
         xyxy, p_die, values, vconf, cls = xyxy[keep], p_die[keep], values[keep], vconf[keep], cls[keep]
-        order = nms(xyxy, p_die, CROPS_NMS)  # two proposals on one die: keep the surer
+        # repeats of one die were already dropped by the crop reader (dedupe): only sort, surest first
+        order = np.argsort(-p_die, kind="stable")
         xyxy, p_die, values, vconf, cls = xyxy[order], p_die[order], values[order], vconf[order], cls[order]
-        colours: list[str | None] = [None] * len(xyxy)
-        if len(xyxy) and self._colors is not None:
-            from vision.dice.colour import classify_colour, palette_lab
-            from vision.dice.features import crop, square_window
-
-            names, lab = palette_lab(self._colors)
-            colours = [classify_colour(crop(image, square_window(b, 1.0), 48), names, lab)[0] for b in xyxy]
         return Detections(xyxy=xyxy.astype(np.float32), confidence=p_die, values=values,
-                          value_confidence=vconf, colors=colours, kind="die",
+                          value_confidence=vconf, colors=self._colours(image, xyxy), kind="die",
                           data={"class": cls.astype(np.int32)})
+
+    def _colours(self, image: np.ndarray, xyxy: np.ndarray) -> list[str | None]:
+        """Palette class of each box, when the reader was given a palette."""
+        if self._colors is None:
+            return [None] * len(xyxy)
+        from vision.dice.colour import classify_colour, palette_lab
+        from vision.dice.features import crop, square_window
+
+        if self._palette is None:
+            self._palette = palette_lab(self._colors)
+        names, lab = self._palette
+        return [classify_colour(crop(image, square_window(b, 1.0), 48), names, lab)[0] for b in xyxy]
 
     __call__ = read

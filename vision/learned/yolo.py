@@ -7,13 +7,13 @@ class scores already passed through a sigmoid. No suppression is in the graph, s
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.learned.onnx_model import OnnxModel
 from vision.types import VisionError
 
 PAD_VALUE = 114  # Ultralytics' letterbox grey
@@ -102,35 +102,9 @@ class OnnxYolo:
     """An exported YOLO detector run by OpenCV DNN (or onnxruntime when asked and installed)."""
 
     def __init__(self, path: Path | str, backend: str = "auto") -> None:
-        self.path = Path(path)
-        if not self.path.is_file():
-            raise VisionError(f"{self.path}: no such model file")
-        if backend == "auto":  # onnxruntime was about 2x faster than OpenCV 5's DNN on one thread here
-            backend = "onnxruntime" if importlib.util.find_spec("onnxruntime") else "opencv"
-        self.backend = backend
-        try:
-            if backend == "onnxruntime":
-                import onnxruntime as ort
-
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = 1
-                opts.inter_op_num_threads = 1
-                self._sess = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
-                shape = self._sess.get_inputs()[0].shape
-                self._input = self._sess.get_inputs()[0].name
-            elif backend == "opencv":
-                self._net = cv2.dnn.readNetFromONNX(str(self.path))
-                shape = None
-            else:
-                raise VisionError(f"backend must be 'auto', 'opencv' or 'onnxruntime', got {backend!r}")
-        except ImportError:
-            raise VisionError("backend 'onnxruntime' asked for but onnxruntime is not installed") from None
-        except cv2.error as exc:
-            raise VisionError(f"{self.path}: OpenCV cannot load this ONNX model: {exc}") from None
-        except VisionError:
-            raise
-        except Exception as exc:  # onnxruntime's own load errors (bad or truncated file)
-            raise VisionError(f"{self.path}: onnxruntime cannot load this model: {exc}") from None
+        self.model = OnnxModel(path, backend)
+        self.path, self.backend = self.model.path, self.model.backend
+        shape = self.model.input_shape
         self.size = int(shape[2]) if shape and isinstance(shape[2], int) else self._probe_size()
 
     def _probe_size(self) -> int:
@@ -142,11 +116,7 @@ class OnnxYolo:
         raise VisionError(f"{self.path}: cannot tell the input size; name the file like model_320.onnx")
 
     def forward(self, image_rgb_square: np.ndarray) -> np.ndarray:
-        blob = cv2.dnn.blobFromImage(image_rgb_square, 1 / 255.0, swapRB=False)
-        if self.backend == "onnxruntime":
-            return np.asarray(self._sess.run(None, {self._input: blob})[0])
-        self._net.setInput(blob)
-        return np.asarray(self._net.forward())
+        return self.model.run(cv2.dnn.blobFromImage(image_rgb_square, 1 / 255.0, swapRB=False))
 
     def detect(self, image_bgr: np.ndarray, conf: float = 0.25, iou: float = 0.5,
                agnostic: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
