@@ -8,23 +8,15 @@ Usage: python bench/route_dice_fps.py [--frames N]
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 from _fps import against_localisation, bench_args
 
+from datasets.camera import motion_blur
 from datasets.route_dice.scenes import render_route_dice_frame
 from vision.localise import SheetSpec
 from vision.route_dice import geometry as g
 from vision.route_dice.faces import FACES
 from vision.route_dice.reader import read_route_dice
-
-
-def motion_blur(image: np.ndarray, length: int, angle: float) -> np.ndarray:
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0
-    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
-    kernel = cv2.warpAffine(kernel, rot, (length, length))
-    return cv2.filter2D(image, -1, kernel / kernel.sum())
 
 
 def main() -> None:

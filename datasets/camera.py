@@ -226,6 +226,15 @@ def apply_lighting(img: np.ndarray, rng: np.random.Generator, strength: float = 
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def motion_blur(image: np.ndarray, length: int, angle: float) -> np.ndarray:
+    """A straight streak of `length` px at `angle` degrees, as a camera or a die moving during the shot."""
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0
+    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    return cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6))
+
+
 def apply_sensor(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Defocus or motion blur, sensor noise and JPEG compression artefacts."""
     if rng.random() < 0.6 * strength:
@@ -233,11 +242,7 @@ def apply_sensor(img: np.ndarray, rng: np.random.Generator, strength: float = 1.
             img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.4) * strength + 0.01)
         else:
             k = int(rng.integers(3, 8))
-            kernel = np.zeros((k, k), np.float32)
-            kernel[k // 2, :] = 1.0 / k
-            rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
-            kernel = cv2.warpAffine(kernel, rot, (k, k))
-            img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+            img = motion_blur(img, k, rng.uniform(0, 180))
     sigma = rng.uniform(0.5, 6.0) * strength
     noisy = img.astype(np.float32) + rng.normal(0, sigma, img.shape).astype(np.float32)
     img = np.clip(noisy, 0, 255).astype(np.uint8)

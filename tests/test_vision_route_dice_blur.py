@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.camera import motion_blur
 from datasets.route_dice.generate import generate
 from datasets.route_dice.scenes import dice_scene
 from datasets.route_dice.train_dice import die_view
@@ -29,14 +30,6 @@ from vision.route_dice.reader import (
 from vision.route_dice.search import find_square
 
 FACES = ["lake_half", "railway_t", "lava_quarter_highway", "river_curve", "station_straight", "overpass"]
-
-
-def motion_blur(image: np.ndarray, length: int, angle: float) -> np.ndarray:
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0
-    rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), angle, 1.0)
-    kernel = cv2.warpAffine(kernel, rot, (length, length))
-    return cv2.filter2D(image, -1, kernel / kernel.sum())
 
 
 def test_find_square_locates_motion_blurred_faces() -> None:

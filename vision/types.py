@@ -83,6 +83,15 @@ class Detections:
     def empty(cls, kind: str = "die") -> Detections:
         return cls(kind=kind)
 
+    @classmethod
+    def from_lists(cls, boxes: list, confidence: list, values: list, kind: str,
+                   data: dict[str, Any] | None = None) -> Detections:
+        """From per-object lists, as readers collect them; the value confidence is the confidence."""
+        conf = np.array(confidence, np.float32)
+        return cls(xyxy=np.array(boxes, np.float32).reshape(-1, 4), confidence=conf,
+                   values=np.array(values, np.int32), value_confidence=conf.copy(), kind=kind,
+                   data=data or {})
+
     def centers(self) -> np.ndarray:
         return np.stack([(self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, (self.xyxy[:, 1] + self.xyxy[:, 3]) / 2], 1)
 

@@ -411,10 +411,4 @@ def dice_detections(readings: list[DieReading], view: TopView) -> Detections:
         boxes.append([p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()])
         conf.append(r.confidence)
         values.append(FACES.index(r.face) if r.face else -1)
-    return Detections(
-        xyxy=np.array(boxes, np.float32).reshape(-1, 4),
-        confidence=np.array(conf, np.float32),
-        values=np.array(values, np.int32),
-        value_confidence=np.array(conf, np.float32),
-        kind="route-die",
-    )
+    return Detections.from_lists(boxes, conf, values, "route-die")

@@ -197,18 +197,7 @@ def read_squares_in_view(view: TopView) -> dict[str, SquareReading]:
         sx, sy = g.square_origin_mm(name)
         x0, y0 = (int(round(v)) for v in view.mm_to_px(sx, sy))
         if covered[y0 : y0 + n, x0 : x0 + n].mean() > 0.01:
-            out[name] = SquareReading(
-                name,
-                "unreadable",
-                None,
-                False,
-                False,
-                None,
-                0.0,
-                0.0,
-                "square covered by something that is not pen on paper",
-                (sx, sy, sx + g.SQUARE_MM, sy + g.SQUARE_MM),
-            )
+            out[name] = _unreadable(name, "square covered by something that is not pen on paper")
         else:
             todo.append((name, x0, y0))
     found = classify_squares(dark, [np.array([x0 + n / 2, y0 + n / 2]) for _, x0, y0 in todo], ppm)
@@ -224,12 +213,20 @@ def read_squares_in_view(view: TopView) -> dict[str, SquareReading]:
         number, n_conf = (
             read_digit(digits, x0 + m, y0 + m, ppm) if sides != "----" or station else (None, 1.0)
         )
-        sx, sy = g.square_origin_mm(name)
-        region = (sx, sy, sx + g.SQUARE_MM, sy + g.SQUARE_MM)
         out[name] = SquareReading(
-            name, "read", sides, overpass, station, number, float(min(confs)), n_conf, "", region
+            name, "read", sides, overpass, station, number, float(min(confs)), n_conf, "", _region(name)
         )
     return {name: out[name] for name in g.square_names()}
+
+
+def _region(name: str) -> tuple[float, float, float, float]:
+    sx, sy = g.square_origin_mm(name)
+    return (sx, sy, sx + g.SQUARE_MM, sy + g.SQUARE_MM)
+
+
+def _unreadable(name: str, why: str) -> SquareReading:
+    """A square the reader will not guess at, with the reason and its region on the sheet (mm)."""
+    return SquareReading(name, "unreadable", None, False, False, None, 0.0, 0.0, why, _region(name))
 
 
 def sheet_view(image: np.ndarray, calibration: Calibration | None = None) -> tuple[TopView, Calibration]:
@@ -245,23 +242,5 @@ def read_sheet(image: np.ndarray, calibration: Calibration | None = None) -> dic
     view, _ = sheet_view(image, calibration)
     if view.skew > MAX_SKEW:
         why = f"sheet seen at too steep an angle (side lengths differ by {view.skew:.0%})"
-        return {
-            name: SquareReading(
-                name,
-                "unreadable",
-                None,
-                False,
-                False,
-                None,
-                0.0,
-                0.0,
-                why,
-                (
-                    *g.square_origin_mm(name),
-                    g.square_origin_mm(name)[0] + g.SQUARE_MM,
-                    g.square_origin_mm(name)[1] + g.SQUARE_MM,
-                ),
-            )
-            for name in g.square_names()
-        }
+        return {name: _unreadable(name, why) for name in g.square_names()}
     return read_squares_in_view(view)

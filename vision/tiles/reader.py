@@ -409,13 +409,7 @@ def loose_tiles(image: np.ndarray, min_frac: float = 0.002, max_frac: float = 0.
         ok = number is not None and c >= MIN_CONFIDENCE
         conf.append(c if ok else 0.0)
         values.append(number if ok else -1)
-    return Detections(
-        xyxy=np.array(boxes, np.float32).reshape(-1, 4),
-        confidence=np.array(conf, np.float32),
-        values=np.array(values, np.int32),
-        value_confidence=np.array(conf, np.float32),
-        kind="tile",
-    )
+    return Detections.from_lists(boxes, conf, values, "tile")
 
 
 def read_tiles(image: np.ndarray, calibration: Calibration | None = None) -> Detections:
@@ -442,11 +436,4 @@ def tiles_from_reading(reading: GridReading) -> Detections:
         conf.append(c.confidence)
         values.append(c.number if c.number is not None else -1)
         cells.append(name)
-    return Detections(
-        xyxy=np.array(boxes, np.float32).reshape(-1, 4),
-        confidence=np.array(conf, np.float32),
-        values=np.array(values, np.int32),
-        value_confidence=np.array(conf, np.float32),
-        kind="tile",
-        data={"cell": np.array(cells, dtype=object)},
-    )
+    return Detections.from_lists(boxes, conf, values, "tile", {"cell": np.array(cells, dtype=object)})
