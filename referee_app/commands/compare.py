@@ -58,20 +58,10 @@ def make_reader(name: str, value_model: Path | None = None):  # noqa: ANN201 - i
 
 
 def trained_photos(names: list[str]) -> dict[str, set[str]]:
-    """Folder name -> photos that the classical models or the shipped ONNX models trained on (every
-    model file that says `trained_on` and `train_photos`)."""
-    from vision.dice.detector import MODELS as CLASSICAL
-    from vision.learned.reader import MODELS
+    """Folder name -> photos that the classical models or the shipped ONNX models trained on."""
+    from vision.dice.evaluate import trained_photos as from_cards
 
-    out: dict[str, set[str]] = {}
-    for side in [*CLASSICAL.glob("*.json"), *MODELS.glob("*.json")]:
-        try:
-            meta = json.loads(side.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(meta, dict) and meta.get("trained_on"):
-            out.setdefault(str(meta["trained_on"]), set()).update(meta.get("train_photos", []))
-    return out
+    return from_cards()
 
 
 KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_accuracy", "end_to_end",

@@ -4,7 +4,6 @@ folders of labelled photos (realdata format: FOLDER/labels.json)."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from referee_app.cli import CliError, CommandTree
@@ -31,26 +30,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
                    help="die sizes (box side, pixels) to look for (default 20 72)")
 
 
-def _training_photos(models: Path) -> dict[str, set[str]]:
-    """Folder name -> photos any of the models was trained on (recorded in the model files: the classical
-    folder's and the shipped learned models' sidecars, since the crops reader uses both kinds)."""
-    from vision.learned.reader import MODELS as LEARNED
-
-    out: dict[str, set[str]] = {}
-    for path in [*sorted(models.glob("*.json")), *sorted(LEARNED.glob("*.json"))]:
-        try:
-            meta = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(meta, dict) and meta.get("trained_on"):
-            photos = meta.get("train_photos", [])
-            out.setdefault(str(meta["trained_on"]), set()).update(photos if isinstance(photos, list) else [])
-    return out
-
-
 def _run(args: argparse.Namespace) -> int:
     from vision.dice.detector import MODELS
-    from vision.dice.evaluate import evaluate, format_report, load, write_json
+    from vision.dice.evaluate import evaluate, format_report, load, trained_photos, write_json
     from vision.dice.reader import DiceReader
     from vision.types import VisionError
 
@@ -66,7 +48,7 @@ def _run(args: argparse.Namespace) -> int:
             read = LearnedDiceReader(mode="crops").read
     except VisionError as exc:
         raise CliError(str(exc)) from exc
-    trained = {} if args.include_training else _training_photos(models)
+    trained = {} if args.include_training else trained_photos(models)
     reports = []
     for folder in args.folders:
         try:

@@ -221,3 +221,22 @@ def write_json(path: Path, report: dict[str, Any]) -> None:
 
 def load(folder: Path) -> LabelledSet:
     return load_labels(folder)
+
+
+def trained_photos(classical_models: Path | None = None) -> dict[str, set[str]]:
+    """Folder name -> photos that any shipped dice model trained on: every model sidecar (the classical
+    folder's and vision/learned/models') that says `trained_on` and `train_photos`. Evaluations leave
+    those photos out, so every reader is scored on photos it never saw."""
+    from vision.dice.detector import MODELS as CLASSICAL
+    from vision.learned.reader import MODELS as LEARNED
+
+    out: dict[str, set[str]] = {}
+    for side in [*sorted((classical_models or CLASSICAL).glob("*.json")), *sorted(LEARNED.glob("*.json"))]:
+        try:
+            meta = json.loads(side.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and meta.get("trained_on"):
+            photos = meta.get("train_photos", [])
+            out.setdefault(str(meta["trained_on"]), set()).update(photos if isinstance(photos, list) else [])
+    return out
