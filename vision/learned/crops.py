@@ -60,8 +60,8 @@ class CropReader:
         self.path, self.backend = self.model.path, self.model.backend
         side = self.path.with_suffix(".json")
         try:
-            self.card = json.loads(side.read_text(encoding="utf-8")) if side.exists() else {}
-            self.size = int(self.card.get("input", INPUT))
+            card = json.loads(side.read_text(encoding="utf-8")) if side.exists() else {}
+            self.size = int(card.get("input", INPUT))
         except (ValueError, TypeError, AttributeError) as exc:
             raise VisionError(f"{side}: not a valid model card ({exc})") from None
         self.tta = tta
@@ -99,9 +99,6 @@ class CropReader:
 
     def _run(self, crops: np.ndarray) -> np.ndarray:
         return self.model.run(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32))
-
-    def proba(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        return self.forward(image, boxes)[0]
 
     def read(self, image: np.ndarray, boxes: np.ndarray,
              dedupe: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
