@@ -93,3 +93,12 @@ def test_compare_learned_reader_without_a_value_model_says_how_to_get_one(tmp_pa
                  "--value-model", str(tmp_path / "missing.onnx")]) == 2
     err = capsys.readouterr().err
     assert "six-class model" in err and "--scheme value" in err
+
+
+def test_compare_scores_the_crops_reader_beside_the_classical_one(two_photos: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cmp.json"
+    assert main(["compare", "dice", str(two_photos), "--json", str(out), "--readers", "crops,classical"]) == 0
+    res = json.loads(out.read_text())["folders"][0]["results"]
+    assert set(res) == {"crops", "classical"}
+    assert res["crops"]["n_images"] == 2 and res["crops"]["n_labelled"] == res["classical"]["n_labelled"]
+    assert res["crops"]["recall"] >= 0.9 and res["crops"]["value_accuracy"] >= 0.8
