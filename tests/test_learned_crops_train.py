@@ -38,3 +38,26 @@ def test_train_dice_crops_rejects_bad_arguments(tmp_path: Path, capsys) -> None:
     assert "--epochs" in capsys.readouterr().err
     assert main(["train", "dice-crops", "--real", str(tmp_path), "--out", str(tmp_path / "x.onnx")]) == 2
     assert "no labels.json" in capsys.readouterr().err
+
+
+def test_train_dice_crops_on_a_block_fold_records_its_photos(tmp_path: Path, shared_dir: Path) -> None:
+    from referee_app.cli import main
+
+    src = shared_dir / "realdata" / "nell_byler_d6"
+    labels = json.loads((src / "labels.json").read_text(encoding="utf-8"))
+    items = sorted(labels["items"], key=lambda it: it["image"])[:6]
+    folder = tmp_path / "six"
+    folder.mkdir()
+    for it in items:
+        (folder / it["image"]).write_bytes((src / it["image"]).read_bytes())
+    (folder / "labels.json").write_text(json.dumps(dict(labels, items=items)), encoding="utf-8")
+    out = tmp_path / "fold.onnx"
+    assert main(["train", "dice-crops", "--real", str(folder), "--real-first", "2", "--real-block", "2",
+                 "--real-fold", "odd", "--renders", "0", "--synthetic", "0", "--epochs", "1",
+                 "--out", str(out)]) == 0
+    card = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    names = [it["image"] for it in items]
+    assert card["train_photos"] == names[:2] + names[4:6]  # first 2, then block 1 of the rest
+    assert card["real_fold"] == "odd" and card["real_block"] == 2
+    assert "odd blocks of 2 consecutive photos" in out.with_suffix(".md").read_text(encoding="utf-8")
+    assert main(["train", "dice-crops", "--real-fold", "odd", "--out", str(out)]) == 2

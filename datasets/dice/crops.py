@@ -125,12 +125,14 @@ def synthetic_patch(rng: np.random.Generator, value: int) -> np.ndarray:
 
 
 def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int, detector: Path,
-          conf: float = 0.01, show_progress: bool = True, synthetic: int = 0) -> dict[str, Any]:
+          conf: float = 0.01, show_progress: bool = True, synthetic: int = 0,
+          photos: Sequence[str] | None = None) -> dict[str, Any]:
     """Write OUT (an .npz): x (N, PATCH, PATCH, 3) uint8 BGR, y (N,) 0..6, target (N, 3) the die's
     centre and side in patch coordinates (NaN: none), source (N,) 0 real / 1 render / 2 generated crop,
     group (N,) the real photo's index or -1.
-    Real photos: the first `real_first` of REAL's labels.json in file-name order (the rest stay
-    unseen for evaluation). Renders: `renders` scenes of datasets/dice from `seed`."""
+    Real photos: the first `real_first` of REAL's labels.json in file-name order, or exactly `photos`
+    when given (datasets/dice/photo_split.py); the rest stay unseen for evaluation.
+    Renders: `renders` scenes of datasets/dice from `seed`."""
     from datasets.dice.scenes import random_scene
     from vision.learned.yolo import OnnxYolo
 
@@ -142,9 +144,10 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
     src: list[int] = []
     group: list[int] = []  # index of the real photo in file-name order, -1 for renders (for splits)
     used: list[str] = []
-    if real is not None and real_first > 0:
+    if real is not None and (real_first > 0 or photos):
         labelled = load_labels(real)
-        items = sorted(labelled.items, key=lambda it: it.image)[:real_first]
+        items = sorted(labelled.items, key=lambda it: it.image)
+        items = [it for it in items if it.image in set(photos)] if photos is not None else items[:real_first]
         for g, item in enumerate(progress(items, len(items), "real photos", enabled=show_progress)):
             image = cv2.imread(str(labelled.path(item)))
             if image is None:

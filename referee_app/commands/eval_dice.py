@@ -4,7 +4,9 @@ folders of labelled photos (realdata format: FOLDER/labels.json)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from referee_app.cli import CliError, CommandTree
 
@@ -26,6 +28,11 @@ def _setup(p: argparse.ArgumentParser) -> None:
                         "crop network; classical: the numpy window detector and value networks")
     p.add_argument("--models", type=Path, default=None, metavar="DIR",
                    help="classical reader: dice model folder (default: the shipped vision/dice/models)")
+    p.add_argument("--crop-model", type=Path, action="append", default=None, metavar="ONNX",
+                   help="crops reader: this crop network instead of the shipped one (its card NAME.json "
+                        "lists the photos it trained on, which are left out). Given more than once: "
+                        "cross-validation, each photo is scored by the first listed model that did not "
+                        "train on it")
     p.add_argument("--die-px", type=float, nargs=2, metavar=("MIN", "MAX"), default=(20.0, 72.0),
                    help="die sizes (box side, pixels) to look for (default 20 72)")
 
@@ -39,16 +46,21 @@ def _run(args: argparse.Namespace) -> int:
     models = args.models or MODELS
     if not models.is_dir():
         raise CliError(f"--models {models}: no such folder")
+    if args.crop_model and args.reader != "crops":
+        raise CliError("--crop-model goes with --reader crops")
+    # (reader, photos it trained on per folder): one pair, or one per --crop-model for cross-validation
+    trained = {} if args.include_training else trained_photos(models)
     try:
         if args.reader == "classical":
-            read = DiceReader(models, die_px=tuple(args.die_px)).read
-        else:
+            readers = [(DiceReader(models, die_px=tuple(args.die_px)).read, trained)]
+        elif not args.crop_model:
             from vision.learned.reader import LearnedDiceReader
 
-            read = LearnedDiceReader(mode="crops").read
+            readers = [(LearnedDiceReader(mode="crops").read, trained)]
+        else:
+            readers = [_crop_reader(m, models, args.include_training) for m in args.crop_model]
     except VisionError as exc:
         raise CliError(str(exc)) from exc
-    trained = {} if args.include_training else trained_photos(models)
     reports = []
     for folder in args.folders:
         try:
@@ -57,15 +69,21 @@ def _run(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from exc
         draw = args.draw_misses / folder.resolve().name if args.draw_misses and len(args.folders) > 1 \
             else args.draw_misses
-        skip = trained.get(folder.resolve().name, set())
-        try:
-            report = evaluate(labels, read, args.lenient, skip, draw)
-        except OSError as exc:
-            raise CliError(f"cannot write drawings to {draw}: {exc.strerror or exc}", 1) from exc
-        report["reader"] = args.reader
-        print(f"reader: {args.reader}")
-        print(format_report(report))
-        reports.append(report)
+        scored: set[str] = set()
+        for k, (read, skips) in enumerate(readers):
+            skip = skips.get(folder.resolve().name, set()) | scored
+            try:
+                report = evaluate(labels, read, args.lenient, skip, draw)
+            except OSError as exc:
+                raise CliError(f"cannot write drawings to {draw}: {exc.strerror or exc}", 1) from exc
+            report["reader"] = args.reader
+            if args.crop_model:
+                report["crop_model"] = str(args.crop_model[k])
+                print(f"crop model: {args.crop_model[k]}")
+            print(f"reader: {args.reader}")
+            print(format_report(report))
+            scored |= {i["image"] for i in report["images"]}
+            reports.append(report)
     result = reports[0] if len(reports) == 1 else dict(_pool(reports), reader=args.reader)
     if args.json:
         try:
@@ -74,6 +92,33 @@ def _run(args: argparse.Namespace) -> int:
             raise CliError(f"cannot write {args.json}: {exc.strerror or exc}", 1) from exc
         print(f"wrote {args.json}")
     return 0
+
+
+def _crop_reader(model: Path, classical: Path,
+                 include_training: bool) -> tuple[Callable[[Any], Any], dict[str, set[str]]]:
+    """The crops reader with crop network MODEL, and the photos to leave out for it: those its card
+    lists plus those the other shipped models (box detector, classical reader) trained on: not those of the
+    shipped crop network, which MODEL replaces."""
+    import json
+
+    from vision.dice.evaluate import trained_photos
+    from vision.learned.crops import DEFAULT_CROP_MODEL
+    from vision.learned.reader import LearnedDiceReader
+
+    if not model.is_file():
+        raise CliError(f"--crop-model {model}: no such file")
+    skips: dict[str, set[str]] = {}
+    if not include_training:
+        skips = trained_photos(classical, without=[DEFAULT_CROP_MODEL.with_suffix(".json")])
+        card = model.with_suffix(".json")
+        try:
+            meta = json.loads(card.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CliError(f"--crop-model {model}: its card {card.name} is missing or unreadable, so the "
+                           "photos it trained on are unknown (give --include-training to score all)") from exc
+        if meta.get("trained_on"):
+            skips.setdefault(str(meta["trained_on"]), set()).update(meta.get("train_photos") or [])
+    return LearnedDiceReader(mode="crops", crop_model=model).read, skips
 
 
 def _pool(reports: list[dict]) -> dict:

@@ -15,6 +15,12 @@ from referee_app.cli import CliError, CommandTree
 def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--real", type=Path, metavar="FOLDER", help="labelled photos (realdata format)")
     p.add_argument("--real-first", type=int, default=52, help="how many photos, in file-name order (52)")
+    p.add_argument("--real-fold", choices=("even", "odd"), default=None,
+                   help="also train on every other block of the later photos (blocks 0, 2, .. or 1, 3, ..): "
+                        "two models on the two folds let `eval dice --crop-model A --crop-model B` score "
+                        "every later photo with the model that did not see it")
+    p.add_argument("--real-block", type=int, default=4,
+                   help="consecutive photos per block for --real-fold (4)")
     p.add_argument("--renders", type=int, default=400, help="rendered scenes to harvest crops from (400)")
     p.add_argument("--synthetic", type=int, default=4000,
                    help="generated single-die crops added (many colours, smoky dice; default 4000)")
@@ -41,16 +47,26 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--epochs must be positive, --renders, --synthetic and --real-first not negative")
     if args.real is not None and not (args.real / "labels.json").is_file():
         raise CliError(f"--real {args.real}: no labels.json in this folder")
+    if args.real_block < 1:
+        raise CliError("--real-block must be positive")
+    if args.real_fold and args.real is None:
+        raise CliError("--real-fold needs --real")
     from datasets.dice.crops import build
+    from datasets.dice.photo_split import training_photos
     from vision.learned.crop_training import ARCHS, input_size, train_crops
     from vision.learned.reader import DEFAULT_MODEL
+    from vision.realdata import load_labels
 
     if args.arch not in ARCHS:
         raise CliError(f"--arch must be one of {', '.join(ARCHS)}")
     data = args.data or args.out.with_suffix(".crops.npz")
     if args.data is None:
+        photos = None
+        if args.real_fold:
+            names = [it.image for it in load_labels(args.real).items]
+            photos = training_photos(names, args.real_first, args.real_block, args.real_fold)
         meta = build(data, args.real, args.real_first, args.renders, args.seed, DEFAULT_MODEL,
-                     synthetic=args.synthetic)
+                     synthetic=args.synthetic, photos=photos)
         if not meta["counts"] or sum(meta["counts"].values()) == 0:
             raise CliError("the crop set is empty: give --real, --renders or --synthetic")
     else:
@@ -64,7 +80,9 @@ def _run(args: argparse.Namespace) -> int:
     result = train_crops(data, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads,
                          arch=args.arch)
     card = {"trained_on": Path(meta["real"]).name if meta.get("real") else None,
-            "train_photos": meta["real_photos"], "renders": meta["renders"], "seed": meta["seed"],
+            "train_photos": meta["real_photos"], "real_first": args.real_first, "real_fold": args.real_fold,
+            "real_block": args.real_block if args.real_fold else None,
+            "renders": meta["renders"], "seed": meta["seed"],
             "synthetic": meta.get("synthetic", 0), "arch": args.arch, "input": input_size(args.arch),
             "classes": ["not a die", "1", "2", "3", "4", "5", "6"],
             "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
@@ -94,8 +112,8 @@ def _markdown(name: str, card: dict) -> str:
              "with torch.",
              f"- Data: crops {card['crops']} from proposals of {card['proposals_from']} (confidence >= "
              f"{card['proposal_conf']}) and jittered labelled boxes, on "
-             + (f"{len(card['train_photos'])} real photos of {card['trained_on']} (the first in file-name "
-                "order) and " if card["train_photos"] else "no real photos, ")
+             + (f"{len(card['train_photos'])} real photos of {card['trained_on']} ({_which(card)}) and "
+                if card["train_photos"] else "no real photos, ")
              + f"{card['renders']} renders (seed {card['seed']}), plus {card['synthetic']} generated "
              "single-die crops.",
              f"- Training: {card['epochs']} epochs, {card['train_seconds']} s on CPU."]
@@ -108,9 +126,20 @@ def _markdown(name: str, card: dict) -> str:
                      f"{h['end_to_end']:.1%}.")
     lines += ["", f"Rebuild: `highway-referee train dice-crops --real ../shared/realdata/nell_byler_d6 "
               f"--arch {card['arch']} --epochs {card['epochs']} --synthetic {card['synthetic']} "
-              f"--renders {card['renders']} --seed {card['seed']} --out vision/learned/models/{name} "
+              f"--renders {card['renders']} --seed {card['seed']} "
+              + (f"--real-fold {card['real_fold']} --real-block {card['real_block']} "
+                 if card.get("real_fold") else "")
+              + f"--out vision/learned/models/{name} "
               "--evaluate ../shared/realdata/nell_byler_d6` (train extra; see docs/models.md)."]
     return "\n".join(lines) + "\n"
+
+
+def _which(card: dict) -> str:
+    first = card.get("real_first", len(card["train_photos"]))
+    if not card.get("real_fold"):
+        return "the first in file-name order"
+    return (f"the first {first} in file-name order and the {card['real_fold']} blocks of "
+            f"{card['real_block']} consecutive photos among the rest")
 
 
 def register(cli: CommandTree) -> None:

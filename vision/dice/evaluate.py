@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -223,15 +223,19 @@ def load(folder: Path) -> LabelledSet:
     return load_labels(folder)
 
 
-def trained_photos(classical_models: Path | None = None) -> dict[str, set[str]]:
+def trained_photos(classical_models: Path | None = None,
+                   without: Collection[Path] = ()) -> dict[str, set[str]]:
     """Folder name -> photos that any shipped dice model trained on: every model sidecar (the classical
-    folder's and vision/learned/models') that says `trained_on` and `train_photos`. Evaluations leave
-    those photos out, so every reader is scored on photos it never saw."""
+    folder's and vision/learned/models') that says `trained_on` and `train_photos`, except the sidecars
+    in `without`. Evaluations leave those photos out, so every reader is scored on photos it never saw."""
     from vision.dice.detector import MODELS as CLASSICAL
     from vision.learned.reader import MODELS as LEARNED
 
     out: dict[str, set[str]] = {}
+    leave = {p.resolve() for p in without}
     for side in [*sorted((classical_models or CLASSICAL).glob("*.json")), *sorted(LEARNED.glob("*.json"))]:
+        if side.resolve() in leave:
+            continue
         try:
             meta = json.loads(side.read_text(encoding="utf-8"))
         except (OSError, ValueError):

@@ -64,6 +64,9 @@ class CropReader:
             self.size = int(card.get("input", INPUT))
         except (ValueError, TypeError, AttributeError) as exc:
             raise VisionError(f"{side}: not a valid model card ({exc})") from None
+        shape = self.model.input_shape  # a fixed input side in the model itself wins over the card
+        if shape and len(shape) == 4 and isinstance(shape[-1], int) and shape[-1] > 0:
+            self.size = int(shape[-1])
         self.tta = tta
 
     def forward(self, image: np.ndarray, boxes: np.ndarray,
