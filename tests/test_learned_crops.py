@@ -104,7 +104,9 @@ def test_shipped_crop_model_rejects_empty_table(reader: CropReader) -> None:
 
 def test_crop_model_card_names_its_training_photos() -> None:
     card = json.loads(DEFAULT_CROP_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
-    assert card["trained_on"] == "nell_byler_d6" and len(card["train_photos"]) == 52
+    assert card["trained_on"] == "nell_byler_d6" and len(card["train_photos"]) >= 52
+    names = sorted(card["train_photos"])
+    assert names[0] == "IMG_20191208_111228.jpg" and "IMG_20191208_112710.jpg" in names
     assert card["classes"][0] == "not a die"
 
 
@@ -151,7 +153,7 @@ def _held_out_folder(shared_dir: Path, tmp_path: Path, photos: slice) -> Path:
 def test_eval_dice_command_reads_real_photos_it_never_saw(shared_dir: Path, tmp_path: Path, capsys) -> None:
     from referee_app.cli import main
 
-    folder = _held_out_folder(shared_dir, tmp_path, slice(10, 70, 4))  # 15 photos across both days
+    folder = _held_out_folder(shared_dir, tmp_path, slice(0, 30, 2))  # 15 photos across both days
     out = tmp_path / "report.json"
     assert main(["eval", "dice", str(folder), "--json", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
