@@ -165,7 +165,7 @@ def _lone_tops(
     end = st.p0 if k == 0 else st.p1
     other_end = st.p1 if k == 0 else st.p0
     other = meet_of.get((i, 1 - k))
-    if other is not None:
+    if other is not None and st.shown_end[1 - k] is None:  # a hidden end's overhang was assumed
         o = float(np.dot(other_end - other, u))  # the other end's overhang, measured outwards
         if 0.2 * hw < o < 5 * hw:
             return [end + u * o * f for f in (1.0, 0.85, 1.15)]

@@ -11,9 +11,11 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.cars import cars_on_sticks
 from vision.tokyo.colours import colour_name
+from vision.tokyo.column_ends import trim_column_runs
 from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.foreground import BRIGHT, glare_mask, pieces_masks
+from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
 from vision.tokyo.observation import (
     CrossingReading,
@@ -58,11 +60,16 @@ def read_tokyo(
         upright=None if calibration is None else _upright_test(calibration),
         longest=None if calibration is None else _longest_stick(calibration),
     )
+    if calibration is not None:
+        # a grey road's end can run on down the grey column it rests on: put it back on the top
+        trim_column_runs(raw, cv2.distanceTransform(fg, cv2.DIST_L2, 5), calibration)
     if withheld.any():
         raw = [s for s in raw if _complete_cut_stick(withheld, s, hw, calibration)]
+    # roads stacked on a shared column hide the ends of the lower ones
+    extend_hidden_ends(raw, fg_rods, hw)
     rods = np.zeros(fg.shape, np.uint8)
-    for s in raw:
-        p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
+    for s in raw:  # the bands as seen: a hidden end lies under another stick's band
+        p0, p1 = (tuple(int(round(v)) for v in p) for p in s.shown)
         cv2.line(rods, p0, p1, 255, max(3, int(2 * hw)))
     blobs = [b for b in find_blobs(image, fg, hw, rods) if b.column_fraction >= 0.4]
     used: set[int] = set()

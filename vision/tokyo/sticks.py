@@ -9,7 +9,7 @@ occlusion), then a least-squares fit and a walk along the rod over the foregroun
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -23,6 +23,15 @@ class RawStick:
     support: int  # ridge pixels explaining it
     bgr: np.ndarray
     completed: bool = False  # one end hidden (glare, hand) and put at the set's stick length
+    # where p0 / p1 showed before being carried under a road stacked on them at a shared column (the
+    # overhang there is assumed); None where the end shows
+    shown_end: list[np.ndarray | None] = field(default_factory=lambda: [None, None])
+
+    @property
+    def shown(self) -> tuple[np.ndarray, np.ndarray]:
+        """The ends as seen: what the stick's band covers in the image."""
+        a, b = self.shown_end
+        return (self.p0 if a is None else a, self.p1 if b is None else b)
 
     @property
     def length(self) -> float:
@@ -97,7 +106,8 @@ def detect_sticks(
             dd = np.abs((pts - c) @ n2)
             ta = (pts - c) @ u2
             claimed |= (dd <= hw * 1.2) & (ta >= tt.min() - hw) & (ta <= tt.max() + hw)
-            if upright is not None and upright(p0, p1, _axis_half_width(dist, p0, p1), hw):
+            wide = _axis_half_width(dist, p0, p1, max(2.0, 0.7 * hw))
+            if upright is not None and upright(p0, p1, wide, hw):
                 continue
             sticks.append(RawStick(p0, p1, hw, len(run), np.zeros(3)))
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -181,14 +191,16 @@ def _split_bent_run(
 BEND_GAIN = 0.5  # two lines must leave at most this share of one line's squared residual
 
 
-def _axis_half_width(dist: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> float:
-    """Median half-width of the foreground along a segment (the distance transform's peak across it)."""
+def _axis_half_width(dist: np.ndarray, p0: np.ndarray, p1: np.ndarray, reach: float = 2.0) -> float:
+    """Median half-width of the foreground along a segment (the distance transform's peak across it,
+    within `reach` pixels of the segment: a fitted axis can sit off a wide band's middle)."""
     d = p1 - p0
     length = float(np.linalg.norm(d))
     u = d / max(length, 1e-6)
     n = np.array([-u[1], u[0]], np.float32)
     ts = np.arange(0.2 * length, 0.8 * length, 1.0, dtype=np.float32)
-    across = [_sample(dist, p0[None] + ts[:, None] * u[None] + o * n[None]) for o in (-2, -1, 0, 1, 2)]
+    offs = np.arange(-int(np.ceil(reach)), int(np.ceil(reach)) + 1)
+    across = [_sample(dist, p0[None] + ts[:, None] * u[None] + o * n[None]) for o in offs]
     return float(np.median(np.max(across, axis=0))) if len(ts) else 0.0
 
 
