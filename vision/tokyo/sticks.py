@@ -354,11 +354,11 @@ def _rod_colour(image: np.ndarray, fg: np.ndarray, s: RawStick) -> float:
 
 def _pull_back(image: np.ndarray, fg: np.ndarray, s: RawStick, tol: float) -> None:
     """Pull each end back onto the rod's own colour: the core run can continue along a column that
-    hangs below the end in the image (about as wide as a rod)."""
+    hangs below the end in the image (about as wide as a rod), as far as a tall column reaches."""
     u = (s.p1 - s.p0) / max(s.length, 1e-6)
     for sign, attr in ((-1, "p0"), (1, "p1")):
         p = getattr(s, attr).astype(np.float32)
-        back = np.arange(0, int(4 * s.half_width))
+        back = np.arange(0, max(int(4 * s.half_width), int(PULL_BACK_SHARE * s.length)))
         qs = p[None] - sign * u[None] * back[:, None]
         good = (_sample(fg, qs) > 0) & (np.abs(_sample(image, qs).astype(np.float32) - s.bgr).sum(1) < tol)
         need = max(3, int(0.5 * s.half_width))
@@ -366,6 +366,9 @@ def _pull_back(image: np.ndarray, fg: np.ndarray, s: RawStick, tol: float) -> No
         first = np.nonzero(run >= need)[0]
         if len(first) and first[0] > 0:
             setattr(s, attr, qs[first[0]].astype(np.float32))
+
+
+PULL_BACK_SHARE = 0.35  # how much of a stick's length the pull-back may take from one end
 
 
 def _extend_ends(image: np.ndarray, fg: np.ndarray, s: RawStick) -> None:
