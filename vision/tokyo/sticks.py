@@ -80,17 +80,21 @@ def detect_sticks(
     lines = cv2.HoughLines(core * 255, 1, np.pi / 360, int(max(10, min_len * 0.7)))
     sticks: list[RawStick] = []
     claimed = np.zeros(len(pts), bool)
+    taken: list[tuple[np.ndarray, np.ndarray, float, float]] = []  # lines found: point, direction, span
+    pix = image[ys, xs].astype(np.float32)  # the colour of every core pixel
     if lines is None:
         return [], hw
     for rho, theta in _distinct_lines(lines[:, 0], 0.6 * hw, np.radians(1.5))[:max_candidates]:
         n = np.array([np.cos(theta), np.sin(theta)], np.float32)
-        found = _run_on_line(pts, claimed, fg, rho * n, np.array([-n[1], n[0]], np.float32), hw, min_len)
+        found = _run_on_line(
+            pts, claimed, fg, rho * n, np.array([-n[1], n[0]], np.float32), hw, min_len, (taken, pix)
+        )
         if found is None:
             continue
         # a Hough peak a little off the rod's angle leaves the band part way along: take the run again
         # along the fitted line, and keep it when it is longer
         c, u2, run = found
-        again = _run_on_line(pts, claimed, fg, c, u2, hw, min_len)
+        again = _run_on_line(pts, claimed, fg, c, u2, hw, min_len, (taken, pix))
         if again is not None and len(again[2]) > len(run):
             c, u2, run = again
         pieces = [(c, u2, run)]
@@ -106,6 +110,7 @@ def detect_sticks(
             dd = np.abs((pts - c) @ n2)
             ta = (pts - c) @ u2
             claimed |= (dd <= hw * 1.2) & (ta >= tt.min() - hw) & (ta <= tt.max() + hw)
+            taken.append((c, u2, float(tt.min()), float(tt.max())))
             wide = _axis_half_width(dist, p0, p1, max(2.0, 0.7 * hw))
             if upright is not None and upright(p0, p1, wide, hw):
                 continue
@@ -212,9 +217,14 @@ def _run_on_line(
     u: np.ndarray,
     hw: float,
     min_len: float,
+    found: tuple[list[tuple[np.ndarray, np.ndarray, float, float]], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The best run of unclaimed rod core along the line base + t u -> (point, direction, indices of
-    its core pixels) of the least-squares line through the run, or None."""
+    its core pixels) of the least-squares line through the run, or None. A run mostly on claimed core
+    is a stick found already, unless (`found`: the lines found so far and every core pixel's colour)
+    no found line runs along it and its unclaimed core is all of the claimed part's colour: a stick
+    crossing another at a shallow angle, or sharing a column with it, has much of its core inside the
+    other's claim, while a line grazing a found stick picks up columns and other sticks beside it."""
     n = np.array([-u[1], u[0]], np.float32)
     band = np.abs(pts @ n - float(base @ n)) <= max(1.5, hw * 0.6)
 
@@ -233,11 +243,46 @@ def _run_on_line(
         if span is None:
             continue
         run = sel[(t >= span[0]) & (t <= span[1])]
-        if claimed[run].mean() > 0.5 or (~claimed[run]).sum() < min_len * 0.5 * hw:
+        if (~claimed[run]).sum() < min_len * 0.5 * hw:
+            continue
+        if claimed[run].mean() > 0.5 and (
+            found is None
+            or _along_taken(pts[run], u, found[0], hw)
+            or not _one_colour(found[1][run[~claimed[run]]], found[1][run[claimed[run]]])
+        ):
             continue
         vx, vy, x0, y0 = cv2.fitLine(pts[run], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32), run
     return None
+
+
+def _along_taken(
+    q: np.ndarray, u: np.ndarray, taken: list[tuple[np.ndarray, np.ndarray, float, float]], hw: float
+) -> bool:
+    """Whether the core pixels q (direction u) lie along a line already found: within a few degrees of
+    it, its middle within a half-width of it and inside its span."""
+    m = q.mean(0)
+    for c, d, t0, t1 in taken:
+        if abs(float(np.dot(u, d))) < ALONG_COS:
+            continue
+        rel = m - c
+        if abs(float(rel[0] * d[1] - rel[1] * d[0])) <= hw and t0 - hw <= float(rel @ d) <= t1 + hw:
+            return True
+    return False
+
+
+ALONG_COS = float(np.cos(np.radians(4.0)))
+
+
+def _one_colour(new: np.ndarray, old: np.ndarray, tol: float = 45.0, share: float = 0.85) -> bool:
+    """Whether the new pixels (N,3) are of one colour (most within `tol`, summed over channels, of
+    their median), the same as the old ones' median: one rod, not a rod and the column beside it."""
+    if len(new) == 0 or len(old) == 0:
+        return False
+    mid = np.median(new, 0)
+    return bool(
+        (np.abs(new - mid).sum(1) < tol).mean() >= share and np.abs(mid - np.median(old, 0)).sum() < tol
+    )
 
 
 def _refine_axis(gx: np.ndarray, gy: np.ndarray, s: RawStick) -> None:
