@@ -1,6 +1,6 @@
 """Stick ends: a road's end hidden under the road stacked on it at a shared column, a coloured road's
-end whose core run went on down the tall grey column under it, and a rod crossing another at a shallow
-angle (its core mostly inside the other's claim). Each case is one the reader before these fixes got
+end whose core run went on down the tall grey column under it (and a grey road's, which the colour
+cannot stop), and a rod crossing another at a shallow angle (its core mostly inside the other's claim). Each case is one the reader before these fixes got
 wrong (ends 15-75 px off, or the second rod not found)."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from datasets.tokyo.camera import camera_looking_at
 from datasets.tokyo.render import render_tokyo_frame
 from referee_app.cli import main
 from vision.realdata import greedy_match
-from vision.tokyo import read_tokyo
+from vision.tokyo import TokyoCalibration, read_tokyo
+from vision.tokyo.column_ends import trim_column_runs
 from vision.tokyo.evaluate import endpoint_distance
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.sticks import RawStick
@@ -138,3 +139,26 @@ def test_eval_cli_endpoint_error_on_stacked_roads(tmp_path) -> None:
     res = json.loads(out.read_text())
     # before: 7.2 px mean endpoint error on these two frames
     assert res["stick_recall"] == 1.0 and res["endpoint_error_px"] < 3.5
+
+
+def test_grey_end_run_down_its_column_is_put_back_on_the_top() -> None:
+    cam = camera_looking_at((0, 0, 0), 640, 35, 0, 52, 1280, 720)
+    calib = TokyoCalibration(cam)
+    # a six-unit column at (0, -30); a road resting on it comes from the far side and ends 10 mm past
+    # the top's centre; the mask joins the road and the column's side into one band down to the base
+    pts = np.array([[0, -37.5, 0], [0, -30, 0], [0, -30, 61.5], [0, -40, 61.5], [0, 75, 51.5]])
+    (foot, base, top, end, far), _ = cam.project(pts)
+    side, _ = cam.project(np.array([[7.5, -30, 30], [0, -30, 30], [5, -30, 30]]))
+    col_hw, rod_hw = (float(np.linalg.norm(side[k] - side[1])) for k in (0, 2))
+    fg = np.zeros((720, 1280), np.uint8)
+    cv2.line(fg, tuple(np.round(base).astype(int)), tuple(np.round(top).astype(int)), 255, int(2 * col_hw))
+    cv2.line(fg, tuple(np.round(end).astype(int)), tuple(np.round(far).astype(int)), 255, int(2 * rod_hw))
+    stick = RawStick(np.array(foot, np.float32), np.array(far, np.float32), rod_hw, 100, np.zeros(3))
+    assert np.linalg.norm(stick.p0 - end) > 60
+    assert trim_column_runs([stick], cv2.distanceTransform(fg, cv2.DIST_L2, 5), calib) == 1
+    assert np.linalg.norm(stick.p0 - end) < 15
+    # a road lying on the table along the same line, no column under its end: left alone
+    rod = np.zeros_like(fg)
+    cv2.line(rod, tuple(np.round(foot).astype(int)), tuple(np.round(far).astype(int)), 255, int(2 * rod_hw))
+    bare = RawStick(np.array(foot, np.float32), np.array(far, np.float32), rod_hw, 100, np.zeros(3))
+    assert trim_column_runs([bare], cv2.distanceTransform(rod, cv2.DIST_L2, 5), calib) == 0
