@@ -220,11 +220,12 @@ def _run_on_line(
     found: tuple[list[tuple[np.ndarray, np.ndarray, float, float]], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The best run of unclaimed rod core along the line base + t u -> (point, direction, indices of
-    its core pixels) of the least-squares line through the run, or None. A run mostly on claimed core
-    is a stick found already, unless (`found`: the lines found so far and every core pixel's colour)
-    no found line runs along it and its unclaimed core is all of the claimed part's colour: a stick
-    crossing another at a shallow angle, or sharing a column with it, has much of its core inside the
-    other's claim, while a line grazing a found stick picks up columns and other sticks beside it."""
+    its core pixels) of the least-squares line through the run, or None. A run mostly on claimed core,
+    or with less than a stick's worth of new core (but at least half), is a stick found already unless
+    (`found`: the lines found so far and every core pixel's colour) no found line runs along it and its
+    new core has the claimed part's colour: a stick crossing another at a shallow angle, or sharing a
+    column with it, has much of its core inside the other's claim, while a line grazing a found stick
+    picks up columns and other sticks beside it."""
     n = np.array([-u[1], u[0]], np.float32)
     band = np.abs(pts @ n - float(base @ n)) <= max(1.5, hw * 0.6)
 
@@ -243,9 +244,10 @@ def _run_on_line(
         if span is None:
             continue
         run = sel[(t >= span[0]) & (t <= span[1])]
-        if (~claimed[run]).sum() < min_len * 0.5 * hw:
+        fresh, need = int((~claimed[run]).sum()), min_len * 0.5 * hw  # new core, and a stick's worth
+        if fresh < SHARED_RUN_NEW * need:
             continue
-        if claimed[run].mean() > 0.5 and (
+        if (claimed[run].mean() > 0.5 or fresh < need) and (
             found is None
             or _along_taken(pts[run], u, found[0], hw)
             or not _one_colour(found[1][run[~claimed[run]]], found[1][run[claimed[run]]])
@@ -272,6 +274,7 @@ def _along_taken(
 
 
 ALONG_COS = float(np.cos(np.radians(4.0)))
+SHARED_RUN_NEW = 0.5  # a run sharing core with found sticks needs half a stick's worth of new core
 
 
 def _one_colour(new: np.ndarray, old: np.ndarray, tol: float = 45.0, share: float = 0.85) -> bool:
