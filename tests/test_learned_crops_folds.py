@@ -67,6 +67,9 @@ def test_eval_dice_cross_validates_two_crop_models(shared_dir: Path, tmp_path: P
     assert sorted(i["image"] for i in second["images"]) == names[:3]
     assert len(report["images"]) == 6 and report["n_labelled"] == sum(len(it["objects"]) for it in chosen)
     assert report["recall"] >= 0.85
+    reads = first["value_reads"] + second["value_reads"]
+    assert len(reads) == sum(r["value_total"] for r in report["images"])
+    assert report["confident_values"][0]["share"] is not None
     assert capsys.readouterr().out.count("crop model:") == 2
 
 

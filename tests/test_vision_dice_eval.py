@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from referee_app.cli import main
-from vision.dice.evaluate import labels_incomplete, score_image
+from vision.dice.evaluate import confident_values, labels_incomplete, score_image
 from vision.realdata import LabelledImage, LabelledObject
 from vision.types import Detections
 
@@ -61,6 +61,20 @@ def test_eval_command_on_a_rendered_folder(tmp_path, capsys) -> None:
     assert report["lenient"] is False  # the generated set says its labels are complete
     printed = capsys.readouterr().out
     assert "recall" in printed and "true\\pred" in printed
+    assert [r["min_confidence"] for r in report["confident_values"]] == [0.5, 0.7, 0.8, 0.9, 0.95]
+    assert "value confidence >= 0.70" in printed
+
+
+def test_confident_values_trade_coverage_for_accuracy() -> None:
+    pairs = [(1, 1), (2, 2), (3, 5), (4, 4), (6, 5)]
+    conf = [0.99, 0.8, 0.6, 0.95, 0.3]
+    rows = {r["min_confidence"]: r for r in confident_values(pairs, conf, (0.0, 0.5, 0.7, 0.9))}
+    assert rows[0.0] == {"min_confidence": 0.0, "share": 1.0, "value_accuracy": 0.6, "wrong": 2}
+    assert rows[0.5]["share"] == 0.8 and rows[0.5]["value_accuracy"] == 0.75 and rows[0.5]["wrong"] == 1
+    assert rows[0.7] == {"min_confidence": 0.7, "share": 0.6, "value_accuracy": 1.0, "wrong": 0}
+    assert rows[0.9]["share"] == 0.4
+    assert confident_values([], [], (0.5,)) == [{"min_confidence": 0.5, "share": None,
+                                                 "value_accuracy": None, "wrong": 0}]
 
 
 def test_eval_command_bad_folder(tmp_path, capsys) -> None:

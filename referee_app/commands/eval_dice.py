@@ -123,6 +123,8 @@ def _crop_reader(model: Path, classical: Path,
 
 def _pool(reports: list[dict]) -> dict:
     """Totals over several folders, with each folder's report kept under "folders"."""
+    from vision.dice.evaluate import confident_values
+
     def tot(k: str) -> int:
         return sum(r[k] for r in reports)
 
@@ -131,10 +133,12 @@ def _pool(reports: list[dict]) -> dict:
     v_n = sum(sum(i["value_total"] for i in r["images"]) for r in reports)
     v_ok = sum(sum(i["value_correct"] for i in r["images"]) for r in reports)
     matrix = [[sum(r["confusion"]["matrix"][a][b] for r in reports) for b in range(6)] for a in range(6)]
+    reads = [v for r in reports for v in r.get("value_reads", [])]
     return {"n_labelled": n_lab, "n_detected": tot("n_detected"), "matched": tp,
             "recall": tp / n_lab if n_lab else None, "precision": tp / (tp + fp) if tp + fp else None,
             "value_accuracy": v_ok / v_n if v_n else None, "end_to_end": v_ok / n_lab if n_lab else None,
             "confusion": {"labels": [1, 2, 3, 4, 5, 6], "matrix": matrix},
+            "confident_values": confident_values([(t, p) for t, p, _ in reads], [c for _, _, c in reads]),
             "images": [dict(i, folder=r["folder"]) for r in reports for i in r["images"]], "folders": reports}
 
 

@@ -56,6 +56,7 @@ class ImageScore:
     seconds: float = 0.0
     error: str | None = None
     pairs: list[tuple[int, int]] = field(default_factory=list)  # (true value, predicted value)
+    value_conf: list[float] = field(default_factory=list)  # the reader's value confidence, per pair
     colour_pairs: list[tuple[str, str | None]] = field(default_factory=list)
 
     def row(self) -> dict[str, Any]:
@@ -83,6 +84,7 @@ def score_image(item: LabelledImage, det: Detections, lenient: bool) -> tuple[Im
             s.value_total += 1
             s.value_correct += int(pred == true)
             s.pairs.append((true, pred))
+            s.value_conf.append(float(det.value_confidence[j]))
             if pred != true:
                 wrong.append((j, true, pred))
         if objs[i].color is not None:
@@ -189,7 +191,29 @@ def summarise(labels: LabelledSet, scores: list[ImageScore], lenient: bool,
     }
     if cpairs:
         out["colour_accuracy"] = sum(t == p for t, p in cpairs) / len(cpairs)
+    conf = [c for s in scores for c in s.value_conf]
+    out["value_reads"] = [[t, p, round(c, 4)] for (t, p), c in zip(pairs, conf, strict=True)]
+    out["confident_values"] = confident_values(pairs, conf)
     return out
+
+
+CONFIDENCE_LEVELS = (0.5, 0.7, 0.8, 0.9, 0.95)
+
+
+def confident_values(pairs: list[tuple[int, int]], conf: list[float],
+                     levels: tuple[float, ...] = CONFIDENCE_LEVELS) -> list[dict[str, Any]]:
+    """Per confidence level: the share of found dice whose value the reader gives at least that
+    confidence, and how many of those are right. A referee that asks the players about the rest is
+    wrong only that often (risk against coverage)."""
+    rows = []
+    ok = np.array([t == p for t, p in pairs], bool)
+    c = np.asarray(conf, np.float64)
+    for level in levels:
+        sure = c >= level
+        rows.append({"min_confidence": level, "share": float(sure.mean()) if len(c) else None,
+                     "value_accuracy": float(ok[sure].mean()) if sure.any() else None,
+                     "wrong": int((sure & ~ok).sum())})
+    return rows
 
 
 def format_report(r: dict[str, Any]) -> str:
@@ -206,6 +230,9 @@ def format_report(r: dict[str, Any]) -> str:
                  f"end to end (found and read right) {pct(r['end_to_end'])}")
     if "colour_accuracy" in r:
         lines.append(f"  colour accuracy {pct(r['colour_accuracy'])}")
+    for row in r.get("confident_values", []):
+        lines.append(f"  value confidence >= {row['min_confidence']:.2f}: {pct(row['share'])} of found dice, "
+                     f"{pct(row['value_accuracy'])} of them right ({row['wrong']} wrong)")
     if r["ms_per_image"] is not None:
         lines.append(f"  {r['ms_per_image']} ms per image")
     for e in r["errors"]:
