@@ -198,7 +198,15 @@ class _Painter:
         return mask
 
 
-def _sample_camera(rng: np.random.Generator, pts: np.ndarray, width: int, height: int) -> PinholeCamera:
+def _sample_camera(
+    rng: np.random.Generator,
+    pts: np.ndarray,
+    width: int,
+    height: int,
+    yaw_deg: tuple[float, float] = (0.0, 360.0),
+) -> PinholeCamera:
+    """A camera from the renderer's distribution (distance, tilt, field of view) that sees every point;
+    its yaw is drawn from `yaw_deg` (a second view is kept away from the first this way)."""
     centre = (pts.min(0) + pts.max(0)) / 2
     for attempt in range(60):
         dist = rng.uniform(620, 900) * (1 + 0.04 * attempt)
@@ -206,7 +214,7 @@ def _sample_camera(rng: np.random.Generator, pts: np.ndarray, width: int, height
             (centre[0] + rng.uniform(-25, 25), centre[1] + rng.uniform(-25, 25), 0),
             dist,
             rng.uniform(12, 40),
-            rng.uniform(0, 360),
+            rng.uniform(*yaw_deg),
             rng.uniform(45, 60),
             width,
             height,
@@ -221,6 +229,15 @@ def _sample_camera(rng: np.random.Generator, pts: np.ndarray, width: int, height
         ):
             return cam
     return cam
+
+
+def scene_points(scene: dict[str, Any], sizes: PieceSizes, rods: list[Rod] | None = None) -> np.ndarray:
+    """Points every camera must see: column tops, stick ends, fallen pieces (N,3 mm)."""
+    rods = resolve_rods(scene, sizes) if rods is None else rods
+    pts = [np.array([s["x_mm"], s["y_mm"], s["height"] * sizes.unit_mm]) for s in scene.get("supports", [])]
+    pts += [r.p0 for r in rods] + [r.p1 for r in rods]
+    pts += [np.array([f["x_mm"], f["y_mm"], 0.0]) for f in scene.get("fallen", [])]
+    return np.array(pts) if pts else np.zeros((1, 3))
 
 
 def _hand(p: _Painter, rng: np.random.Generator, at: np.ndarray, owner: int) -> None:
@@ -250,17 +267,19 @@ def render_tokyo_frame(
     table: str | None = None,
     hand: bool | None = None,
     glare: bool | None = None,
+    view_camera: PinholeCamera | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Render `scene` (see datasets.tokyo.scene) -> (BGR image, labels). Camera, lighting, table and
-    noise come from `seed` unless given; the same scene and seed give the same image."""
+    noise come from `seed` unless given; the same scene and seed give the same image. `view_camera`
+    renders the seed's table, light, hand and glare from another camera (the seed's own camera is still
+    drawn, so the rest of the draws stay the same): a second view of the same scene."""
     rng = np.random.default_rng(seed)
     sizes = sizes or PieceSizes()
     rods = resolve_rods(scene, sizes)
-    pts = [np.array([s["x_mm"], s["y_mm"], s["height"] * sizes.unit_mm]) for s in scene.get("supports", [])]
-    pts += [r.p0 for r in rods] + [r.p1 for r in rods]
-    pts += [np.array([f["x_mm"], f["y_mm"], 0.0]) for f in scene.get("fallen", [])]
-    pts_arr = np.array(pts) if pts else np.zeros((1, 3))
+    pts_arr = scene_points(scene, sizes, rods)
     cam = camera or _sample_camera(rng, pts_arr, width, height)
+    if view_camera is not None:
+        cam = view_camera
     width, height = cam.width, cam.height
     el, az = np.radians(rng.uniform(40, 75)), rng.uniform(0, 2 * np.pi)
     light = -np.array([np.cos(el) * np.cos(az), np.cos(el) * np.sin(az), np.sin(el)])
