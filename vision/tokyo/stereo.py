@@ -1,0 +1,313 @@
+"""Column heights from two (or more) calibrated views of one table.
+
+One view reads a column's height from where its base meets the table, which the sticks it carries,
+shadows or a near-overhead camera often hide (0.85-0.87 exact on the renders). Two views need no
+base: the column's top point T (where the road axes resting on it cross) is one 3D point, so the rays
+through T from two cameras meet there, and its height over the table is the column's height. Each view
+is read on its own (`read_tokyo`); columns are matched across views by calibrated 3D evidence (the
+rays through their top points nearly meet, above the table and below the tallest column, close to
+where each view's own reading put the column); a matched column's height is the triangulated top's
+z in column units, unless the rays miss each other by more than a reading error allows, when the
+one-view heights are kept. Vision knows nothing of how the views were made: any calibrated cameras
+sharing the world frame (table z = 0) will do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.observation import TokyoObservation
+from vision.tokyo.reader import read_tokyo
+from vision.types import VisionError
+
+MAX_HEIGHT = 9  # column units; the reader's tallest column
+MATCH_GAP_MM = 12.0  # rays through one column's top miss each other by less than this
+MATCH_XY_MM = 30.0  # the meeting point lies this close to where each view's own reading put it
+TRUST_GAP_MM = 6.0  # rays missing each other by more: keep the one-view heights
+
+
+@dataclass
+class ViewColumn:
+    """One column as all views see it."""
+
+    supports: tuple[int | None, ...]  # index into each view's `supports`, None where not seen
+    height: int | None
+    height_confidence: float
+    x_mm: float | None
+    y_mm: float | None
+    source: str  # "views" (triangulated top) | "one-view" (a single view's reading kept)
+    top_mm: tuple[float, float, float] | None = None  # the triangulated top point (world mm)
+    ray_gap_mm: float | None = None  # how far the rays through the top miss each other
+    junction: bool = False
+
+
+@dataclass
+class TokyoViews:
+    """The reading of every view (heights of matched columns replaced by the fused ones) and the
+    columns across views."""
+
+    views: list[TokyoObservation]
+    columns: list[ViewColumn] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_tokyo_views(
+    images: Sequence[np.ndarray], calibrations: Sequence[TokyoCalibration | dict[str, Any] | None]
+) -> TokyoViews:
+    """Read each view with `read_tokyo` and fuse the columns' heights across views. Every view needs
+    its calibration (all in one world frame); one view alone gives its one-view reading."""
+    if len(images) == 0:
+        raise VisionError("read_tokyo_views needs at least one image")
+    if len(images) != len(calibrations):
+        raise VisionError(f"{len(images)} images but {len(calibrations)} calibrations: one per view")
+    calibs = []
+    for v, c in enumerate(calibrations):
+        if c is None:
+            raise VisionError(f"view {v} has no calibration: heights from several views need every camera")
+        calibs.append(TokyoCalibration.from_dict(c) if isinstance(c, dict) else c)
+    observations = [read_tokyo(im, c) for im, c in zip(images, calibs, strict=True)]
+    return fuse_views(observations, calibs)
+
+
+def closest_points(
+    c0: np.ndarray, d0: np.ndarray, c1: np.ndarray, d1: np.ndarray
+) -> tuple[np.ndarray, float, float, float]:
+    """Midpoint of the closest approach of rays c0 + s d0 and c1 + t d1, their distance there, s and t
+    (d unit vectors). Parallel rays give an infinite distance."""
+    w = c0 - c1
+    b = float(d0 @ d1)
+    den = 1.0 - b * b
+    if den < 1e-9:
+        return (c0 + c1) / 2, float("inf"), 0.0, 0.0
+    dw0, dw1 = float(d0 @ w), float(d1 @ w)
+    s = (b * dw1 - dw0) / den
+    t = (dw1 - b * dw0) / den
+    p0, p1 = c0 + s * d0, c1 + t * d1
+    return (p0 + p1) / 2, float(np.linalg.norm(p0 - p1)), s, t
+
+
+def triangulate(centres: np.ndarray, dirs: np.ndarray) -> tuple[np.ndarray, float]:
+    """Least-squares point nearest to every ray (centres, unit dirs: (N,3)) and twice its largest
+    distance to one of them (for two rays: their distance)."""
+    A = np.zeros((3, 3))
+    rhs = np.zeros(3)
+    for c, d in zip(centres, dirs, strict=True):
+        m = np.eye(3) - np.outer(d, d)
+        A += m
+        rhs += m @ c
+    p = np.linalg.solve(A, rhs)
+    miss = [
+        np.linalg.norm((np.eye(3) - np.outer(d, d)) @ (p - c)) for c, d in zip(centres, dirs, strict=True)
+    ]
+    return p, 2.0 * float(max(miss))
+
+
+def _ray(calib: TokyoCalibration, uv: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    c = calib.camera.centre
+    d = calib.camera.ray_to_plane(np.array([uv], np.float64), 0.0)[0] - c
+    return c, d / max(float(np.linalg.norm(d)), 1e-12)
+
+
+def _match_pairs(
+    obs_a: TokyoObservation,
+    obs_b: TokyoObservation,
+    cal_a: TokyoCalibration,
+    cal_b: TokyoCalibration,
+) -> list[tuple[int, int, float]]:
+    """(support in a, support in b, ray gap) of columns taken to be one, closest rays first."""
+    s = cal_a.sizes
+    top_z = (MAX_HEIGHT + 0.5) * s.unit_mm + s.stick_thickness_mm
+    cands = []
+    rays_b = [_ray(cal_b, sp.top_px) for sp in obs_b.supports]
+    for i, sa in enumerate(obs_a.supports):
+        ca, da = _ray(cal_a, sa.top_px)
+        for j, sb in enumerate(obs_b.supports):
+            cb, db = rays_b[j]
+            p, gap, t_a, t_b = closest_points(ca, da, cb, db)
+            if gap > MATCH_GAP_MM or t_a <= 0 or t_b <= 0 or not 0 < p[2] < top_z:
+                continue
+            if any(
+                sp.x_mm is not None and np.hypot(p[0] - sp.x_mm, p[1] - sp.y_mm) > MATCH_XY_MM
+                for sp in (sa, sb)
+            ):
+                continue
+            cands.append((gap, i, j))
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    out = []
+    for gap, i, j in sorted(cands):
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            out.append((i, j, gap))
+    return out
+
+
+def _clusters(
+    n_views: int, pairs: dict[tuple[int, int], list[tuple[int, int, float]]]
+) -> list[list[int | None]]:
+    """Columns across views: pairwise matches joined, never two supports of one view in one column."""
+    cols: list[list[int | None]] = []
+    where: dict[tuple[int, int], int] = {}
+    for (va, vb), matches in sorted(pairs.items()):
+        for i, j, _ in matches:
+            ka, kb = where.get((va, i)), where.get((vb, j))
+            if ka is None and kb is None:
+                col: list[int | None] = [None] * n_views
+                col[va], col[vb] = i, j
+                cols.append(col)
+                where[(va, i)] = where[(vb, j)] = len(cols) - 1
+            elif ka is not None and kb is None and cols[ka][vb] is None:
+                cols[ka][vb] = j
+                where[(vb, j)] = ka
+            elif kb is not None and ka is None and cols[kb][va] is None:
+                cols[kb][va] = i
+                where[(va, i)] = kb
+    return cols
+
+
+def fuse_views(observations: Sequence[TokyoObservation], calibs: Sequence[TokyoCalibration]) -> TokyoViews:
+    """Match the views' columns and set matched columns' heights from their triangulated tops; the
+    observations are updated in place (heights, table positions, bases, stick ends in mm)."""
+    n = len(observations)
+    out = TokyoViews(list(observations))
+    pairs = {
+        (a, b): _match_pairs(observations[a], observations[b], calibs[a], calibs[b])
+        for a in range(n)
+        for b in range(a + 1, n)
+    }
+    cols = _clusters(n, pairs)
+    seen = {(v, k) for col in cols for v, k in enumerate(col) if k is not None}
+    for v, obs in enumerate(observations):
+        for k in range(len(obs.supports)):
+            if (v, k) not in seen:
+                cols.append([k if u == v else None for u in range(n)])
+    for col in cols:
+        out.columns.append(_fuse_column(col, observations, calibs))
+    return out
+
+
+def _fuse_column(
+    col: list[int | None], observations: Sequence[TokyoObservation], calibs: Sequence[TokyoCalibration]
+) -> ViewColumn:
+    seen = [(v, k) for v, k in enumerate(col) if k is not None]
+    readings = [observations[v].supports[k] for v, k in seen]
+    # the one-view answer: the surest view's
+    one = max(readings, key=lambda r: r.height_confidence)
+    fused = ViewColumn(tuple(col), one.height, one.height_confidence, one.x_mm, one.y_mm, "one-view")
+    fused.junction = any(r.junction for r in readings)
+    if len(seen) < 2:
+        return fused
+    rays = [_ray(calibs[v], observations[v].supports[k].top_px) for v, k in seen]
+    p, gap = triangulate(np.array([c for c, _ in rays]), np.array([d for _, d in rays]))
+    lone = min(_n_ends(observations[v], k) for v, k in seen) <= 1
+    ends = _end_points(seen, observations, calibs, p) if lone else []
+    z = float(p[2])
+    if ends:
+        # under a lone road end the top point is a guess along the stick (its overhang), but the
+        # stick's end is one 3D point in every view: its height is the column's (the road's slope
+        # over an overhang is a millimetre or so)
+        z = float(np.median([q[2] for _, q in ends]))
+        gap = float(np.median([g for g, _ in ends]))
+    fused.top_mm = (round(float(p[0]), 1), round(float(p[1]), 1), round(z, 1))
+    fused.ray_gap_mm = round(gap, 2)
+    if gap > TRUST_GAP_MM:
+        return fused  # the tops are not one point (a misread top in one view): keep the one-view height
+    s = calibs[seen[0][0]].sizes
+    h_real = (z - s.stick_thickness_mm / 2) / s.unit_mm
+    h, conf = _choose_height(h_real, gap, readings)
+    fused.height, fused.height_confidence, fused.source = h, round(conf, 3), "views"
+    fused.x_mm, fused.y_mm = round(float(p[0]), 1), round(float(p[1]), 1)
+    for v, k in seen:
+        _set_height(observations[v], calibs[v], k, h, conf, float(p[0]), float(p[1]))
+    return fused
+
+
+SIGMA_UNITS = 0.25  # spread of the triangulated height (column units) when the rays meet exactly
+SIGMA_PER_MM_GAP = 0.05  # more spread per mm the rays miss each other by
+ONE_VIEW_WEIGHT = 1.0  # log-odds a view's own height reading adds to that height
+
+
+def _choose_height(h_real: float, gap: float, readings: list) -> tuple[int, float]:
+    """The height that best explains the triangulated top (Gaussian in units) and the views' own
+    readings (each a vote weighted by its confidence): the rays decide unless the top lies near half
+    a unit, where the base evidence of the views breaks the tie. Returns (height, confidence)."""
+    hs = np.arange(1, MAX_HEIGHT + 1)
+    sigma = np.hypot(SIGMA_UNITS, SIGMA_PER_MM_GAP * gap)
+    score = -0.5 * ((h_real - hs) / sigma) ** 2
+    for r in readings:
+        if r.height is not None:
+            score[hs == r.height] += ONE_VIEW_WEIGHT * (0.5 + 0.5 * r.height_confidence)
+    prob = np.exp(score - score.max())
+    prob /= prob.sum()
+    k = int(np.argmax(prob))
+    return int(hs[k]), float(prob[k])
+
+
+END_GAP_MM = 4.0
+
+
+def _n_ends(obs: TokyoObservation, k: int) -> int:
+    return sum(r == k for st in obs.sticks for r in st.rests)
+
+
+def _end_points(
+    seen: list[tuple[int, int]],
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+    top: np.ndarray,
+) -> list[tuple[float, np.ndarray]]:
+    """(ray gap, point) of the triangulated stick ends resting on this column, ends paired across views
+    closest rays first: an end is one 3D point, well found in every view, while the top point under a
+    lone end is only known up to the stick's overhang."""
+    out = []
+    va, ka = seen[0]
+    for vb, kb in seen[1:]:
+        ea = [
+            (i, e) for i, st in enumerate(observations[va].sticks) for e, r in enumerate(st.rests) if r == ka
+        ]
+        eb = [
+            (i, e) for i, st in enumerate(observations[vb].sticks) for e, r in enumerate(st.rests) if r == kb
+        ]
+        cands = []
+        for a in ea:
+            ca, da = _ray(calibs[va], observations[va].sticks[a[0]].endpoints[a[1]])
+            for b in eb:
+                cb, db = _ray(calibs[vb], observations[vb].sticks[b[0]].endpoints[b[1]])
+                q, gap, ta, tb = closest_points(ca, da, cb, db)
+                if gap < END_GAP_MM and ta > 0 and tb > 0 and np.hypot(*(q[:2] - top[:2])) < 30:
+                    cands.append((gap, a, b, q))
+        ua, ub = set(), set()
+        for gap, a, b, q in sorted(cands, key=lambda c: c[0]):
+            if a not in ua and b not in ub:
+                ua.add(a)
+                ub.add(b)
+                out.append((gap, q))
+    return out
+
+
+def _set_height(
+    obs: TokyoObservation, calib: TokyoCalibration, k: int, h: int, conf: float, x: float, y: float
+) -> None:
+    """A view's support k gets the fused height and position; its base and the ends of the sticks
+    resting on it follow."""
+    sp = obs.supports[k]
+    sp.height, sp.height_confidence = h, round(conf, 3)
+    sp.x_mm, sp.y_mm = round(x, 1), round(y, 1)
+    uv, _ = calib.camera.project(np.array([[x, y, 0.0]]))
+    sp.base_px = (float(uv[0, 0]), float(uv[0, 1]))
+    z = h * calib.sizes.unit_mm + calib.sizes.stick_thickness_mm / 2
+    for st in obs.sticks:
+        if st.endpoints_mm is None or k not in st.rests:
+            continue
+        ends = list(st.endpoints_mm)
+        for e, r in enumerate(st.rests):
+            if r == k:
+                xyz = calib.camera.ray_to_plane(np.array([st.endpoints[e]], np.float64), z)[0]
+                ends[e] = (round(float(xyz[0]), 1), round(float(xyz[1]), 1), round(z, 1))
+        st.endpoints_mm = (ends[0], ends[1])
