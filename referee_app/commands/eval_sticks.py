@@ -10,7 +10,11 @@ from referee_app.cli import CliError, CommandTree
 
 
 def _setup(p: argparse.ArgumentParser) -> None:
-    p.add_argument("folder", help="folder with images and a labels.json (realdata format, kind 'stick')")
+    p.add_argument(
+        "folder",
+        help="folder with images and a labels.json (realdata format, kind 'stick'); images sharing a "
+        "'view_of' key are also scored as one table seen by several cameras (*_views numbers)",
+    )
     p.add_argument("--json", dest="json_out", help="write the metrics to this JSON file")
     p.add_argument(
         "--tol",
@@ -54,6 +58,13 @@ def _run(args: argparse.Namespace) -> int:
         "support_recall",
         "support_precision",
         "height_exact",
+        # view groups (images with a shared view_of): one table read from several calibrated cameras
+        "view_groups",
+        "support_recall_views",
+        "support_precision_views",
+        "height_exact_views",
+        "heights_from_views",
+        "views",
     )
     for k in keys:
         if k in res:

@@ -4,10 +4,15 @@ A detected stick matches a labelled one when the mean distance of their endpoint
 within `tol` (a fraction of the image diagonal); matching is greedy, closest first. A labelled crossing is
 found when both its sticks are matched and the reader reports a crossing between those two; over/under is
 scored on found crossings. Supports (when labelled) match by top point; heights must be exact.
+
+Images showing one table from several cameras carry the same `view_of` key (and support ids shared
+across the views): each group is then also read as a whole (`vision.tokyo.stereo.fuse_views`) and
+scored once per labelled column (`*_views` numbers) next to the per-image one-view numbers.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +20,10 @@ import cv2
 import numpy as np
 
 from vision.realdata import greedy_match, load_labels
+from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.reader import read_tokyo
+from vision.tokyo.stereo import fuse_views
 from vision.types import VisionError
 
 
@@ -43,6 +51,8 @@ def evaluate_folder(
     diag_errs: list[float] = []
     h_total = h_exact = h_found = h_det = 0
     per_image = []
+    # view groups: key -> [(image name, observation, calibration, {support index: labelled support})]
+    groups: dict[str, list[_View]] = {}
     for item in labels.items[:limit]:
         path = labels.path(item)
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -90,6 +100,10 @@ def evaluate_folder(
             h_found += len(sp)
             h_det += len(obs.supports)
             h_exact += sum(int(obs.supports[j].height == sup[i]["height"]) for i, j in sp)
+        if item.extra.get("view_of") is not None:
+            matched = {j: sup[i] for i, j in sp} if sup else {}
+            view = _View(item.image, obs, calib, list(sup), matched)
+            groups.setdefault(str(item.extra["view_of"]), []).append(view)
         per_image.append(
             {
                 "image": item.image,
@@ -121,6 +135,8 @@ def evaluate_folder(
         "over_under_accuracy": ratio(over_ok, cross_found),
         "per_image": per_image,
     }
+    if groups:
+        out.update(_score_views(groups) if use_calibration else {"views": "not scored without calibration"})
     if h_total:
         out.update(
             {
@@ -132,3 +148,61 @@ def evaluate_folder(
             }
         )
     return out
+
+
+@dataclass
+class _View:
+    """One image of a view group, as read and matched one view at a time."""
+
+    image: str
+    obs: TokyoObservation
+    calibration: Any
+    supports: list[dict[str, Any]]  # labelled
+    matched: dict[int, dict[str, Any]]  # support index in obs -> the labelled support it matched
+
+
+def _score_views(groups: dict[str, list[_View]]) -> dict[str, Any]:
+    """Each group read as one table: a labelled column (by id, over all its views) is found when some
+    view's support matched it; its height is that fused column's. A fused column that no labelled
+    column claims (or claims again) is a false one."""
+    total = found = exact = columns = from_views = 0
+    for key, views in groups.items():
+        for v in views:
+            if v.calibration is None:
+                raise VisionError(
+                    f"{v.image} (view_of {key!r}): no calibration; several views need every camera"
+                )
+            if any("id" not in s for s in v.supports):
+                raise VisionError(f"{v.image} (view_of {key!r}): supports need an 'id' shared by the views")
+        calibs = [
+            TokyoCalibration.from_dict(v.calibration) if isinstance(v.calibration, dict) else v.calibration
+            for v in views
+        ]
+        fused = fuse_views([v.obs for v in views], calibs)
+        labelled = {s["id"]: s for v in views for s in v.supports}
+        total += len(labelled)
+        claimed: set[Any] = set()
+        for col in fused.columns:
+            columns += 1
+            ids = [views[u].matched[k]["id"] for u, k in enumerate(col.supports) if k in views[u].matched]
+            new = [i for i in ids if i not in claimed]
+            if not new:
+                continue
+            claimed.add(new[0])
+            found += 1
+            exact += int(col.height == labelled[new[0]]["height"])
+            from_views += int(col.source == "views")
+
+    def ratio(a: int, b: int) -> float | None:
+        return round(a / b, 4) if b else None
+
+    return {
+        "view_groups": len(groups),
+        "views_per_group": round(sum(len(v) for v in groups.values()) / max(len(groups), 1), 2),
+        "supports_views": total,
+        "support_recall_views": ratio(found, total),
+        "support_precision_views": ratio(found, columns),
+        "height_exact_views": ratio(exact, found),
+        "height_exact_views_of_all": ratio(exact, total),
+        "heights_from_views": ratio(from_views, found),
+    }

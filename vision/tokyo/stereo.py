@@ -206,14 +206,16 @@ def _fuse_column(
     rays = [_ray(calibs[v], observations[v].supports[k].top_px) for v, k in seen]
     p, gap = triangulate(np.array([c for c, _ in rays]), np.array([d for _, d in rays]))
     lone = min(_n_ends(observations[v], k) for v, k in seen) <= 1
-    ends = _end_points(seen, observations, calibs, p) if lone else []
+    ends = _end_points(seen, observations, calibs, p)
     z = float(p[2])
-    if ends:
+    end_gap = float(np.median([g for g, _ in ends])) if ends else np.inf
+    if lone and ends or end_gap < gap:
         # under a lone road end the top point is a guess along the stick (its overhang), but the
         # stick's end is one 3D point in every view: its height is the column's (the road's slope
-        # over an overhang is a millimetre or so)
+        # over an overhang is a millimetre or so). Where roads meet, their axes fix the top, unless
+        # the ends' rays meet better (a misgrouped end pulls the axes' meeting point off)
         z = float(np.median([q[2] for _, q in ends]))
-        gap = float(np.median([g for g, _ in ends]))
+        gap = end_gap
     fused.top_mm = (round(float(p[0]), 1), round(float(p[1]), 1), round(z, 1))
     fused.ray_gap_mm = round(gap, 2)
     if gap > TRUST_GAP_MM:
