@@ -203,6 +203,7 @@ def _fuse_column(
     fused.junction = any(r.junction for r in readings)
     if len(seen) < 2:
         return fused
+    s = calibs[seen[0][0]].sizes
     rays = [_ray(calibs[v], observations[v].supports[k].top_px) for v, k in seen]
     p, gap = triangulate(np.array([c for c, _ in rays]), np.array([d for _, d in rays]))
     lone = min(_n_ends(observations[v], k) for v, k in seen) <= 1
@@ -213,14 +214,14 @@ def _fuse_column(
         # under a lone road end the top point is a guess along the stick (its overhang), but the
         # stick's end is one 3D point in every view: its height is the column's (the road's slope
         # over an overhang is a millimetre or so). Where roads meet, their axes fix the top, unless
-        # the ends' rays meet better (a misgrouped end pulls the axes' meeting point off)
-        z = float(np.median([q[2] for _, q in ends]))
+        # the ends' rays meet better (a misgrouped end pulls the axes' meeting point off). What a
+        # camera sees of an end is the end of the rod's top face, half a stick above its axis.
+        z = float(np.median([q[2] for _, q in ends])) - s.stick_thickness_mm / 2
         gap = end_gap
     fused.top_mm = (round(float(p[0]), 1), round(float(p[1]), 1), round(z, 1))
     fused.ray_gap_mm = round(gap, 2)
     if gap > TRUST_GAP_MM:
         return fused  # the tops are not one point (a misread top in one view): keep the one-view height
-    s = calibs[seen[0][0]].sizes
     h_real = (z - s.stick_thickness_mm / 2) / s.unit_mm
     h, conf = _choose_height(h_real, gap, readings)
     fused.height, fused.height_confidence, fused.source = h, round(conf, 3), "views"
