@@ -2,7 +2,10 @@
 
 Baseline measured in the same run: OpenCV's probabilistic Hough transform on Canny edges of the same
 frame (a bare line finder with no stick pairing, supports, heights or crossings), so the ratio says what
-the full reading costs over the cheapest line detection. Usage: python bench/tokyo_vision.py [--runs N]
+the full reading costs over the cheapest line detection. Two views: the same scene from a second camera
+(datasets.tokyo.render_tokyo_views), read with vision.tokyo.stereo.read_tokyo_views; its rate is pairs
+of frames per second, against the calibrated one-view reading of the first frame in the same run.
+Usage: python bench/tokyo_vision.py [--runs N]
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import cv2
 import numpy as np
 
 from datasets.tokyo import random_scene, render_tokyo_frame
-from vision.tokyo import read_tokyo
+from datasets.tokyo.views import render_tokyo_views
+from vision.tokyo import TokyoCalibration, read_tokyo
+from vision.tokyo.stereo import fuse_views, read_tokyo_views
 
 
 def _baseline(image: np.ndarray) -> int:
@@ -40,7 +45,8 @@ def main() -> None:
         scene = random_scene(np.random.default_rng(seed), n_sticks=20)
         if len(scene["sticks"]) >= 20:
             break
-    image, labels = render_tokyo_frame(scene, int(rng.integers(1 << 30)), width=1280, height=720)
+    frame_seed = int(rng.integers(1 << 30))
+    image, labels = render_tokyo_frame(scene, frame_seed, width=1280, height=720)
     n = sum(1 for o in labels["objects"] if o["kind"] == "stick")
     base = _fps(_baseline, image, args.runs * 5)
     unc = _fps(lambda im: read_tokyo(im, None), image, args.runs)
@@ -49,6 +55,15 @@ def main() -> None:
     print(f"baseline Canny+HoughLinesP   {base:8.2f} fps")
     print(f"read_tokyo uncalibrated      {unc:8.2f} fps   ratio to baseline {unc / base:.4f}")
     print(f"read_tokyo calibrated        {cal:8.2f} fps   ratio to baseline {cal / base:.4f}")
+    views = render_tokyo_views(scene, frame_seed, 2, width=1280, height=720)
+    images = [im for im, _ in views]
+    calibs = [lab["calibration"] for _, lab in views]
+    pair = _fps(lambda _: read_tokyo_views(images, calibs), None, args.runs)
+    obs = [read_tokyo(im, c) for im, c in zip(images, calibs, strict=True)]
+    tc = [TokyoCalibration.from_dict(c) for c in calibs]
+    fuse = _fps(lambda _: fuse_views(obs, tc), None, args.runs * 20)
+    print(f"read_tokyo_views, 2 frames   {pair:8.2f} pairs/s   ratio to calibrated one view {pair / cal:.4f}")
+    print(f"fuse_views alone             {fuse:8.2f} /s")
 
 
 if __name__ == "__main__":
