@@ -12,7 +12,7 @@ import pytest
 
 from datasets.tokyo.camera import camera_looking_at
 from referee_app.cli import main
-from vision.tokyo import PieceSizes, SupportReading, TokyoCalibration, TokyoObservation
+from vision.tokyo import PieceSizes, StickReading, SupportReading, TokyoCalibration, TokyoObservation
 from vision.tokyo.stereo import (
     MATCH_GAP_MM,
     TRUST_GAP_MM,
@@ -111,12 +111,21 @@ def test_column_seen_once_keeps_its_one_view_height() -> None:
     b = TokyoObservation(calibrated=True)
     a.supports.append(_reading(calibs[0], _top(0, 0, 3), 4))
     a.supports.append(_reading(calibs[0], _top(150, 90, 2), 2))  # hidden from view b
+    a.supports.append(_reading(calibs[0], _top(-150, 60, 1), 1))  # carries no road, seen once
     b.supports.append(_reading(calibs[1], _top(0, 0, 3), 3))
+    # a road from the first column to the second, as view a reads it (its far end out of view b)
+    a.sticks.append(
+        StickReading(
+            (a.supports[0].top_px, a.supports[1].top_px), 8.0, "grey", (128, 128, 128), 0.9, "road", (0, 1)
+        )
+    )
     fused = fuse_views([a, b], calibs)
     by_source = {col.source: col for col in fused.columns}
     assert len(fused.columns) == 2
     assert by_source["views"].height == 3 and by_source["views"].supports == (0, 0)
     assert by_source["one-view"].height == 2 and by_source["one-view"].supports == (1, None)
+    # the bare column only view a reads is left out, and said so
+    assert any("carries no road" in w for w in fused.warnings)
 
 
 def test_rays_that_disagree_keep_the_one_view_height() -> None:

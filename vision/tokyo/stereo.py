@@ -188,6 +188,17 @@ def fuse_views(observations: Sequence[TokyoObservation], calibs: Sequence[TokyoC
             if (v, k) not in seen:
                 cols.append([k if u == v else None for u in range(n)])
     for col in cols:
+        seen = [(v, k) for v, k in enumerate(col) if k is not None]
+        if n > 1 and len(seen) == 1 and _n_ends(observations[seen[0][0]], seen[0][1]) == 0:
+            # one view's support that carries no road there and no other view confirms: on the tuning
+            # renders 22 of 23 such were remnants or a column read twice, not a column
+            v, k = seen[0]
+            sp = observations[v].supports[k]
+            out.warnings.append(
+                f"view {v}: support near ({sp.top_px[0]:.0f}, {sp.top_px[1]:.0f}) px carries no road and "
+                "no other view sees it: left out of the columns"
+            )
+            continue
         out.columns.append(_fuse_column(col, observations, calibs))
     return out
 
