@@ -98,6 +98,7 @@ def test_two_views_correct_wrong_one_view_heights() -> None:
         assert col.height == truth[2]
         assert col.ray_gap_mm is not None and col.ray_gap_mm < 0.1
         assert abs(col.top_mm[2] - _top(*truth)[2]) < 0.1
+    assert len(json.loads(json.dumps(fused.to_dict()))["columns"]) == 3
     # the views' own readings are updated: heights, table positions
     for obs in views:
         for sp in obs.supports:
@@ -163,6 +164,7 @@ def test_read_tokyo_views_refuses_odd_input() -> None:
         read_tokyo_views([img], [{"camera": {}}])
     one = read_tokyo_views([img], [cal])  # one view: the one-view reading
     assert len(one.views) == 1 and all(c.source == "one-view" for c in one.columns)
+    assert json.loads(json.dumps(one.to_dict()))["views"][0]["calibrated"] is True
 
 
 @pytest.fixture(scope="module")

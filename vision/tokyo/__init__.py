@@ -9,9 +9,13 @@ from vision.tokyo.observation import (
     TokyoObservation,
 )
 from vision.tokyo.reader import read_tokyo
+from vision.tokyo.stereo import TokyoViews, ViewColumn, read_tokyo_views
 
 __all__ = [
     "read_tokyo",
+    "read_tokyo_views",
+    "TokyoViews",
+    "ViewColumn",
     "TokyoObservation",
     "StickReading",
     "SupportReading",

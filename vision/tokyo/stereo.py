@@ -7,15 +7,17 @@ through T from two cameras meet there, and its height over the table is the colu
 is read on its own (`read_tokyo`); columns are matched across views by calibrated 3D evidence (the
 rays through their top points nearly meet, above the table and below the tallest column, close to
 where each view's own reading put the column); a matched column's height is the triangulated top's
-z in column units, unless the rays miss each other by more than a reading error allows, when the
-one-view heights are kept. Vision knows nothing of how the views were made: any calibrated cameras
-sharing the world frame (table z = 0) will do.
+z in column units (under a lone road end, where the top point is only a guess along the stick, the
+triangulated stick end's z instead), the views' own readings breaking ties near half a unit; when the
+rays miss each other by more than a reading error allows, the one-view heights are kept. Vision knows
+nothing of how the views were made: any calibrated cameras sharing the world frame (table z = 0) will
+do. See docs/vision/tokyo.md, "Two cameras", for the measurements behind each rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -41,8 +43,10 @@ class ViewColumn:
     x_mm: float | None
     y_mm: float | None
     source: str  # "views" (triangulated top) | "one-view" (a single view's reading kept)
-    top_mm: tuple[float, float, float] | None = None  # the triangulated top point (world mm)
-    ray_gap_mm: float | None = None  # how far the rays through the top miss each other
+    # the triangulated top, world mm: x, y from the rays through the top points, z the road axis's
+    # height over the column (from those rays, or from the stick ends resting there)
+    top_mm: tuple[float, float, float] | None = None
+    ray_gap_mm: float | None = None  # how far the rays the height came from miss each other
     junction: bool = False
 
 
@@ -54,6 +58,13 @@ class TokyoViews:
     views: list[TokyoObservation]
     columns: list[ViewColumn] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "views": [obs.to_dict() for obs in self.views],
+            "columns": [asdict(c) for c in self.columns],
+            "warnings": list(self.warnings),
+        }
 
 
 def read_tokyo_views(
