@@ -162,6 +162,8 @@ class RefereeLoop:
             self.stats.unreadable += 1
             self.message = f"frame {frame.index} unreadable: {exc}"
             return None
+        finally:
+            self._log_notices()
         obs.frame_index, obs.timestamp = frame.index, frame.timestamp
         if self.publish_video:
             image = obs.annotated if obs.annotated is not None else frame.image
@@ -178,6 +180,14 @@ class RefereeLoop:
         explanation = self.adapter.explain(self.session.state, settled)
         self._handle(explanation, frame)
         return explanation
+
+    def _log_notices(self) -> None:
+        """What the adapter says once about its cameras (e.g. a second camera gone: one view) goes
+        into the match log and onto the page as a camera event."""
+        take = getattr(self.adapter, "take_notices", None)
+        for status, message in take() if take is not None else []:
+            log.warning("%s: %s", self.session.match_id, message)
+            self.session.note(events.CAMERA, message, status=status)
 
     def _handle(self, ex: Explanation, frame: Frame) -> None:
         sid = self.session

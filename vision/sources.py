@@ -7,6 +7,7 @@ back-off; unreadable images in a folder are reported in `skipped` and passed ove
 
 from __future__ import annotations
 
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
@@ -248,3 +249,90 @@ def open_source(spec: str | int, **kwargs: Any) -> FrameSource:
     if path.is_file():
         return VideoFileSource(path, **kwargs)
     raise VisionError(f"{text!r}: not a camera index, stream URL, folder or existing video file")
+
+
+# -- two cameras in step ----------------------------------------------------------------------------
+@dataclass
+class PairedFrame(Frame):
+    """The first camera's frame carrying the second camera's image of the same moment. `second` is None
+    when the second camera gave none; `second_note` then says why."""
+
+    second: np.ndarray | None = None
+    second_source: str = ""
+    second_note: str = ""
+
+
+class PairedSource(FrameSource):
+    """Two sources read in step; each read gives the first's next frame as a PairedFrame. Folders and
+    videos pair by order: the n-th image file of each folder (by name, unreadable ones included, so a
+    bad file never shifts the pairs), the n-th frame of a video. A live second camera pairs by its
+    latest frame: a thread keeps reading it so its driver's buffer never lags behind the first
+    camera; a latest frame older than `max_age_s` counts as none. The first source's status is this
+    source's status: the match ends or waits with the first camera, never with the second."""
+
+    def __init__(self, first: FrameSource, second: FrameSource, max_age_s: float = 1.0) -> None:
+        super().__init__(first.source_id, first.clock)
+        self.first, self.second = first, second
+        self.status = first.status
+        self.max_age_s = max_age_s
+        self._latest: Frame | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        if isinstance(second, CaptureSource):
+            self._thread = threading.Thread(target=self._follow, name="second-camera", daemon=True)
+            self._thread.start()
+
+    def _follow(self) -> None:
+        while not self._stop.is_set():
+            frame = self.second.read()
+            if frame is None:
+                self._stop.wait(0.01)
+                continue
+            with self._lock:
+                self._latest = frame
+
+    def read(self) -> PairedFrame | None:
+        frame = self.first.read()
+        self.status = self.first.status
+        if frame is None:
+            return None
+        second, note = self._second_image()
+        return PairedFrame(frame.image, frame.timestamp, frame.source_id, frame.index, second,
+                           self.second.source_id, note)
+
+    def _second_image(self) -> tuple[np.ndarray | None, str]:
+        """The second camera's image for the frame the first just gave, or None and why not."""
+        sid = self.second.source_id
+        if self._thread is not None:
+            with self._lock:
+                latest = self._latest
+            if latest is None:
+                return None, f"{sid} has sent no frame yet ({self.second.status.message})"
+            age = self.second.clock() - latest.timestamp
+            if age > self.max_age_s:
+                return None, f"{sid} has sent no frame for {age:.1f} s ({self.second.status.message})"
+            return latest.image, ""
+        if isinstance(self.first, FolderSource) and isinstance(self.second, FolderSource):
+            pos = self.first._pos - 1  # the file the first folder just gave
+            if pos >= len(self.second.files):
+                return None, f"{self.second.folder} has only {len(self.second.files)} images"
+            errors: list[tuple[str, str]] = []
+            image = read_image(self.second.files[pos], errors=errors)
+            if image is None:
+                self.second.skipped.extend(errors)
+                return None, f"{self.second.files[pos]}: {errors[-1][1]}"
+            return image, ""
+        frame = self.second.read()
+        if frame is None:
+            return None, self.second.status.message or f"{sid} gave no frame"
+        return frame.image, ""
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self.first.close()
+        self.second.close()
+        super().close()
+        self.status = self.first.status

@@ -31,6 +31,13 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibration", metavar="FILE",
                    help="camera calibration for readers that need one (Tokyo Highway: "
                         "`highway-referee tokyo calibrate PHOTO --out FILE`)")
+    p.add_argument("--camera2", metavar="SPEC",
+                   help="a second camera watching the same table (index, video file, folder or stream URL; "
+                        "Tokyo Highway reads column heights from both views). Folders and videos pair "
+                        "with the first source frame by frame, a live camera by its latest frame")
+    p.add_argument("--calibration2", metavar="FILE",
+                   help="the second camera's calibration (`tokyo calibrate` on the same printed mat); "
+                        "without one the referee reads the first camera alone and says so")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
@@ -90,6 +97,11 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     sources = [a for a in ("camera", "video", "frames", "stream") if getattr(args, a) is not None]
     if len(sources) > 1:
         raise CliError("watch one source at a time: give only one of --camera, --video, --frames, --stream")
+    if (args.camera2 or args.calibration2) and not sources:
+        raise CliError("--camera2 and --calibration2 go with a first source: --camera, --video, --frames "
+                       "or --stream")
+    if args.calibration2 and not args.camera2:
+        raise CliError("--calibration2 is the second camera's calibration: give --camera2 too")
     if sources:
         from vision.sources import open_source
 
@@ -107,6 +119,8 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
                 adapter.use_calibration(args.calibration)
             except Exception as exc:
                 raise CliError(f"cannot use the calibration {args.calibration!r}: {exc}", 1) from exc
+        if args.camera2:
+            frames = _pair(frames, adapter, args)
         if not adapter.has_reader:
             raise CliError(f"{args.game} has no camera reader yet: referee it by manual entry on the page", 1)
         players = [s.strip() for s in args.players.split(",") if s.strip()] or ["Player 1", "Player 2"]
@@ -124,6 +138,28 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         except LayoutError as exc:
             raise CliError(f"LED board: {exc}", 2) from exc
     return hub, loops
+
+
+def _pair(frames: Any, adapter: Any, args: argparse.Namespace) -> Any:
+    """The first source paired with the --camera2 one; --calibration2 given to the adapter."""
+    from vision.sources import PairedSource, open_source
+
+    if not hasattr(adapter, "use_second_calibration"):
+        frames.close()
+        raise CliError(f"{args.game}'s reader uses one camera: --camera2 is for tokyo-highway")
+    try:
+        second = open_source(args.camera2)
+    except Exception as exc:
+        frames.close()
+        raise CliError(f"cannot open camera2 {args.camera2!r}: {exc}", 1) from exc
+    if args.calibration2:
+        try:
+            adapter.use_second_calibration(args.calibration2)
+        except Exception as exc:
+            frames.close()
+            second.close()
+            raise CliError(f"cannot use the calibration2 {args.calibration2!r}: {exc}", 1) from exc
+    return PairedSource(frames, second)
 
 
 def _run(args: argparse.Namespace) -> int:
