@@ -201,3 +201,30 @@ def test_a_live_second_camera_pairs_by_its_latest_frame_and_its_loss_is_a_note(t
         frame = paired.read()
         assert frame.second is None and "camera:1 has sent no frame for 5.0 s" in frame.second_note
         assert paired.status.state == "ok" and frame.index == 1
+
+
+def test_the_adapter_blocks_on_a_hand_camera_two_sees_and_notes_each_switch_once(recorded):
+    from datasets.demo_matches import add_hand
+    from referee_app.games.tokyo import TokyoAdapter
+
+    a, b = (cv2.imread(str(recorded / name / "000.png")) for name in ("a", "b"))
+    tokyo = TokyoAdapter()
+    tokyo.use_calibration(recorded / "cal_a.json")
+    tokyo.use_second_calibration(recorded / "cal_b.json")
+
+    def seen(second, k):
+        note = "" if second is not None else "folder b has only 0 images"
+        return tokyo.read(PairedFrame(a, float(k), "folder:a", k, second, "folder:b", note))
+
+    hand = seen(add_hand(b, np.random.default_rng(3)), 0)
+    assert hand.blocked and hand.blocked.startswith("camera 2: hand")  # camera 1 alone sees a still table
+    assert tokyo.take_notices() == []  # two views, as configured: nothing to say
+    grey = cv2.cvtColor(b, cv2.COLOR_BGR2GRAY)
+    alone = [seen(grey, 1), seen(None, 2), seen(None, 3)]
+    assert [o.blocked for o in alone] == [None] * 3
+    said = tokyo.take_notices()
+    assert [s for s, _ in said] == ["one-view", "one-view"]  # unusable image, then none: each said once
+    assert "camera 2's image is unusable" in said[0][1] and "only 0 images" in said[1][1]
+    back = seen(b, 4)
+    assert back.blocked is None and back.items == alone[0].items == alone[1].items
+    assert tokyo.take_notices() == [("two-views", "camera 2 is back: column heights from both cameras")]
