@@ -24,8 +24,12 @@ import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.observation import TokyoObservation
+from vision.tokyo.rays import closest_points, triangulate
 from vision.tokyo.reader import read_tokyo
+from vision.tokyo.stick_fusion import StickLink, fuse_sticks
 from vision.types import VisionError
+
+__all__ = ["TokyoViews", "ViewColumn", "closest_points", "fuse_views", "read_tokyo_views", "triangulate"]
 
 MAX_HEIGHT = 9  # column units; the reader's tallest column
 MATCH_GAP_MM = 12.0  # rays through one column's top miss each other by less than this
@@ -57,12 +61,14 @@ class TokyoViews:
 
     views: list[TokyoObservation]
     columns: list[ViewColumn] = field(default_factory=list)
+    sticks: list[StickLink] = field(default_factory=list)  # views[0]'s sticks and the added ones
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "views": [obs.to_dict() for obs in self.views],
             "columns": [asdict(c) for c in self.columns],
+            "sticks": [asdict(s) for s in self.sticks],
             "warnings": list(self.warnings),
         }
 
@@ -82,40 +88,7 @@ def read_tokyo_views(
             raise VisionError(f"view {v} has no calibration: heights from several views need every camera")
         calibs.append(TokyoCalibration.from_dict(c) if isinstance(c, dict) else c)
     observations = [read_tokyo(im, c) for im, c in zip(images, calibs, strict=True)]
-    return fuse_views(observations, calibs)
-
-
-def closest_points(
-    c0: np.ndarray, d0: np.ndarray, c1: np.ndarray, d1: np.ndarray
-) -> tuple[np.ndarray, float, float, float]:
-    """Midpoint of the closest approach of rays c0 + s d0 and c1 + t d1, their distance there, s and t
-    (d unit vectors). Parallel rays give an infinite distance."""
-    w = c0 - c1
-    b = float(d0 @ d1)
-    den = 1.0 - b * b
-    if den < 1e-9:
-        return (c0 + c1) / 2, float("inf"), 0.0, 0.0
-    dw0, dw1 = float(d0 @ w), float(d1 @ w)
-    s = (b * dw1 - dw0) / den
-    t = (dw1 - b * dw0) / den
-    p0, p1 = c0 + s * d0, c1 + t * d1
-    return (p0 + p1) / 2, float(np.linalg.norm(p0 - p1)), s, t
-
-
-def triangulate(centres: np.ndarray, dirs: np.ndarray) -> tuple[np.ndarray, float]:
-    """Least-squares point nearest to every ray (centres, unit dirs: (N,3)) and twice its largest
-    distance to one of them (for two rays: their distance)."""
-    A = np.zeros((3, 3))
-    rhs = np.zeros(3)
-    for c, d in zip(centres, dirs, strict=True):
-        m = np.eye(3) - np.outer(d, d)
-        A += m
-        rhs += m @ c
-    p = np.linalg.solve(A, rhs)
-    miss = [
-        np.linalg.norm((np.eye(3) - np.outer(d, d)) @ (p - c)) for c, d in zip(centres, dirs, strict=True)
-    ]
-    return p, 2.0 * float(max(miss))
+    return fuse_views(observations, calibs, images)
 
 
 def _ray(calib: TokyoCalibration, uv: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
@@ -182,9 +155,17 @@ def _clusters(
     return cols
 
 
-def fuse_views(observations: Sequence[TokyoObservation], calibs: Sequence[TokyoCalibration]) -> TokyoViews:
+def fuse_views(
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+    images: Sequence[np.ndarray] | None = None,
+) -> TokyoViews:
     """Match the views' columns and set matched columns' heights from their triangulated tops; the
-    observations are updated in place (heights, table positions, bases, stick ends in mm)."""
+    observations are updated in place (heights, table positions, bases, stick ends in mm). With the
+    views' images, views[0]'s sticks are also fused with the other views' (vision.tokyo.stick_fusion):
+    confirmed, added where only another view reads them, dropped where no other view shows them."""
+    if images is not None and len(images) != len(observations):
+        raise VisionError(f"{len(images)} images but {len(observations)} readings: one per view")
     n = len(observations)
     out = TokyoViews(list(observations))
     pairs = {
@@ -211,6 +192,9 @@ def fuse_views(observations: Sequence[TokyoObservation], calibs: Sequence[TokyoC
             )
             continue
         out.columns.append(_fuse_column(col, observations, calibs))
+    if images is not None and n > 1:
+        out.sticks, warnings = fuse_sticks(observations, calibs, out.columns, images)
+        out.warnings += warnings
     return out
 
 

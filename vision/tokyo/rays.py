@@ -1,0 +1,38 @@
+"""Rays from calibrated cameras: where two of them pass closest, and the point nearest to several."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def closest_points(
+    c0: np.ndarray, d0: np.ndarray, c1: np.ndarray, d1: np.ndarray
+) -> tuple[np.ndarray, float, float, float]:
+    """Midpoint of the closest approach of rays c0 + s d0 and c1 + t d1, their distance there, s and t
+    (d unit vectors). Parallel rays give an infinite distance."""
+    w = c0 - c1
+    b = float(d0 @ d1)
+    den = 1.0 - b * b
+    if den < 1e-9:
+        return (c0 + c1) / 2, float("inf"), 0.0, 0.0
+    dw0, dw1 = float(d0 @ w), float(d1 @ w)
+    s = (b * dw1 - dw0) / den
+    t = (dw1 - b * dw0) / den
+    p0, p1 = c0 + s * d0, c1 + t * d1
+    return (p0 + p1) / 2, float(np.linalg.norm(p0 - p1)), s, t
+
+
+def triangulate(centres: np.ndarray, dirs: np.ndarray) -> tuple[np.ndarray, float]:
+    """Least-squares point nearest to every ray (centres, unit dirs: (N,3)) and twice its largest
+    distance to one of them (for two rays: their distance)."""
+    A = np.zeros((3, 3))
+    rhs = np.zeros(3)
+    for c, d in zip(centres, dirs, strict=True):
+        m = np.eye(3) - np.outer(d, d)
+        A += m
+        rhs += m @ c
+    p = np.linalg.solve(A, rhs)
+    miss = [
+        np.linalg.norm((np.eye(3) - np.outer(d, d)) @ (p - c)) for c, d in zip(centres, dirs, strict=True)
+    ]
+    return p, 2.0 * float(max(miss))

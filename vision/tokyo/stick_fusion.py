@@ -1,0 +1,344 @@
+"""Road sticks and junction flags across calibrated views of one table.
+
+A road stick is one 3D segment between two rest points, so every view that reads it reads the same two
+ends. Sticks are matched across views by those ends (the same fused column under an end, else the
+ends' calibrated 3D points close together); a stick both views read is confirmed. A stick only one
+view reads is looked for in the other view's image along its reprojection: where the other view shows
+pieces there (the stick, or something covering it) it is kept, and when the first view missed it it is
+added to that view's reading; where the other view shows bare table along most of it, it is a false
+stick and is dropped. The first view (`views[0]`) carries the fused table; crossings with an added
+stick take their over/under from the view that read both sticks, else from the 3D heights.
+Junction flags: the yellow top unit's side is measured again in every view at the fused column's
+place and height, and the views' shares are pooled. See docs/vision/tokyo.md, "Two cameras".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.foreground import BRIGHT, pieces_masks
+from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
+from vision.tokyo.rays import closest_points
+
+STICK_MATCH_MM = 8.0  # rays through one stick's ends in two views miss each other by less than this
+ONE_END_MM, LOOSE_END_MM = 2.0, 20.0  # an end meeting within ONE_END_MM lets the other miss by LOOSE_END_MM
+END_Z_SLACK_MM = 5.0  # an end may triangulate this far below the table (reading error)
+MAX_HEIGHT = 9  # column units; the reader's tallest column
+KEEP_EVIDENCE = 0.25  # share of a one-view stick's reprojection that must be pieces in the other view
+ADD_EVIDENCE = 0.8  # ... for it to be added to a view that did not read it
+WHOLE_TOL = 0.12  # an added stick's 3D length is the set's within this share
+FRAME_MARGIN_PX = 4.0
+CROSS_DZ_MM = 3.0  # 3D heights decide an added stick's crossings when they differ by this much
+
+
+@dataclass
+class StickLink:
+    """One stick across views: its index in each view's `sticks` (None where that view did not read
+    it) and what the fusion made of it."""
+
+    sticks: tuple[int | None, ...]
+    status: str  # "views" (read by two or more) | "kept" | "added" (to views[0]) | "dropped"
+    evidence: float | None = None  # share of pieces along the reprojection in the other view
+
+
+def column_index(columns: Sequence, n_views: int) -> dict[tuple[int, int], int]:
+    """(view, support index) -> index of the fused column it belongs to."""
+    return {(v, k): c for c, col in enumerate(columns) for v, k in enumerate(col.supports) if k is not None}
+
+
+def _rays(st: StickReading, calib: TokyoCalibration) -> list[tuple[np.ndarray, np.ndarray]]:
+    c = calib.camera.centre
+    far = calib.camera.ray_to_plane(np.array(st.endpoints, np.float64), 0.0)
+    return [(c, (f - c) / max(float(np.linalg.norm(f - c)), 1e-12)) for f in far]
+
+
+def _end_cost(
+    rays_a: list[tuple[np.ndarray, np.ndarray]], rays_b: list[tuple[np.ndarray, np.ndarray]], top_z: float
+) -> float:
+    """How far (mm) the rays through two readings' ends miss each other, the worse end of the better
+    order; ends must meet in front of both cameras, between the table and the tallest column. An end
+    is one 3D point whatever its column's height, so no height reading enters here."""
+    best = float("inf")
+    for order in ((0, 1), (1, 0)):
+        gaps = []
+        for ea, eb in zip((0, 1), order, strict=True):
+            p, gap, s, t = closest_points(*rays_a[ea], *rays_b[eb])
+            if s <= 0 or t <= 0 or not -END_Z_SLACK_MM < p[2] < top_z:
+                gap = float("inf")
+            gaps.append(gap)
+        lo, hi = sorted(gaps)
+        # one end may be read off (an end hidden under another road, a cut end): a pair whose other
+        # end meets closely tolerates more there
+        best = min(best, hi if lo > ONE_END_MM else hi * STICK_MATCH_MM / LOOSE_END_MM)
+    return best
+
+
+def match_sticks(
+    obs_a: TokyoObservation,
+    obs_b: TokyoObservation,
+    calib_a: TokyoCalibration,
+    calib_b: TokyoCalibration,
+) -> list[tuple[int, int]]:
+    """(stick in a, stick in b) read as one, closest ends first, each once."""
+    s = calib_a.sizes
+    top_z = (MAX_HEIGHT + 1) * s.unit_mm + s.stick_thickness_mm
+    rays_b = [_rays(sb, calib_b) for sb in obs_b.sticks]
+    cands = []
+    for i, sa in enumerate(obs_a.sticks):
+        rays_a = _rays(sa, calib_a)
+        for j in range(len(obs_b.sticks)):
+            cost = _end_cost(rays_a, rays_b[j], top_z)
+            if cost < STICK_MATCH_MM:
+                cands.append((cost, i, j))
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    out = []
+    for _, i, j in sorted(cands):
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            out.append((i, j))
+    return out
+
+
+def reproject(st: StickReading, calib: TokyoCalibration, shape: tuple[int, ...]) -> np.ndarray | None:
+    """A stick's 3D ends in another camera's image (2,2), None when either end falls outside it."""
+    if st.endpoints_mm is None:
+        return None
+    uv, depth = calib.camera.project(np.array(st.endpoints_mm, np.float64))
+    h, w = shape[:2]
+    m = FRAME_MARGIN_PX
+    if (depth <= 0).any() or (uv[:, 0] < m).any() or (uv[:, 0] > w - 1 - m).any():
+        return None
+    if (uv[:, 1] < m).any() or (uv[:, 1] > h - 1 - m).any():
+        return None
+    return uv
+
+
+def evidence(fg: np.ndarray, uv: np.ndarray) -> float:
+    """Share of the middle 80 % of a segment's axis that is piece in a view's foreground mask."""
+    t = np.linspace(0.1, 0.9, 33)[:, None]
+    pts = uv[0][None] + t * (uv[1] - uv[0])[None]
+    h, w = fg.shape
+    xi = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
+    return float(np.mean(fg[yi, xi] > 0))
+
+
+def pieces(image: np.ndarray) -> np.ndarray:
+    """The reader's ordinary piece mask of a view (anything over the table: sticks, columns, cars)."""
+    (fg,), _ = pieces_masks(image, (BRIGHT,))
+    return fg
+
+
+def fuse_sticks(
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+    columns: Sequence,
+    images: Sequence[np.ndarray],
+) -> tuple[list[StickLink], list[str]]:
+    """Confirm, add and drop views[0]'s sticks with the other views' readings and images (see the
+    module's doc); views[0] is updated in place. Returns the links and warnings."""
+    n = len(observations)
+    cols = column_index(columns, n)
+    a = observations[0]
+    fgs = [pieces(im) for im in images]
+    links: list[StickLink] = []
+    warnings: list[str] = []
+    # views[0]'s sticks and what each other view makes of them
+    partner: list[dict[int, int]] = [{} for _ in range(n)]  # view -> {stick in a: stick in view}
+    for vb in range(1, n):
+        for i, j in match_sticks(a, observations[vb], calibs[0], calibs[vb]):
+            partner[vb][i] = j
+    drop: set[int] = set()
+    for i, st in enumerate(a.sticks):
+        idx = tuple([i] + [partner[vb].get(i) for vb in range(1, n)])
+        if any(k is not None for k in idx[1:]):
+            st.confidence = round(min(1.0, 1 - (1 - st.confidence) * 0.5), 3)
+            links.append(StickLink(idx, "views"))
+            continue
+        shares = [
+            evidence(fgs[vb], uv)
+            for vb in range(1, n)
+            if (uv := reproject(st, calibs[vb], images[vb].shape)) is not None
+        ]
+        share = max(shares) if shares else None
+        if share is not None and share < KEEP_EVIDENCE:
+            drop.add(i)
+            links.append(StickLink(idx, "dropped", round(share, 3)))
+        else:
+            links.append(StickLink(idx, "kept", None if share is None else round(share, 3)))
+    # sticks another view reads that views[0] does not
+    added: list[tuple[int, int]] = []  # (view, stick)
+    for vb in range(1, n):
+        taken = set(partner[vb].values())
+        for j, st in enumerate(observations[vb].sticks):
+            if j in taken or any((v, j) == (vb, k) for v, k in added):
+                continue
+            uv = reproject(st, calibs[0], images[0].shape)
+            if uv is None:
+                continue
+            if not _whole(st, calibs[vb]):
+                continue
+            share = evidence(fgs[0], uv)
+            if share < ADD_EVIDENCE or _along_existing(a, uv, drop):
+                continue
+            added.append((vb, j))
+            idx = tuple(j if v == vb else None for v in range(n))
+            links.append(StickLink(idx, "added", round(share, 3)))
+    if drop:
+        warnings.append(f"view 0: {len(drop)} stick(s) no other view shows dropped")
+    _rebuild(a, observations, calibs, cols, drop, added, partner)
+    return links, warnings
+
+
+def _whole(st: StickReading, calib: TokyoCalibration) -> bool:
+    """Whether a reading's 3D ends are a whole stick apart: a part of a stick, two read as one, or a
+    column read as a stick is not added to another view."""
+    if st.endpoints_mm is None:
+        return False
+    length = float(np.linalg.norm(np.subtract(st.endpoints_mm[1], st.endpoints_mm[0])))
+    return abs(length / calib.sizes.stick_length_mm - 1) < WHOLE_TOL
+
+
+def _along_existing(a: TokyoObservation, uv: np.ndarray, drop: set[int]) -> bool:
+    """Whether one of a view's sticks already lies along a segment (within 6 degrees and a stick's
+    width, overlapping half of it): adding it would read that stick twice."""
+    d = uv[1] - uv[0]
+    length = float(np.linalg.norm(d))
+    if length < 1:
+        return True
+    u = d / length
+    nrm = np.array([-u[1], u[0]])
+    for k, st in enumerate(a.sticks):
+        if k in drop:
+            continue
+        p = np.array(st.endpoints, np.float64)
+        e = p[1] - p[0]
+        cos = abs(float(e @ u)) / max(float(np.linalg.norm(e)), 1e-6)
+        if cos < np.cos(np.radians(6)):
+            continue
+        if max(abs(float((q - uv[0]) @ nrm)) for q in p) > max(st.width_px, 4.0):
+            continue
+        s = sorted(float((q - uv[0]) @ u) for q in p)
+        if min(s[1], length) - max(s[0], 0.0) > 0.5 * length:
+            return True
+    return False
+
+
+def _rebuild(
+    a: TokyoObservation,
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+    cols: dict[tuple[int, int], int],
+    drop: set[int],
+    added: list[tuple[int, int]],
+    partner: list[dict[int, int]],
+) -> None:
+    """views[0] without its dropped sticks and with the added ones; crossings and cars re-indexed,
+    the added sticks' crossings found in views[0]'s image."""
+    keep = [i for i in range(len(a.sticks)) if i not in drop]
+    new_of = {i: k for k, i in enumerate(keep)}
+    support_of = {c: k for (v, k), c in cols.items() if v == 0}
+    width = float(np.median([s.width_px for s in a.sticks])) if a.sticks else 6.0
+    sticks = [a.sticks[i] for i in keep]
+    # where each of views[0]'s sticks is in every other view, after re-indexing
+    in_view: list[dict[int, int]] = [{new_of[i]: j for i, j in p.items() if i in new_of} for p in partner]
+    origin: dict[int, tuple[int, int]] = {}
+    for vb, j in added:
+        sb = observations[vb].sticks[j]
+        uv, _ = calibs[0].camera.project(np.array(sb.endpoints_mm, np.float64))
+        rests = tuple(support_of.get(cols.get((vb, r), -1)) if r is not None else None for r in sb.rests)
+        origin[len(sticks)] = (vb, j)
+        in_view[vb][len(sticks)] = j
+        sticks.append(
+            StickReading(
+                ((float(uv[0, 0]), float(uv[0, 1])), (float(uv[1, 0]), float(uv[1, 1]))),
+                width,
+                sb.color,
+                sb.rgb,
+                round(sb.confidence * 0.8, 3),
+                sb.role,
+                (rests[0], rests[1]),
+                sb.endpoints_mm,
+            )
+        )
+    crossings = []
+    for c in a.crossings:
+        if c.a in new_of and c.b in new_of:
+            c.a, c.b, c.top = new_of[c.a], new_of[c.b], new_of[c.top]
+            crossings.append(c)
+    for car in a.cars:
+        car.stick = new_of.get(car.stick) if car.stick is not None else None
+    a.sticks = sticks
+    a.crossings = crossings
+    for k in origin:
+        for m in range(len(sticks)):
+            if m == k or (m in origin and m > k):
+                continue  # a pair of added sticks is looked at once
+            cr = _added_crossing(a, observations, in_view, k, m, width)
+            if cr is not None:
+                a.crossings.append(cr)
+
+
+def _added_crossing(
+    a: TokyoObservation,
+    observations: Sequence[TokyoObservation],
+    in_view: list[dict[int, int]],
+    k: int,
+    m: int,
+    width: float,
+) -> CrossingReading | None:
+    """The crossing of views[0]'s sticks k (added) and m in its image, if they cross away from a
+    shared column; the top from a view that reads both and their crossing, else from 3D heights."""
+    p = np.array(a.sticks[k].endpoints, np.float64)
+    q = np.array(a.sticks[m].endpoints, np.float64)
+    da, db = p[1] - p[0], q[1] - q[0]
+    den = float(da[0] * db[1] - da[1] * db[0])
+    if abs(den) < 1e-9:
+        return None
+    w = q[0] - p[0]
+    s = float(w[0] * db[1] - w[1] * db[0]) / den
+    t = float(w[0] * da[1] - w[1] * da[0]) / den
+    if not (0 <= s <= 1 and 0 <= t <= 1):
+        return None
+    hw = width / 2
+    near_k = min(s, 1 - s) * float(np.linalg.norm(da)) < 4.5 * hw
+    near_m = min(t, 1 - t) * float(np.linalg.norm(db)) < 4.5 * hw
+    if near_k and near_m:
+        return None  # two roads meeting on a column
+    point = p[0] + s * da
+    for vb in range(1, len(observations)):
+        jk, jm = in_view[vb].get(k), in_view[vb].get(m)
+        if jk is None or jm is None:
+            continue
+        for c in observations[vb].crossings:
+            if {c.a, c.b} == {jk, jm}:
+                top = k if c.top == jk else m
+                return CrossingReading(
+                    k, m, (float(point[0]), float(point[1])), top, round(c.confidence * 0.9, 3), c.cue
+                )
+    ea, eb = a.sticks[k].endpoints_mm, a.sticks[m].endpoints_mm
+    if ea is None or eb is None:
+        return None
+    za = ea[0][2] + s * (ea[1][2] - ea[0][2])
+    zb = eb[0][2] + t * (eb[1][2] - eb[0][2])
+    if abs(za - zb) < CROSS_DZ_MM:
+        return None
+    return CrossingReading(
+        k, m, (float(point[0]), float(point[1])), k if za > zb else m, 0.5, "heights", "agrees"
+    )
+
+
+def stick_bands(obs: TokyoObservation, shape: tuple[int, ...]) -> np.ndarray:
+    """Where a view's sticks lie (their bands, a stick's width), as a mask."""
+    out = np.zeros(shape[:2], np.uint8)
+    for st in obs.sticks:
+        p0, p1 = (tuple(int(round(v)) for v in p) for p in st.endpoints)
+        cv2.line(out, p0, p1, 255, max(3, int(round(st.width_px))))
+    return out
