@@ -40,6 +40,43 @@ def endpoint_distance(gt: np.ndarray, det: np.ndarray) -> np.ndarray:
     return np.minimum(d1, d2) / 2
 
 
+@dataclass
+class _StickScore:
+    """One image's sticks and crossings against its labels."""
+
+    sticks: int
+    detected: int
+    matched: int
+    crossings: int
+    crossings_found: int
+    over_under_ok: int
+    pairs: list[tuple[int, int]]  # (labelled stick index among sticks, detection)
+    dist: np.ndarray
+
+
+def score_sticks(item: Any, obs: TokyoObservation, diag: float, tol: float) -> _StickScore:
+    """Sticks matched by endpoints within `tol` of the diagonal; a labelled (visible) crossing is found
+    when both its sticks are matched and the reading has a crossing between them."""
+    gt_idx = [k for k, o in enumerate(item.objects) if o.kind == "stick" and o.endpoints]
+    gt = np.array([item.objects[k].endpoints for k in gt_idx], np.float64).reshape(-1, 2, 2)
+    det = np.array([s.endpoints for s in obs.sticks], np.float64).reshape(-1, 2, 2)
+    dist = endpoint_distance(gt, det)
+    pairs = greedy_match(-dist, -tol * diag)
+    gt_to_det = {gt_idx[i]: j for i, j in pairs}
+    det_cross = {frozenset((c.a, c.b)): c for c in obs.crossings}
+    total = found = ok = 0
+    for c in item.crossings:
+        if c.get("visible") is False:
+            continue
+        total += 1
+        a, b = gt_to_det.get(c["a"]), gt_to_det.get(c["b"])
+        if a is None or b is None or frozenset((a, b)) not in det_cross:
+            continue
+        found += 1
+        ok += int(det_cross[frozenset((a, b))].top == gt_to_det.get(c["top"]))
+    return _StickScore(len(gt), len(det), len(pairs), total, found, ok, pairs, dist)
+
+
 def evaluate_folder(
     folder: Path | str, tol: float = 0.03, use_calibration: bool = True, limit: int | None = None
 ) -> dict[str, Any]:
@@ -50,6 +87,7 @@ def evaluate_folder(
     errs: list[float] = []
     diag_errs: list[float] = []
     h_total = h_exact = h_found = h_det = 0
+    j_total = j_ok = 0
     per_image = []
     # view groups: key -> [(image name, observation, calibration, {support index: labelled support})]
     groups: dict[str, list[_View]] = {}
@@ -60,28 +98,19 @@ def evaluate_folder(
             raise VisionError(f"{path}: cannot read this image")
         calib = item.extra.get("calibration") if use_calibration else None
         obs = read_tokyo(image, calib)
-        gt_idx = [k for k, o in enumerate(item.objects) if o.kind == "stick" and o.endpoints]
-        gt = np.array([item.objects[k].endpoints for k in gt_idx], np.float64).reshape(-1, 2, 2)
-        det = np.array([s.endpoints for s in obs.sticks], np.float64).reshape(-1, 2, 2)
         diag = float(np.hypot(*image.shape[:2]))
-        dist = endpoint_distance(gt, det)
-        pairs = greedy_match(-dist, -tol * diag)
-        gt_to_det = {gt_idx[i]: j for i, j in pairs}
+        sc = score_sticks(item, obs, diag, tol)
+        pairs, dist = sc.pairs, sc.dist
+        gt_idx = [k for k, o in enumerate(item.objects) if o.kind == "stick" and o.endpoints]
         errs += [float(dist[i, j]) for i, j in pairs]
         diag_errs += [float(dist[i, j]) / diag for i, j in pairs]
-        n_gt, n_det, n_match = n_gt + len(gt), n_det + len(det), n_match + len(pairs)
-        det_cross = {frozenset((c.a, c.b)): c for c in obs.crossings}
-        found_here = 0
-        for c in item.crossings:
-            if c.get("visible") is False:
-                continue
-            cross_gt += 1
-            a, b = gt_to_det.get(c["a"]), gt_to_det.get(c["b"])
-            if a is None or b is None or frozenset((a, b)) not in det_cross:
-                continue
-            cross_found += 1
-            found_here += 1
-            over_ok += int(det_cross[frozenset((a, b))].top == gt_to_det.get(c["top"]))
+        n_gt, n_det, n_match = n_gt + sc.sticks, n_det + sc.detected, n_match + sc.matched
+        cross_gt, cross_found, over_ok = (
+            cross_gt + sc.crossings,
+            cross_found + sc.crossings_found,
+            over_ok + sc.over_under_ok,
+        )
+        found_here = sc.crossings_found
         det_to_gt = {j: gt_idx[i] for i, j in pairs}
         gt_pairs = {frozenset((c["a"], c["b"])) for c in item.crossings}
         for c in obs.crossings:
@@ -100,16 +129,20 @@ def evaluate_folder(
             h_found += len(sp)
             h_det += len(obs.supports)
             h_exact += sum(int(obs.supports[j].height == sup[i]["height"]) for i, j in sp)
+            flags = [(obs.supports[j].junction, sup[i]["junction"]) for i, j in sp if "junction" in sup[i]]
+            j_total, j_ok = j_total + len(flags), j_ok + sum(int(a == b) for a, b in flags)
         if item.extra.get("view_of") is not None:
             matched = {j: sup[i] for i, j in sp} if sup else {}
-            view = _View(item.image, obs, calib, list(sup), matched)
+            # the one-view score is kept: the fusion changes the reading in place
+            number = int(item.extra.get("view", 0))
+            view = _View(item.image, obs, calib, list(sup), matched, item, path, number, sc)
             groups.setdefault(str(item.extra["view_of"]), []).append(view)
         per_image.append(
             {
                 "image": item.image,
-                "sticks": len(gt),
-                "detected": len(det),
-                "matched": len(pairs),
+                "sticks": sc.sticks,
+                "detected": sc.detected,
+                "matched": sc.matched,
                 "crossings": len(item.crossings),
                 "crossings_found": found_here,
                 "warnings": obs.warnings,
@@ -136,7 +169,9 @@ def evaluate_folder(
         "per_image": per_image,
     }
     if groups:
-        out.update(_score_views(groups) if use_calibration else {"views": "not scored without calibration"})
+        out.update(
+            _score_views(groups, tol) if use_calibration else {"views": "not scored without calibration"}
+        )
     if h_total:
         out.update(
             {
@@ -147,6 +182,8 @@ def evaluate_folder(
                 "height_exact_of_all": ratio(h_exact, h_total),
             }
         )
+    if j_total:
+        out["junction_accuracy"] = ratio(j_ok, j_total)
     return out
 
 
@@ -159,14 +196,23 @@ class _View:
     calibration: Any
     supports: list[dict[str, Any]]  # labelled
     matched: dict[int, dict[str, Any]]  # support index in obs -> the labelled support it matched
+    item: Any  # the labelled image
+    path: Path
+    view: int
+    one_view: _StickScore  # this view's own reading, scored before the fusion
 
 
-def _score_views(groups: dict[str, list[_View]]) -> dict[str, Any]:
+def _score_views(groups: dict[str, list[_View]], tol: float) -> dict[str, Any]:
     """Each group read as one table: a labelled column (by id, over all its views) is found when some
-    view's support matched it; its height is that fused column's. A fused column that no labelled
-    column claims (or claims again) is a false one."""
-    total = found = exact = columns = from_views = 0
+    view's support matched it; its height and junction flag are that fused column's. A fused column
+    that no labelled column claims (or claims again) is a false one. The sticks are scored on the
+    group's first view (lowest `view`), whose reading carries the fused sticks, against its labels,
+    next to that view's own one-view reading."""
+    total = found = exact = columns = from_views = junction_ok = junction_n = 0
+    one = [0] * 6  # sticks, detected, matched, crossings, found, over/under right: first views, one view
+    two = [0] * 6  # the same after the fusion
     for key, views in groups.items():
+        views = sorted(views, key=lambda v: v.view)
         for v in views:
             if v.calibration is None:
                 raise VisionError(
@@ -178,7 +224,15 @@ def _score_views(groups: dict[str, list[_View]]) -> dict[str, Any]:
             TokyoCalibration.from_dict(v.calibration) if isinstance(v.calibration, dict) else v.calibration
             for v in views
         ]
-        fused = fuse_views([v.obs for v in views], calibs)
+        images = [cv2.imread(str(v.path), cv2.IMREAD_COLOR) for v in views]
+        fused = fuse_views([v.obs for v in views], calibs, images)
+        first = views[0]
+        diag = float(np.hypot(*images[0].shape[:2]))
+        after = score_sticks(first.item, first.obs, diag, tol)
+        for acc, sc in ((one, first.one_view), (two, after)):
+            vals = (sc.sticks, sc.detected, sc.matched, sc.crossings, sc.crossings_found, sc.over_under_ok)
+            for k, val in enumerate(vals):
+                acc[k] += val
         labelled = {s["id"]: s for v in views for s in v.supports}
         total += len(labelled)
         claimed: set[Any] = set()
@@ -192,6 +246,9 @@ def _score_views(groups: dict[str, list[_View]]) -> dict[str, Any]:
             found += 1
             exact += int(col.height == labelled[new[0]]["height"])
             from_views += int(col.source == "views")
+            if "junction" in labelled[new[0]]:
+                junction_n += 1
+                junction_ok += int(col.junction == labelled[new[0]]["junction"])
 
     def ratio(a: int, b: int) -> float | None:
         return round(a / b, 4) if b else None
@@ -205,4 +262,15 @@ def _score_views(groups: dict[str, list[_View]]) -> dict[str, Any]:
         "height_exact_views": ratio(exact, found),
         "height_exact_views_of_all": ratio(exact, total),
         "heights_from_views": ratio(from_views, found),
+        "junction_accuracy_views": ratio(junction_ok, junction_n),
+        # sticks on each group's first view: one view (its own reading) -> views (the fused reading)
+        "sticks_first_view": one[0],
+        "stick_recall_first_view": ratio(one[2], one[0]),
+        "stick_precision_first_view": ratio(one[2], one[1]),
+        "stick_recall_views": ratio(two[2], two[0]),
+        "stick_precision_views": ratio(two[2], two[1]),
+        "crossing_recall_first_view": ratio(one[4], one[3]),
+        "crossing_recall_views": ratio(two[4], two[3]),
+        "over_under_accuracy_first_view": ratio(one[5], one[4]),
+        "over_under_accuracy_views": ratio(two[5], two[4]),
     }
