@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.junctions import fuse_junctions
 from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.rays import closest_points, triangulate
 from vision.tokyo.reader import read_tokyo
@@ -193,6 +194,7 @@ def fuse_views(
             continue
         out.columns.append(_fuse_column(col, observations, calibs))
     if images is not None and n > 1:
+        fuse_junctions(observations, calibs, out.columns, images)
         out.sticks, warnings = fuse_sticks(observations, calibs, out.columns, images)
         out.warnings += warnings
     return out
