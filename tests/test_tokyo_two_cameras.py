@@ -184,6 +184,7 @@ class _LiveCamera:
 def test_a_live_second_camera_pairs_by_its_latest_frame_and_its_loss_is_a_note(tmp_path):
     from vision.sources import CaptureSource
 
+    _LiveCamera.left = 4
     for k in range(3):
         cv2.imwrite(str(tmp_path / f"{k}.png"), np.full((20, 30, 3), 200, np.uint8))
     now = [100.0]
