@@ -29,7 +29,12 @@ STICK_MATCH_MM = 8.0  # rays through one stick's ends in two views miss each oth
 ONE_END_MM, LOOSE_END_MM = 2.0, 20.0  # an end meeting within ONE_END_MM lets the other miss by LOOSE_END_MM
 END_Z_SLACK_MM = 5.0  # an end may triangulate this far below the table (reading error)
 MAX_HEIGHT = 9  # column units; the reader's tallest column
-KEEP_EVIDENCE = 0.25  # share of a one-view stick's reprojection that must be pieces in the other view
+# a stick one view reads and no other view matches is dropped when the other view shows less than
+# KEEP_EVIDENCE of pieces along it and its 3D length is not the set's within KEEP_LENGTH_TOL (a part
+# of a stick, two read as one, a column); the tuning seeds' one-view-only true sticks lie at
+# 0.68-1.44 of the length but nearly all show pieces in the other view
+KEEP_EVIDENCE = 0.8
+KEEP_LENGTH_TOL = 0.17
 ADD_EVIDENCE = 0.8  # ... for it to be added to a view that did not read it
 WHOLE_TOL = 0.12  # an added stick's 3D length is the set's within this share
 FRAME_MARGIN_PX = 4.0
@@ -168,7 +173,7 @@ def fuse_sticks(
             if (uv := reproject(st, calibs[vb], images[vb].shape)) is not None
         ]
         share = max(shares) if shares else None
-        if share is not None and share < KEEP_EVIDENCE:
+        if share is not None and share < KEEP_EVIDENCE and not _whole(st, calibs[0], KEEP_LENGTH_TOL):
             drop.add(i)
             links.append(StickLink(idx, "dropped", round(share, 3)))
         else:
@@ -197,13 +202,13 @@ def fuse_sticks(
     return links, warnings
 
 
-def _whole(st: StickReading, calib: TokyoCalibration) -> bool:
+def _whole(st: StickReading, calib: TokyoCalibration, tol: float = WHOLE_TOL) -> bool:
     """Whether a reading's 3D ends are a whole stick apart: a part of a stick, two read as one, or a
     column read as a stick is not added to another view."""
     if st.endpoints_mm is None:
         return False
     length = float(np.linalg.norm(np.subtract(st.endpoints_mm[1], st.endpoints_mm[0])))
-    return abs(length / calib.sizes.stick_length_mm - 1) < WHOLE_TOL
+    return abs(length / calib.sizes.stick_length_mm - 1) < tol
 
 
 def _along_existing(a: TokyoObservation, uv: np.ndarray, drop: set[int]) -> bool:
