@@ -13,7 +13,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "folder",
         help="folder with images and a labels.json (realdata format, kind 'stick'); images sharing a "
-        "'view_of' key are also scored as one table seen by several cameras (*_views numbers)",
+        "'view_of' key are also scored as one table seen by several cameras (*_views numbers; sticks on "
+        "each group's first view, against its one-view reading: *_first_view)",
     )
     p.add_argument("--json", dest="json_out", help="write the metrics to this JSON file")
     p.add_argument(
@@ -58,12 +59,22 @@ def _run(args: argparse.Namespace) -> int:
         "support_recall",
         "support_precision",
         "height_exact",
+        "junction_accuracy",
         # view groups (images with a shared view_of): one table read from several calibrated cameras
         "view_groups",
         "support_recall_views",
         "support_precision_views",
         "height_exact_views",
         "heights_from_views",
+        "junction_accuracy_views",
+        "stick_recall_first_view",
+        "stick_recall_views",
+        "stick_precision_first_view",
+        "stick_precision_views",
+        "crossing_recall_first_view",
+        "crossing_recall_views",
+        "over_under_accuracy_first_view",
+        "over_under_accuracy_views",
         "views",
     )
     for k in keys:
