@@ -108,3 +108,14 @@ class TokyoCalibration:
         if cam.K.shape != (3, 3) or cam.R.shape != (3, 3) or cam.t.shape != (3,):
             raise VisionError("calibration camera needs K 3x3, R 3x3 and t of length 3")
         return cls(cam, sizes)
+
+    def local_scale(self, point: np.ndarray) -> tuple[np.ndarray, float, float]:
+        """At a 3D point (mm): the image of one column unit straight up (a pixel vector), and the
+        half-widths in pixels of a column and of a stick seen side on there."""
+        cam, s = self.camera, self.sizes
+        side = np.cross([0.0, 0.0, 1.0], point - cam.centre)
+        side = side / max(float(np.linalg.norm(side)), 1e-9)
+        uv, _ = cam.project(np.array([point, point + [0.0, 0.0, s.unit_mm],
+                                      point + side * s.column_diameter_mm / 2,
+                                      point + side * s.stick_width_mm / 2]))
+        return uv[1] - uv[0], float(np.linalg.norm(uv[2] - uv[0])), float(np.linalg.norm(uv[3] - uv[0]))

@@ -35,7 +35,7 @@ def trim_column_runs(raw: list[RawStick], dist: np.ndarray, calib: TokyoCalibrat
 
 
 def _trimmed_end(s: RawStick, k: int, dist: np.ndarray, calib: TokyoCalibration) -> np.ndarray | None:
-    cam, sz = calib.camera, calib.sizes
+    cam = calib.camera
     end, other = (s.p0, s.p1) if k == 0 else (s.p1, s.p0)
     length = s.length
     if length < 1e-6:
@@ -43,24 +43,10 @@ def _trimmed_end(s: RawStick, k: int, dist: np.ndarray, calib: TokyoCalibration)
     u = (other - end) / length  # inwards
     # the end would be the column's base: the image of the vertical there, and the sizes at that depth
     foot = cam.ray_to_plane(end[None].astype(np.float64), 0.0)[0]
-    side = np.cross([0.0, 0.0, 1.0], foot - cam.centre)
-    side = side / max(float(np.linalg.norm(side)), 1e-9)
-    uv, _ = cam.project(
-        np.array(
-            [
-                foot,
-                foot + [0.0, 0.0, sz.unit_mm],
-                foot + side * sz.column_diameter_mm / 2,
-                foot + side * sz.stick_width_mm / 2,
-            ]
-        )
-    )
-    up = uv[1] - uv[0]
+    up, col_hw, rod_hw = calib.local_scale(foot)
     unit_px = float(np.linalg.norm(up))
     if unit_px < 3.0 or float(np.dot(u, up)) < ALONG_COS * unit_px:
         return None  # no column body can lie along this end (or a unit is too short to tell)
-    col_hw = float(np.linalg.norm(uv[2] - uv[0]))
-    rod_hw = float(np.linalg.norm(uv[3] - uv[0]))
     # the band's half-width along the axis from the end inwards, over as far as the tallest column
     reach = min(int(9 * unit_px + 2 * col_hw), int(0.6 * length))
     ts = np.arange(0, reach, 1.0)
@@ -90,7 +76,7 @@ def _trimmed_end(s: RawStick, k: int, dist: np.ndarray, calib: TokyoCalibration)
     # the band narrows to the road past the far rim of the column's top; the road's end lies beyond the
     # top's centre by its overhang, on the base's side
     top_far = end + u * cut
-    back = (sz.column_diameter_mm / 2 + OVERHANG_MM) * _px_per_mm_along(cam, foot, u)
+    back = (calib.sizes.column_diameter_mm / 2 + OVERHANG_MM) * _px_per_mm_along(cam, foot, u)
     return (top_far - u * back).astype(np.float32)
 
 

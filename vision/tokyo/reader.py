@@ -123,23 +123,10 @@ def _upright_test(calib: TokyoCalibration) -> Callable[[np.ndarray, np.ndarray, 
 
     def upright(p0: np.ndarray, p1: np.ndarray, half_width: float, rod_half: float) -> bool:
         mid = cam.ray_to_plane(((p0 + p1) / 2)[None], 2 * s.unit_mm)[0]
-        side = np.cross([0.0, 0.0, 1.0], mid - cam.centre)
-        side = side / max(float(np.linalg.norm(side)), 1e-9)
-        uv, _ = cam.project(
-            np.array(
-                [
-                    mid,
-                    mid + [0, 0, s.unit_mm],
-                    mid + side * s.column_diameter_mm / 2,
-                    mid + side * s.stick_width_mm / 2,
-                ]
-            )
-        )
-        up = uv[1] - uv[0]
+        up, col_hw, rod_hw = calib.local_scale(mid)
         d = p1 - p0
         length = float(np.linalg.norm(d))
         cos = abs(float(np.dot(d, up))) / max(length * float(np.linalg.norm(up)), 1e-9)
-        col_hw, rod_hw = float(np.linalg.norm(uv[2] - uv[0])), float(np.linalg.norm(uv[3] - uv[0]))
         return (
             # within 16 degrees of the vertical's image (taken at the candidate's middle, two units
             # up: a run that takes in the road end on the column's top leans off the column's axis)
