@@ -57,12 +57,18 @@ class Recorder:
             shutil.rmtree(out)
         out.mkdir(parents=True)
 
-    def scene(self, image: np.ndarray, hold: int, note: str = "") -> None:
+    def scene(self, image: np.ndarray, hold: int, note: str = "", second: np.ndarray | None = None) -> None:
+        """One scene; `second`: the same moment seen by a second camera (stored under camera2/)."""
         name = f"{len(self.frames):03d}.jpg"
-        ok = cv2.imwrite(str(self.out / name), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        if not ok:
-            raise OSError(f"cannot write {self.out / name}")
         entry: dict[str, Any] = {"file": name, "hold": hold}
+        shots = [(name, image)]
+        if second is not None:
+            (self.out / "camera2").mkdir(exist_ok=True)
+            entry["second"] = f"camera2/{name}"
+            shots.append((entry["second"], second))
+        for file, picture in shots:
+            if not cv2.imwrite(str(self.out / file), picture, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]):
+                raise OSError(f"cannot write {self.out / file}")
         if note:
             entry["note"] = note
         self.frames.append(entry)

@@ -22,6 +22,7 @@ GAME = "tokyo-highway"
 SEED = 21
 SIZE = (1280, 720)
 STEP_MM = 10.0  # positions in the script sit on this grid: the adapter reports positions to it
+CAMERA2_YAW = 150.0  # degrees from the first camera, around the table's centre
 STICK_RGB = "natural"  # plain wooden roads, as in the published sets: the owner is the base's owner
 
 # ("play", move): a legal turn; ("wrong", move): an illegal build, shown, judged, then taken back;
@@ -45,6 +46,14 @@ def demo_camera() -> Any:
     from datasets.tokyo.camera import camera_looking_at
 
     return camera_looking_at((0.0, -15.0, 0.0), 720.0, 40.0, 0.0, 50.0, *SIZE)
+
+
+def demo_camera2() -> Any:
+    """The match's second camera: from the far side and to the right of the first, so column bases
+    hidden from one are seen by the other (two views read heights better, docs/vision/tokyo.md)."""
+    from datasets.tokyo.camera import camera_looking_at
+
+    return camera_looking_at((0.0, -15.0, 0.0), 760.0, 42.0, CAMERA2_YAW, 50.0, *SIZE)
 
 
 def scene_from_state(state: TokyoState) -> dict[str, Any]:
@@ -122,50 +131,54 @@ def build(out: Path, seed: int = SEED) -> Path:
 
     game = engine.get_game(GAME)
     rec = Recorder(out, GAME, ["Ann (purple)", "Bo (green)"], fps=4, frames_needed=2)
-    camera = demo_camera()
+    camera, camera2 = demo_camera(), demo_camera2()
     rng = np.random.default_rng([seed, 1])
-    shots = [0]
 
-    def shot(scene: dict[str, Any], hand: bool = False) -> np.ndarray:
-        shots[0] += 1
-        # one table and one lamp all match long: the seed is fixed, only the pieces change
-        image, _labels = render_tokyo_frame(scene, seed, camera=camera, table="mat", hand=False, glare=False)
-        return add_hand(image, rng) if hand else image
+    def shot(scene: dict[str, Any], hand: bool = False) -> list[np.ndarray]:
+        """Both cameras' pictures of one moment. One table and one lamp all match long: the seed is
+        fixed, only the pieces change."""
+        pictures = [render_tokyo_frame(scene, seed, camera=cam, table="mat", hand=False, glare=False)[0]
+                    for cam in (camera, camera2)]
+        return [add_hand(p, rng) for p in pictures] if hand else pictures
+
+    def record(images: list[np.ndarray], hold: int, note: str) -> None:
+        rec.scene(images[0], hold, note, second=images[1])
 
     state = game.new_state()
     assert isinstance(state, TokyoState)
-    rec.scene(shot(scene_from_state(state)), 2, "empty table")
+    record(shot(scene_from_state(state)), 2, "empty table")
     for kind, what in SCRIPT:
         scene = scene_from_state(state)
         if kind == "knock":
-            rec.scene(shot(scene, hand=True), 1, f"a hand brushes road {what}")
-            rec.scene(shot(knocked(scene, int(what))), 3, f"road {what} knocked off, lying loose (mismatch)")
+            record(shot(scene, hand=True), 1, f"a hand brushes road {what}")
+            record(shot(knocked(scene, int(what))), 3, f"road {what} knocked off, lying loose (mismatch)")
             rec.incidents.append(f"road {what} knocked off its supports: table-mismatch, then put back")
             rec.mismatches += 1
-            rec.scene(shot(scene, hand=True), 1, f"putting road {what} back")
-            rec.scene(shot(scene), 2, f"road {what} back on its supports")
+            record(shot(scene, hand=True), 1, f"putting road {what} back")
+            record(shot(scene), 2, f"road {what} back on its supports")
             continue
         action = seen_action(state, what)
         verdict = state.judge(action)
-        rec.scene(shot(scene, hand=True), 1, f"hand building {action.notation()}")
+        record(shot(scene, hand=True), 1, f"hand building {action.notation()}")
         if kind == "play":
             if not verdict.legal:
                 raise ValueError(f"script move {what!r} should be legal: {verdict.reason}")
             state = state.apply(action, verdict)
-            rec.scene(shot(scene_from_state(state)), 2, f"after {action.notation()}")
+            record(shot(scene_from_state(state)), 2, f"after {action.notation()}")
         else:
             if verdict.legal or not isinstance(action, Build):
                 raise ValueError(f"script move {what!r} should be an illegal build")
             wrong = with_build(scene, state, action)
-            rec.scene(shot(wrong), 3, f"illegal {action.notation()}: {verdict.rule}")
+            record(shot(wrong), 3, f"illegal {action.notation()}: {verdict.rule}")
             rec.incidents.append(f"{action.notation()} is illegal ({verdict.rule}); taken back")
             state = state.apply(action, verdict)
-            rec.scene(shot(scene, hand=True), 1, "taking the wrong build back")
-            rec.scene(shot(scene), 2, "wrong build taken back")
+            record(shot(scene, hand=True), 1, "taking the wrong build back")
+            record(shot(scene), 2, "wrong build taken back")
         rec.expect(action.notation(), verdict)
-    calib = TokyoCalibration(camera, PieceSizes()).to_dict()
-    calib["position_step_mm"] = STEP_MM
-    (out / "calibration.json").write_text(json.dumps(calib, indent=1) + "\n")
+    for name, cam in (("calibration.json", camera), ("calibration2.json", camera2)):
+        calib = TokyoCalibration(cam, PieceSizes()).to_dict()
+        calib["position_step_mm"] = STEP_MM
+        (out / name).write_text(json.dumps(calib, indent=1) + "\n")
     path = rec.finish("Tokyo Highway - Ann (purple) v Bo (green), two illegal builds and a knocked road")
     differences = verify(out)
     if differences:
@@ -190,6 +203,8 @@ def verify(folder: Path) -> list[str]:
     demo = Demo(folder.name, folder, manifest)
     adapter = TokyoAdapter()
     adapter.use_calibration(folder / "calibration.json", step_mm=STEP_MM)
+    if (folder / "calibration2.json").is_file():
+        adapter.use_second_calibration(folder / "calibration2.json")
     gate = StabilityGate(int(manifest["frames_needed"]))
     state = engine.get_game(GAME).new_state()
     got = []

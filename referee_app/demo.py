@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.sources import PairedFrame
 from vision.types import Frame
 
 log = logging.getLogger("referee_app.demo")
@@ -49,12 +50,21 @@ class Demo:
                 self.skipped.append(str(path))
                 log.warning("%s: bundled demo frame cannot be read; skipped", path)
                 continue
+            second, note = None, ""
+            if entry.get("second"):  # the same moment seen by the match's second camera
+                second = cv2.imread(str(self.folder / entry["second"]), cv2.IMREAD_COLOR)
+                note = "" if second is not None else f"{entry['second']} cannot be read"
             for _ in range(int(entry.get("hold", 1))):
                 if realtime:
                     delay = start + index / fps - time.time()
                     if delay > 0:
                         time.sleep(delay)
-                yield Frame(np.ascontiguousarray(image), time.time(), f"demo:{self.name}", index)
+                source = f"demo:{self.name}"
+                if entry.get("second"):
+                    yield PairedFrame(np.ascontiguousarray(image), time.time(), source, index,
+                                      second=second, second_source=f"{source}:camera2", second_note=note)
+                else:
+                    yield Frame(np.ascontiguousarray(image), time.time(), source, index)
                 index += 1
 
 

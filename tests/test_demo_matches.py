@@ -48,3 +48,25 @@ def test_demo_is_refereed_as_recorded(name, tmp_path):
     # the log replays to the same verdicts
     report = replay(read_log(hub.store.path(session.match_id)))
     assert report.ok, report
+
+
+def test_tokyo_demo_is_read_from_both_cameras(tmp_path):
+    """The bundled Tokyo match was recorded by two cameras: every frame carries camera 2's picture,
+    the adapter finds its calibration in the match's folder and never falls back to one view."""
+    from vision.sources import PairedFrame
+
+    demo = DEMOS["tokyo-highway"]
+    assert (demo.folder / "calibration2.json").is_file()
+    frames = list(demo.frames(realtime=False))
+    assert all(isinstance(f, PairedFrame) and f.second is not None for f in frames)
+    adapter = get_adapter(demo.game)
+    after_first_play = next(i for i, e in enumerate(demo.manifest["frames"]) if e["note"].startswith("after"))
+    frame = next(f for f in frames if f.index >= sum(e["hold"] for e in demo.manifest["frames"][:after_first_play]))
+    adapter.read(frame)
+    assert adapter.take_notices() == []  # a one-view fallback would be noticed here
+    # without camera 2's picture the same frame is read from camera 1 alone, and that is said
+    alone = PairedFrame(frame.image, frame.timestamp, frame.source_id, frame.index, second=None,
+                        second_note="unplugged")
+    fallback = get_adapter(demo.game)
+    fallback.read(alone)
+    assert [s for s, _ in fallback.take_notices()] == ["one-view"]

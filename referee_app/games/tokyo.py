@@ -73,6 +73,7 @@ class TokyoAdapter(GameAdapter):
         self._second: Any = None  # the second camera's TokyoCalibration, or why there is none
         self._second_set = False  # set in code (use_second_calibration), not from the environment
         self._second_env: tuple[str, Any] | None = None  # (HIGHWAY_TOKYO_CALIBRATION2, what it gave)
+        self._demo_second: dict[str, Any] = {}  # bundled match -> camera 2's calibration, or why none
         self._views_mode: str | None = None  # "two" or the reason the last paired frame was read alone
         self._notices: list[tuple[str, str]] = []  # (status, message) for the loop to log once
 
@@ -213,6 +214,8 @@ class TokyoAdapter(GameAdapter):
             self._say_views("missing", f"camera 2 gave no image ({frame.second_note or 'no reason given'})")
             return None, None
         calib2 = self.second_calibration()
+        if isinstance(calib2, str) and str(getattr(frame, "source_id", "")).startswith("demo:"):
+            calib2 = self._demo_second_calibration(str(frame.source_id), calib2)
         if isinstance(calib2, str):
             self._say_views("uncalibrated", calib2)
             return None, None
@@ -222,6 +225,19 @@ class TokyoAdapter(GameAdapter):
             self._say_views("unreadable", f"camera 2's image is unusable ({exc})")
             return None, None
         return second, calib2
+
+    def _demo_second_calibration(self, source_id: str, why_not: str) -> Any:
+        """A bundled match recorded with two cameras keeps camera 2's calibration in its folder."""
+        from referee_app.demo import DEMO_ROOT
+
+        name = source_id.split(":", 1)[1]
+        if name not in self._demo_second:
+            path = DEMO_ROOT / name / "calibration2.json"
+            try:
+                self._demo_second[name] = load_calibration(path)[0] if path.is_file() else why_not
+            except ValueError as exc:
+                self._demo_second[name] = str(exc)
+        return self._demo_second[name]
 
     def _read_table(self, image: np.ndarray, calib: Any, second: np.ndarray | None, calib2: Any) -> TableRead:
         from vision.tokyo import read_tokyo, read_tokyo_views
