@@ -35,8 +35,9 @@ MAX_HEIGHT = 9  # column units; the reader's tallest column
 # of a stick, two read as one, a column); the tuning seeds' one-view-only true sticks lie at
 # 0.68-1.44 of the length but nearly all show pieces in the other view
 KEEP_EVIDENCE = 0.8
+BARE_TABLE = 0.1  # ... and whatever its length when the other view shows (nearly) no pieces along it
 KEEP_LENGTH_TOL = 0.17
-ADD_EVIDENCE = 0.8  # ... for it to be added to a view that did not read it
+ADD_EVIDENCE = 0.6  # ... for it to be added to a view that did not read it
 WHOLE_TOL = 0.12  # an added stick's 3D length is the set's within this share
 FRAME_MARGIN_PX = 4.0
 
@@ -47,7 +48,10 @@ class StickLink:
     it) and what the fusion made of it."""
 
     sticks: tuple[int | None, ...]
-    status: str  # "views" (read by two or more) | "kept" | "added" (to views[0]) | "dropped"
+    # "views" (read by two or more) | "kept" (views[0] only, the other view shows pieces there or cannot
+    # see it) | "dropped" (from views[0]) | "added" (to views[0]) | "refined" (views[0]'s part of a stick
+    # given the whole stick's ends another view reads)
+    status: str
     evidence: float | None = None  # share of pieces along the reprojection in the other view
 
 
@@ -173,7 +177,8 @@ def fuse_sticks(
             if (uv := reproject(st, calibs[vb], images[vb].shape)) is not None
         ]
         share = max(shares) if shares else None
-        if share is not None and share < KEEP_EVIDENCE and not _whole(st, calibs[0], KEEP_LENGTH_TOL):
+        bare = share is not None and share < BARE_TABLE
+        if bare or share is not None and share < KEEP_EVIDENCE and not _whole(st, calibs[0], KEEP_LENGTH_TOL):
             drop.add(i)
             links.append(StickLink(idx, "dropped", round(share, 3)))
         else:
@@ -191,7 +196,16 @@ def fuse_sticks(
             if not _whole(st, calibs[vb]):
                 continue
             share = evidence(fgs[0], uv)
-            if share < ADD_EVIDENCE or _along_existing(a, uv, drop):
+            if share < ADD_EVIDENCE:
+                continue
+            k = _along(a, uv, drop)
+            if k is not None:
+                if links[k].status == "kept" and not _whole(a.sticks[k], calibs[0]):
+                    # views[0] reads part of this stick (or runs it on past an end) and no other view
+                    # reads that: the whole stick the other view reads takes its place
+                    _take_ends(a.sticks[k], st, uv, _rests_in_first(st, vb, cols))
+                    partner[vb][k] = j
+                    links[k].status, links[k].evidence = "refined", round(share, 3)
                 continue
             added.append((vb, j))
             idx = tuple(j if v == vb else None for v in range(n))
@@ -211,13 +225,33 @@ def _whole(st: StickReading, calib: TokyoCalibration, tol: float = WHOLE_TOL) ->
     return abs(length / calib.sizes.stick_length_mm - 1) < tol
 
 
-def _along_existing(a: TokyoObservation, uv: np.ndarray, drop: set[int]) -> bool:
-    """Whether one of a view's sticks already lies along a segment (within 6 degrees and a stick's
-    width, overlapping half of it): adding it would read that stick twice."""
+def _rests_in_first(
+    st: StickReading, view: int, cols: dict[tuple[int, int], int]
+) -> tuple[int | None, int | None]:
+    """The supports of views[0] under another view's stick's ends (None: table, or a column views[0]
+    does not read)."""
+    support_of = {c: k for (v, k), c in cols.items() if v == 0}
+    r = [support_of.get(cols.get((view, e), -1)) if e is not None else None for e in st.rests]
+    return r[0], r[1]
+
+
+def _take_ends(
+    st: StickReading, other: StickReading, uv: np.ndarray, rests: tuple[int | None, int | None]
+) -> None:
+    """views[0]'s reading `st` takes the ends another view reads (`uv`: reprojected into views[0])."""
+    st.endpoints = ((float(uv[0, 0]), float(uv[0, 1])), (float(uv[1, 0]), float(uv[1, 1])))
+    st.endpoints_mm = other.endpoints_mm
+    st.rests = rests
+    st.role = other.role
+
+
+def _along(a: TokyoObservation, uv: np.ndarray, drop: set[int]) -> int | None:
+    """One of a view's sticks that already lies along a segment (within 6 degrees and a stick's
+    width, overlapping half of it), if any: adding the segment would read that stick twice."""
     d = uv[1] - uv[0]
     length = float(np.linalg.norm(d))
     if length < 1:
-        return True
+        return None
     u = d / length
     nrm = np.array([-u[1], u[0]])
     for k, st in enumerate(a.sticks):
@@ -232,8 +266,8 @@ def _along_existing(a: TokyoObservation, uv: np.ndarray, drop: set[int]) -> bool
             continue
         s = sorted(float((q - uv[0]) @ u) for q in p)
         if min(s[1], length) - max(s[0], 0.0) > 0.5 * length:
-            return True
-    return False
+            return k
+    return None
 
 
 def _rebuild(
@@ -249,7 +283,6 @@ def _rebuild(
     the added sticks' crossings found in views[0]'s image."""
     keep = [i for i in range(len(a.sticks)) if i not in drop]
     new_of = {i: k for k, i in enumerate(keep)}
-    support_of = {c: k for (v, k), c in cols.items() if v == 0}
     width = float(np.median([s.width_px for s in a.sticks])) if a.sticks else 6.0
     sticks = [a.sticks[i] for i in keep]
     # where each of views[0]'s sticks is in every other view, after re-indexing
@@ -258,7 +291,7 @@ def _rebuild(
     for vb, j in added:
         sb = observations[vb].sticks[j]
         uv, _ = calibs[0].camera.project(np.array(sb.endpoints_mm, np.float64))
-        rests = tuple(support_of.get(cols.get((vb, r), -1)) if r is not None else None for r in sb.rests)
+        rests = _rests_in_first(sb, vb, cols)
         origin[len(sticks)] = (vb, j)
         in_view[vb][len(sticks)] = j
         sticks.append(
@@ -269,7 +302,7 @@ def _rebuild(
                 sb.rgb,
                 round(sb.confidence * 0.8, 3),
                 sb.role,
-                (rests[0], rests[1]),
+                rests,
                 sb.endpoints_mm,
             )
         )
