@@ -108,6 +108,19 @@ def test_stick_both_views_read_is_confirmed() -> None:
     assert obs[0].sticks[0].confidence > before
 
 
+def test_part_of_a_stick_takes_the_whole_ends_the_other_view_reads() -> None:
+    obs, calibs, images = _views((False, True))
+    a, b = ROAD
+    half = tuple((np.array(a) + np.array(b)) / 2)
+    obs[0].sticks.append(_stick(calibs[0], a, half, (0, None)))  # view 0 reads only half of the road
+    fused = fuse_views(obs, calibs, images)
+    assert len(obs[0].sticks) == 1 and [ln.status for ln in fused.sticks] == ["refined"]
+    want = [_px(calibs[0], e) for e in ROAD]
+    got = obs[0].sticks[0].endpoints
+    assert max(np.hypot(*np.subtract(p, q)) for p, q in zip(got, want, strict=True)) < 1.0
+    assert obs[0].sticks[0].rests == (0, 1)
+
+
 def _false_stick_views(draw_in_b: bool) -> tuple[list[TokyoObservation], list[TokyoCalibration], list]:
     """View 0 reads the road and a short false stick (60 mm) over pieces of its own image; view 1 reads
     the road only; the false stick's place is drawn in view 1's image when draw_in_b."""
