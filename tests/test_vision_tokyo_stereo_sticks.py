@@ -111,8 +111,8 @@ def test_stick_both_views_read_is_confirmed() -> None:
 def test_part_of_a_stick_takes_the_whole_ends_the_other_view_reads() -> None:
     obs, calibs, images = _views((False, True))
     a, b = ROAD
-    half = tuple((np.array(a) + np.array(b)) / 2)
-    obs[0].sticks.append(_stick(calibs[0], a, half, (0, None)))  # view 0 reads only half of the road
+    part = tuple(np.array(a) + 0.65 * (np.array(b) - np.array(a)))
+    obs[0].sticks.append(_stick(calibs[0], a, part, (0, None)))  # view 0 reads only part of the road
     fused = fuse_views(obs, calibs, images)
     assert len(obs[0].sticks) == 1 and [ln.status for ln in fused.sticks] == ["refined"]
     want = [_px(calibs[0], e) for e in ROAD]
