@@ -170,3 +170,20 @@ def test_eval_dice_classical_reader_on_the_same_path(shared_dir: Path, tmp_path:
     assert main(["eval", "dice", str(folder), "--reader", "classical", "--json", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["reader"] == "classical" and report["n_images"] == 4 and report["n_detected"] > 0
+
+
+def test_deep_smoky_dice_show_more_pips_through_the_body() -> None:
+    from datasets.dice.scenes import synthetic_die_crop
+
+    smoky = [k for k in range(40) if np.random.default_rng([5, k]).random() < 0.25][:6]
+    plain_only = [k for k in range(40) if k not in smoky][:3]
+    for k in smoky:
+        deep = synthetic_die_crop(np.random.default_rng([5, k]), 1, 48, deep_smoky=True)
+        again = synthetic_die_crop(np.random.default_rng([5, k]), 1, 48, deep_smoky=True)
+        plain = synthetic_die_crop(np.random.default_rng([5, k]), 1, 48)
+        assert deep.shape == (48, 48, 3) and np.array_equal(deep, again)  # deterministic from its seed
+        # a one with side faces seen through: more pip-coloured structure than the plain smoky one
+        assert np.abs(deep.astype(int) - plain.astype(int)).mean() > 2
+    for k in plain_only:  # only smoky dice change
+        a = synthetic_die_crop(np.random.default_rng([5, k]), 3, 48, deep_smoky=True)
+        assert np.array_equal(a, synthetic_die_crop(np.random.default_rng([5, k]), 3, 48))

@@ -108,13 +108,13 @@ def _objects(item: LabelledImage) -> list[tuple[Sequence[float], int]]:
             if o.kind == "die" and isinstance(o.value, int) and 1 <= o.value <= 6]
 
 
-def synthetic_patch(rng: np.random.Generator, value: int) -> np.ndarray:
+def synthetic_patch(rng: np.random.Generator, value: int, deep_smoky: bool = False) -> np.ndarray:
     """One generated die crop (datasets/dice/scenes.py: many body and pip colours, smoky dice among
     them) padded to the patch framing (the crop covers about 1.25 die sides, the patch CONTEXT)."""
     from datasets.dice.scenes import synthetic_die_crop
 
     inner = int(round(PATCH * 1.25 / CONTEXT))
-    c = synthetic_die_crop(rng, value, size=inner)
+    c = synthetic_die_crop(rng, value, size=inner, deep_smoky=deep_smoky)
     edge = np.concatenate([c[0], c[-1], c[:, 0], c[:, -1]]).astype(np.float32)
     out = np.empty((PATCH, PATCH, 3), np.float32)
     out[:] = np.median(edge, axis=0)  # the table around the crop: its own border colour, a little noise
@@ -126,7 +126,7 @@ def synthetic_patch(rng: np.random.Generator, value: int) -> np.ndarray:
 
 def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int, detector: Path,
           conf: float = 0.01, show_progress: bool = True, synthetic: int = 0,
-          photos: Sequence[str] | None = None) -> dict[str, Any]:
+          photos: Sequence[str] | None = None, deep_smoky: bool = False) -> dict[str, Any]:
     """Write OUT (an .npz): x (N, PATCH, PATCH, 3) uint8 BGR, y (N,) 0..6, target (N, 3) the die's
     centre and side in patch coordinates (NaN: none), source (N,) 0 real / 1 render / 2 generated crop,
     group (N,) the real photo's index or -1.
@@ -173,7 +173,7 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
         group += [-1] * len(lab)
     for k in progress(range(synthetic), synthetic, "die crops", enabled=show_progress):
         value = int(rng.integers(1, 7))
-        xs.append(synthetic_patch(np.random.default_rng([seed, 7, k]), value))
+        xs.append(synthetic_patch(np.random.default_rng([seed, 7, k]), value, deep_smoky))
         ys.append(value)
         ts.append(np.full(3, np.nan, np.float32))
         src.append(2)
@@ -182,7 +182,7 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
     y = np.array(ys, np.int64)
     meta = {"real": str(real) if real else None, "real_photos": used, "renders": renders, "seed": seed,
             "detector": Path(detector).name, "conf": conf, "synthetic": synthetic,
-            "patch": PATCH, "context": CONTEXT,
+            "patch": PATCH, "context": CONTEXT, "deep_smoky": deep_smoky,
             "counts": {str(c): int((y == c).sum()) for c in range(7)}}
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, x=x, y=y, source=np.array(src, np.int8),

@@ -207,13 +207,38 @@ def write_dataset(out: Path, n: int, seed: int, out_size: tuple[int, int] = (128
     return data
 
 
-def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48) -> np.ndarray:
+def _side_ghosts(rng: np.random.Generator, img: np.ndarray, value: int, body: tuple, pips: tuple,
+                 face_px: int, M: np.ndarray, alpha: np.ndarray, S: int) -> np.ndarray:
+    """Two side faces' pips seen through a clear body: squashed towards their face's edge, blurred
+    (deeper than the top face), strong."""
+    sides = [v for v in range(1, 7) if v not in (value, 7 - value)]
+    for v in rng.choice(sides, 2, replace=False):
+        ghost = die_face_rgba(int(v), body, pips, px=face_px, corner=0.15, pip_radius=0.09).astype(np.float32)
+        a = rng.uniform(0, 2 * np.pi)
+        squash = rng.uniform(0.35, 0.7)  # a side face seen through the top lies foreshortened
+        d = np.array([np.cos(a), np.sin(a)])
+        A = np.eye(2) - (1 - squash) * np.outer(d, d)
+        G = M.copy()
+        G[:, :2] = A @ M[:, :2]
+        centre = np.array([S / 2, S / 2])
+        G[:, 2] = A @ M[:, 2] + (centre - A @ centre) + d * face_px * rng.uniform(0.15, 0.3)
+        gw = cv2.warpAffine(ghost, G, (S, S))
+        gw = cv2.GaussianBlur(gw, (0, 0), S / rng.uniform(50, 90))
+        ga = gw[..., 3:] / 255.0 * alpha * rng.uniform(0.35, 0.8)
+        img = img * (1 - ga) + gw[..., 2::-1] * ga
+    return img
+
+
+def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48,
+                       deep_smoky: bool = False) -> np.ndarray:
     """A close crop of one die (BGR, size x size), like a detector box on a photo: random body and pip
     colours (including dark dice with coloured pips), turn, a visible side, shadow, blur, noise, JPEG.
     Used to widen the value reader's training set beyond the colours of the real photos. About one in
     four is a smoky die: grey and see-through, so the table and the pips of the hidden faces show
     faintly through the top face, with red, orange or white pips and a glint: the hardest look on
-    real tables. Glossy dice get glints too (a streak or a pip-sized spot)."""
+    real tables. Glossy dice get glints too (a streak or a pip-sized spot).
+    `deep_smoky`: smoky dice show the pips of two side faces as well as the bottom's, nearly as strong
+    as the top face's but out of focus (they lie deeper in the body), as clear smoky dice do on photos."""
     smoky = rng.random() < 0.25
     if smoky:
         g = rng.uniform(45, 120)
@@ -257,7 +282,9 @@ def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48) -> 
         gw = cv2.warpAffine(ghost.astype(np.float32), G, (S, S))
         ga = gw[..., 3:] / 255.0 * alpha * rng.uniform(0.25, 0.5)
         img = img * (1 - ga) + gw[..., 2::-1] * ga
-        alpha = alpha * rng.uniform(0.55, 0.85)
+        if deep_smoky:
+            img = _side_ghosts(rng, img, value, body, pips, face_px, M, alpha, S)
+        alpha = alpha * (rng.uniform(0.35, 0.65) if deep_smoky else rng.uniform(0.55, 0.85))
     img = img * (1 - alpha) + warped[..., 2::-1] * alpha
     if rng.random() < (0.7 if smoky else 0.3):
         # a glint on glossy plastic: a soft bright streak, or a spot the size of a pip, which a reader

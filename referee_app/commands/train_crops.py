@@ -24,6 +24,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--renders", type=int, default=400, help="rendered scenes to harvest crops from (400)")
     p.add_argument("--synthetic", type=int, default=4000,
                    help="generated single-die crops added (many colours, smoky dice; default 4000)")
+    p.add_argument("--deep-smoky", action="store_true",
+                   help="generated smoky dice also show two side faces' pips, blurred, through the body")
     p.add_argument("--seed", type=int, default=101, help="seed of the renders and of training")
     p.add_argument("--epochs", type=int, default=24)
     p.add_argument("--arch", default="c32",
@@ -66,7 +68,7 @@ def _run(args: argparse.Namespace) -> int:
             names = [it.image for it in load_labels(args.real).items]
             photos = training_photos(names, args.real_first, args.real_block, args.real_fold)
         meta = build(data, args.real, args.real_first, args.renders, args.seed, DEFAULT_MODEL,
-                     synthetic=args.synthetic, photos=photos)
+                     synthetic=args.synthetic, photos=photos, deep_smoky=args.deep_smoky)
         if not meta["counts"] or sum(meta["counts"].values()) == 0:
             raise CliError("the crop set is empty: give --real, --renders or --synthetic")
     else:
@@ -83,7 +85,8 @@ def _run(args: argparse.Namespace) -> int:
             "train_photos": meta["real_photos"], "real_first": args.real_first, "real_fold": args.real_fold,
             "real_block": args.real_block if args.real_fold else None,
             "renders": meta["renders"], "seed": meta["seed"],
-            "synthetic": meta.get("synthetic", 0), "arch": args.arch, "input": input_size(args.arch),
+            "synthetic": meta.get("synthetic", 0), "deep_smoky": bool(meta.get("deep_smoky", False)),
+            "arch": args.arch, "input": input_size(args.arch),
             "classes": ["not a die", "1", "2", "3", "4", "5", "6"],
             "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
             "proposals_from": meta["detector"], "proposal_conf": meta["conf"]}
@@ -129,6 +132,7 @@ def _markdown(name: str, card: dict) -> str:
               f"--renders {card['renders']} --seed {card['seed']} "
               + (f"--real-fold {card['real_fold']} --real-block {card['real_block']} "
                  if card.get("real_fold") else "")
+              + ("--deep-smoky " if card.get("deep_smoky") else "")
               + f"--out vision/learned/models/{name} "
               "--evaluate ../shared/realdata/nell_byler_d6` (train extra; see docs/models.md)."]
     return "\n".join(lines) + "\n"
