@@ -79,7 +79,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     for k in keys:
         if k in res:
-            print(f"{k:<28} {res[k]}")
+            print(f"{k:<31} {res[k]}")
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(res, indent=2), encoding="utf-8")
     return 0
