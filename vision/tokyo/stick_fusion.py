@@ -156,7 +156,13 @@ def fuse_sticks(
     n = len(observations)
     cols = column_index(columns, n)
     a = observations[0]
-    fgs = [pieces(im) for im in images]
+    fgs: dict[int, np.ndarray] = {}
+
+    def fg(v: int) -> np.ndarray:  # a view's piece mask, made when first asked (it costs a reading's tenth)
+        if v not in fgs:
+            fgs[v] = pieces(images[v])
+        return fgs[v]
+
     links: list[StickLink] = []
     warnings: list[str] = []
     # views[0]'s sticks and what each other view makes of them
@@ -172,7 +178,7 @@ def fuse_sticks(
             links.append(StickLink(idx, "views"))
             continue
         shares = [
-            evidence(fgs[vb], uv)
+            evidence(fg(vb), uv)
             for vb in range(1, n)
             if (uv := reproject(st, calibs[vb], images[vb].shape)) is not None
         ]
@@ -195,7 +201,7 @@ def fuse_sticks(
                 continue
             if not _whole(st, calibs[vb]):
                 continue
-            share = evidence(fgs[0], uv)
+            share = evidence(fg(0), uv)
             if share < ADD_EVIDENCE:
                 continue
             k = _along(a, uv, drop)
