@@ -15,7 +15,7 @@ from datasets.tokyo.camera import camera_looking_at
 from referee_app.cli import main
 from vision.tokyo import PieceSizes, StickReading, SupportReading, TokyoCalibration, TokyoObservation
 from vision.tokyo.observation import CrossingReading
-from vision.tokyo.stereo import fuse_views
+from vision.tokyo.stereo import fuse_views, read_tokyo_views
 from vision.types import VisionError
 
 SIZES = PieceSizes()
@@ -88,7 +88,7 @@ def test_stick_one_view_misses_is_added_from_the_other() -> None:
     want = [_px(calibs[0], e) for e in ROAD]
     assert max(np.hypot(*np.subtract(p, q)) for p, q in zip(st.endpoints, want, strict=True)) < 1.0
     assert st.rests == (0, 1) and st.color == "purple"
-    assert [ln.status for ln in fused.sticks] == ["added"]
+    assert [ln.status for ln in fused.sticks] == ["added"] and fused.sticks[0].sticks == (0, 0)
     assert json.loads(json.dumps(fused.to_dict()))["sticks"][0]["status"] == "added"
 
 
@@ -141,7 +141,10 @@ def test_false_stick_seen_in_one_view_only_is_dropped() -> None:
     fused = fuse_views(obs, calibs, images)
     assert len(obs[0].sticks) == 1 and obs[0].sticks[0].color == "purple"
     assert obs[0].crossings == []  # the crossing with the dropped stick goes with it
-    assert sorted(ln.status for ln in fused.sticks) == ["dropped", "views"]
+    assert sorted((ln.status, ln.sticks) for ln in fused.sticks) == [
+        ("dropped", (None, None)),
+        ("views", (0, 0)),
+    ]
     assert any("dropped" in w for w in fused.warnings)
 
 
@@ -241,3 +244,23 @@ def test_eval_single_view_folder_has_no_view_numbers(tmp_path: Path) -> None:
     assert main(["eval", "sticks", str(folder), "--json", str(out)]) == 0
     res = json.loads(out.read_text())
     assert "stick_recall" in res and not any(k.endswith("_views") or "first_view" in k for k in res)
+
+
+def test_read_tokyo_views_keeps_views0_consistent(pair_set: Path) -> None:
+    items = json.loads((pair_set / "labels.json").read_text())["items"]
+    changed = 0
+    for key in sorted({it["view_of"] for it in items}):
+        group = sorted((it for it in items if it["view_of"] == key), key=lambda it: it["view"])
+        images = [cv2.imread(str(pair_set / it["image"])) for it in group]
+        views = read_tokyo_views(images, [it["calibration"] for it in group])
+        first = views.views[0]
+        n = len(first.sticks)
+        # every stick of views[0] has one link, by its index after the fusion
+        assert sorted(ln.sticks[0] for ln in views.sticks if ln.status != "dropped") == list(range(n))
+        assert all(ln.sticks[0] is None for ln in views.sticks if ln.status == "dropped")
+        changed += sum(ln.status in ("added", "dropped", "refined") for ln in views.sticks)
+        for c in first.crossings:
+            assert 0 <= c.a < n and 0 <= c.b < n and c.a != c.b and c.top in (c.a, c.b)
+        assert all(car.stick is None or 0 <= car.stick < n for car in first.cars)
+        assert all(r is None or 0 <= r < len(first.supports) for st in first.sticks for r in st.rests)
+    assert changed > 0  # these tables do change views[0]

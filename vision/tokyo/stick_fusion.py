@@ -48,6 +48,8 @@ class StickLink:
     """One stick across views: its index in each view's `sticks` (None where that view did not read
     it) and what the fusion made of it."""
 
+    # index into each view's sticks (None where that view does not read it); views[0]'s after the
+    # fusion (None for a dropped stick)
     sticks: tuple[int | None, ...]
     # "views" (read by two or more) | "kept" (views[0] only, the other view shows pieces there or cannot
     # see it) | "dropped" (from views[0]) | "added" (to views[0]) | "refined" (views[0]'s part of a stick
@@ -223,7 +225,14 @@ def fuse_sticks(
             links.append(StickLink(idx, "added", round(share, 3)))
     if drop:
         warnings.append(f"view 0: {len(drop)} stick(s) no other view shows dropped")
-    _rebuild(a, observations, calibs, cols, drop, added, partner)
+    new_of = _rebuild(a, observations, calibs, cols, drop, added, partner)
+    n_kept = len(new_of)
+    for ln in links:  # views[0]'s indices after the fusion
+        if ln.status == "added":
+            ln.sticks = (n_kept, *ln.sticks[1:])
+            n_kept += 1
+        elif ln.sticks[0] is not None:
+            ln.sticks = (new_of.get(ln.sticks[0]), *ln.sticks[1:])
     return links, warnings
 
 
@@ -289,9 +298,10 @@ def _rebuild(
     drop: set[int],
     added: list[tuple[int, int]],
     partner: list[dict[int, int]],
-) -> None:
-    """views[0] without its dropped sticks and with the added ones; crossings and cars re-indexed,
-    the added sticks' crossings found in views[0]'s image."""
+) -> dict[int, int]:
+    """views[0] without its dropped sticks and with the added ones (after the kept ones, in order);
+    crossings and cars re-indexed, the added sticks' crossings found in views[0]'s image. Returns the
+    kept sticks' new indices by their old ones."""
     keep = [i for i in range(len(a.sticks)) if i not in drop]
     new_of = {i: k for k, i in enumerate(keep)}
     width = float(np.median([s.width_px for s in a.sticks])) if a.sticks else 6.0
@@ -333,6 +343,7 @@ def _rebuild(
             cr = _added_crossing(a, observations, in_view, k, m, width)
             if cr is not None:
                 a.crossings.append(cr)
+    return new_of
 
 
 def _added_crossing(
