@@ -28,8 +28,11 @@ def served(tmp_path):
     yield hub, server.effective_port
     # let open streams finish (they are bounded by their timeout) before the sockets close
     server.task_dispatcher.shutdown(cancel_pending=True, timeout=8)
-    server.close()
+    # closed from inside the server's own loop: closing its sockets under a running select() from
+    # here made that thread fail with EBADF
+    server.trigger.pull_trigger(server.close)
     thread.join(timeout=5)
+    assert not thread.is_alive()
     hub.bus.close()
 
 
