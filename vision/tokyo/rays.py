@@ -36,3 +36,17 @@ def triangulate(centres: np.ndarray, dirs: np.ndarray) -> tuple[np.ndarray, floa
         np.linalg.norm((np.eye(3) - np.outer(d, d)) @ (p - c)) for c, d in zip(centres, dirs, strict=True)
     ]
     return p, 2.0 * float(max(miss))
+
+
+def greedy_pairs(candidates: list[tuple[float, int, int]]) -> list[tuple[int, int, float]]:
+    """One-to-one matching of (cost, i, j) candidates, cheapest first: (i, j, cost) for each pair
+    kept, every i and every j used once."""
+    used_i: set[int] = set()
+    used_j: set[int] = set()
+    out = []
+    for cost, i, j in sorted(candidates):
+        if i not in used_i and j not in used_j:
+            used_i.add(i)
+            used_j.add(j)
+            out.append((i, j, cost))
+    return out

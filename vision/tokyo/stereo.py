@@ -25,7 +25,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.junctions import fuse_junctions
 from vision.tokyo.observation import TokyoObservation
-from vision.tokyo.rays import closest_points, triangulate
+from vision.tokyo.rays import closest_points, greedy_pairs, triangulate
 from vision.tokyo.reader import read_tokyo
 from vision.tokyo.stick_fusion import StickLink, fuse_sticks
 from vision.types import VisionError
@@ -122,15 +122,7 @@ def _match_pairs(
             ):
                 continue
             cands.append((gap, i, j))
-    used_a: set[int] = set()
-    used_b: set[int] = set()
-    out = []
-    for gap, i, j in sorted(cands):
-        if i not in used_a and j not in used_b:
-            used_a.add(i)
-            used_b.add(j)
-            out.append((i, j, gap))
-    return out
+    return greedy_pairs(cands)
 
 
 def _clusters(

@@ -24,7 +24,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.foreground import BRIGHT, pieces_masks
 from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
-from vision.tokyo.rays import closest_points
+from vision.tokyo.rays import closest_points, greedy_pairs
 
 STICK_MATCH_MM = 8.0  # rays through one stick's ends in two views miss each other by less than this
 ONE_END_MM, LOOSE_END_MM = 2.0, 20.0  # an end meeting within ONE_END_MM lets the other miss by LOOSE_END_MM
@@ -107,15 +107,7 @@ def match_sticks(
             cost = _end_cost(rays_a, rays_b[j], top_z)
             if cost < STICK_MATCH_MM:
                 cands.append((cost, i, j))
-    used_a: set[int] = set()
-    used_b: set[int] = set()
-    out = []
-    for _, i, j in sorted(cands):
-        if i not in used_a and j not in used_b:
-            used_a.add(i)
-            used_b.add(j)
-            out.append((i, j))
-    return out
+    return [(i, j) for i, j, _ in greedy_pairs(cands)]
 
 
 def reproject(st: StickReading, calib: TokyoCalibration, shape: tuple[int, ...]) -> np.ndarray | None:
