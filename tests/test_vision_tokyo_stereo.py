@@ -151,6 +151,19 @@ def test_rays_that_disagree_keep_the_one_view_height() -> None:
     assert a.supports[0].height == 5  # the views' own readings are left alone
 
 
+def test_rays_meeting_at_the_table_keep_the_one_view_height() -> None:
+    calibs = _calibs()
+    # both views' "top points" are one point on the table (e.g. a road end lying there): the rays meet,
+    # but no column's top is that low, so the surer view's own height stands
+    point = np.array([30.0, -40.0, SIZES.stick_thickness_mm / 2])
+    a = TokyoObservation(calibrated=True, supports=[_reading(calibs[0], point, 2, conf=0.9)])
+    b = TokyoObservation(calibrated=True, supports=[_reading(calibs[1], point, 1, conf=0.3)])
+    col = fuse_views([a, b], calibs).columns[0]
+    assert col.supports == (0, 0) and col.ray_gap_mm < 0.1 and col.top_mm[2] < SIZES.unit_mm / 2
+    assert col.source == "one-view" and col.height == 2
+    assert b.supports[0].height == 1  # the views' own readings are left alone
+
+
 def test_read_tokyo_views_refuses_odd_input() -> None:
     img = np.full((120, 160, 3), 200, np.uint8)
     cal = _calibs()[0]

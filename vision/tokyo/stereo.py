@@ -36,6 +36,7 @@ MAX_HEIGHT = 9  # column units; the reader's tallest column
 MATCH_GAP_MM = 12.0  # rays through one column's top miss each other by less than this
 MATCH_XY_MM = 30.0  # the meeting point lies this close to where each view's own reading put it
 TRUST_GAP_MM = 6.0  # rays missing each other by more: keep the one-view heights
+LOWEST_TOP_UNITS = 0.5  # a triangulated top under half a unit is no column's top: keep the one-view heights
 
 
 @dataclass
@@ -223,6 +224,10 @@ def _fuse_column(
     if gap > TRUST_GAP_MM:
         return fused  # the tops are not one point (a misread top in one view): keep the one-view height
     h_real = (z - s.stick_thickness_mm / 2) / s.unit_mm
+    if h_real < LOWEST_TOP_UNITS:
+        # the rays meet at the table, under any column's top: the views' top points are something on
+        # the table, not this column's top (tuning seeds: 2 wrong heights kept right, none broken)
+        return fused
     h, conf = _choose_height(h_real, gap, readings)
     fused.height, fused.height_confidence, fused.source = h, round(conf, 3), "views"
     fused.x_mm, fused.y_mm = round(float(p[0]), 1), round(float(p[1]), 1)
