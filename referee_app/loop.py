@@ -152,6 +152,12 @@ class RefereeLoop:
                     log.exception("referee loop: frame %s", frame.index)
             self.message = "the recorded match is over" if not self._stop.is_set() else "stopped"
         finally:
+            close = getattr(self.frames, "close", None)
+            if callable(close):  # release the camera(s): a live second camera's reader thread stops too
+                try:
+                    close()
+                except Exception:  # noqa: BLE001 - the match is over either way
+                    log.exception("closing the frame source")
             self.finished.set()
 
     def process(self, frame: Frame) -> Explanation | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -110,6 +112,15 @@ class FlakySource:
         self.status = SourceStatus()
         self.img = np.zeros((16, 16, 3), np.uint8)
         self.served = 0
+        self.closed = 0
+        self.source_id = "camera:0"
+        self.clock = time.time
+
+    def close(self):
+        from vision.sources import SourceStatus
+
+        self.closed += 1
+        self.status = SourceStatus("closed")
 
     def read(self):
         from vision.sources import SourceStatus
@@ -141,6 +152,20 @@ def test_a_camera_that_disappears_is_reported_and_the_match_resumes(tmp_path):
     camera = [e.data["status"] for e in seen if e.kind == events.CAMERA]
     assert camera == ["ok", "lost", "ok"]
     assert [p.action.notation() for p in session.played] == ["3@a1"]
+    assert source.closed == 1  # the match over, the camera (and a second one's reader) is released
+
+
+def test_a_stopped_loop_releases_its_paired_cameras(tmp_path):
+    from vision.sources import PairedSource
+
+    first, second = FlakySource(["frame"] * 50), FlakySource(["frame"] * 50)
+    paired = PairedSource(first, second)
+    hub = Hub(MatchStore(tmp_path))
+    session = hub.create_match("highway-grid", ["A", "B"])
+    loop = RefereeLoop(hub, session, ScriptedGrid([obs({})] * 50), paired, publish_video=False)
+    loop.start()
+    loop.stop()
+    assert loop.finished.wait(5) and first.closed == 1 and second.closed == 1
 
 
 def test_a_broken_frame_or_reader_never_stops_the_loop(tmp_path):
