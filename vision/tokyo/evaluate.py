@@ -27,6 +27,11 @@ from vision.tokyo.stereo import fuse_views
 from vision.types import VisionError
 
 
+def ratio(a: int, b: int) -> float | None:
+    """a / b to 4 places, None when there is nothing to count."""
+    return round(a / b, 4) if b else None
+
+
 def endpoint_distance(gt: np.ndarray, det: np.ndarray) -> np.ndarray:
     """Mean endpoint distance (order-free) of every labelled stick (N,2,2) to every detection (M,2,2)."""
     if len(gt) == 0 or len(det) == 0:
@@ -149,9 +154,6 @@ def evaluate_folder(
             }
         )
 
-    def ratio(a: int, b: int) -> float | None:
-        return round(a / b, 4) if b else None
-
     out: dict[str, Any] = {
         "folder": str(folder),
         "images": len(per_image),
@@ -249,9 +251,6 @@ def _score_views(groups: dict[str, list[_View]], tol: float) -> dict[str, Any]:
             if "junction" in labelled[new[0]]:
                 junction_n += 1
                 junction_ok += int(col.junction == labelled[new[0]]["junction"])
-
-    def ratio(a: int, b: int) -> float | None:
-        return round(a / b, 4) if b else None
 
     return {
         "view_groups": len(groups),

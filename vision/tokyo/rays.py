@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+
+
+def pixel_rays(camera: Any, uv: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(camera centre, unit direction) of the ray through each image point (N, 2) of a PinholeCamera."""
+    c = camera.centre
+    far = camera.ray_to_plane(np.asarray(uv, np.float64).reshape(-1, 2), 0.0)
+    return [(c, (f - c) / max(float(np.linalg.norm(f - c)), 1e-12)) for f in far]
 
 
 def closest_points(

@@ -25,7 +25,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.junctions import fuse_junctions
 from vision.tokyo.observation import TokyoObservation
-from vision.tokyo.rays import closest_points, greedy_pairs, triangulate
+from vision.tokyo.rays import closest_points, greedy_pairs, pixel_rays, triangulate
 from vision.tokyo.reader import read_tokyo
 from vision.tokyo.stick_fusion import StickLink, fuse_sticks
 from vision.types import VisionError
@@ -94,9 +94,7 @@ def read_tokyo_views(
 
 
 def _ray(calib: TokyoCalibration, uv: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
-    c = calib.camera.centre
-    d = calib.camera.ray_to_plane(np.array([uv], np.float64), 0.0)[0] - c
-    return c, d / max(float(np.linalg.norm(d)), 1e-12)
+    return pixel_rays(calib.camera, [uv])[0]
 
 
 def _match_pairs(
@@ -283,19 +281,16 @@ def _end_points(
             (i, e) for i, st in enumerate(observations[vb].sticks) for e, r in enumerate(st.rests) if r == kb
         ]
         cands = []
+        points: dict[tuple[tuple[int, int], tuple[int, int]], np.ndarray] = {}
         for a in ea:
             ca, da = _ray(calibs[va], observations[va].sticks[a[0]].endpoints[a[1]])
             for b in eb:
                 cb, db = _ray(calibs[vb], observations[vb].sticks[b[0]].endpoints[b[1]])
                 q, gap, ta, tb = closest_points(ca, da, cb, db)
                 if gap < END_GAP_MM and ta > 0 and tb > 0 and np.hypot(*(q[:2] - top[:2])) < 30:
-                    cands.append((gap, a, b, q))
-        ua, ub = set(), set()
-        for gap, a, b, q in sorted(cands, key=lambda c: c[0]):
-            if a not in ua and b not in ub:
-                ua.add(a)
-                ub.add(b)
-                out.append((gap, q))
+                    cands.append((gap, a, b))
+                    points[(a, b)] = q
+        out += [(gap, points[(a, b)]) for a, b, gap in greedy_pairs(cands)]
     return out
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.foreground import BRIGHT, pieces_masks
 from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
-from vision.tokyo.rays import closest_points, greedy_pairs
+from vision.tokyo.rays import closest_points, greedy_pairs, pixel_rays
 
 STICK_MATCH_MM = 8.0  # rays through one stick's ends in two views miss each other by less than this
 ONE_END_MM, LOOSE_END_MM = 2.0, 20.0  # an end meeting within ONE_END_MM lets the other miss by LOOSE_END_MM
@@ -58,15 +58,11 @@ class StickLink:
     evidence: float | None = None  # share of pieces along the reprojection in the other view
 
 
-def column_index(columns: Sequence, n_views: int) -> dict[tuple[int, int], int]:
+def column_index(columns: Sequence) -> dict[tuple[int, int], int]:
     """(view, support index) -> index of the fused column it belongs to."""
     return {(v, k): c for c, col in enumerate(columns) for v, k in enumerate(col.supports) if k is not None}
 
 
-def _rays(st: StickReading, calib: TokyoCalibration) -> list[tuple[np.ndarray, np.ndarray]]:
-    c = calib.camera.centre
-    far = calib.camera.ray_to_plane(np.array(st.endpoints, np.float64), 0.0)
-    return [(c, (f - c) / max(float(np.linalg.norm(f - c)), 1e-12)) for f in far]
 
 
 def _end_cost(
@@ -99,10 +95,10 @@ def match_sticks(
     """(stick in a, stick in b) read as one, closest ends first, each once."""
     s = calib_a.sizes
     top_z = (MAX_HEIGHT + 1) * s.unit_mm + s.stick_thickness_mm
-    rays_b = [_rays(sb, calib_b) for sb in obs_b.sticks]
+    rays_b = [pixel_rays(calib_b.camera, sb.endpoints) for sb in obs_b.sticks]
     cands = []
     for i, sa in enumerate(obs_a.sticks):
-        rays_a = _rays(sa, calib_a)
+        rays_a = pixel_rays(calib_a.camera, sa.endpoints)
         for j in range(len(obs_b.sticks)):
             cost = _end_cost(rays_a, rays_b[j], top_z)
             if cost < STICK_MATCH_MM:
@@ -153,7 +149,7 @@ def fuse_sticks(
     """Confirm, add and drop views[0]'s sticks with the other views' readings and images (see the
     module's doc); views[0] is updated in place. Returns the links and warnings."""
     n = len(observations)
-    cols = column_index(columns, n)
+    cols = column_index(columns)
     a = observations[0]
     fgs: dict[int, np.ndarray] = {}
 
