@@ -72,8 +72,8 @@ class TokyoAdapter(GameAdapter):
         self._latest: dict[tuple[Any, ...], TableRead] = {}
         self._second: Any = None  # the second camera's TokyoCalibration, or why there is none
         self._second_set = False  # set in code (use_second_calibration), not from the environment
-        self._second_env: tuple[str, Any] | None = None  # (HIGHWAY_TOKYO_CALIBRATION2, what it gave)
-        self._demo_second: dict[str, Any] = {}  # bundled match -> camera 2's calibration, or why none
+        # (HIGHWAY_TOKYO_CALIBRATION2, source) -> camera 2's calibration or why none: each file loaded once
+        self._second_found: dict[tuple[str, str], Any] = {}
         self._views_mode: str | None = None  # "two" or the reason the last paired frame was read alone
         self._notices: list[tuple[str, str]] = []  # (status, message) for the loop to log once
 
@@ -118,22 +118,32 @@ class TokyoAdapter(GameAdapter):
         self._views_mode = None
         self._cache.clear()
 
-    def second_calibration(self) -> Any:
-        """The second camera's TokyoCalibration, or a string saying why there is none."""
+    def second_calibration(self, source_id: str = "") -> Any:
+        """The second camera's TokyoCalibration, or a string saying why there is none: the one set in
+        code, else HIGHWAY_TOKYO_CALIBRATION2's file, else (a bundled match recorded by two cameras)
+        the calibration2.json beside the match, as the first camera's calibration.json is found."""
         if self._second_set:
             return self._second
         path = os.environ.get(CALIBRATION2_ENV, "")
-        if self._second_env is None or self._second_env[0] != path:  # the file is loaded once
-            if not path:
-                found: Any = (f"camera 2 has no calibration (give --calibration2 or set {CALIBRATION2_ENV}; "
-                              "see docs/vision/tokyo-referee.md)")
-            else:
-                try:
-                    found = load_calibration(path)[0]
-                except ValueError as exc:
-                    found = f"camera 2's calibration: {exc}"
-            self._second_env = (path, found)
-        return self._second_env[1]
+        key = (path, "" if path else source_id)
+        if key not in self._second_found:
+            self._second_found[key] = self._find_second(path, source_id)
+        return self._second_found[key]
+
+    @staticmethod
+    def _find_second(path: str, source_id: str) -> Any:
+        if not path and source_id.startswith("demo:"):
+            from referee_app.demo import DEMO_ROOT
+
+            beside = DEMO_ROOT / source_id.split(":", 1)[1] / "calibration2.json"
+            path = str(beside) if beside.is_file() else ""
+        if not path:
+            return (f"camera 2 has no calibration (give --calibration2 or set {CALIBRATION2_ENV}; "
+                    "see docs/vision/tokyo-referee.md)")
+        try:
+            return load_calibration(path)[0]
+        except ValueError as exc:
+            return f"camera 2's calibration: {exc}"
 
     def take_notices(self) -> list[tuple[str, str]]:
         """(status, message) of each switch between two-view and one-view reading since the last
@@ -213,9 +223,7 @@ class TokyoAdapter(GameAdapter):
         if second is None:
             self._say_views("missing", f"camera 2 gave no image ({frame.second_note or 'no reason given'})")
             return None, None
-        calib2 = self.second_calibration()
-        if isinstance(calib2, str) and str(getattr(frame, "source_id", "")).startswith("demo:"):
-            calib2 = self._demo_second_calibration(str(frame.source_id), calib2)
+        calib2 = self.second_calibration(str(getattr(frame, "source_id", "")))
         if isinstance(calib2, str):
             self._say_views("uncalibrated", calib2)
             return None, None
@@ -225,19 +233,6 @@ class TokyoAdapter(GameAdapter):
             self._say_views("unreadable", f"camera 2's image is unusable ({exc})")
             return None, None
         return second, calib2
-
-    def _demo_second_calibration(self, source_id: str, why_not: str) -> Any:
-        """A bundled match recorded with two cameras keeps camera 2's calibration in its folder."""
-        from referee_app.demo import DEMO_ROOT
-
-        name = source_id.split(":", 1)[1]
-        if name not in self._demo_second:
-            path = DEMO_ROOT / name / "calibration2.json"
-            try:
-                self._demo_second[name] = load_calibration(path)[0] if path.is_file() else why_not
-            except ValueError as exc:
-                self._demo_second[name] = str(exc)
-        return self._demo_second[name]
 
     def _read_table(self, image: np.ndarray, calib: Any, second: np.ndarray | None, calib2: Any) -> TableRead:
         from vision.tokyo import read_tokyo, read_tokyo_views
