@@ -53,11 +53,13 @@ def test_train_dice_crops_on_a_block_fold_records_its_photos(tmp_path: Path, sha
     (folder / "labels.json").write_text(json.dumps(dict(labels, items=items)), encoding="utf-8")
     out = tmp_path / "fold.onnx"
     assert main(["train", "dice-crops", "--real", str(folder), "--real-first", "2", "--real-block", "2",
-                 "--real-fold", "odd", "--renders", "0", "--synthetic", "0", "--epochs", "1",
+                 "--real-fold", "odd", "--renders", "0", "--synthetic", "8", "--deep-smoky", "--epochs", "1",
                  "--out", str(out)]) == 0
     card = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     names = [it["image"] for it in items]
     assert card["train_photos"] == names[:2] + names[4:6]  # first 2, then block 1 of the rest
     assert card["real_fold"] == "odd" and card["real_block"] == 2
+    assert card["deep_smoky"] is True and card["synthetic"] == 8
+    assert "--deep-smoky" in out.with_suffix(".md").read_text(encoding="utf-8")  # the rebuild line
     assert "odd blocks of 2 consecutive photos" in out.with_suffix(".md").read_text(encoding="utf-8")
     assert main(["train", "dice-crops", "--real-fold", "odd", "--out", str(out)]) == 2
