@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import cv2
+import numpy as np
 
 from referee_app import events
 from referee_app.games.base import Explanation, GameAdapter, Observation
@@ -65,6 +66,23 @@ class LoopStats:
     latencies: list[float] | None = None  # seconds from frame capture to its verdict event
 
 
+@dataclass
+class CameraPicture:
+    """A camera's latest picture for the page: annotated with what its view read, or the plain
+    frame (or none, with `note` saying why) when the reading did not use that camera."""
+
+    camera: int  # 1 = the first camera
+    source: str
+    image: np.ndarray | None = None
+    annotated: bool = False
+    frame_index: int = -1
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"camera": self.camera, "source": self.source, "frame": self.frame_index,
+                "annotated": self.annotated, "has_picture": self.image is not None, "note": self.note}
+
+
 class RefereeLoop:
     def __init__(self, hub: Hub, session: MatchSession, adapter: GameAdapter, frames: Iterable[Frame],
                  frames_needed: int = 3, confirm_below: float = 0.6, publish_video: bool = True) -> None:
@@ -82,6 +100,16 @@ class RefereeLoop:
         self._thread: threading.Thread | None = None
         self._last_mismatch: str | None = None
         self.finished = threading.Event()
+        # every camera's latest picture (camera 1 also goes to the hub's MJPEG view), JPEG on request
+        self._pictures: dict[int, CameraPicture] = {}
+        self._jpegs: dict[int, tuple[int, bytes]] = {}  # camera -> (frame index, JPEG) last encoded
+        self._pictures_lock = threading.Lock()
+        others = getattr(frames, "others", None)  # a PairedSource: its cameras are known before a frame
+        if isinstance(others, list):
+            self._pictures[1] = CameraPicture(1, str(getattr(frames, "source_id", "")), note="no frame yet")
+            for cam, other in enumerate(others, start=2):
+                self._pictures[cam] = CameraPicture(cam, str(getattr(other, "source_id", "")),
+                                                    note="no frame yet")
         hub.loops[session.match_id] = self
 
     # -- control -------------------------------------------------------------------------------
@@ -98,7 +126,49 @@ class RefereeLoop:
     def status(self) -> dict[str, Any]:
         return {"message": self.message, "frames": self.stats.frames, "judged": self.stats.judged,
                 "mismatches": self.stats.mismatches, "pending": [n for n, _ in self.pending],
-                "finished": self.finished.is_set()}
+                "finished": self.finished.is_set(), "cameras": self.cameras()}
+
+    # -- the cameras' pictures for the page -------------------------------------------------------
+    def cameras(self) -> list[dict[str, Any]]:
+        """Each camera of this loop (1 = the first) with what its latest picture is."""
+        with self._pictures_lock:
+            return [p.to_json() for _, p in sorted(self._pictures.items())]
+
+    def camera_jpeg(self, camera: int) -> bytes:
+        """Camera `camera`'s latest picture as JPEG. KeyError when the loop has no such camera,
+        LookupError (with the reason) when it has sent no picture yet."""
+        with self._pictures_lock:
+            picture = self._pictures[camera]
+            done = self._jpegs.get(camera)
+        if picture.image is None:
+            raise LookupError(picture.note or "no picture yet")
+        if done is not None and done[0] == picture.frame_index:
+            return done[1]
+        ok, buf = cv2.imencode(".jpg", picture.image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if not ok:
+            raise LookupError(f"camera {camera}'s picture could not be encoded")
+        with self._pictures_lock:
+            self._jpegs[camera] = (picture.frame_index, buf.tobytes())
+        return buf.tobytes()
+
+    def _keep_pictures(self, frame: Frame, obs: Observation) -> None:
+        """Camera 1's annotated frame and, for a paired frame, every other camera's: annotated when
+        the adapter read that view (`take_view_images`), else plain, else none and why."""
+        take = getattr(self.adapter, "take_view_images", None)
+        annotated: dict[int, np.ndarray] = take() if take is not None else {}
+        pictures = {1: CameraPicture(1, frame.source_id, obs.annotated if obs.annotated is not None
+                                     else frame.image, obs.annotated is not None, frame.index)}
+        for cam, view in enumerate(getattr(frame, "others", None) or [], start=2):
+            image = annotated.get(cam, view.image)
+            pictures[cam] = CameraPicture(cam, view.source, image, cam in annotated, frame.index,
+                                          "" if image is not None else view.note)
+        with self._pictures_lock:
+            for cam, picture in pictures.items():
+                if picture.image is None and cam in self._pictures:  # keep its last picture to show
+                    kept = self._pictures[cam]
+                    picture.image, picture.annotated, picture.frame_index = (kept.image, kept.annotated,
+                                                                             kept.frame_index)
+                self._pictures[cam] = picture
 
     # -- the loop ------------------------------------------------------------------------------
     def _frames(self) -> Iterable[Frame | None]:
@@ -171,6 +241,7 @@ class RefereeLoop:
         finally:
             self._log_notices()
         obs.frame_index, obs.timestamp = frame.index, frame.timestamp
+        self._keep_pictures(frame, obs)
         if self.publish_video:
             image = obs.annotated if obs.annotated is not None else frame.image
             ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
@@ -189,11 +260,12 @@ class RefereeLoop:
 
     def _log_notices(self) -> None:
         """What the adapter says once about its cameras (e.g. a second camera gone: one view) goes
-        into the match log and onto the page as a camera event."""
+        into the match log and onto the page as a camera event: (status, message) or (status,
+        message, data) with the event's other fields (Tokyo Highway: `views`, `cameras`)."""
         take = getattr(self.adapter, "take_notices", None)
-        for status, message in take() if take is not None else []:
+        for status, message, *more in take() if take is not None else []:
             log.warning("%s: %s", self.session.match_id, message)
-            self.session.note(events.CAMERA, message, status=status)
+            self.session.note(events.CAMERA, message, status=status, **(more[0] if more else {}))
 
     def _handle(self, ex: Explanation, frame: Frame) -> None:
         sid = self.session

@@ -69,4 +69,4 @@ def test_tokyo_demo_is_read_from_both_cameras(tmp_path):
                         second_note="unplugged")
     fallback = get_adapter(demo.game)
     fallback.read(alone)
-    assert [s for s, _ in fallback.take_notices()] == ["one-view"]
+    assert [(s, data) for s, _, data in fallback.take_notices()] == [("one-view", {"views": 1, "cameras": [1]})]

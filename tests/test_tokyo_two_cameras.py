@@ -224,8 +224,9 @@ def test_the_adapter_blocks_on_a_hand_camera_two_sees_and_notes_each_switch_once
     alone = [seen(grey, 1), seen(None, 2), seen(None, 3)]
     assert [o.blocked for o in alone] == [None] * 3
     said = tokyo.take_notices()
-    assert [s for s, _ in said] == ["one-view", "one-view"]  # unusable image, then none: each said once
+    assert [s for s, _, _ in said] == ["one-view", "one-view"]  # unusable image, then none: each said once
     assert "camera 2's image is unusable" in said[0][1] and "only 0 images" in said[1][1]
     back = seen(b, 4)
     assert back.blocked is None and back.items == alone[0].items == alone[1].items
-    assert tokyo.take_notices() == [("two-views", "camera 2 is back: column heights from both cameras")]
+    assert tokyo.take_notices() == [("two-views", "camera 2 is back: column heights from both cameras",
+                                     {"views": 2, "cameras": [1, 2]})]

@@ -251,88 +251,138 @@ def open_source(spec: str | int, **kwargs: Any) -> FrameSource:
     raise VisionError(f"{text!r}: not a camera index, stream URL, folder or existing video file")
 
 
-# -- two cameras in step ----------------------------------------------------------------------------
+# -- several cameras in step ------------------------------------------------------------------------
 @dataclass
-class PairedFrame(Frame):
-    """The first camera's frame carrying the second camera's image of the same moment. `second` is None
-    when the second camera gave none; `second_note` then says why."""
+class OtherView:
+    """One more camera's image of the moment a PairedFrame was taken; `image` is None when that camera
+    gave none, and `note` then says why."""
 
-    second: np.ndarray | None = None
-    second_source: str = ""
-    second_note: str = ""
+    image: np.ndarray | None
+    source: str = ""
+    note: str = ""
+
+
+@dataclass(init=False)
+class PairedFrame(Frame):
+    """The first camera's frame carrying the other cameras' images of the same moment: `others[0]` is
+    camera 2, `others[1]` camera 3, and so on. `second`, `second_source` and `second_note` are camera
+    2's, as they were when only two cameras were read (positional arguments keep that order)."""
+
+    others: list[OtherView]
+
+    def __init__(self, image: np.ndarray, timestamp: float, source_id: str, index: int = 0,
+                 second: np.ndarray | None = None, second_source: str = "", second_note: str = "",
+                 *, others: list[OtherView] | None = None) -> None:
+        super().__init__(image, timestamp, source_id, index)
+        if others is None:
+            others = [OtherView(second, second_source, second_note)]
+        elif second is not None or second_source or second_note:
+            raise ValueError("give camera 2 either as second/second_source/second_note or in others")
+        self.others = others
+
+    @property
+    def cameras(self) -> int:
+        """How many cameras this frame was taken by (the first included)."""
+        return 1 + len(self.others)
+
+    @property
+    def second(self) -> np.ndarray | None:
+        return self.others[0].image if self.others else None
+
+    @property
+    def second_source(self) -> str:
+        return self.others[0].source if self.others else ""
+
+    @property
+    def second_note(self) -> str:
+        return self.others[0].note if self.others else "no second camera"
 
 
 class PairedSource(FrameSource):
-    """Two sources read in step; each read gives the first's next frame as a PairedFrame. Folders and
-    videos pair by order: the n-th image file of each folder (by name, unreadable ones included, so a
-    bad file never shifts the pairs), the n-th frame of a video. A live second camera pairs by its
-    latest frame: a thread keeps reading it so its driver's buffer never lags behind the first
-    camera; a latest frame older than `max_age_s` counts as none. The first source's status is this
-    source's status: the match ends or waits with the first camera, never with the second."""
+    """Several sources read in step; each read gives the first's next frame as a PairedFrame carrying
+    one image (or a note why none) from each other source. Folders and videos pair by order: the n-th
+    image file of each folder (by name, unreadable ones included, so a bad file never shifts the
+    pairs), the n-th frame of a video. A live camera or stream pairs by its latest frame: a thread per
+    live source keeps reading it so its driver's buffer never lags behind the first camera; a latest
+    frame older than `max_age_s` counts as none. The first source's status is this source's status:
+    the match ends or waits with the first camera, never with another."""
 
-    def __init__(self, first: FrameSource, second: FrameSource, max_age_s: float = 1.0) -> None:
+    def __init__(self, first: FrameSource, *others: FrameSource, max_age_s: float = 1.0) -> None:
+        if not others:
+            raise ValueError("PairedSource pairs the first source with at least one other")
         super().__init__(first.source_id, first.clock)
-        self.first, self.second = first, second
+        self.first = first
+        self.others = list(others)
         self.status = first.status
         self.max_age_s = max_age_s
-        self._latest: Frame | None = None
+        self._latest: dict[int, Frame] = {}  # other source's position -> its latest frame (live ones)
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        if isinstance(second, CaptureSource):
-            self._thread = threading.Thread(target=self._follow, name="second-camera", daemon=True)
-            self._thread.start()
+        self._threads: dict[int, threading.Thread] = {}
+        for k, other in enumerate(self.others):
+            if isinstance(other, CaptureSource):
+                thread = threading.Thread(target=self._follow, args=(k,), name=f"camera-{k + 2}", daemon=True)
+                self._threads[k] = thread
+                thread.start()
 
-    def _follow(self) -> None:
+    @property
+    def second(self) -> FrameSource:
+        """Camera 2's source (the first of the others)."""
+        return self.others[0]
+
+    def _follow(self, k: int) -> None:
+        source = self.others[k]
         while not self._stop.is_set():
-            frame = self.second.read()
+            frame = source.read()
             if frame is None:
                 self._stop.wait(0.01)
                 continue
             with self._lock:
-                self._latest = frame
+                self._latest[k] = frame
 
     def read(self) -> PairedFrame | None:
         frame = self.first.read()
         self.status = self.first.status
         if frame is None:
             return None
-        second, note = self._second_image()
-        return PairedFrame(frame.image, frame.timestamp, frame.source_id, frame.index, second,
-                           self.second.source_id, note)
+        views = [self._other_view(k) for k in range(len(self.others))]
+        return PairedFrame(frame.image, frame.timestamp, frame.source_id, frame.index, others=views)
 
-    def _second_image(self) -> tuple[np.ndarray | None, str]:
-        """The second camera's image for the frame the first just gave, or None and why not."""
-        sid = self.second.source_id
-        if self._thread is not None:
+    def _other_view(self, k: int) -> OtherView:
+        """Source k's image for the frame the first just gave, or None and why not."""
+        other = self.others[k]
+        sid = other.source_id
+        if k in self._threads:
             with self._lock:
-                latest = self._latest
+                latest = self._latest.get(k)
             if latest is None:
-                return None, f"{sid} has sent no frame yet ({self.second.status.message})"
-            age = self.second.clock() - latest.timestamp
+                return OtherView(None, sid, f"{sid} has sent no frame yet ({other.status.message})")
+            age = other.clock() - latest.timestamp
             if age > self.max_age_s:
-                return None, f"{sid} has sent no frame for {age:.1f} s ({self.second.status.message})"
-            return latest.image, ""
-        if isinstance(self.first, FolderSource) and isinstance(self.second, FolderSource):
+                why = f"{sid} has sent no frame for {age:.1f} s ({other.status.message})"
+                return OtherView(None, sid, why)
+            return OtherView(latest.image, sid)
+        if isinstance(self.first, FolderSource) and isinstance(other, FolderSource):
             pos = self.first._pos - 1  # the file the first folder just gave
-            if pos >= len(self.second.files):
-                return None, f"{self.second.folder} has only {len(self.second.files)} images"
+            if pos >= len(other.files):
+                return OtherView(None, sid, f"{other.folder} has only {len(other.files)} images")
             errors: list[tuple[str, str]] = []
-            image = read_image(self.second.files[pos], errors=errors)
+            image = read_image(other.files[pos], errors=errors)
             if image is None:
-                self.second.skipped.extend(errors)
-                return None, f"{self.second.files[pos]}: {errors[-1][1]}"
-            return image, ""
-        frame = self.second.read()
+                other.skipped.extend(errors)
+                return OtherView(None, sid, f"{other.files[pos]}: {errors[-1][1]}")
+            return OtherView(image, sid)
+        frame = other.read()
         if frame is None:
-            return None, self.second.status.message or f"{sid} gave no frame"
-        return frame.image, ""
+            return OtherView(None, sid, other.status.message or f"{sid} gave no frame")
+        return OtherView(frame.image, sid)
 
     def close(self) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
+        for thread in self._threads.values():
+            thread.join(timeout=2)
         self.first.close()
-        self.second.close()
+        for other in self.others:
+            other.close()
         super().close()
         self.status = self.first.status

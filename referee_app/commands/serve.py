@@ -38,6 +38,14 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibration2", metavar="FILE",
                    help="the second camera's calibration (`tokyo calibrate` on the same printed mat); "
                         "without one the referee reads the first camera alone and says so")
+    p.add_argument("--camera-extra", action="append", default=[], metavar="SPEC",
+                   help="one more camera watching the table, written like --camera2; repeat it for each "
+                        "(numbered after the first and --camera2: camera 3, 4 ... with --camera2). "
+                        "Tokyo Highway reads every calibrated view")
+    p.add_argument("--calibration-extra", action="append", default=[], metavar="FILE",
+                   help="an extra camera's calibration, repeatable: the n-th goes with the n-th "
+                        "--camera-extra (an extra camera without one is left out of the reading, and "
+                        "the referee says so)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
@@ -97,11 +105,17 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     sources = [a for a in ("camera", "video", "frames", "stream") if getattr(args, a) is not None]
     if len(sources) > 1:
         raise CliError("watch one source at a time: give only one of --camera, --video, --frames, --stream")
-    if (args.camera2 or args.calibration2) and not sources:
-        raise CliError("--camera2 and --calibration2 go with a first source: --camera, --video, --frames "
-                       "or --stream")
+    extras, extra_calibrations = list(args.camera_extra or []), list(args.calibration_extra or [])
+    if (args.camera2 or args.calibration2 or extras or extra_calibrations) and not sources:
+        raise CliError("--camera2, --calibration2, --camera-extra and --calibration-extra go with a first "
+                       "source: --camera, --video, --frames or --stream")
     if args.calibration2 and not args.camera2:
         raise CliError("--calibration2 is the second camera's calibration: give --camera2 too")
+    if extra_calibrations and not extras:
+        raise CliError("--calibration-extra is an extra camera's calibration: give --camera-extra too")
+    if len(extra_calibrations) > len(extras):
+        raise CliError(f"{len(extra_calibrations)} --calibration-extra for {len(extras)} --camera-extra: "
+                       "the n-th calibration goes with the n-th extra camera, so give at most one each")
     if sources:
         from vision.sources import open_source
 
@@ -119,7 +133,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
                 adapter.use_calibration(args.calibration)
             except Exception as exc:
                 raise CliError(f"cannot use the calibration {args.calibration!r}: {exc}", 1) from exc
-        if args.camera2:
+        if args.camera2 or extras:
             frames = _pair(frames, adapter, args)
         if not adapter.has_reader:
             raise CliError(f"{args.game} has no camera reader yet: referee it by manual entry on the page", 1)
@@ -140,26 +154,53 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     return hub, loops
 
 
-def _pair(frames: Any, adapter: Any, args: argparse.Namespace) -> Any:
-    """The first source paired with the --camera2 one; --calibration2 given to the adapter."""
-    from vision.sources import PairedSource, open_source
+def _other_cameras(args: argparse.Namespace) -> list[tuple[str, str, str | None, str]]:
+    """(option, spec, calibration file or None, its option) of cameras 2, 3 ... in order: --camera2
+    first, then each --camera-extra with the --calibration-extra at its position."""
+    out: list[tuple[str, str, str | None, str]] = []
+    if args.camera2:
+        out.append(("--camera2", args.camera2, args.calibration2, "--calibration2"))
+    calibrations = list(args.calibration_extra or [])
+    for k, spec in enumerate(args.camera_extra or []):
+        out.append(("--camera-extra", spec, calibrations[k] if k < len(calibrations) else None,
+                    "--calibration-extra"))
+    return out
 
-    if not hasattr(adapter, "use_second_calibration"):
-        frames.close()
-        raise CliError(f"{args.game}'s reader uses one camera: --camera2 is for tokyo-highway")
-    try:
-        second = open_source(args.camera2)
-    except Exception as exc:
-        frames.close()
-        raise CliError(f"cannot open camera2 {args.camera2!r}: {exc}", 1) from exc
-    if args.calibration2:
+
+def _pair(frames: Any, adapter: Any, args: argparse.Namespace) -> Any:
+    """The first source paired with the other cameras (--camera2, then each --camera-extra); their
+    calibrations given to the adapter. Whatever was opened is closed again when one cannot be used."""
+    from vision.sources import CaptureSource, PairedSource, open_source
+
+    cameras = _other_cameras(args)
+    opened: list[Any] = [frames]
+
+    def fail(message: str, code: int = 1) -> CliError:
+        for source in opened:
+            source.close()
+        return CliError(message, code)
+
+    if not hasattr(adapter, "use_camera_calibration"):
+        raise fail(f"{args.game}'s reader uses one camera: {cameras[0][0]} is for tokyo-highway", 2)
+    for number, (option, spec, calibration, calibration_option) in enumerate(cameras, start=2):
+        # today's wording for --camera2 ("camera2", "calibration2"); camera N for the extra ones
+        name = "camera2" if option == "--camera2" else f"camera {number} ({option})"
         try:
-            adapter.use_second_calibration(args.calibration2)
+            source = open_source(spec)
         except Exception as exc:
-            frames.close()
-            second.close()
-            raise CliError(f"cannot use the calibration2 {args.calibration2!r}: {exc}", 1) from exc
-    return PairedSource(frames, second)
+            raise fail(f"cannot open {name} {spec!r}: {exc}") from exc
+        opened.append(source)
+        if isinstance(source, CaptureSource) and isinstance(source.target, int) \
+                and source.status.state == "lost":  # a wrong index, not a camera that dropped out
+            raise fail(f"cannot open {name} {spec!r}: {source.status.message}")
+        if calibration:
+            which = ("calibration2" if option == "--camera2"
+                     else f"calibration of camera {number} ({calibration_option})")
+            try:
+                adapter.use_camera_calibration(number, calibration)
+            except Exception as exc:
+                raise fail(f"cannot use the {which} {calibration!r}: {exc}") from exc
+    return PairedSource(*opened)
 
 
 def _run(args: argparse.Namespace) -> int:
