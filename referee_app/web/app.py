@@ -314,6 +314,38 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
                             headers={"Content-Disposition": f'attachment; filename="{match_id}.csv"'})
         raise ApiError("format must be jsonl, json or csv", 400)
 
+    # -- cameras: every camera of a match's loop, read-only ------------------------------------------
+    def camera_loop(match_id: str) -> Any:
+        """The loop watching a match, or a 404 saying whether the match or its camera is missing
+        (no session is opened just to look: reading pictures changes nothing)."""
+        loop = hub.loops.get(match_id_ok(match_id))
+        if loop is not None:
+            return loop
+        if match_id in hub.sessions or hub.store.path(match_id).exists():
+            raise ApiError(f"no camera watches match {match_id!r} (moves are entered on the page)", 404)
+        raise ApiError(f"no match {match_id!r}", 404)
+
+    @app.get("/api/matches/<match_id>/cameras")
+    def cameras(match_id: str):
+        return jsonify(cameras=camera_loop(match_id).cameras())
+
+    @app.get("/api/matches/<match_id>/cameras/<name>")
+    def camera_picture(match_id: str, name: str):
+        loop = camera_loop(match_id)
+        found = re.fullmatch(r"([0-9]{1,3})\.jpg", name)
+        if not found:
+            raise ApiError(f"{name!r}: a camera's picture is <n>.jpg, n = 1 for the first camera, 2 ...", 404)
+        camera = int(found.group(1))
+        try:
+            jpeg = loop.camera_jpeg(camera)
+        except KeyError:
+            have = [c["camera"] for c in loop.cameras()]
+            which = f"its cameras are {', '.join(map(str, have))}" if have else "it has sent no frame yet"
+            raise ApiError(f"match {match_id!r} has no camera {camera}: {which}", 404) from None
+        except LookupError as exc:
+            raise ApiError(f"camera {camera} of match {match_id!r} has no picture yet: {exc}", 404) from None
+        return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
     @app.get("/video.mjpg")
     def video():
         try:

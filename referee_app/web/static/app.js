@@ -97,6 +97,7 @@
       if (!$("live").src.endsWith(want)) $("live").src = want;
       $("loop-status").textContent = summary.loop.message || "";
     }
+    renderCameras(summary.loop ? summary.loop.cameras || [] : []);
     if (!replaying) await loadBoard();
     const steps = summary.history.length;
     $("replay-step").max = String(steps * 2 + 2);
@@ -106,6 +107,57 @@
       feed.dataset.loaded = "1";
       for (const h of summary.history) addFeed({ kind: "verdict", data: h, id: h.seq });
     }
+  }
+
+  // the other cameras (2, 3 ...) as small pictures; camera 1 is the live view above them
+  let bigCamera = null;
+  const pictureUrl = (c) => `/api/matches/${encodeURIComponent(matchId)}/cameras/${c.camera}.jpg?frame=${c.frame}`;
+  function cameraNote(c) {
+    const what = !c.has_picture ? "no picture" : c.annotated ? "what it read" : "plain frame";
+    return `Camera ${c.camera} · ${what}${c.note ? " — " + c.note : ""}`;
+  }
+
+  function renderCameras(cams) {
+    const box = $("cameras");
+    const others = cams.filter((c) => c.camera > 1);
+    box.hidden = !others.length;
+    for (const c of others) {
+      let b = box.querySelector(`[data-camera="${c.camera}"]`);
+      if (!b) {
+        b = document.createElement("button");
+        b.type = "button";
+        b.className = "camera-thumb";
+        b.dataset.camera = String(c.camera);
+        b.innerHTML = `<img alt="Camera ${c.camera}"><span></span>`;
+        b.addEventListener("click", () => { bigCamera = Number(b.dataset.camera); renderBig(cams); $("camera-dialog").showModal(); });
+        box.appendChild(b);
+      }
+      const img = b.querySelector("img");
+      if (c.has_picture && img.getAttribute("src") !== pictureUrl(c)) img.src = pictureUrl(c);
+      b.querySelector("span").textContent = cameraNote(c);
+      b.title = `${c.source} — click to enlarge`;
+    }
+    for (const b of [...box.children]) {
+      if (!others.some((c) => String(c.camera) === b.dataset.camera)) b.remove();
+    }
+    renderBig(cams);
+  }
+
+  function renderBig(cams) {
+    const c = cams.find((x) => x.camera === bigCamera);
+    if (!c) return;
+    $("camera-dialog-title").textContent = `Camera ${c.camera}`;
+    $("camera-big").alt = `Camera ${c.camera}: ${c.source}`;
+    if (c.has_picture && $("camera-big").getAttribute("src") !== pictureUrl(c)) $("camera-big").src = pictureUrl(c);
+    $("camera-dialog-note").textContent = `${cameraNote(c)} (${c.source})`;
+  }
+  $("camera-dialog-close").addEventListener("click", () => $("camera-dialog").close());
+  $("camera-dialog").addEventListener("close", () => { bigCamera = null; });
+
+  async function refreshCameras() {
+    if (!matchId || !summary || !summary.loop || $("live-card").hidden) return;
+    const out = await api(`/api/matches/${encodeURIComponent(matchId)}/cameras`);
+    renderCameras(out.cameras || []);
   }
 
   async function loadBoard() {
@@ -261,5 +313,7 @@
         }
       } catch (e) { /* the stream's onerror already shows the state */ }
     }, 10000);
+    // the other cameras' pictures follow the match (the live view of camera 1 is a stream)
+    setInterval(() => refreshCameras().catch(() => {}), 1500);
   })();
 })();
