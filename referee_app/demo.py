@@ -5,6 +5,8 @@ Each demo is a folder under referee_app/data/demo/<name>/ with a manifest.json:
 {"game", "players", "variant", "fps", "frames": [{"file", "hold"}...], "expected": [...]}
 where each distinct scene is stored once and shown for `hold` frames, and `expected` lists the
 verdicts (notation, legal, rule) the referee should reach, so a test can check the whole path.
+A match recorded by several cameras names each frame's other pictures: `"second"` (camera 2's file)
+or `"others"` (camera 2's, camera 3's ... files, in camera order); its frames are then PairedFrames.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.sources import PairedFrame
+from vision.sources import OtherView, PairedFrame
 from vision.types import Frame
 
 log = logging.getLogger("referee_app.demo")
@@ -50,19 +52,21 @@ class Demo:
                 self.skipped.append(str(path))
                 log.warning("%s: bundled demo frame cannot be read; skipped", path)
                 continue
-            second, note = None, ""
-            if entry.get("second"):  # the same moment seen by the match's second camera
-                second = cv2.imread(str(self.folder / entry["second"]), cv2.IMREAD_COLOR)
-                note = "" if second is not None else f"{entry['second']} cannot be read"
+            names = list(entry.get("others") or ([entry["second"]] if entry.get("second") else []))
+            others = []  # the same moment seen by the match's other cameras (2, 3 ...)
+            for cam, name in enumerate(names, start=2):
+                other = cv2.imread(str(self.folder / name), cv2.IMREAD_COLOR)
+                others.append(OtherView(other, f"demo:{self.name}:camera{cam}",
+                                        "" if other is not None else f"{name} cannot be read"))
             for _ in range(int(entry.get("hold", 1))):
                 if realtime:
                     delay = start + index / fps - time.time()
                     if delay > 0:
                         time.sleep(delay)
                 source = f"demo:{self.name}"
-                if entry.get("second"):
+                if others:
                     yield PairedFrame(np.ascontiguousarray(image), time.time(), source, index,
-                                      second=second, second_source=f"{source}:camera2", second_note=note)
+                                      others=list(others))
                 else:
                     yield Frame(np.ascontiguousarray(image), time.time(), source, index)
                 index += 1

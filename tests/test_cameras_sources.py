@@ -98,3 +98,25 @@ def test_live_cameras_pair_by_their_latest_frames_and_their_threads_stop_on_clos
     paired.close()
     assert threading.active_count() == before
     assert [c.status.state for c in cams] == ["closed", "closed"]
+
+
+def test_a_recorded_match_names_each_frames_pictures_from_every_camera(tmp_path):
+    import json
+
+    from referee_app.demo import Demo
+
+    for name, level in (("a.png", 10), ("camera2/a.png", 20), ("camera3/a.png", 30)):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        cv2.imwrite(str(tmp_path / name), np.full((16, 24, 3), level, np.uint8))
+    (tmp_path / "camera3" / "b.png").write_bytes(b"damaged")
+    manifest = {"game": "tokyo-highway", "players": ["A", "B"], "fps": 100, "expected": [],
+                "frames": [{"file": "a.png", "hold": 2, "others": ["camera2/a.png", "camera3/a.png"]},
+                           {"file": "a.png", "others": ["camera2/a.png", "camera3/b.png"]},
+                           {"file": "a.png", "second": "camera2/a.png"}]}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    frames = list(Demo("three", tmp_path, manifest).frames(realtime=False))
+    assert [f.cameras for f in frames] == [3, 3, 3, 2]
+    assert [int(v.image[0, 0, 0]) for v in frames[0].others] == [20, 30]
+    assert [v.source for v in frames[0].others] == ["demo:three:camera2", "demo:three:camera3"]
+    assert frames[2].others[1].image is None and "camera3/b.png cannot be read" in frames[2].others[1].note
+    assert int(frames[3].second[0, 0, 0]) == 20 and frames[3].second_source == "demo:three:camera2"
