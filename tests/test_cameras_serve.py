@@ -185,3 +185,36 @@ def test_serve_refuses_an_extra_camera_index_that_does_not_open(recorded, adapte
                  "--frames", str(recorded / "a"), "--camera-extra", "7"]) == 1
     err = capsys.readouterr().err
     assert "cannot open camera 2 (--camera-extra) '7'" in err and "did not open" in err
+
+
+def test_views_that_cannot_be_read_together_fall_back_to_camera_one_and_come_back(monkeypatch):
+    import vision.tokyo
+    from referee_app.games.tokyo import TokyoAdapter
+    from vision.sources import OtherView, PairedFrame
+
+    tokyo = TokyoAdapter()
+    tokyo.use_calibration(DEMO / "calibration.json")
+    for camera in (2, 3):
+        tokyo.use_camera_calibration(camera, DEMO / "calibration2.json")
+
+    def seen(k: int):
+        first, other = cv2.imread(str(DEMO / SCENES[k])), cv2.imread(str(DEMO / "camera2" / SCENES[k]))
+        views = [OtherView(other, "folder:b"), OtherView(other.copy(), "folder:c")]
+        return tokyo.read(PairedFrame(first, float(k), "folder:a", k, others=views))
+
+    real = vision.tokyo.read_tokyo_views
+
+    def broken(images, calibrations):
+        raise RuntimeError("no common view")
+
+    monkeypatch.setattr(vision.tokyo, "read_tokyo_views", broken)
+    alone = seen(0)
+    assert tokyo.take_notices() == [("one-view", "the 3 views could not be read together (no common view): "
+                                     "reading camera 1 alone", {"views": 1, "cameras": [1]})]  # said once
+    assert tokyo.take_view_images() == {}  # no other view was read: the page shows their plain frames
+    monkeypatch.setattr(vision.tokyo, "read_tokyo_views", real)
+    together = seen(1)  # the next scene (a still scene's failed reading is kept: it would fail again)
+    assert tokyo.take_notices() == [("several-views", "cameras 2 and 3 are back: column heights from "
+                                     "cameras 1, 2 and 3", {"views": 3, "cameras": [1, 2, 3]})]
+    assert sorted(tokyo.take_view_images()) == [2, 3]
+    assert (alone.items["supports"], together.items["supports"]) == (0, 1)
