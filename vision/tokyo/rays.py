@@ -59,3 +59,28 @@ def greedy_pairs(candidates: list[tuple[float, int, int]]) -> list[tuple[int, in
             used_j.add(j)
             out.append((i, j, cost))
     return out
+
+
+def join_pairs(
+    n_views: int, pairs: dict[tuple[int, int], list[tuple[int, int, float]]]
+) -> list[list[int | None]]:
+    """Tracks across views from pairwise matches ((view a, view b) -> [(item in a, item in b, cost)]):
+    each track holds an item index per view (None where that view has none), matches joined view pair
+    by view pair in order, never two items of one view in one track (a conflicting match is left out)."""
+    tracks: list[list[int | None]] = []
+    where: dict[tuple[int, int], int] = {}
+    for (va, vb), matches in sorted(pairs.items()):
+        for i, j, _ in matches:
+            ka, kb = where.get((va, i)), where.get((vb, j))
+            if ka is None and kb is None:
+                track: list[int | None] = [None] * n_views
+                track[va], track[vb] = i, j
+                tracks.append(track)
+                where[(va, i)] = where[(vb, j)] = len(tracks) - 1
+            elif ka is not None and kb is None and tracks[ka][vb] is None:
+                tracks[ka][vb] = j
+                where[(vb, j)] = ka
+            elif kb is not None and ka is None and tracks[kb][va] is None:
+                tracks[kb][va] = i
+                where[(va, i)] = kb
+    return tracks

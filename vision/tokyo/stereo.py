@@ -25,7 +25,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.junctions import fuse_junctions
 from vision.tokyo.observation import TokyoObservation
-from vision.tokyo.rays import closest_points, greedy_pairs, pixel_rays, triangulate
+from vision.tokyo.rays import closest_points, greedy_pairs, join_pairs, pixel_rays, triangulate
 from vision.tokyo.reader import read_tokyo
 from vision.tokyo.stick_fusion import StickLink, fuse_sticks
 from vision.types import VisionError
@@ -124,29 +124,6 @@ def _match_pairs(
     return greedy_pairs(cands)
 
 
-def _clusters(
-    n_views: int, pairs: dict[tuple[int, int], list[tuple[int, int, float]]]
-) -> list[list[int | None]]:
-    """Columns across views: pairwise matches joined, never two supports of one view in one column."""
-    cols: list[list[int | None]] = []
-    where: dict[tuple[int, int], int] = {}
-    for (va, vb), matches in sorted(pairs.items()):
-        for i, j, _ in matches:
-            ka, kb = where.get((va, i)), where.get((vb, j))
-            if ka is None and kb is None:
-                col: list[int | None] = [None] * n_views
-                col[va], col[vb] = i, j
-                cols.append(col)
-                where[(va, i)] = where[(vb, j)] = len(cols) - 1
-            elif ka is not None and kb is None and cols[ka][vb] is None:
-                cols[ka][vb] = j
-                where[(vb, j)] = ka
-            elif kb is not None and ka is None and cols[kb][va] is None:
-                cols[kb][va] = i
-                where[(va, i)] = kb
-    return cols
-
-
 def fuse_views(
     observations: Sequence[TokyoObservation],
     calibs: Sequence[TokyoCalibration],
@@ -165,7 +142,7 @@ def fuse_views(
         for a in range(n)
         for b in range(a + 1, n)
     }
-    cols = _clusters(n, pairs)
+    cols = join_pairs(n, pairs)
     seen = {(v, k) for col in cols for v, k in enumerate(col) if k is not None}
     for v, obs in enumerate(observations):
         for k in range(len(obs.supports)):

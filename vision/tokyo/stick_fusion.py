@@ -24,7 +24,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.foreground import BRIGHT, pieces_masks
 from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
-from vision.tokyo.rays import closest_points, greedy_pairs, pixel_rays
+from vision.tokyo.rays import closest_points, greedy_pairs, join_pairs, pixel_rays
 
 STICK_MATCH_MM = 8.0  # rays through one stick's ends in two views miss each other by less than this
 ONE_END_MM, LOOSE_END_MM = 2.0, 20.0  # an end meeting within ONE_END_MM lets the other miss by LOOSE_END_MM
@@ -38,6 +38,10 @@ KEEP_EVIDENCE = 0.8
 BARE_TABLE = 0.1  # ... and whatever its length when the other view shows (nearly) no pieces along it
 KEEP_LENGTH_TOL = 0.17
 ADD_EVIDENCE = 0.6  # ... for it to be added to a view that did not read it
+# a stick views[0] alone reads is dropped when this many other views (or all that see it) contradict it
+DROP_VOTES = 1
+# a stick one other view alone reads is not added when this many of the views not reading it contradict it
+ADD_AGAINST_VOTES = 1
 WHOLE_TOL = 0.12  # an added stick's 3D length is the set's within this share
 FRAME_MARGIN_PX = 4.0
 MASK_SCALE = 0.5  # the piece masks for the evidence are made at half size
@@ -61,8 +65,6 @@ class StickLink:
 def column_index(columns: Sequence) -> dict[tuple[int, int], int]:
     """(view, support index) -> index of the fused column it belongs to."""
     return {(v, k): c for c, col in enumerate(columns) for v, k in enumerate(col.supports) if k is not None}
-
-
 
 
 def _end_cost(
@@ -146,8 +148,8 @@ def fuse_sticks(
     columns: Sequence,
     images: Sequence[np.ndarray],
 ) -> tuple[list[StickLink], list[str]]:
-    """Confirm, add and drop views[0]'s sticks with the other views' readings and images (see the
-    module's doc); views[0] is updated in place. Returns the links and warnings."""
+    """Confirm, add and drop views[0]'s sticks by the votes of every other view (see the module's doc);
+    views[0] is updated in place. Returns the links and warnings."""
     n = len(observations)
     cols = column_index(columns)
     a = observations[0]
@@ -158,59 +160,73 @@ def fuse_sticks(
             fgs[v] = pieces(images[v])
         return fgs[v]
 
+    def share_in(st: StickReading, v: int) -> float | None:
+        uv = reproject(st, calibs[v], images[v].shape)
+        return None if uv is None else evidence(fg(v), uv, MASK_SCALE)
+
+    tracks = stick_tracks(observations, calibs)
     links: list[StickLink] = []
     warnings: list[str] = []
-    # views[0]'s sticks and what each other view makes of them
-    partner: list[dict[int, int]] = [{} for _ in range(n)]  # view -> {stick in a: stick in view}
-    for vb in range(1, n):
-        for i, j in match_sticks(a, observations[vb], calibs[0], calibs[vb]):
-            partner[vb][i] = j
+    partner: list[dict[int, int]] = [{} for _ in range(n)]  # view -> {stick in a: stick in that view}
+    first = {t[0]: t for t in tracks if t[0] is not None}
     drop: set[int] = set()
     for i, st in enumerate(a.sticks):
-        idx = tuple([i] + [partner[vb].get(i) for vb in range(1, n)])
+        idx = tuple(first[i])
+        for v in range(1, n):
+            if idx[v] is not None:
+                partner[v][i] = idx[v]
         if any(k is not None for k in idx[1:]):
             st.confidence = round(min(1.0, 1 - (1 - st.confidence) * 0.5), 3)
             links.append(StickLink(idx, "views"))
             continue
-        shares = [
-            evidence(fg(vb), uv, MASK_SCALE)
-            for vb in range(1, n)
-            if (uv := reproject(st, calibs[vb], images[vb].shape)) is not None
-        ]
+        # read by views[0] alone: every other view that can see it votes on it
+        shares = [sh for v in range(1, n) if (sh := share_in(st, v)) is not None]
+        whole = _whole(st, calibs[0], KEEP_LENGTH_TOL)
+        against = sum(sh < BARE_TABLE or sh < KEEP_EVIDENCE and not whole for sh in shares)
         share = max(shares) if shares else None
-        bare = share is not None and share < BARE_TABLE
-        if bare or share is not None and share < KEEP_EVIDENCE and not _whole(st, calibs[0], KEEP_LENGTH_TOL):
+        if shares and against >= min(len(shares), DROP_VOTES):
             drop.add(i)
-            links.append(StickLink(idx, "dropped", round(share, 3)))
+            links.append(StickLink(idx, "dropped", None if share is None else round(share, 3)))
         else:
             links.append(StickLink(idx, "kept", None if share is None else round(share, 3)))
-    # sticks another view reads that views[0] does not
-    added: list[tuple[int, int]] = []  # (view, stick)
-    for vb in range(1, n):
-        taken = set(partner[vb].values())
-        for j, st in enumerate(observations[vb].sticks):
-            if j in taken or any((v, j) == (vb, k) for v, k in added):
+    # sticks other views read and views[0] does not: those read by more views first
+    added: list[tuple[int, list[int | None]]] = []  # (the view whose reading is taken, track)
+    added_uv: list[np.ndarray] = []
+    others = [t for t in tracks if t[0] is None]
+    others.sort(key=lambda t: -sum(k is not None for k in t))
+    for t in others:
+        readers = [v for v in range(1, n) if t[v] is not None]
+        whole = [v for v in readers if _whole(observations[v].sticks[t[v]], calibs[v])]
+        if not whole:
+            continue
+        vb = whole[0]
+        st = observations[vb].sticks[t[vb]]
+        uv = reproject(st, calibs[0], images[0].shape)
+        if uv is None:
+            continue
+        share = evidence(fg(0), uv, MASK_SCALE)
+        if share < ADD_EVIDENCE:
+            continue
+        if len(readers) == 1:
+            # one reader: the views that do not read it must not contradict it either
+            shares = [sh for v in range(1, n) if v != vb and (sh := share_in(st, v)) is not None]
+            if sum(sh < ADD_EVIDENCE for sh in shares) >= ADD_AGAINST_VOTES:
                 continue
-            uv = reproject(st, calibs[0], images[0].shape)
-            if uv is None:
-                continue
-            if not _whole(st, calibs[vb]):
-                continue
-            share = evidence(fg(0), uv, MASK_SCALE)
-            if share < ADD_EVIDENCE:
-                continue
-            k = _along(a, uv, drop)
-            if k is not None:
-                if links[k].status == "kept" and not _whole(a.sticks[k], calibs[0]):
-                    # views[0] reads part of this stick (or runs it on past an end) and no other view
-                    # reads that: the whole stick the other view reads takes its place
-                    _take_ends(a.sticks[k], st, uv, _rests_in_first(st, vb, cols))
-                    partner[vb][k] = j
-                    links[k].status, links[k].evidence = "refined", round(share, 3)
-                continue
-            added.append((vb, j))
-            idx = tuple(j if v == vb else None for v in range(n))
-            links.append(StickLink(idx, "added", round(share, 3)))
+        if any(_overlaps(uv, q, a.sticks[0].width_px if a.sticks else 6.0) for q in added_uv):
+            continue  # the same stick already added through another view's reading
+        k = _along(a, uv, drop)
+        if k is not None:
+            if links[k].status == "kept" and not _whole(a.sticks[k], calibs[0]):
+                # views[0] reads part of this stick (or runs it on past an end) and no other view
+                # reads that: the whole stick another view reads takes its place
+                _take_ends(a.sticks[k], st, uv, _rests_in_first(st, vb, cols))
+                for v in readers:
+                    partner[v][k] = t[v]  # type: ignore[assignment]
+                links[k].status, links[k].evidence = "refined", round(share, 3)
+            continue
+        added.append((vb, t))
+        added_uv.append(uv)
+        links.append(StickLink(tuple(t), "added", round(share, 3)))
     if drop:
         warnings.append(f"view 0: {len(drop)} stick(s) no other view shows dropped")
     new_of = _rebuild(a, observations, calibs, cols, drop, added, partner)
@@ -222,6 +238,43 @@ def fuse_sticks(
         elif ln.sticks[0] is not None:
             ln.sticks = (new_of.get(ln.sticks[0]), *ln.sticks[1:])
     return links, warnings
+
+
+def stick_tracks(
+    observations: Sequence[TokyoObservation], calibs: Sequence[TokyoCalibration]
+) -> list[list[int | None]]:
+    """Every stick of every view in one track per physical stick: the views' sticks matched pair by
+    pair (`match_sticks`) and joined; a stick no other view matches is a track of its own."""
+    n = len(observations)
+    pairs = {}
+    for va in range(n):
+        for vb in range(va + 1, n):
+            matches = match_sticks(observations[va], observations[vb], calibs[va], calibs[vb])
+            pairs[(va, vb)] = [(i, j, 0.0) for i, j in matches]
+    tracks = join_pairs(n, pairs)
+    seen = {(v, k) for t in tracks for v, k in enumerate(t) if k is not None}
+    for v, obs in enumerate(observations):
+        alone = [k for k in range(len(obs.sticks)) if (v, k) not in seen]
+        tracks += [[k if u == v else None for u in range(n)] for k in alone]
+    return tracks
+
+
+def _overlaps(uv: np.ndarray, other: np.ndarray, width: float) -> bool:
+    """Whether two segments of one image lie along each other (within 6 degrees and a stick's width,
+    overlapping half of the first)."""
+    d = uv[1] - uv[0]
+    length = float(np.linalg.norm(d))
+    if length < 1:
+        return False
+    u = d / length
+    e = other[1] - other[0]
+    if abs(float(e @ u)) / max(float(np.linalg.norm(e)), 1e-6) < np.cos(np.radians(6)):
+        return False
+    nrm = np.array([-u[1], u[0]])
+    if max(abs(float((q - uv[0]) @ nrm)) for q in other) > max(width, 4.0):
+        return False
+    s = sorted(float((q - uv[0]) @ u) for q in other)
+    return min(s[1], length) - max(s[0], 0.0) > 0.5 * length
 
 
 def _whole(st: StickReading, calib: TokyoCalibration, tol: float = WHOLE_TOL) -> bool:
@@ -256,24 +309,8 @@ def _take_ends(
 def _along(a: TokyoObservation, uv: np.ndarray, drop: set[int]) -> int | None:
     """One of a view's sticks that already lies along a segment (within 6 degrees and a stick's
     width, overlapping half of it), if any: adding the segment would read that stick twice."""
-    d = uv[1] - uv[0]
-    length = float(np.linalg.norm(d))
-    if length < 1:
-        return None
-    u = d / length
-    nrm = np.array([-u[1], u[0]])
     for k, st in enumerate(a.sticks):
-        if k in drop:
-            continue
-        p = np.array(st.endpoints, np.float64)
-        e = p[1] - p[0]
-        cos = abs(float(e @ u)) / max(float(np.linalg.norm(e)), 1e-6)
-        if cos < np.cos(np.radians(6)):
-            continue
-        if max(abs(float((q - uv[0]) @ nrm)) for q in p) > max(st.width_px, 4.0):
-            continue
-        s = sorted(float((q - uv[0]) @ u) for q in p)
-        if min(s[1], length) - max(s[0], 0.0) > 0.5 * length:
+        if k not in drop and _overlaps(uv, np.array(st.endpoints, np.float64), st.width_px):
             return k
     return None
 
@@ -284,7 +321,7 @@ def _rebuild(
     calibs: Sequence[TokyoCalibration],
     cols: dict[tuple[int, int], int],
     drop: set[int],
-    added: list[tuple[int, int]],
+    added: list[tuple[int, list[int | None]]],
     partner: list[dict[int, int]],
 ) -> dict[int, int]:
     """views[0] without its dropped sticks and with the added ones (after the kept ones, in order);
@@ -296,13 +333,15 @@ def _rebuild(
     sticks = [a.sticks[i] for i in keep]
     # where each of views[0]'s sticks is in every other view, after re-indexing
     in_view: list[dict[int, int]] = [{new_of[i]: j for i, j in p.items() if i in new_of} for p in partner]
-    origin: dict[int, tuple[int, int]] = {}
-    for vb, j in added:
-        sb = observations[vb].sticks[j]
+    origin: set[int] = set()
+    for vb, track in added:
+        sb = observations[vb].sticks[track[vb]]  # type: ignore[index]
         uv, _ = calibs[0].camera.project(np.array(sb.endpoints_mm, np.float64))
         rests = _rests_in_first(sb, vb, cols)
-        origin[len(sticks)] = (vb, j)
-        in_view[vb][len(sticks)] = j
+        origin.add(len(sticks))
+        for v, j in enumerate(track):
+            if j is not None:
+                in_view[v][len(sticks)] = j
         sticks.append(
             StickReading(
                 ((float(uv[0, 0]), float(uv[0, 1])), (float(uv[1, 0]), float(uv[1, 1]))),
