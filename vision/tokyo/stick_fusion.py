@@ -38,6 +38,7 @@ KEEP_EVIDENCE = 0.8
 BARE_TABLE = 0.1  # ... and whatever its length when the other view shows (nearly) no pieces along it
 KEEP_LENGTH_TOL = 0.17
 ADD_EVIDENCE = 0.6  # ... for it to be added to a view that did not read it
+ADD_EVIDENCE_VOTED = 0.4  # ... when two or more other views read it
 # a stick views[0] alone reads is dropped when this many other views (or all that see it) contradict it
 DROP_VOTES = 1
 # a stick one other view alone reads is not added when this many of the views not reading it contradict it
@@ -205,7 +206,7 @@ def fuse_sticks(
         if uv is None:
             continue
         share = evidence(fg(0), uv, MASK_SCALE)
-        if share < ADD_EVIDENCE:
+        if share < (ADD_EVIDENCE if len(readers) == 1 else ADD_EVIDENCE_VOTED):
             continue
         if len(readers) == 1:
             # one reader: the views that do not read it must not contradict it either
