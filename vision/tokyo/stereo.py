@@ -27,7 +27,7 @@ from vision.tokyo.junctions import fuse_junctions
 from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.rays import closest_points, greedy_pairs, join_pairs, pixel_rays, triangulate
 from vision.tokyo.reader import read_tokyo
-from vision.tokyo.stick_fusion import StickLink, fuse_sticks
+from vision.tokyo.stick_fusion import StickLink, fuse_sticks, stick_tracks
 from vision.types import VisionError
 
 __all__ = ["TokyoViews", "ViewColumn", "closest_points", "fuse_views", "read_tokyo_views", "triangulate"]
@@ -36,6 +36,12 @@ MAX_HEIGHT = 9  # column units; the reader's tallest column
 MATCH_GAP_MM = 12.0  # rays through one column's top miss each other by less than this
 MATCH_XY_MM = 30.0  # the meeting point lies this close to where each view's own reading put it
 TRUST_GAP_MM = 6.0  # rays missing each other by more: keep the one-view heights
+# a column one view alone reads within this of a column other views triangulate is that column
+FOLD_XY_MM, FOLD_RAY_MM = 20.0, 8.0
+FOLD_MIN_VIEWS = 3  # ... with at least this many views
+# a column one view alone reads, carrying only roads no other view reads, is left out with this many views
+LONE_ROADS_MIN_VIEWS = 3
+FOLD_REST_VOTES = 2  # ... or when this many other views' readings of the roads on it rest them on that column
 LOWEST_TOP_UNITS = 0.5  # a triangulated top under half a unit is no column's top: keep the one-view heights
 
 
@@ -161,11 +167,122 @@ def fuse_views(
             )
             continue
         out.columns.append(_fuse_column(col, observations, calibs))
+    if n >= FOLD_MIN_VIEWS:
+        out.columns = _fold_misplaced(out.columns, observations, calibs, out.warnings)
     if images is not None and n > 1:
         fuse_junctions(observations, calibs, out.columns, images)
         out.sticks, warnings = fuse_sticks(observations, calibs, out.columns, images)
         out.warnings += warnings
     return out
+
+
+def _fold_misplaced(
+    columns: list[ViewColumn],
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+    warnings: list[str],
+) -> list[ViewColumn]:
+    """A column one view alone reads that stands where a column other views triangulate stands (its
+    table position within FOLD_XY_MM of that column's, or its top ray within FOLD_RAY_MM of that
+    column's top) is that column misread in the one view (a misgrouped road end, a height units off):
+    two columns cannot stand in one place. It joins that column (its support takes the fused height
+    and place) or, when the column already holds a support of that view, is left out."""
+    multi = [c for c in columns if c.source == "views" and c.x_mm is not None and c.y_mm is not None]
+    if not multi:
+        return columns
+    kept: list[ViewColumn] = []
+    made: list[list[list[int | None]]] = []
+
+    def tracks() -> list[list[int | None]]:  # the sticks across views, matched when first needed
+        if not made:
+            made.append(stick_tracks(observations, calibs))
+        return made[0]
+
+    for col in columns:
+        seen = [(v, k) for v, k in enumerate(col.supports) if k is not None]
+        if len(seen) != 1:
+            kept.append(col)
+            continue
+        v, k = seen[0]
+        sp = observations[v].supports[k]
+        s = calibs[v].sizes
+        c, d = _ray(calibs[v], sp.top_px)
+        best, dist = None, np.inf
+        for m in multi:
+            top = np.array([m.x_mm, m.y_mm, (m.height or 0) * s.unit_mm + s.stick_thickness_mm / 2])
+            ray_miss = float(np.linalg.norm(np.cross(top - c, d)))
+            xy = np.inf if sp.x_mm is None else float(np.hypot(sp.x_mm - m.x_mm, sp.y_mm - m.y_mm))
+            if (ray_miss < FOLD_RAY_MM or xy < FOLD_XY_MM) and min(ray_miss, xy) < dist:
+                best, dist = m, min(ray_miss, xy)
+        if best is None:
+            best = _column_by_rests(v, k, columns, observations, calibs, tracks())
+        if (
+            best is None
+            and len(observations) >= LONE_ROADS_MIN_VIEWS
+            and _roads_alone(v, k, observations, tracks())
+        ):
+            warnings.append(
+                f"view {v}: support near ({sp.top_px[0]:.0f}, {sp.top_px[1]:.0f}) px carries only roads no "
+                "other view reads: left out of the columns"
+            )
+            continue
+        if best is None:
+            kept.append(col)
+            continue
+        if best.supports[v] is None:
+            best.supports = tuple(k if u == v else j for u, j in enumerate(best.supports))
+            h, conf = best.height, best.height_confidence
+            _set_height(observations[v], calibs[v], k, h, conf, best.x_mm, best.y_mm)  # type: ignore[arg-type]
+        else:
+            warnings.append(
+                f"view {v}: support near ({sp.top_px[0]:.0f}, {sp.top_px[1]:.0f}) px stands where another "
+                "column stands: left out of the columns"
+            )
+    return kept
+
+
+def _roads_alone(
+    v: int, k: int, observations: Sequence[TokyoObservation], tracks: list[list[int | None]]
+) -> bool:
+    """Whether every road resting on view v's support k is a stick no other view reads."""
+    of_view = {(u, j): t for t in tracks for u, j in enumerate(t) if j is not None}
+    on = [i for i, st in enumerate(observations[v].sticks) if k in st.rests]
+    return all(sum(j is not None for j in of_view[(v, i)]) == 1 for i in on)
+
+
+def _column_by_rests(
+    v: int,
+    k: int,
+    columns: list[ViewColumn],
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+    tracks: list[list[int | None]],
+) -> ViewColumn | None:
+    """The column other views triangulate under the road ends view v rests on its support k: each
+    such end's stick as the other views read it (matched by its ends' rays) rests that end on one of
+    their supports; when at least FOLD_REST_VOTES of them do, all on one column seen by two or more
+    views, view v's support is that column misplaced (a road end grouped with the wrong column, whose
+    top point is then off along the stick)."""
+    of_view = {(u, j): t for t in tracks for u, j in enumerate(t) if j is not None}
+    col_of = {(u, j): c for c, col in enumerate(columns) for u, j in enumerate(col.supports) if j is not None}
+    votes: list[int | None] = []
+    for i, st in enumerate(observations[v].sticks):
+        for e, r in enumerate(st.rests):
+            if r != k:
+                continue
+            ray = _ray(calibs[v], st.endpoints[e])
+            for u, j in enumerate(of_view[(v, i)]):
+                if u == v or j is None:
+                    continue
+                other = observations[u].sticks[j]
+                gaps = [closest_points(*ray, *_ray(calibs[u], other.endpoints[f]))[1] for f in (0, 1)]
+                rest = other.rests[int(np.argmin(gaps))]
+                votes.append(None if rest is None else col_of.get((u, rest)))
+    found = {c for c in votes if c is not None}
+    if len(votes) < FOLD_REST_VOTES or len(found) != 1 or None in votes:
+        return None
+    best = columns[found.pop()]
+    return best if sum(j is not None for j in best.supports) >= 2 else None
 
 
 def _fuse_column(
