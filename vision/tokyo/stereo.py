@@ -42,6 +42,12 @@ FOLD_MIN_VIEWS = 3  # ... with at least this many views
 # a column one view alone reads, carrying only roads no other view reads, is left out with this many views
 LONE_ROADS_MIN_VIEWS = 3
 FOLD_REST_VOTES = 2  # ... or when this many other views' readings of the roads on it rest them on that column
+# three or more top rays: they fix the top under a lone road end when they meet within LONE_TOP_GAP_MM
+# (each view's guess along the stick would slide by its own error, and their rays would not meet), and
+# the ends' rays take over elsewhere only when they meet END_MARGIN times better (the top's gap is the
+# worst of three or more rays, the ends' the median of pairs)
+LONE_TOP_GAP_MM = 4.0
+END_MARGIN = 3.0
 LOWEST_TOP_UNITS = 0.5  # a triangulated top under half a unit is no column's top: keep the one-view heights
 
 
@@ -303,7 +309,10 @@ def _fuse_column(
     ends = _end_points(seen, observations, calibs, p)
     z = float(p[2])
     end_gap = float(np.median([g for g, _ in ends])) if ends else np.inf
-    if lone and ends or end_gap < gap:
+    # three or more top rays meeting closely are no guess along a stick: each view's guess would slide
+    # along the stick by its own error, and their rays would then not meet
+    guessed = lone and (len(seen) < 3 or gap > LONE_TOP_GAP_MM)
+    if guessed and ends or end_gap * (END_MARGIN if len(seen) >= 3 else 1.0) < gap:
         # under a lone road end the top point is a guess along the stick (its overhang), but the
         # stick's end is one 3D point in every view: its height is the column's (the road's slope
         # over an overhang is a millimetre or so). Where roads meet, their axes fix the top, unless
