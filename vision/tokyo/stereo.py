@@ -47,6 +47,7 @@ FOLD_REST_VOTES = 2  # ... or when this many other views' readings of the roads 
 # the ends' rays take over elsewhere only when they meet END_MARGIN times better (the top's gap is the
 # worst of three or more rays, the ends' the median of pairs)
 LONE_TOP_GAP_MM = 4.0
+DROP_WORST_RAY = True
 END_MARGIN = 3.0
 LOWEST_TOP_UNITS = 0.5  # a triangulated top under half a unit is no column's top: keep the one-view heights
 
@@ -212,11 +213,11 @@ def _fold_misplaced(
         v, k = seen[0]
         sp = observations[v].supports[k]
         s = calibs[v].sizes
-        c, d = _ray(calibs[v], sp.top_px)
+        ray = _ray(calibs[v], sp.top_px)
         best, dist = None, np.inf
         for m in multi:
             top = np.array([m.x_mm, m.y_mm, (m.height or 0) * s.unit_mm + s.stick_thickness_mm / 2])
-            ray_miss = float(np.linalg.norm(np.cross(top - c, d)))
+            ray_miss = _miss(ray, top)
             xy = np.inf if sp.x_mm is None else float(np.hypot(sp.x_mm - m.x_mm, sp.y_mm - m.y_mm))
             if (ray_miss < FOLD_RAY_MM or xy < FOLD_XY_MM) and min(ray_miss, xy) < dist:
                 best, dist = m, min(ray_miss, xy)
@@ -320,6 +321,18 @@ def _fuse_column(
         # camera sees of an end is the end of the rod's top face, half a stick above its axis.
         z = float(np.median([q[2] for _, q in ends])) - s.stick_thickness_mm / 2
         gap = end_gap
+    if gap > TRUST_GAP_MM and len(seen) >= 3 and DROP_WORST_RAY:
+        # one misread top among three or more: the others may still meet; the view whose ray misses
+        # their point most is left out of the triangulation and takes the others' answer
+        worst = max(range(len(seen)), key=lambda i: _miss(rays[i], p))
+        rest = [k if v != seen[worst][0] else None for v, k in enumerate(col)]
+        fused_rest = _fuse_column(rest, observations, calibs)
+        if fused_rest.source == "views":
+            v, k = seen[worst]
+            fused_rest.supports = tuple(col)
+            h, conf = fused_rest.height, fused_rest.height_confidence
+            _set_height(observations[v], calibs[v], k, h, conf, fused_rest.x_mm, fused_rest.y_mm)  # type: ignore[arg-type]
+            return fused_rest
     fused.top_mm = (round(float(p[0]), 1), round(float(p[1]), 1), round(z, 1))
     fused.ray_gap_mm = round(gap, 2)
     if gap > TRUST_GAP_MM:
@@ -335,6 +348,12 @@ def _fuse_column(
     for v, k in seen:
         _set_height(observations[v], calibs[v], k, h, conf, float(p[0]), float(p[1]))
     return fused
+
+
+def _miss(ray: tuple[np.ndarray, np.ndarray], p: np.ndarray) -> float:
+    """How far (mm) a ray passes from a point."""
+    c, d = ray
+    return float(np.linalg.norm(np.cross(p - c, d)))
 
 
 SIGMA_UNITS = 0.25  # spread of the triangulated height (column units) when the rays meet exactly
