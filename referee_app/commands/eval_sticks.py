@@ -13,7 +13,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "folder",
         help="folder with images and a labels.json (realdata format, kind 'stick'); images sharing a "
-        "'view_of' key are also scored as one table seen by several cameras (*_views numbers; sticks on "
+        "'view_of' key are also scored as one table seen by two or more cameras (*_views numbers; sticks on "
         "each group's first view, against its one-view reading: *_first_view)",
     )
     p.add_argument("--json", dest="json_out", help="write the metrics to this JSON file")
@@ -62,6 +62,7 @@ def _run(args: argparse.Namespace) -> int:
         "junction_accuracy",
         # view groups (images with a shared view_of): one table read from several calibrated cameras
         "view_groups",
+        "views_per_group",
         "support_recall_views",
         "support_precision_views",
         "height_exact_views",
