@@ -15,6 +15,7 @@ import pytest
 from datasets.tokyo.camera import camera_looking_at
 from referee_app.cli import main
 from vision.tokyo import PieceSizes, StickReading, SupportReading, TokyoCalibration, TokyoObservation
+from vision.tokyo.observation import CrossingReading
 from vision.tokyo.stereo import fuse_views, read_tokyo_views
 
 SIZES = PieceSizes()
@@ -110,6 +111,26 @@ def test_stick_of_one_view_one_other_view_sees_as_table_is_dropped() -> None:
     fused = fuse_views(obs, calibs, images)
     assert [s.color for s in obs[0].sticks] == ["purple"]
     assert sorted(ln.status for ln in fused.sticks) == ["dropped", "views"]
+
+
+def test_stick_view0_reads_twice_keeps_the_reading_the_others_confirm() -> None:
+    obs, calibs, images = _three_views((True, True, True))
+    # a second, unconfirmed reading of the road run on 14 px past both ends (its ends' rays miss the
+    # other views' by more than a match allows), carrying the crossing with a loose stick
+    twin = _stick(calibs[0], *ROAD, (0, 1))
+    ends = np.array(twin.endpoints)
+    out = (ends[1] - ends[0]) / np.linalg.norm(ends[1] - ends[0]) * 14.0
+    twin.endpoints = (tuple(ends[0] - out), tuple(ends[1] + out))  # type: ignore[assignment]
+    obs[0].sticks.append(twin)
+    obs[0].sticks.append(_stick(calibs[0], (0.0, -60.0, _z(0)), (0.0, 54.0, _z(0)), (None, None), "orange"))
+    obs[0].crossings.append(CrossingReading(1, 2, (0.0, 0.0), 1, 0.8, "colour"))
+    for img, cal in zip(images, calibs, strict=True):
+        _draw(img, cal, (0.0, -60.0, _z(0)), (0.0, 54.0, _z(0)), ORANGE)
+    fused = fuse_views(obs, calibs, images)
+    assert [s.color for s in obs[0].sticks] == ["purple", "orange"]
+    assert sorted(ln.status for ln in fused.sticks) == ["dropped", "kept", "views"]
+    # the crossing the dropped twin carried is its kept twin's now
+    assert [(c.a, c.b, c.top) for c in obs[0].crossings] == [(0, 1, 0)]
 
 
 def test_stick_two_other_views_read_is_added_once() -> None:

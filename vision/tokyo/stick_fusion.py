@@ -44,6 +44,7 @@ DROP_VOTES = 1
 # a stick one other view alone reads is not added when this many of the views not reading it contradict it
 ADD_AGAINST_VOTES = 1
 WHOLE_TOL = 0.12  # an added stick's 3D length is the set's within this share
+DUP_WIDTHS = 2.5  # two fused sticks whose ends all lie within this many widths are one read twice
 FRAME_MARGIN_PX = 4.0
 MASK_SCALE = 0.5  # the piece masks for the evidence are made at half size
 
@@ -228,9 +229,12 @@ def fuse_sticks(
         added.append((vb, t))
         added_uv.append(uv)
         links.append(StickLink(tuple(t), "added", round(share, 3)))
+    same: dict[int, int] = {}  # a views[0] stick dropped as a duplicate -> the one of views[0] kept
+    if DUP_WIDTHS > 0:
+        added = _drop_duplicates(a, links, drop, added, added_uv, same)
     if drop:
-        warnings.append(f"view 0: {len(drop)} stick(s) no other view shows dropped")
-    new_of = _rebuild(a, observations, calibs, cols, drop, added, partner)
+        warnings.append(f"view 0: {len(drop)} stick(s) dropped (no other view shows them, or read twice)")
+    new_of = _rebuild(a, observations, calibs, cols, drop, added, partner, same)
     n_kept = len(new_of)
     for ln in links:  # views[0]'s indices after the fusion
         if ln.status == "added":
@@ -239,6 +243,52 @@ def fuse_sticks(
         elif ln.sticks[0] is not None:
             ln.sticks = (new_of.get(ln.sticks[0]), *ln.sticks[1:])
     return links, warnings
+
+
+def _votes(link: StickLink) -> int:
+    """How many views read a stick: a refined one counts the view whose whole stick it took."""
+    n = sum(k is not None for k in link.sticks)
+    return max(n, 2) if link.status == "refined" else n
+
+
+def _drop_duplicates(
+    a: TokyoObservation,
+    links: list[StickLink],
+    drop: set[int],
+    added: list[tuple[int, list[int | None]]],
+    added_uv: list[np.ndarray],
+    same: dict[int, int],
+) -> list[tuple[int, list[int | None]]]:
+    """Two sticks of the fused views[0] whose ends both lie within DUP_WIDTHS stick widths of each
+    other are one stick read twice (the reader's duplicate, or an added reading of a stick views[0]
+    reads a little off): the one fewer views read goes (a tie keeps both). Updates `drop`, `links` and
+    `same` (views[0]'s dropped duplicate -> its kept twin) in place; returns the added sticks that stay."""
+    n0 = len(a.sticks)
+    width = float(np.median([s.width_px for s in a.sticks])) if a.sticks else 6.0
+    items = [(i, np.array(st.endpoints, np.float64)) for i, st in enumerate(a.sticks) if i not in drop]
+    items += [(n0 + m, uv) for m, uv in enumerate(added_uv)]
+    gone: set[int] = set()
+    for x, (p, ends_p) in enumerate(items):
+        for q, ends_q in items[x + 1 :]:
+            if p in gone or q in gone:
+                continue
+            gap = min(
+                float(np.linalg.norm(ends_p - ends_q, axis=1).max()),
+                float(np.linalg.norm(ends_p - ends_q[::-1], axis=1).max()),
+            )
+            vp, vq = _votes(links[p]), _votes(links[q])
+            if gap < DUP_WIDTHS * width and vp != vq:
+                lose, win = (p, q) if vp < vq else (q, p)
+                gone.add(lose)
+                if lose < n0 and win < n0:
+                    same[lose] = win
+    for i in gone:
+        if i < n0:
+            drop.add(i)
+            links[i].status = "dropped"
+    kept_added = [m for m in range(len(added)) if n0 + m not in gone]
+    links[n0:] = [links[n0 + m] for m in kept_added]
+    return [added[m] for m in kept_added]
 
 
 def stick_tracks(
@@ -324,10 +374,13 @@ def _rebuild(
     drop: set[int],
     added: list[tuple[int, list[int | None]]],
     partner: list[dict[int, int]],
+    same: dict[int, int] | None = None,
 ) -> dict[int, int]:
     """views[0] without its dropped sticks and with the added ones (after the kept ones, in order);
-    crossings and cars re-indexed, the added sticks' crossings found in views[0]'s image. Returns the
-    kept sticks' new indices by their old ones."""
+    crossings and cars re-indexed (those of a dropped duplicate go to its kept twin, `same`), the added
+    sticks' crossings found in views[0]'s image. Returns the kept sticks' new indices by their old
+    ones."""
+    same = same or {}
     keep = [i for i in range(len(a.sticks)) if i not in drop]
     new_of = {i: k for k, i in enumerate(keep)}
     width = float(np.median([s.width_px for s in a.sticks])) if a.sticks else 6.0
@@ -356,12 +409,15 @@ def _rebuild(
             )
         )
     crossings = []
+    pairs: set[frozenset[int]] = set()
     for c in a.crossings:
-        if c.a in new_of and c.b in new_of:
-            c.a, c.b, c.top = new_of[c.a], new_of[c.b], new_of[c.top]
+        ca, cb, top = (same.get(x, x) for x in (c.a, c.b, c.top))
+        if ca in new_of and cb in new_of and ca != cb and frozenset((new_of[ca], new_of[cb])) not in pairs:
+            c.a, c.b, c.top = new_of[ca], new_of[cb], new_of[top]
+            pairs.add(frozenset((c.a, c.b)))
             crossings.append(c)
     for car in a.cars:
-        car.stick = new_of.get(car.stick) if car.stick is not None else None
+        car.stick = new_of.get(same.get(car.stick, car.stick)) if car.stick is not None else None
     a.sticks = sticks
     a.crossings = crossings
     for k in origin:
