@@ -218,9 +218,9 @@ def fuse_sticks(
             continue  # the same stick already added through another view's reading
         k = _along(a, uv, drop)
         if k is not None:
-            if links[k].status == "kept" and not _whole(a.sticks[k], calibs[0]):
-                # views[0] reads part of this stick (or runs it on past an end) and no other view
-                # reads that: the whole stick another view reads takes its place
+            if links[k].status in ("kept", "views") and not _whole(a.sticks[k], calibs[0]):
+                # views[0] reads part of this stick (or runs it on past an end), alone or alike with
+                # another view (both stopping at one occluder): the whole stick a view reads takes its place
                 _take_ends(a.sticks[k], st, uv, _rests_in_first(st, vb, cols))
                 for v in readers:
                     partner[v][k] = t[v]  # type: ignore[assignment]
