@@ -16,7 +16,7 @@ do. See docs/vision/tokyo.md, "Two cameras", for the measurements behind each ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -174,11 +174,19 @@ def fuse_views(
             )
             continue
         out.columns.append(_fuse_column(col, observations, calibs))
+    made: list[list[list[int | None]]] = []
+
+    def tracks() -> list[list[int | None]]:  # the sticks across views, matched when first needed
+        if not made:
+            made.append(stick_tracks(observations, calibs))
+        return made[0]
+
     if n >= FOLD_MIN_VIEWS:
-        out.columns = _fold_misplaced(out.columns, observations, calibs, out.warnings)
+        out.columns = _fold_misplaced(out.columns, observations, calibs, out.warnings, tracks)
     if images is not None and n > 1:
         fuse_junctions(observations, calibs, out.columns, images)
-        out.sticks, warnings = fuse_sticks(observations, calibs, out.columns, images)
+        # the fold moves no stick in any image, so the sticks' tracks stay as matched
+        out.sticks, warnings = fuse_sticks(observations, calibs, out.columns, images, tracks())
         out.warnings += warnings
     return out
 
@@ -188,6 +196,7 @@ def _fold_misplaced(
     observations: Sequence[TokyoObservation],
     calibs: Sequence[TokyoCalibration],
     warnings: list[str],
+    tracks: Callable[[], list[list[int | None]]],
 ) -> list[ViewColumn]:
     """A column one view alone reads that stands where a column other views triangulate stands (its
     table position within FOLD_XY_MM of that column's, or its top ray within FOLD_RAY_MM of that
@@ -198,13 +207,6 @@ def _fold_misplaced(
     if not multi:
         return columns
     kept: list[ViewColumn] = []
-    made: list[list[list[int | None]]] = []
-
-    def tracks() -> list[list[int | None]]:  # the sticks across views, matched when first needed
-        if not made:
-            made.append(stick_tracks(observations, calibs))
-        return made[0]
-
     for col in columns:
         seen = [(v, k) for v, k in enumerate(col.supports) if k is not None]
         if len(seen) != 1:

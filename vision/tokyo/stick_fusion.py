@@ -149,9 +149,11 @@ def fuse_sticks(
     calibs: Sequence[TokyoCalibration],
     columns: Sequence,
     images: Sequence[np.ndarray],
+    tracks: list[list[int | None]] | None = None,
 ) -> tuple[list[StickLink], list[str]]:
     """Confirm, add and drop views[0]'s sticks by the votes of every other view (see the module's doc);
-    views[0] is updated in place. Returns the links and warnings."""
+    views[0] is updated in place. `tracks`: the views' sticks matched already (`stick_tracks`), if
+    the caller has them. Returns the links and warnings."""
     n = len(observations)
     cols = column_index(columns)
     a = observations[0]
@@ -166,7 +168,8 @@ def fuse_sticks(
         uv = reproject(st, calibs[v], images[v].shape)
         return None if uv is None else evidence(fg(v), uv, MASK_SCALE)
 
-    tracks = stick_tracks(observations, calibs)
+    if tracks is None:
+        tracks = stick_tracks(observations, calibs)
     links: list[StickLink] = []
     warnings: list[str] = []
     partner: list[dict[int, int]] = [{} for _ in range(n)]  # view -> {stick in a: stick in that view}
