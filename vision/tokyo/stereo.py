@@ -1,4 +1,4 @@
-"""Column heights from two (or more) calibrated views of one table.
+"""Column heights from two or more calibrated views of one table.
 
 One view reads a column's height from where its base meets the table, which the sticks it carries,
 shadows or a near-overhead camera often hide (0.85-0.87 exact on the renders). Two views need no
@@ -9,9 +9,13 @@ rays through their top points nearly meet, above the table and below the tallest
 where each view's own reading put the column); a matched column's height is the triangulated top's
 z in column units (under a lone road end, where the top point is only a guess along the stick, the
 triangulated stick end's z instead), the views' own readings breaking ties near half a unit; when the
-rays miss each other by more than a reading error allows, the one-view heights are kept. Vision knows
-nothing of how the views were made: any calibrated cameras sharing the world frame (table z = 0) will
-do. See docs/vision/tokyo.md, "Two cameras", for the measurements behind each rule.
+rays miss each other by more than a reading error allows, the one-view heights are kept (with three or
+more rays, the worst is left out first). With three or more views a column one view alone reads is
+checked against the others: where they triangulate a column in its place (or rest the same road ends
+on one) it is that column misread, and it is left out when no other view reads any road it carries.
+Vision knows nothing of how the views were made: any calibrated cameras sharing the world frame
+(table z = 0) will do. See docs/vision/tokyo.md, "Two cameras" and "Three cameras", for the
+measurements behind each rule.
 """
 
 from __future__ import annotations

@@ -1,16 +1,20 @@
-"""Road sticks and junction flags across calibrated views of one table.
+"""Road sticks across calibrated views of one table: every view votes.
 
 A road stick is one 3D segment between two rest points, so every view that reads it reads the same two
-ends. Sticks are matched across views by those ends (the rays through them meet, whatever height the
-views read for the columns under them); a stick both views read is confirmed. A stick only one view
-reads is looked for in the other view's image along its reprojection: where the other view shows
-pieces there (the stick, or something covering it) and its 3D ends are a whole stick apart, a stick
-views[0] missed is added to its reading; a stick only views[0] reads is dropped when the other view
-shows little of it there and it is no whole stick long (a part, two read as one, a column).
-The first view (`views[0]`) carries the fused table; crossings with an added stick are those a view
-reading both sticks reports, with that view's over/under.
-Junction flags: the yellow top unit's side is measured again in every view at the fused column's
-place and height (vision.tokyo.junctions). See docs/vision/tokyo.md, "Two cameras".
+ends. Sticks are matched across every pair of views by those ends (the rays through them meet,
+whatever height the views read for the columns under them) and the pairs joined into tracks, one per
+physical stick. The first view (`views[0]`) carries the fused table:
+* a stick views[0] and at least one other view read is confirmed;
+* a stick views[0] alone reads is looked for along its reprojection in every other view's piece mask:
+  a view that shows (nearly) bare table there, or little of it while its 3D length is no whole
+  stick's, contradicts it, and one such view drops it (kept otherwise: hidden or missed there);
+* a stick other views read and views[0] does not is added once, from a reading a whole stick long,
+  where views[0] shows pieces along it (less is asked when two or more views read it) and, when one
+  view alone reads it, the remaining views do not show bare table along it;
+* two fused sticks lying end on end within a few widths are one read twice: the one fewer views read
+  goes.
+Crossings with an added stick are those a view reading both sticks reports, with that view's
+over/under. See docs/vision/tokyo.md, "Two cameras" and "Three cameras".
 """
 
 from __future__ import annotations
@@ -57,11 +61,11 @@ class StickLink:
     # index into each view's sticks (None where that view does not read it); views[0]'s after the
     # fusion (None for a dropped stick)
     sticks: tuple[int | None, ...]
-    # "views" (read by two or more) | "kept" (views[0] only, the other view shows pieces there or cannot
-    # see it) | "dropped" (from views[0]) | "added" (to views[0]) | "refined" (views[0]'s part of a stick
-    # given the whole stick's ends another view reads)
+    # "views" (read by views[0] and another) | "kept" (views[0] only, no view that can see it shows
+    # table there) | "dropped" (from views[0]: contradicted, or read twice) | "added" (to views[0]) |
+    # "refined" (views[0]'s part of a stick given the whole stick's ends another view reads)
     status: str
-    evidence: float | None = None  # share of pieces along the reprojection in the other view
+    evidence: float | None = None  # share of pieces along the reprojection in the other views (the most)
 
 
 def column_index(columns: Sequence) -> dict[tuple[int, int], int]:
