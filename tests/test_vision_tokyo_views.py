@@ -133,6 +133,19 @@ def test_stick_view0_reads_twice_keeps_the_reading_the_others_confirm() -> None:
     assert [(c.a, c.b, c.top) for c in obs[0].crossings] == [(0, 1, 0)]
 
 
+def test_stick_view0_runs_on_past_an_end_takes_the_whole_ends_the_others_read() -> None:
+    obs, calibs, images = _three_views((True, True, True))
+    a, b = ROAD
+    past = (b[0] + 18.0, b[1], b[2])  # views[0] runs the road on 18 mm past its end: no whole stick
+    obs[0].sticks[0] = _stick(calibs[0], a, past, (0, None))
+    fused = fuse_views(obs, calibs, images)
+    assert [(ln.status, ln.sticks) for ln in fused.sticks] == [("refined", (0, 0, 0))]
+    want = [_px(calibs[0], e) for e in ROAD]
+    got = obs[0].sticks[0].endpoints
+    assert max(np.hypot(*np.subtract(p, q)) for p, q in zip(got, want, strict=True)) < 1.0
+    assert obs[0].sticks[0].rests == (0, 1)
+
+
 def test_stick_two_other_views_read_is_added_once() -> None:
     obs, calibs, images = _three_views((False, True, True))
     fused = fuse_views(obs, calibs, images)

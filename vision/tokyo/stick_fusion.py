@@ -187,6 +187,8 @@ def fuse_sticks(
         if any(k is not None for k in idx[1:]):
             st.confidence = round(min(1.0, 1 - (1 - st.confidence) * 0.5), 3)
             links.append(StickLink(idx, "views"))
+            if not _whole(st, calibs[0]):
+                _refine_from_readers(st, idx, observations, calibs, images[0].shape, cols, links[-1])
             continue
         # read by views[0] alone: every other view that can see it votes on it
         shares = [sh for v in range(1, n) if (sh := share_in(st, v)) is not None]
@@ -250,6 +252,29 @@ def fuse_sticks(
         elif ln.sticks[0] is not None:
             ln.sticks = (new_of.get(ln.sticks[0]), *ln.sticks[1:])
     return links, warnings
+
+
+def _refine_from_readers(
+    st: StickReading,
+    idx: tuple[int | None, ...],
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+    shape: tuple[int, ...],
+    cols: dict[tuple[int, int], int],
+    link: StickLink,
+) -> None:
+    """views[0]'s reading of a stick other views read too, no whole stick long (an end run on past
+    its end, or stopped short): a reading of another view that is a whole stick long gives its ends."""
+    for v in range(1, len(observations)):
+        j = idx[v]
+        if j is None or not _whole(observations[v].sticks[j], calibs[v]):
+            continue
+        other = observations[v].sticks[j]
+        uv = reproject(other, calibs[0], shape)
+        if uv is not None:
+            _take_ends(st, other, uv, _rests_in_first(other, v, cols))
+            link.status = "refined"
+            return
 
 
 def _votes(link: StickLink) -> int:
