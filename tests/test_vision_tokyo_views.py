@@ -5,6 +5,7 @@ reads), and `eval sticks` on a tiny rendered `dataset tokyo --views 3` set throu
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -194,6 +195,11 @@ def test_column_carrying_only_a_stick_no_other_view_reads_is_left_out() -> None:
         _stick(calibs2[1], end, (far[0] - 100.0, far[1] + 55.0, _z(0)), (2, None), "orange")
     )
     assert len(fuse_views(obs2[:2], calibs2[:2], images2[:2]).columns) == 3
+    # ... and so it does when the second camera is given twice: one camera is one vote
+    twice = fuse_views(
+        [obs2[0], obs2[1], copy.deepcopy(obs2[1])], [calibs2[0], calibs2[1], calibs2[1]], images2
+    )
+    assert len(twice.columns) == 3 and not any("no other view reads" in w for w in twice.warnings)
 
 
 @pytest.fixture(scope="module")

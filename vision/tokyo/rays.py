@@ -6,6 +6,31 @@ from typing import Any
 
 import numpy as np
 
+SAME_CAMERA_MM = 5.0  # camera centres this close: one camera given twice
+SAME_PIXELS_PX = 3.0  # ... whose readings of one thing lie this close in its image
+
+
+def same_camera(cam_a: Any, cam_b: Any) -> bool:
+    """Whether two calibrated cameras are one given twice (centres within SAME_CAMERA_MM): their rays
+    through one point are one ray, so they cannot triangulate; they see the same pixels instead."""
+    return float(np.linalg.norm(np.subtract(cam_a.centre, cam_b.centre))) < SAME_CAMERA_MM
+
+
+def pixel_pairs(points_a: Any, points_b: Any) -> list[tuple[int, int, float]]:
+    """One-to-one pairs (i, j, distance) of readings of one camera given twice: (N, K, 2) and (M, K, 2)
+    pixel points (K per reading, compared in order and, for K = 2, reversed) within SAME_PIXELS_PX."""
+    a = np.asarray(points_a, np.float64)
+    b = np.asarray(points_b, np.float64)
+    cands = []
+    for i in range(len(a)):
+        for j in range(len(b)):
+            d = float(np.linalg.norm(a[i] - b[j], axis=-1).max())
+            if len(a[i]) == 2:
+                d = min(d, float(np.linalg.norm(a[i] - b[j][::-1], axis=-1).max()))
+            if d < SAME_PIXELS_PX:
+                cands.append((d, i, j))
+    return greedy_pairs(cands)
+
 
 def pixel_rays(camera: Any, uv: Any) -> list[tuple[np.ndarray, np.ndarray]]:
     """(camera centre, unit direction) of the ray through each image point (N, 2) of a PinholeCamera."""

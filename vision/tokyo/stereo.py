@@ -29,7 +29,15 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.junctions import fuse_junctions
 from vision.tokyo.observation import TokyoObservation
-from vision.tokyo.rays import closest_points, greedy_pairs, join_pairs, pixel_rays, triangulate
+from vision.tokyo.rays import (
+    closest_points,
+    greedy_pairs,
+    join_pairs,
+    pixel_pairs,
+    pixel_rays,
+    same_camera,
+    triangulate,
+)
 from vision.tokyo.reader import read_tokyo
 from vision.tokyo.stick_fusion import StickLink, fuse_sticks, stick_tracks
 from vision.types import VisionError
@@ -110,6 +118,25 @@ def read_tokyo_views(
     return fuse_views(observations, calibs, images)
 
 
+def cameras(calibs: Sequence[TokyoCalibration]) -> int:
+    """How many distinct cameras the calibrations are: a camera given twice (`rays.same_camera`) is
+    one vote (its views agree with each other by construction)."""
+    distinct: list[TokyoCalibration] = []
+    for c in calibs:
+        if not any(same_camera(c.camera, d.camera) for d in distinct):
+            distinct.append(c)
+    return len(distinct)
+
+
+def _one_per_camera(seen: list[tuple[int, int]], calibs: Sequence[TokyoCalibration]) -> list[tuple[int, int]]:
+    """The (view, support) readings of distinct cameras: the first view of a camera given twice."""
+    out: list[tuple[int, int]] = []
+    for v, k in seen:
+        if cameras([calibs[u] for u, _ in out] + [calibs[v]]) > len(out):
+            out.append((v, k))
+    return out
+
+
 def _ray(calib: TokyoCalibration, uv: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
     return pixel_rays(calib.camera, [uv])[0]
 
@@ -121,6 +148,8 @@ def _match_pairs(
     cal_b: TokyoCalibration,
 ) -> list[tuple[int, int, float]]:
     """(support in a, support in b, ray gap) of columns taken to be one, closest rays first."""
+    if same_camera(cal_a.camera, cal_b.camera):  # one camera given twice: the same tops, pixel for pixel
+        return pixel_pairs([[sp.top_px] for sp in obs_a.supports], [[sp.top_px] for sp in obs_b.supports])
     s = cal_a.sizes
     top_z = (MAX_HEIGHT + 0.5) * s.unit_mm + s.stick_thickness_mm
     cands = []
@@ -185,7 +214,7 @@ def fuse_views(
             made.append(stick_tracks(observations, calibs))
         return made[0]
 
-    if n >= FOLD_MIN_VIEWS:
+    if cameras(calibs) >= FOLD_MIN_VIEWS:
         out.columns = _fold_misplaced(out.columns, observations, calibs, out.warnings, tracks)
     if images is not None and n > 1:
         fuse_junctions(observations, calibs, out.columns, images)
@@ -231,7 +260,7 @@ def _fold_misplaced(
             best = _column_by_rests(v, k, columns, observations, calibs, tracks())
         if (
             best is None
-            and len(observations) >= LONE_ROADS_MIN_VIEWS
+            and cameras(calibs) >= LONE_ROADS_MIN_VIEWS
             and _roads_alone(v, k, observations, tracks())
         ):
             warnings.append(
@@ -307,19 +336,21 @@ def _fuse_column(
     one = max(readings, key=lambda r: r.height_confidence)
     fused = ViewColumn(tuple(col), one.height, one.height_confidence, one.x_mm, one.y_mm, "one-view")
     fused.junction = any(r.junction for r in readings)
-    if len(seen) < 2:
+    tri = _one_per_camera(seen, calibs)  # a camera given twice is one ray, not two
+    if len(tri) < 2:
         return fused
     s = calibs[seen[0][0]].sizes
-    rays = [_ray(calibs[v], observations[v].supports[k].top_px) for v, k in seen]
+    rays = [_ray(calibs[v], observations[v].supports[k].top_px) for v, k in tri]
     p, gap = triangulate(np.array([c for c, _ in rays]), np.array([d for _, d in rays]))
-    lone = min(_n_ends(observations[v], k) for v, k in seen) <= 1
-    ends = _end_points(seen, observations, calibs, p)
+    lone = min(_n_ends(observations[v], k) for v, k in tri) <= 1
+    ends = _end_points(tri, observations, calibs, p)
     z = float(p[2])
     end_gap = float(np.median([g for g, _ in ends])) if ends else np.inf
     # three or more top rays meeting closely are no guess along a stick: each view's guess would slide
     # along the stick by its own error, and their rays would then not meet
-    guessed = lone and (len(seen) < 3 or gap > LONE_TOP_GAP_MM)
-    if guessed and ends or end_gap * (END_MARGIN if len(seen) >= 3 else 1.0) < gap:
+    many = len(tri) >= 3
+    guessed = lone and (not many or gap > LONE_TOP_GAP_MM)
+    if guessed and ends or end_gap * (END_MARGIN if many else 1.0) < gap:
         # under a lone road end the top point is a guess along the stick (its overhang), but the
         # stick's end is one 3D point in every view: its height is the column's (the road's slope
         # over an overhang is a millimetre or so). Where roads meet, their axes fix the top, unless
@@ -327,14 +358,14 @@ def _fuse_column(
         # camera sees of an end is the end of the rod's top face, half a stick above its axis.
         z = float(np.median([q[2] for _, q in ends])) - s.stick_thickness_mm / 2
         gap = end_gap
-    if gap > TRUST_GAP_MM and len(seen) >= 3 and DROP_WORST_RAY:
+    if gap > TRUST_GAP_MM and many and DROP_WORST_RAY:
         # one misread top among three or more: the others may still meet; the view whose ray misses
         # their point most is left out of the triangulation and takes the others' answer
-        worst = max(range(len(seen)), key=lambda i: _miss(rays[i], p))
-        rest = [k if v != seen[worst][0] else None for v, k in enumerate(col)]
+        worst = max(range(len(tri)), key=lambda i: _miss(rays[i], p))
+        rest = [k if v != tri[worst][0] else None for v, k in enumerate(col)]
         fused_rest = _fuse_column(rest, observations, calibs)
         if fused_rest.source == "views":
-            v, k = seen[worst]
+            v, k = tri[worst]
             fused_rest.supports = tuple(col)
             h, conf = fused_rest.height, fused_rest.height_confidence
             _set_height(observations[v], calibs[v], k, h, conf, fused_rest.x_mm, fused_rest.y_mm)  # type: ignore[arg-type]
@@ -348,7 +379,7 @@ def _fuse_column(
         # the rays meet at the table, under any column's top: the views' top points are something on
         # the table, not this column's top (tuning seeds: 2 wrong heights kept right, none broken)
         return fused
-    h, conf = _choose_height(h_real, gap, readings)
+    h, conf = _choose_height(h_real, gap, [observations[v].supports[k] for v, k in tri])
     fused.height, fused.height_confidence, fused.source = h, round(conf, 3), "views"
     fused.x_mm, fused.y_mm = round(float(p[0]), 1), round(float(p[1]), 1)
     for v, k in seen:

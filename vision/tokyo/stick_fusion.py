@@ -28,7 +28,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.foreground import BRIGHT, pieces_masks
 from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
-from vision.tokyo.rays import closest_points, greedy_pairs, join_pairs, pixel_rays
+from vision.tokyo.rays import closest_points, greedy_pairs, join_pairs, pixel_pairs, pixel_rays, same_camera
 
 STICK_MATCH_MM = 8.0  # rays through one stick's ends in two views miss each other by less than this
 ONE_END_MM, LOOSE_END_MM = 2.0, 20.0  # an end meeting within ONE_END_MM lets the other miss by LOOSE_END_MM
@@ -101,6 +101,9 @@ def match_sticks(
     calib_b: TokyoCalibration,
 ) -> list[tuple[int, int]]:
     """(stick in a, stick in b) read as one, closest ends first, each once."""
+    if same_camera(calib_a.camera, calib_b.camera):  # one camera given twice: the same ends, pixel for pixel
+        pairs = pixel_pairs([sa.endpoints for sa in obs_a.sticks], [sb.endpoints for sb in obs_b.sticks])
+        return [(i, j) for i, j, _ in pairs]
     s = calib_a.sizes
     top_z = (MAX_HEIGHT + 1) * s.unit_mm + s.stick_thickness_mm
     rays_b = [pixel_rays(calib_b.camera, sb.endpoints) for sb in obs_b.sticks]
