@@ -59,7 +59,6 @@ FOLD_REST_VOTES = 2  # ... or when this many other views' readings of the roads 
 # the ends' rays take over elsewhere only when they meet END_MARGIN times better (the top's gap is the
 # worst of three or more rays, the ends' the median of pairs)
 LONE_TOP_GAP_MM = 4.0
-DROP_WORST_RAY = True
 END_MARGIN = 3.0
 LOWEST_TOP_UNITS = 0.5  # a triangulated top under half a unit is no column's top: keep the one-view heights
 
@@ -358,7 +357,7 @@ def _fuse_column(
         # camera sees of an end is the end of the rod's top face, half a stick above its axis.
         z = float(np.median([q[2] for _, q in ends])) - s.stick_thickness_mm / 2
         gap = end_gap
-    if gap > TRUST_GAP_MM and many and DROP_WORST_RAY:
+    if gap > TRUST_GAP_MM and many:
         # one misread top among three or more: the others may still meet; the view whose ray misses
         # their point most is left out of the triangulation and takes the others' answer
         worst = max(range(len(tri)), key=lambda i: _miss(rays[i], p))
