@@ -179,6 +179,19 @@ def test_column_one_view_misplaces_joins_the_column_the_others_triangulate() -> 
     assert abs(obs[2].supports[0].x_mm - (-57.0)) < 1.0
 
 
+def test_top_misread_in_one_of_three_views_is_left_out_of_the_triangulation() -> None:
+    obs, calibs, images = _three_views((False, False, False))  # columns only: their tops decide
+    sp = obs[2].supports[0]
+    sp.top_px = (sp.top_px[0], sp.top_px[1] + 16.0)  # view 2 misreads column 0's top by 16 px
+    for o in obs:
+        o.supports[0].height = 4  # and every view's own height is wrong
+    fused = fuse_views(obs, calibs, images)
+    col = next(c for c in fused.columns if c.supports[0] == 0)
+    # three rays miss by over 6 mm; without view 2's they meet: the two exact views decide for all
+    assert col.supports == (0, 0, 0) and col.source == "views" and col.ray_gap_mm < 1.0
+    assert col.height == 2 and all(o.supports[0].height == 2 for o in obs)
+
+
 def test_column_carrying_only_a_stick_no_other_view_reads_is_left_out() -> None:
     obs, calibs, images = _three_views((True, True, True))
     far = (130.0, 90.0)
