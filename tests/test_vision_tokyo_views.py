@@ -134,6 +134,49 @@ def test_stick_view0_reads_twice_keeps_the_reading_the_others_confirm() -> None:
     assert [(c.a, c.b, c.top) for c in obs[0].crossings] == [(0, 1, 0)]
 
 
+def test_stick_read_twice_keeps_the_confirmed_reading_with_the_whole_ones_ends() -> None:
+    # every view reads the road stopping 16 mm short of its end (no whole stick: it stops at a stick
+    # crossing near that end); views[0] also reads the whole road, alone, with the crossing on it
+    obs, calibs, images = _three_views((False, False, False))
+    a, b = ROAD
+    short_end = (b[0] - 16.0, b[1], a[2] + (b[2] - a[2]) * (b[0] - 16.0 - a[0]) / (b[0] - a[0]))
+    cross = ((50.0, -60.0, _z(0)), (50.0, 54.0, _z(0)))  # under the road, 7 mm inside its end
+    for o, cal, img in zip(obs, calibs, images, strict=True):
+        o.sticks.append(_stick(cal, a, short_end, (0, None)))
+        _draw(img, cal, *cross, ORANGE)
+    obs[0].sticks.append(_stick(calibs[0], a, b, (0, 1)))
+    obs[0].sticks.append(_stick(calibs[0], *cross, (None, None), "orange"))
+    obs[0].crossings.append(CrossingReading(1, 2, _px(calibs[0], (50.0, 0.0, _z(2))), 1, 0.8, "colour"))
+    for st in obs[0].sticks:
+        st.width_px = 14.0  # the two readings' far ends lie within 2.5 widths: one stick read twice
+    fused = fuse_views(obs, calibs, images)
+    # the short reading three views confirm stays, with the whole reading's ends and its crossing
+    assert sorted(ln.status for ln in fused.sticks) == ["dropped", "kept", "refined"]
+    assert [s.color for s in obs[0].sticks] == ["purple", "orange"]
+    want = [_px(calibs[0], e) for e in ROAD]
+    got = obs[0].sticks[0].endpoints
+    assert max(np.hypot(*np.subtract(p, q)) for p, q in zip(got, want, strict=True)) < 1.0
+    assert obs[0].sticks[0].rests == (0, 1)
+    assert [(c.a, c.b, c.top) for c in obs[0].crossings] == [(0, 1, 0)]
+
+
+def test_refined_stick_takes_the_crossing_another_view_reads() -> None:
+    # views[0] reads the road stopping 16 mm short, before the stick crossing it, so it reads no
+    # crossing; views 1 and 2 read the whole road, and view 1 the crossing
+    obs, calibs, images = _three_views((False, True, True))
+    a, b = ROAD
+    short_end = (b[0] - 16.0, b[1], a[2] + (b[2] - a[2]) * (b[0] - 16.0 - a[0]) / (b[0] - a[0]))
+    cross = ((50.0, -60.0, _z(0)), (50.0, 54.0, _z(0)))
+    obs[0].sticks.append(_stick(calibs[0], a, short_end, (0, None)))
+    for o, cal, img in zip(obs, calibs, images, strict=True):
+        o.sticks.append(_stick(cal, *cross, (None, None), "orange"))
+        _draw(img, cal, *cross, ORANGE)
+    obs[1].crossings.append(CrossingReading(0, 1, _px(calibs[1], (50.0, 0.0, _z(2))), 0, 0.8, "colour"))
+    fused = fuse_views(obs, calibs, images)
+    assert sorted(ln.status for ln in fused.sticks) == ["refined", "views"]
+    assert [(c.a, c.b, c.top) for c in obs[0].crossings] == [(0, 1, 0)]
+
+
 def test_stick_view0_runs_on_past_an_end_takes_the_whole_ends_the_others_read() -> None:
     obs, calibs, images = _three_views((True, True, True))
     a, b = ROAD

@@ -12,9 +12,10 @@ physical stick. The first view (`views[0]`) carries the fused table:
   where views[0] shows pieces along it (less is asked when two or more views read it) and, when one
   view alone reads it, the remaining views do not show bare table along it;
 * two fused sticks lying end on end within a few widths are one read twice: the one fewer views read
-  goes.
-Crossings with an added stick are those a view reading both sticks reports, with that view's
-over/under. See docs/vision/tokyo.md, "Two cameras" and "Three cameras".
+  goes, and when only it is a whole stick long the one that stays takes its ends.
+Crossings with an added stick, or with one whose ends were replaced by a whole stick's, are those a
+view reading both sticks reports, with that view's over/under. See docs/vision/tokyo.md, "Two
+cameras" and "Three cameras".
 """
 
 from __future__ import annotations
@@ -243,10 +244,11 @@ def fuse_sticks(
         links.append(StickLink(tuple(t), "added", round(share, 3)))
     same: dict[int, int] = {}  # a views[0] stick dropped as a duplicate -> the one of views[0] kept
     if DUP_WIDTHS > 0:
-        added = _drop_duplicates(a, links, drop, added, added_uv, same)
+        added = _drop_duplicates(a, observations, calibs, cols, links, drop, added, added_uv, partner, same)
     if drop:
         warnings.append(f"view 0: {len(drop)} stick(s) dropped (no other view shows them, or read twice)")
-    new_of = _rebuild(a, observations, calibs, cols, drop, added, partner, same)
+    refined = {i for i, ln in enumerate(links[: len(a.sticks)]) if ln.status == "refined"}
+    new_of = _rebuild(a, observations, calibs, cols, drop, added, partner, same, refined)
     n_kept = len(new_of)
     for ln in links:  # views[0]'s indices after the fusion
         if ln.status == "added":
@@ -288,17 +290,48 @@ def _votes(link: StickLink) -> int:
 
 def _drop_duplicates(
     a: TokyoObservation,
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+    cols: dict[tuple[int, int], int],
     links: list[StickLink],
     drop: set[int],
     added: list[tuple[int, list[int | None]]],
     added_uv: list[np.ndarray],
+    partner: list[dict[int, int]],
     same: dict[int, int],
 ) -> list[tuple[int, list[int | None]]]:
     """Two sticks of the fused views[0] whose ends both lie within DUP_WIDTHS stick widths of each
     other are one stick read twice (the reader's duplicate, or an added reading of a stick views[0]
-    reads a little off): the one fewer views read goes (a tie keeps both). Updates `drop`, `links` and
+    reads a little off): the one fewer views read goes (a tie keeps both). When the one that stays is
+    no whole stick long and the one that goes is, it takes the whole one's ends: the reading more views
+    confirm can be the one stopping short of a crossing stick. Updates `drop`, `links`, `partner` and
     `same` (views[0]'s dropped duplicate -> its kept twin) in place; returns the added sticks that stay."""
     n0 = len(a.sticks)
+
+    def whole(x: int) -> bool:  # an added reading is a whole stick by construction
+        return x >= n0 or _whole(a.sticks[x], calibs[0])
+
+    def take_whole(win: int, lose: int) -> None:  # views[0]'s `win` takes the ends of `lose`
+        if lose >= n0:
+            vb, track = added[lose - n0]
+            other = observations[vb].sticks[track[vb]]  # type: ignore[index]
+            _take_ends(a.sticks[win], other, added_uv[lose - n0], _rests_in_first(other, vb, cols))
+            readers = dict(enumerate(track))
+        else:
+            st, other = a.sticks[win], a.sticks[lose]
+            st.endpoints, st.endpoints_mm, st.rests, st.role = (
+                other.endpoints,
+                other.endpoints_mm,
+                other.rests,
+                other.role,
+            )
+            readers = {v: p.get(lose) for v, p in enumerate(partner)}
+        for v in range(1, len(partner)):
+            j = readers.get(v)
+            if j is not None and win not in partner[v]:
+                partner[v][win] = j  # where the whole stick is read, to find its crossings there
+        links[win].status = "refined"
+
     width = float(np.median([s.width_px for s in a.sticks])) if a.sticks else 6.0
     items = [(i, np.array(st.endpoints, np.float64)) for i, st in enumerate(a.sticks) if i not in drop]
     items += [(n0 + m, uv) for m, uv in enumerate(added_uv)]
@@ -315,6 +348,8 @@ def _drop_duplicates(
             if gap < DUP_WIDTHS * width and vp != vq:
                 lose, win = (p, q) if vp < vq else (q, p)
                 gone.add(lose)
+                if not whole(win) and whole(lose):
+                    take_whole(win, lose)
                 if lose < n0 and win < n0:
                     same[lose] = win
     for i in gone:
@@ -410,11 +445,12 @@ def _rebuild(
     added: list[tuple[int, list[int | None]]],
     partner: list[dict[int, int]],
     same: dict[int, int] | None = None,
+    refined: set[int] | None = None,
 ) -> dict[int, int]:
     """views[0] without its dropped sticks and with the added ones (after the kept ones, in order);
     crossings and cars re-indexed (those of a dropped duplicate go to its kept twin, `same`), the added
-    sticks' crossings found in views[0]'s image. Returns the kept sticks' new indices by their old
-    ones."""
+    and `refined` sticks' crossings found in views[0]'s image (a refined stick's own reading may have
+    stopped short of them). Returns the kept sticks' new indices by their old ones."""
     same = same or {}
     keep = [i for i in range(len(a.sticks)) if i not in drop]
     new_of = {i: k for k, i in enumerate(keep)}
@@ -455,12 +491,14 @@ def _rebuild(
         car.stick = new_of.get(same.get(car.stick, car.stick)) if car.stick is not None else None
     a.sticks = sticks
     a.crossings = crossings
-    for k in origin:
+    origin |= {new_of[i] for i in refined or () if i in new_of}
+    for k in sorted(origin):
         for m in range(len(sticks)):
-            if m == k or (m in origin and m > k):
-                continue  # a pair of added sticks is looked at once
+            if m == k or (m in origin and m < k) or frozenset((k, m)) in pairs:
+                continue  # each pair once, and not a crossing views[0] reads already
             cr = _added_crossing(a, observations, in_view, k, m, width)
             if cr is not None:
+                pairs.add(frozenset((k, m)))
                 a.crossings.append(cr)
     return new_of
 
