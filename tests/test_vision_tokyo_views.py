@@ -12,50 +12,24 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from tokyo_views_scene import ORANGE, PURPLE, SIZES, calibs
+from tokyo_views_scene import draw as _draw
+from tokyo_views_scene import px as _px
+from tokyo_views_scene import stick as _stick
+from tokyo_views_scene import support as _support
+from tokyo_views_scene import table as _table
+from tokyo_views_scene import z as _z
 
-from datasets.tokyo.camera import camera_looking_at
 from referee_app.cli import main
-from vision.tokyo import PieceSizes, StickReading, SupportReading, TokyoCalibration, TokyoObservation
+from vision.tokyo import TokyoCalibration, TokyoObservation
 from vision.tokyo.observation import CrossingReading
 from vision.tokyo.stereo import fuse_views, read_tokyo_views
 
-SIZES = PieceSizes()
-W, H = 1280, 720
-PURPLE, ORANGE = (150, 40, 140), (30, 120, 240)  # BGR
 YAWS = (20, 140, 260)  # three cameras around the table
 
 
 def _calibs(n: int = 3) -> list[TokyoCalibration]:
-    return [TokyoCalibration(camera_looking_at((0, 0, 0), 750, 30, yaw, 50, W, H), SIZES) for yaw in YAWS[:n]]
-
-
-def _z(h: int) -> float:
-    return h * SIZES.unit_mm + SIZES.stick_thickness_mm / 2
-
-
-def _table(seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    img = np.full((H, W, 3), (150, 175, 195), np.float64) + rng.normal(0, 2, (H, W, 3))
-    return np.clip(img, 0, 255).astype(np.uint8)
-
-
-def _px(calib: TokyoCalibration, p: tuple[float, float, float]) -> tuple[float, float]:
-    uv = calib.camera.project(np.array([p], np.float64))[0][0]
-    return float(uv[0]), float(uv[1])
-
-
-def _draw(img: np.ndarray, calib: TokyoCalibration, a: tuple, b: tuple, colour: tuple[int, int, int]) -> None:
-    p, q = (tuple(int(round(v)) for v in _px(calib, e)) for e in (a, b))
-    cv2.line(img, p, q, colour, 9)
-
-
-def _support(calib: TokyoCalibration, x: float, y: float, h: int) -> SupportReading:
-    return SupportReading(_px(calib, (x, y, _z(h))), (0.0, 0.0, 1.0, 1.0), False, 0.9, h, 0.6, x, y)
-
-
-def _stick(calib: TokyoCalibration, a: tuple, b: tuple, rests: tuple, colour: str = "purple") -> StickReading:
-    rgb = (140, 40, 150) if colour == "purple" else (240, 120, 30)
-    return StickReading((_px(calib, a), _px(calib, b)), 9.0, colour, rgb, 0.9, "road", rests, (a, b))
+    return calibs(YAWS[:n])
 
 
 COLS = [(-57.0, 0.0, 2), (57.0, 0.0, 3)]
