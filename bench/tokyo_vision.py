@@ -2,9 +2,9 @@
 
 Baseline measured in the same run: OpenCV's probabilistic Hough transform on Canny edges of the same
 frame (a bare line finder with no stick pairing, supports, heights or crossings), so the ratio says what
-the full reading costs over the cheapest line detection. Two views: the same scene from a second camera
-(datasets.tokyo.render_tokyo_views), read with vision.tokyo.stereo.read_tokyo_views; its rate is pairs
-of frames per second, against the calibrated one-view reading of the first frame in the same run; the
+the full reading costs over the cheapest line detection. Two and three views: the same scene from more
+cameras (datasets.tokyo.render_tokyo_views), read with vision.tokyo.stereo.read_tokyo_views; its rate is
+sets of frames per second, against the calibrated one-view reading of the first frame in the same run; the
 fusion alone is timed on the columns only and on everything (junctions and sticks need the images).
 Usage: python bench/tokyo_vision.py [--runs N]
 """
@@ -56,18 +56,24 @@ def main() -> None:
     print(f"baseline Canny+HoughLinesP   {base:8.2f} fps")
     print(f"read_tokyo uncalibrated      {unc:8.2f} fps   ratio to baseline {unc / base:.4f}")
     print(f"read_tokyo calibrated        {cal:8.2f} fps   ratio to baseline {cal / base:.4f}")
-    views = render_tokyo_views(scene, frame_seed, 2, width=1280, height=720)
+    for n_views in (2, 3):
+        _views(scene, frame_seed, n_views, cal, args.runs)
+
+
+def _views(scene: dict, frame_seed: int, n_views: int, one_view_fps: float, runs: int) -> None:
+    """Reading and fusion rates for the scene seen by n_views cameras."""
+    views = render_tokyo_views(scene, frame_seed, n_views, width=1280, height=720)
     images = [im for im, _ in views]
     calibs = [lab["calibration"] for _, lab in views]
-    pair = _fps(lambda _: read_tokyo_views(images, calibs), None, args.runs)
+    sets = _fps(lambda _: read_tokyo_views(images, calibs), None, runs)
     obs = [read_tokyo(im, c) for im, c in zip(images, calibs, strict=True)]
     tc = [TokyoCalibration.from_dict(c) for c in calibs]
-    fuse = _fps(lambda _: fuse_views(obs, tc), None, args.runs * 20)
-    fuse_all = _fps(lambda _: fuse_views(obs, tc, images), None, args.runs * 5)
-    print(f"read_tokyo_views, 2 frames   {pair:8.2f} pairs/s   ratio to calibrated one view {pair / cal:.4f}")
+    fuse = _fps(lambda _: fuse_views(obs, tc), None, runs * 20)
+    fuse_all = _fps(lambda _: fuse_views(obs, tc, images), None, runs * 5)
+    print(f"read_tokyo_views, {n_views} frames   {sets:8.2f} sets/s   ratio to calibrated one view "
+          f"{sets / one_view_fps:.4f}")
     print(f"fuse_views alone, columns    {fuse:8.2f} /s")
     print(f"fuse_views alone, all        {fuse_all:8.2f} /s   (columns, junctions, sticks: with the images)")
-
 
 if __name__ == "__main__":
     main()
