@@ -29,6 +29,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.junctions import fuse_junctions
 from vision.tokyo.observation import TokyoObservation
+from vision.tokyo.parallax import parallax_mask
 from vision.tokyo.rays import (
     closest_points,
     greedy_pairs,
@@ -39,7 +40,7 @@ from vision.tokyo.rays import (
     triangulate,
 )
 from vision.tokyo.reader import read_tokyo
-from vision.tokyo.stick_fusion import StickLink, fuse_sticks, stick_tracks
+from vision.tokyo.stick_fusion import MASK_SCALE, StickLink, fuse_sticks, stick_tracks
 from vision.types import VisionError
 
 __all__ = ["TokyoViews", "ViewColumn", "closest_points", "fuse_views", "read_tokyo_views", "triangulate"]
@@ -61,6 +62,9 @@ FOLD_REST_VOTES = 2  # ... or when this many other views' readings of the roads 
 LONE_TOP_GAP_MM = 4.0
 END_MARGIN = 3.0
 LOWEST_TOP_UNITS = 0.5  # a triangulated top under half a unit is no column's top: keep the one-view heights
+# with this many cameras views[0]'s sticks also get plane-parallax evidence (`stick_fusion.PARALLAX_VOTES`
+# other views must read a stick for it to count, so two cameras never use it)
+PARALLAX_MIN_VIEWS = 3
 
 
 @dataclass
@@ -217,8 +221,16 @@ def fuse_views(
         out.columns = _fold_misplaced(out.columns, observations, calibs, out.warnings, tracks)
     if images is not None and n > 1:
         fuse_junctions(observations, calibs, out.columns, images)
+        imgs: Sequence[np.ndarray] = images
+
+        def par() -> np.ndarray:  # views[0]'s plane parallax, made only if a stick asks for it
+            return parallax_mask(imgs, calibs, 0, MASK_SCALE)
+
         # the fold moves no stick in any image, so the sticks' tracks stay as matched
-        out.sticks, warnings = fuse_sticks(observations, calibs, out.columns, images, tracks())
+        many = cameras(calibs) >= PARALLAX_MIN_VIEWS
+        out.sticks, warnings = fuse_sticks(
+            observations, calibs, out.columns, images, tracks(), par if many else None
+        )
         out.warnings += warnings
     return out
 

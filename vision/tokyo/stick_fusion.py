@@ -9,8 +9,9 @@ physical stick. The first view (`views[0]`) carries the fused table:
   a view that shows (nearly) bare table there, or little of it while its 3D length is no whole
   stick's, contradicts it, and one such view drops it (kept otherwise: hidden or missed there);
 * a stick other views read and views[0] does not is added once, from a reading a whole stick long,
-  where views[0] shows pieces along it (less is asked when two or more views read it) and, when one
-  view alone reads it, the remaining views do not show bare table along it;
+  where views[0] shows pieces along it (less is asked when two or more views read it; for those, plane
+  parallax in views[0] counts too) and, when one view alone reads it, the remaining views do not show
+  bare table along it;
 * two fused sticks lying end on end within a few widths are one read twice: the one fewer views read
   goes, and when only it is a whole stick long the one that stays takes its ends.
 Crossings with an added stick, or with one whose ends were replaced by a whole stick's, are those a
@@ -20,7 +21,7 @@ cameras" and "Three cameras".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -51,6 +52,11 @@ ADD_AGAINST_VOTES = 1
 WHOLE_TOL = 0.12  # an added stick's 3D length is the set's within this share
 DUP_WIDTHS = 2.5  # two fused sticks whose ends all lie within this many widths are one read twice
 FRAME_MARGIN_PX = 4.0
+# a stick two or more other views read and views[0]'s colour mask misses is added where as much of it
+# shows plane parallax in views[0] as a one-reader stick needs pieces (vision.tokyo.parallax); with one
+# reader, or the smaller share asked of two, the parallax mask's own noise added a false stick (s8)
+PARALLAX_VOTES = 2
+PARALLAX_EVIDENCE = ADD_EVIDENCE
 MASK_SCALE = 0.5  # the piece masks for the evidence are made at half size
 
 
@@ -158,10 +164,13 @@ def fuse_sticks(
     columns: Sequence,
     images: Sequence[np.ndarray],
     tracks: list[list[int | None]] | None = None,
+    parallax: np.ndarray | Callable[[], np.ndarray] | None = None,
 ) -> tuple[list[StickLink], list[str]]:
     """Confirm, add and drop views[0]'s sticks by the votes of every other view (see the module's doc);
     views[0] is updated in place. `tracks`: the views' sticks matched already (`stick_tracks`), if
-    the caller has them. Returns the links and warnings."""
+    the caller has them; `parallax`: views[0]'s plane-parallax mask at MASK_SCALE
+    (`parallax.parallax_mask`), or a function making it when first needed, if wanted. Returns the
+    links and warnings."""
     n = len(observations)
     cols = column_index(columns)
     a = observations[0]
@@ -175,6 +184,13 @@ def fuse_sticks(
     def share_in(st: StickReading, v: int) -> float | None:
         uv = reproject(st, calibs[v], images[v].shape)
         return None if uv is None else evidence(fg(v), uv, MASK_SCALE)
+
+    made: list[np.ndarray] = []
+
+    def par0() -> np.ndarray:  # made only when a stick needs it (it costs about twice the fusion)
+        if not made:
+            made.append(parallax() if callable(parallax) else parallax)  # type: ignore[arg-type]
+        return made[0]
 
     if tracks is None:
         tracks = stick_tracks(observations, calibs)
@@ -220,7 +236,13 @@ def fuse_sticks(
         if uv is None:
             continue
         share = evidence(fg(0), uv, MASK_SCALE)
-        if share < (ADD_EVIDENCE if len(readers) == 1 else ADD_EVIDENCE_VOTED):
+        need = ADD_EVIDENCE if len(readers) == 1 else ADD_EVIDENCE_VOTED
+        if share < need and parallax is not None and len(readers) >= PARALLAX_VOTES:
+            # a stick nearly the table's colour is missing from views[0]'s colour mask, not from its
+            # plane-parallax one (it stands above the table)
+            plx = evidence(par0(), uv, MASK_SCALE)
+            share = plx if plx >= PARALLAX_EVIDENCE else share
+        if share < need:
             continue
         if len(readers) == 1:
             # one reader: the views that do not read it must not contradict it either
