@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from tokyo_views_scene import ORANGE, PURPLE, SIZES, calibs
+from tokyo_views_scene import ORANGE, PURPLE, SIZES, calibs, road_scene
 from tokyo_views_scene import draw as _draw
 from tokyo_views_scene import px as _px
 from tokyo_views_scene import stick as _stick
@@ -34,21 +34,8 @@ COLS = [(-57.0, 0.0, 2), (57.0, 0.0, 3), (0.0, 120.0, 1)]
 ROAD = ((-57.0, 0.0, _z(2)), (57.0, 0.0, _z(3)))
 
 
-def _views(
-    road_in: tuple[bool, bool],
-) -> tuple[list[TokyoObservation], list[TokyoCalibration], list[np.ndarray]]:
-    """Both views read the columns; the road is drawn in both images, read by the views in road_in."""
-    calibs = _calibs()
-    obs, images = [], []
-    for v, cal in enumerate(calibs):
-        o = TokyoObservation(calibrated=True, supports=[_support(cal, x, y, h) for x, y, h in COLS])
-        if road_in[v]:
-            o.sticks.append(_stick(cal, *ROAD, (0, 1)))
-        img = _table(v)
-        _draw(img, cal, *ROAD, PURPLE)
-        obs.append(o)
-        images.append(img)
-    return obs, calibs, images
+def _views(road_in: tuple[bool, bool]) -> tuple[list[TokyoObservation], list[TokyoCalibration], list[np.ndarray]]:
+    return road_scene(_calibs(), COLS, ROAD, road_in)
 
 
 def test_stick_one_view_misses_is_added_from_the_other() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from tokyo_views_scene import ORANGE, PURPLE, SIZES, calibs
+from tokyo_views_scene import ORANGE, SIZES, calibs, road_scene
 from tokyo_views_scene import draw as _draw
 from tokyo_views_scene import px as _px
 from tokyo_views_scene import stick as _stick
@@ -38,19 +38,8 @@ ROAD = ((-57.0, 0.0, _z(2)), (57.0, 0.0, _z(3)))  # a whole stick (114 mm) betwe
 LOOSE = ((-60.0, -90.0, SIZES.stick_thickness_mm / 2), (54.0, -90.0, SIZES.stick_thickness_mm / 2))
 
 
-def _three_views(road_in: tuple[bool, bool, bool]) -> tuple[list[TokyoObservation], list, list[np.ndarray]]:
-    """Every view reads both columns; the road is drawn in every image and read by the views in road_in."""
-    calibs = _calibs()
-    obs, images = [], []
-    for v, cal in enumerate(calibs):
-        o = TokyoObservation(calibrated=True, supports=[_support(cal, x, y, h) for x, y, h in COLS])
-        if road_in[v]:
-            o.sticks.append(_stick(cal, *ROAD, (0, 1)))
-        img = _table(v)
-        _draw(img, cal, *ROAD, PURPLE)
-        obs.append(o)
-        images.append(img)
-    return obs, calibs, images
+def _three_views(road_in: tuple[bool, bool, bool]) -> tuple[list[TokyoObservation], list[TokyoCalibration], list[np.ndarray]]:
+    return road_scene(_calibs(), COLS, ROAD, road_in)
 
 
 def test_stick_of_one_view_two_views_see_as_table_is_dropped() -> None:

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from datasets.tokyo.camera import camera_looking_at
-from vision.tokyo import PieceSizes, StickReading, SupportReading, TokyoCalibration
+from vision.tokyo import PieceSizes, StickReading, SupportReading, TokyoCalibration, TokyoObservation
 
 SIZES = PieceSizes()
 W, H = 1280, 720
@@ -48,3 +48,20 @@ def support(calib: TokyoCalibration, x: float, y: float, h: int, junction: bool 
 def stick(calib: TokyoCalibration, a: tuple, b: tuple, rests: tuple, colour: str = "purple") -> StickReading:
     rgb = (140, 40, 150) if colour == "purple" else (240, 120, 30)
     return StickReading((px(calib, a), px(calib, b)), 9.0, colour, rgb, 0.9, "road", rests, (a, b))
+
+
+def road_scene(
+    cams: list[TokyoCalibration], cols: list[tuple[float, float, int]], road: tuple, road_in: tuple[bool, ...]
+) -> tuple[list[TokyoObservation], list[TokyoCalibration], list[np.ndarray]]:
+    """Every view reads the columns `cols` (x, y, height); the road is drawn in every image and read by the
+    views whose flag in `road_in` is set, resting on columns 0 and 1."""
+    obs, images = [], []
+    for v, cal in enumerate(cams):
+        o = TokyoObservation(calibrated=True, supports=[support(cal, x, y, h) for x, y, h in cols])
+        if road_in[v]:
+            o.sticks.append(stick(cal, *road, (0, 1)))
+        img = table(v)
+        draw(img, cal, *road, PURPLE)
+        obs.append(o)
+        images.append(img)
+    return obs, cams, images
