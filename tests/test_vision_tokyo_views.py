@@ -263,3 +263,25 @@ def test_read_tokyo_views_three_and_one(three_set: Path) -> None:
     assert all(len(ln.sticks) == 3 for ln in views.sticks)
     one = read_tokyo_views(images[:1], calibs[:1])  # one view: its own reading, nothing fused
     assert one.sticks == [] and all(c.source == "one-view" for c in one.columns)
+
+
+def test_top_on_a_road_end_in_one_of_three_views_is_left_out_though_the_rays_nearly_meet() -> None:
+    obs, calibs, images = _three_views((False, False, False))
+    # view 2 takes column 0's top point on something 12 mm above and 8 mm beside it (a road end resting
+    # there): the three rays still pass within 6 mm of one point, a unit above the top
+    obs[2].supports[0].top_px = _px(calibs[2], (-49.0, 0.0, _z(2) + 12.0))
+    fused = fuse_views(obs, calibs, images)
+    col = next(c for c in fused.columns if c.supports[0] == 0)
+    # the two right views meet exactly without it: they decide, and view 2 takes their answer
+    assert col.supports == (0, 0, 0) and col.source == "views" and col.ray_gap_mm < 1.0
+    assert col.height == 2 and all(o.supports[0].height == 2 for o in obs)
+
+
+def test_three_rays_meeting_closely_keep_every_view() -> None:
+    obs, calibs, images = _three_views((False, False, False))
+    # view 2's top 1 px off: the rays meet within a millimetre, no view is left out
+    sp = obs[2].supports[0]
+    sp.top_px = (sp.top_px[0] + 1.0, sp.top_px[1])
+    fused = fuse_views(obs, calibs, images)
+    col = next(c for c in fused.columns if c.supports[0] == 0)
+    assert col.source == "views" and col.height == 2 and 0.0 < col.ray_gap_mm < 2.0

@@ -10,7 +10,8 @@ where each view's own reading put the column); a matched column's height is the 
 z in column units (under a lone road end, where the top point is only a guess along the stick, the
 triangulated stick end's z instead), the views' own readings breaking ties near half a unit; when the
 rays miss each other by more than a reading error allows, the one-view heights are kept (with three or
-more rays, the worst is left out first). With three or more views a column one view alone reads is
+more rays, the worst is left out first, and one whose leaving out lets the others meet far closer is left
+out even when all nearly meet). With three or more views a column one view alone reads is
 checked against the others: where they triangulate a column in its place (or rest the same road ends
 on one) it is that column misread, and it is left out when no other view reads any road it carries.
 Vision knows nothing of how the views were made: any calibrated cameras sharing the world frame
@@ -353,6 +354,11 @@ def _fuse_column(
     s = calibs[seen[0][0]].sizes
     rays = [_ray(calibs[v], observations[v].supports[k].top_px) for v, k in tri]
     p, gap = triangulate(np.array([c for c, _ in rays]), np.array([d for _, d in rays]))
+    odd = _odd_ray(rays, gap)
+    if odd is not None:
+        fused_rest = _without_view(col, tri[odd], observations, calibs)
+        if fused_rest is not None:
+            return fused_rest
     lone = min(_n_ends(observations[v], k) for v, k in tri) <= 1
     ends = _end_points(tri, observations, calibs, p)
     z = float(p[2])
@@ -373,13 +379,8 @@ def _fuse_column(
         # one misread top among three or more: the others may still meet; the view whose ray misses
         # their point most is left out of the triangulation and takes the others' answer
         worst = max(range(len(tri)), key=lambda i: _miss(rays[i], p))
-        rest = [k if v != tri[worst][0] else None for v, k in enumerate(col)]
-        fused_rest = _fuse_column(rest, observations, calibs)
-        if fused_rest.source == "views":
-            v, k = tri[worst]
-            fused_rest.supports = tuple(col)
-            h, conf = fused_rest.height, fused_rest.height_confidence
-            _set_height(observations[v], calibs[v], k, h, conf, fused_rest.x_mm, fused_rest.y_mm)  # type: ignore[arg-type]
+        fused_rest = _without_view(col, tri[worst], observations, calibs)
+        if fused_rest is not None:
             return fused_rest
     fused.top_mm = (round(float(p[0]), 1), round(float(p[1]), 1), round(z, 1))
     fused.ray_gap_mm = round(gap, 2)
@@ -396,6 +397,49 @@ def _fuse_column(
     for v, k in seen:
         _set_height(observations[v], calibs[v], k, h, conf, float(p[0]), float(p[1]))
     return fused
+
+
+def _without_view(
+    col: list[int | None],
+    left_out: tuple[int, int],
+    observations: Sequence[TokyoObservation],
+    calibs: Sequence[TokyoCalibration],
+) -> ViewColumn | None:
+    """The column fused without one view's reading, that view's support taking the others' answer;
+    None when the others do not triangulate it."""
+    v, k = left_out
+    rest = [j if u != v else None for u, j in enumerate(col)]
+    fused_rest = _fuse_column(rest, observations, calibs)
+    if fused_rest.source != "views":
+        return None
+    fused_rest.supports = tuple(col)
+    h, conf = fused_rest.height, fused_rest.height_confidence
+    _set_height(observations[v], calibs[v], k, h, conf, fused_rest.x_mm, fused_rest.y_mm)  # type: ignore[arg-type]
+    return fused_rest
+
+
+# three or more top rays: one view's top point on the wrong thing (a road end resting on the column, a
+# stacked road, a neighbouring column) can leave all the rays within TRUST_GAP_MM of one point, a unit off.
+# When they miss by ODD_MIN_GAP_MM or more and the others, without one of them, meet ODD_MARGIN times
+# closer while it misses their point by over ODD_MISS_MM, that one is left out. The others meeting, not
+# the ray missing most, picks it: the least-squares point is pulled towards the odd ray, so the ray
+# missing it most can be a right one (docs/vision/tokyo.md, "Three cameras: heights").
+ODD_MIN_GAP_MM = 5.0
+ODD_MARGIN = 3.0
+ODD_MISS_MM = 3.0
+
+
+def _odd_ray(rays: list[tuple[np.ndarray, np.ndarray]], gap: float) -> int | None:
+    """The ray of three or more whose leaving out makes the others meet much closer, if any."""
+    if len(rays) < 3 or gap < ODD_MIN_GAP_MM:
+        return None
+    best, best_gap = None, np.inf
+    for i in range(len(rays)):
+        others = [r for j, r in enumerate(rays) if j != i]
+        q, g = triangulate(np.array([c for c, _ in others]), np.array([d for _, d in others]))
+        if g < best_gap and _miss(rays[i], q) > ODD_MISS_MM:
+            best, best_gap = i, g
+    return best if best is not None and best_gap * ODD_MARGIN < gap else None
 
 
 def _miss(ray: tuple[np.ndarray, np.ndarray], p: np.ndarray) -> float:
