@@ -38,7 +38,9 @@ ROAD = ((-57.0, 0.0, _z(2)), (57.0, 0.0, _z(3)))  # a whole stick (114 mm) betwe
 LOOSE = ((-60.0, -90.0, SIZES.stick_thickness_mm / 2), (54.0, -90.0, SIZES.stick_thickness_mm / 2))
 
 
-def _three_views(road_in: tuple[bool, bool, bool]) -> tuple[list[TokyoObservation], list[TokyoCalibration], list[np.ndarray]]:
+def _three_views(
+    road_in: tuple[bool, bool, bool],
+) -> tuple[list[TokyoObservation], list[TokyoCalibration], list[np.ndarray]]:
     return road_scene(_calibs(), COLS, ROAD, road_in)
 
 
@@ -185,15 +187,28 @@ def test_column_one_view_misplaces_joins_the_column_the_others_triangulate() -> 
     assert abs(obs[2].supports[0].x_mm - (-57.0)) < 1.0
 
 
-def test_top_misread_in_one_of_three_views_is_left_out_of_the_triangulation() -> None:
-    obs, calibs, images = _three_views((False, False, False))  # columns only: their tops decide
+def _top_16px_low(obs: list[TokyoObservation], calibs: list[TokyoCalibration]) -> None:
+    # view 2 misreads column 0's top by 16 px and every view's own height is wrong: the three rays miss
+    # by over 6 mm
     sp = obs[2].supports[0]
-    sp.top_px = (sp.top_px[0], sp.top_px[1] + 16.0)  # view 2 misreads column 0's top by 16 px
+    sp.top_px = (sp.top_px[0], sp.top_px[1] + 16.0)
     for o in obs:
-        o.supports[0].height = 4  # and every view's own height is wrong
+        o.supports[0].height = 4
+
+
+def _top_on_a_road_end(obs: list[TokyoObservation], calibs: list[TokyoCalibration]) -> None:
+    # view 2 takes column 0's top point on something 12 mm above and 8 mm beside it (a road end resting
+    # there): the three rays still pass within 6 mm of one point, a unit above the top
+    obs[2].supports[0].top_px = _px(calibs[2], (-49.0, 0.0, _z(2) + 12.0))
+
+
+@pytest.mark.parametrize("misread", [_top_16px_low, _top_on_a_road_end], ids=["16px-low", "road-end"])
+def test_top_misread_in_one_of_three_views_is_left_out_of_the_triangulation(misread) -> None:
+    obs, calibs, images = _three_views((False, False, False))  # columns only: their tops decide
+    misread(obs, calibs)
     fused = fuse_views(obs, calibs, images)
     col = next(c for c in fused.columns if c.supports[0] == 0)
-    # three rays miss by over 6 mm; without view 2's they meet: the two exact views decide for all
+    # the two right views meet exactly without view 2's ray: they decide, and view 2 takes their answer
     assert col.supports == (0, 0, 0) and col.source == "views" and col.ray_gap_mm < 1.0
     assert col.height == 2 and all(o.supports[0].height == 2 for o in obs)
 
@@ -263,18 +278,6 @@ def test_read_tokyo_views_three_and_one(three_set: Path) -> None:
     assert all(len(ln.sticks) == 3 for ln in views.sticks)
     one = read_tokyo_views(images[:1], calibs[:1])  # one view: its own reading, nothing fused
     assert one.sticks == [] and all(c.source == "one-view" for c in one.columns)
-
-
-def test_top_on_a_road_end_in_one_of_three_views_is_left_out_though_the_rays_nearly_meet() -> None:
-    obs, calibs, images = _three_views((False, False, False))
-    # view 2 takes column 0's top point on something 12 mm above and 8 mm beside it (a road end resting
-    # there): the three rays still pass within 6 mm of one point, a unit above the top
-    obs[2].supports[0].top_px = _px(calibs[2], (-49.0, 0.0, _z(2) + 12.0))
-    fused = fuse_views(obs, calibs, images)
-    col = next(c for c in fused.columns if c.supports[0] == 0)
-    # the two right views meet exactly without it: they decide, and view 2 takes their answer
-    assert col.supports == (0, 0, 0) and col.source == "views" and col.ray_gap_mm < 1.0
-    assert col.height == 2 and all(o.supports[0].height == 2 for o in obs)
 
 
 def test_three_rays_meeting_closely_keep_every_view() -> None:
