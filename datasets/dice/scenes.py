@@ -207,13 +207,25 @@ def write_dataset(out: Path, n: int, seed: int, out_size: tuple[int, int] = (128
     return data
 
 
+def _see_through(img: np.ndarray, value: int, body: tuple, pips: tuple, face_px: int, G: np.ndarray,
+                 alpha: np.ndarray, strength: float, blur: float = 0.0) -> np.ndarray:
+    """The pips of a hidden face (`value`) seen through a clear body: its face drawn by the affine G,
+    blurred by `blur` pixels (0: sharp), over the top face's area at `strength`."""
+    S = img.shape[0]
+    ghost = die_face_rgba(value, body, pips, px=face_px, corner=0.15, pip_radius=0.09).astype(np.float32)
+    gw = cv2.warpAffine(ghost, G, (S, S))
+    if blur:
+        gw = cv2.GaussianBlur(gw, (0, 0), blur)
+    ga = gw[..., 3:] / 255.0 * alpha * strength
+    return img * (1 - ga) + gw[..., 2::-1] * ga
+
+
 def _side_ghosts(rng: np.random.Generator, img: np.ndarray, value: int, body: tuple, pips: tuple,
                  face_px: int, M: np.ndarray, alpha: np.ndarray, S: int) -> np.ndarray:
     """Two side faces' pips seen through a clear body: squashed towards their face's edge, blurred
     (deeper than the top face), strong."""
     sides = [v for v in range(1, 7) if v not in (value, 7 - value)]
     for v in rng.choice(sides, 2, replace=False):
-        ghost = die_face_rgba(int(v), body, pips, px=face_px, corner=0.15, pip_radius=0.09).astype(np.float32)
         a = rng.uniform(0, 2 * np.pi)
         squash = rng.uniform(0.35, 0.7)  # a side face seen through the top lies foreshortened
         d = np.array([np.cos(a), np.sin(a)])
@@ -222,10 +234,8 @@ def _side_ghosts(rng: np.random.Generator, img: np.ndarray, value: int, body: tu
         G[:, :2] = A @ M[:, :2]
         centre = np.array([S / 2, S / 2])
         G[:, 2] = A @ M[:, 2] + (centre - A @ centre) + d * face_px * rng.uniform(0.15, 0.3)
-        gw = cv2.warpAffine(ghost, G, (S, S))
-        gw = cv2.GaussianBlur(gw, (0, 0), S / rng.uniform(50, 90))
-        ga = gw[..., 3:] / 255.0 * alpha * rng.uniform(0.35, 0.8)
-        img = img * (1 - ga) + gw[..., 2::-1] * ga
+        blur = S / rng.uniform(50, 90)
+        img = _see_through(img, int(v), body, pips, face_px, G, alpha, rng.uniform(0.35, 0.8), blur)
     return img
 
 
@@ -276,12 +286,9 @@ def synthetic_die_crop(rng: np.random.Generator, value: int, size: int = 48,
         a = cv2.warpAffine(alpha, sh, (S, S))[..., None]
         img = img * (1 - a) + np.array(body[::-1], np.float32) * 0.6 * a
     if smoky:  # see-through body: the bottom face's pips show faintly, offset by the view's slant
-        ghost = die_face_rgba(7 - value, body, pips, px=face_px, corner=0.15, pip_radius=0.09)
         G = M.copy()
         G[:, 2] += side * np.array([np.cos(sdir), np.sin(sdir)]) * rng.uniform(0.5, 1.5)
-        gw = cv2.warpAffine(ghost.astype(np.float32), G, (S, S))
-        ga = gw[..., 3:] / 255.0 * alpha * rng.uniform(0.25, 0.5)
-        img = img * (1 - ga) + gw[..., 2::-1] * ga
+        img = _see_through(img, 7 - value, body, pips, face_px, G, alpha, rng.uniform(0.25, 0.5))
         if deep_smoky:
             img = _side_ghosts(rng, img, value, body, pips, face_px, M, alpha, S)
         alpha = alpha * (rng.uniform(0.35, 0.65) if deep_smoky else rng.uniform(0.55, 0.85))
