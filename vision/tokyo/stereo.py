@@ -41,7 +41,7 @@ from vision.tokyo.rays import (
     triangulate,
 )
 from vision.tokyo.reader import read_tokyo
-from vision.tokyo.stick_fusion import MASK_SCALE, StickLink, fuse_sticks, stick_tracks
+from vision.tokyo.stick_fusion import MASK_SCALE, StickLink, column_index, fuse_sticks, stick_tracks
 from vision.types import VisionError
 
 __all__ = ["TokyoViews", "ViewColumn", "closest_points", "fuse_views", "read_tokyo_views", "triangulate"]
@@ -299,9 +299,14 @@ def _roads_alone(
     v: int, k: int, observations: Sequence[TokyoObservation], tracks: list[list[int | None]]
 ) -> bool:
     """Whether every road resting on view v's support k is a stick no other view reads."""
-    of_view = {(u, j): t for t in tracks for u, j in enumerate(t) if j is not None}
+    of_view = _track_of(tracks)
     on = [i for i, st in enumerate(observations[v].sticks) if k in st.rests]
     return all(sum(j is not None for j in of_view[(v, i)]) == 1 for i in on)
+
+
+def _track_of(tracks: list[list[int | None]]) -> dict[tuple[int, int], list[int | None]]:
+    """(view, stick index) -> the track holding that stick."""
+    return {(u, j): t for t in tracks for u, j in enumerate(t) if j is not None}
 
 
 def _column_by_rests(
@@ -317,8 +322,8 @@ def _column_by_rests(
     their supports; when at least FOLD_REST_VOTES of them do, all on one column seen by two or more
     views, view v's support is that column misplaced (a road end grouped with the wrong column, whose
     top point is then off along the stick)."""
-    of_view = {(u, j): t for t in tracks for u, j in enumerate(t) if j is not None}
-    col_of = {(u, j): c for c, col in enumerate(columns) for u, j in enumerate(col.supports) if j is not None}
+    of_view = _track_of(tracks)
+    col_of = column_index(columns)
     votes: list[int | None] = []
     for i, st in enumerate(observations[v].sticks):
         for e, r in enumerate(st.rests):
