@@ -477,8 +477,13 @@ def _choose_height(h_real: float, gap: float, readings: list) -> tuple[int, floa
 END_GAP_MM = 4.0
 
 
+def _ends_on(obs: TokyoObservation, k: int) -> list[tuple[int, int]]:
+    """(stick, end) of a view's road ends resting on its support k."""
+    return [(i, e) for i, st in enumerate(obs.sticks) for e, r in enumerate(st.rests) if r == k]
+
+
 def _n_ends(obs: TokyoObservation, k: int) -> int:
-    return sum(r == k for st in obs.sticks for r in st.rests)
+    return len(_ends_on(obs, k))
 
 
 def _end_points(
@@ -492,13 +497,9 @@ def _end_points(
     lone end is only known up to the stick's overhang."""
     out = []
     va, ka = seen[0]
+    ea = _ends_on(observations[va], ka)
     for vb, kb in seen[1:]:
-        ea = [
-            (i, e) for i, st in enumerate(observations[va].sticks) for e, r in enumerate(st.rests) if r == ka
-        ]
-        eb = [
-            (i, e) for i, st in enumerate(observations[vb].sticks) for e, r in enumerate(st.rests) if r == kb
-        ]
+        eb = _ends_on(observations[vb], kb)
         cands = []
         points: dict[tuple[tuple[int, int], tuple[int, int]], np.ndarray] = {}
         for a in ea:
