@@ -24,12 +24,19 @@ def pixel_pairs(points_a: Any, points_b: Any) -> list[tuple[int, int, float]]:
     cands = []
     for i in range(len(a)):
         for j in range(len(b)):
-            d = float(np.linalg.norm(a[i] - b[j], axis=-1).max())
-            if len(a[i]) == 2:
-                d = min(d, float(np.linalg.norm(a[i] - b[j][::-1], axis=-1).max()))
+            d = ends_apart(a[i], b[j])
             if d < SAME_PIXELS_PX:
                 cands.append((d, i, j))
     return greedy_pairs(cands)
+
+
+def ends_apart(p: np.ndarray, q: np.ndarray) -> float:
+    """How far apart two readings' points (K, 2) lie: the worst point, compared in order and, for K = 2
+    (a segment's ends), reversed, the better order."""
+    d = float(np.linalg.norm(p - q, axis=-1).max())
+    if len(p) == 2:
+        d = min(d, float(np.linalg.norm(p - q[::-1], axis=-1).max()))
+    return d
 
 
 def pixel_rays(camera: Any, uv: Any) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -30,7 +30,15 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.foreground import BRIGHT, pieces_masks
 from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
-from vision.tokyo.rays import closest_points, greedy_pairs, join_pairs, pixel_pairs, pixel_rays, same_camera
+from vision.tokyo.rays import (
+    closest_points,
+    ends_apart,
+    greedy_pairs,
+    join_pairs,
+    pixel_pairs,
+    pixel_rays,
+    same_camera,
+)
 
 STICK_MATCH_MM = 8.0  # rays through one stick's ends in two views miss each other by less than this
 ONE_END_MM, LOOSE_END_MM = 2.0, 20.0  # an end meeting within ONE_END_MM lets the other miss by LOOSE_END_MM
@@ -362,10 +370,7 @@ def _drop_duplicates(
         for q, ends_q in items[x + 1 :]:
             if p in gone or q in gone:
                 continue
-            gap = min(
-                float(np.linalg.norm(ends_p - ends_q, axis=1).max()),
-                float(np.linalg.norm(ends_p - ends_q[::-1], axis=1).max()),
-            )
+            gap = ends_apart(ends_p, ends_q)
             vp, vq = _votes(links[p]), _votes(links[q])
             if gap < DUP_WIDTHS * width and vp != vq:
                 lose, win = (p, q) if vp < vq else (q, p)
