@@ -39,6 +39,7 @@ from vision.tokyo.rays import (
     pixel_rays,
     same_camera,
 )
+from vision.tokyo.sticks import _sample
 
 STICK_MATCH_MM = 8.0  # rays through one stick's ends in two views miss each other by less than this
 ONE_END_MM, LOOSE_END_MM = 2.0, 20.0  # an end meeting within ONE_END_MM lets the other miss by LOOSE_END_MM
@@ -151,10 +152,7 @@ def evidence(fg: np.ndarray, uv: np.ndarray, scale: float = 1.0) -> float:
     mask (made at `scale` of the image's size)."""
     t = np.linspace(0.1, 0.9, 33)[:, None]
     pts = (uv[0][None] + t * (uv[1] - uv[0])[None]) * scale
-    h, w = fg.shape
-    xi = np.clip(np.round(pts[:, 0]).astype(int), 0, w - 1)
-    yi = np.clip(np.round(pts[:, 1]).astype(int), 0, h - 1)
-    return float(np.mean(fg[yi, xi] > 0))
+    return float(np.mean(_sample(fg, pts) > 0))
 
 
 def pieces(image: np.ndarray) -> np.ndarray:
