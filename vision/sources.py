@@ -325,11 +325,6 @@ class PairedSource(FrameSource):
                 self._threads[k] = thread
                 thread.start()
 
-    @property
-    def second(self) -> FrameSource:
-        """Camera 2's source (the first of the others)."""
-        return self.others[0]
-
     def _follow(self, k: int) -> None:
         source = self.others[k]
         while not self._stop.is_set():

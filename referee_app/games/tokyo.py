@@ -39,7 +39,6 @@ from engine import Action, EngineError, GameState
 from referee_app.games.base import Explanation, GameAdapter, Observation
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
-CALIBRATION2_ENV = "HIGHWAY_TOKYO_CALIBRATION2"  # the second camera's; camera k's is ...CALIBRATION<k>
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
 CONFIRM_BELOW = 0.6  # the loop's default: a reading less sure than this is offered for confirmation
 STICK_TRUST = 0.4  # added to a new road's seen share (see action_confidence)
@@ -61,10 +60,6 @@ class TableRead:
     cameras: tuple[int, ...] = (1,)  # the cameras the heights came from (1 = the first)
     others: tuple[tuple[int, dict[str, Any]], ...] = ()  # (camera, its view's reading) for cameras 2...
     failed: str = ""  # why the views could not be read together (then camera 1 was read alone)
-
-    @property
-    def views(self) -> int:
-        return len(self.cameras)
 
 
 def _cameras_text(cameras: Any) -> str:
@@ -145,10 +140,6 @@ class TokyoAdapter(GameAdapter):
             self._set_calibrations[camera] = load_calibration(calibration)[0]
         self._views_key = None
         self._cache.clear()
-
-    def second_calibration(self, source_id: str = "") -> Any:
-        """The second camera's TokyoCalibration, or a string saying why there is none."""
-        return self.camera_calibration(2, source_id)
 
     def camera_calibration(self, camera: int, source_id: str = "") -> Any:
         """Camera `camera`'s TokyoCalibration (2, 3 ...), or a string saying why there is none: the one
