@@ -102,6 +102,8 @@ def evaluate_folder(
         if image is None:
             raise VisionError(f"{path}: cannot read this image")
         calib = item.extra.get("calibration") if use_calibration else None
+        if isinstance(calib, dict):  # parsed once: a view group's fusion uses it again
+            calib = TokyoCalibration.from_dict(calib)
         obs = read_tokyo(image, calib)
         diag = float(np.hypot(*image.shape[:2]))
         sc = score_sticks(item, obs, diag, tol)
@@ -195,7 +197,7 @@ class _View:
 
     image: str
     obs: TokyoObservation
-    calibration: Any
+    calibration: TokyoCalibration | None
     supports: list[dict[str, Any]]  # labelled
     matched: dict[int, dict[str, Any]]  # support index in obs -> the labelled support it matched
     item: Any  # the labelled image
@@ -222,10 +224,7 @@ def _score_views(groups: dict[str, list[_View]], tol: float) -> dict[str, Any]:
                 )
             if any("id" not in s for s in v.supports):
                 raise VisionError(f"{v.image} (view_of {key!r}): supports need an 'id' shared by the views")
-        calibs = [
-            TokyoCalibration.from_dict(v.calibration) if isinstance(v.calibration, dict) else v.calibration
-            for v in views
-        ]
+        calibs = [v.calibration for v in views]
         images = [cv2.imread(str(v.path), cv2.IMREAD_COLOR) for v in views]
         fused = fuse_views([v.obs for v in views], calibs, images)
         first = views[0]
