@@ -156,11 +156,9 @@ class TokyoAdapter(GameAdapter):
 
     @staticmethod
     def _find_camera_calibration(camera: int, path: str, source_id: str) -> Any:
-        if not path and source_id.startswith("demo:"):
-            from referee_app.demo import DEMO_ROOT
-
-            beside = DEMO_ROOT / source_id.split(":", 1)[1] / f"calibration{camera}.json"
-            path = str(beside) if beside.is_file() else ""
+        if not path:
+            beside = _beside_demo(source_id, f"calibration{camera}.json")
+            path = str(beside) if beside is not None and beside.is_file() else ""
         if not path:
             option = "--calibration2" if camera == 2 else "its --calibration-extra"
             return (f"camera {camera} has no calibration (give {option} or set {CALIBRATION_ENV}{camera}; "
@@ -219,13 +217,10 @@ class TokyoAdapter(GameAdapter):
         return found
 
     def _find_calibration(self, source_id: str) -> Any:
-        path: Path | None = None
         if os.environ.get(CALIBRATION_ENV):
-            path = Path(os.environ[CALIBRATION_ENV])
-        elif source_id.startswith("demo:"):
-            from referee_app.demo import DEMO_ROOT
-
-            path = DEMO_ROOT / source_id.split(":", 1)[1] / "calibration.json"
+            path: Path | None = Path(os.environ[CALIBRATION_ENV])
+        else:
+            path = _beside_demo(source_id, "calibration.json")
         if path is None:
             return (f"no camera calibration for Tokyo Highway: set {CALIBRATION_ENV} to a calibration "
                     "JSON (see docs/vision/tokyo-referee.md) - heights need a calibrated camera")
@@ -353,6 +348,15 @@ class TokyoAdapter(GameAdapter):
 
 
 # -- reading -> signature and engine reading -----------------------------------------------------
+def _beside_demo(source_id: str, name: str) -> Path | None:
+    """The file `name` beside a bundled recorded match (source "demo:<match>"); None for other sources."""
+    if not source_id.startswith("demo:"):
+        return None
+    from referee_app.demo import DEMO_ROOT
+
+    return DEMO_ROOT / source_id.split(":", 1)[1] / name
+
+
 def _digest(image: np.ndarray) -> str:
     return hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).hexdigest()
 
