@@ -30,6 +30,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.foreground import BRIGHT, pieces_masks
 from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
+from vision.tokyo.parallax import _small
 from vision.tokyo.rays import (
     closest_points,
     ends_apart,
@@ -158,9 +159,7 @@ def evidence(fg: np.ndarray, uv: np.ndarray, scale: float = 1.0) -> float:
 def pieces(image: np.ndarray) -> np.ndarray:
     """The reader's ordinary piece mask of a view (anything over the table: sticks, columns, cars), at
     MASK_SCALE of its size: a stick is still a few pixels wide there, at a quarter of the cost."""
-    h, w = image.shape[:2]
-    small = cv2.resize(image, (round(w * MASK_SCALE), round(h * MASK_SCALE)), interpolation=cv2.INTER_AREA)
-    (fg,), _ = pieces_masks(small, (BRIGHT,))
+    (fg,), _ = pieces_masks(_small(image, MASK_SCALE), (BRIGHT,))
     return fg
 
 
