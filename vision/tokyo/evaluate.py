@@ -57,6 +57,7 @@ class _StickScore:
     over_under_ok: int
     pairs: list[tuple[int, int]]  # (labelled stick index among sticks, detection)
     dist: np.ndarray
+    stick_objects: list[int]  # the labelled sticks' indices among the image's objects
 
 
 def score_sticks(item: Any, obs: TokyoObservation, diag: float, tol: float) -> _StickScore:
@@ -79,7 +80,7 @@ def score_sticks(item: Any, obs: TokyoObservation, diag: float, tol: float) -> _
             continue
         found += 1
         ok += int(det_cross[frozenset((a, b))].top == gt_to_det.get(c["top"]))
-    return _StickScore(len(gt), len(det), len(pairs), total, found, ok, pairs, dist)
+    return _StickScore(len(gt), len(det), len(pairs), total, found, ok, pairs, dist, gt_idx)
 
 
 def evaluate_folder(
@@ -107,8 +108,7 @@ def evaluate_folder(
         obs = read_tokyo(image, calib)
         diag = float(np.hypot(*image.shape[:2]))
         sc = score_sticks(item, obs, diag, tol)
-        pairs, dist = sc.pairs, sc.dist
-        gt_idx = [k for k, o in enumerate(item.objects) if o.kind == "stick" and o.endpoints]
+        pairs, dist, gt_idx = sc.pairs, sc.dist, sc.stick_objects
         errs += [float(dist[i, j]) for i, j in pairs]
         diag_errs += [float(dist[i, j]) / diag for i, j in pairs]
         n_gt, n_det, n_match = n_gt + sc.sticks, n_det + sc.detected, n_match + sc.matched
