@@ -27,6 +27,12 @@ from vision.types import Frame, VisionError
 log = logging.getLogger("referee_app.loop")
 
 
+def _jpeg(image: np.ndarray, quality: int) -> bytes | None:
+    """`image` as JPEG bytes, or None when it cannot be encoded."""
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return buf.tobytes() if ok else None
+
+
 class StabilityGate:
     """Passes an observation on once `frames_needed` consecutive usable frames read the same items,
     and only when that settled reading differs from the last one passed on."""
@@ -144,12 +150,12 @@ class RefereeLoop:
             raise LookupError(picture.note or "no picture yet")
         if done is not None and done[0] == picture.frame_index:
             return done[1]
-        ok, buf = cv2.imencode(".jpg", picture.image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        if not ok:
+        jpeg = _jpeg(picture.image, 80)
+        if jpeg is None:
             raise LookupError(f"camera {camera}'s picture could not be encoded")
         with self._pictures_lock:
-            self._jpegs[camera] = (picture.frame_index, buf.tobytes())
-        return buf.tobytes()
+            self._jpegs[camera] = (picture.frame_index, jpeg)
+        return jpeg
 
     def _keep_pictures(self, frame: Frame, obs: Observation) -> None:
         """Camera 1's annotated frame and, for a paired frame, every other camera's: annotated when
@@ -244,9 +250,9 @@ class RefereeLoop:
         self._keep_pictures(frame, obs)
         if self.publish_video:
             image = obs.annotated if obs.annotated is not None else frame.image
-            ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
-            if ok:
-                self.hub.publish_frame(buf.tobytes(), self.session.match_id)
+            jpeg = _jpeg(image, 75)
+            if jpeg is not None:
+                self.hub.publish_frame(jpeg, self.session.match_id)
         if obs.blocked:
             self.message = f"view blocked: {obs.blocked}"
         settled = self.gate.push(obs)
