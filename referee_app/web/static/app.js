@@ -111,6 +111,7 @@
 
   // the other cameras (2, 3 ...) as small pictures; camera 1 is the live view above them
   let bigCamera = null;
+  let lastCameras = [];  // the latest list, for a thumbnail clicked between refreshes
   const pictureUrl = (c) => `/api/matches/${encodeURIComponent(matchId)}/cameras/${c.camera}.jpg?frame=${c.frame}`;
   function cameraNote(c) {
     const what = !c.has_picture ? "no picture" : c.annotated ? "what it read" : "plain frame";
@@ -118,6 +119,7 @@
   }
 
   function renderCameras(cams) {
+    lastCameras = cams;
     const box = $("cameras");
     const others = cams.filter((c) => c.camera > 1);
     box.hidden = !others.length;
@@ -129,7 +131,7 @@
         b.className = "camera-thumb";
         b.dataset.camera = String(c.camera);
         b.innerHTML = `<img alt="Camera ${c.camera}"><span></span>`;
-        b.addEventListener("click", () => { bigCamera = Number(b.dataset.camera); renderBig(cams); $("camera-dialog").showModal(); });
+        b.addEventListener("click", () => { bigCamera = Number(b.dataset.camera); renderBig(lastCameras); $("camera-dialog").showModal(); });
         box.appendChild(b);
       }
       const img = b.querySelector("img");
