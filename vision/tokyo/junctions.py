@@ -17,7 +17,6 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.reader import JUNCTION_SHARE, _top_unit_yellow
-from vision.tokyo.stick_fusion import stick_bands
 
 
 def fuse_junctions(
@@ -50,3 +49,12 @@ def fuse_junctions(
         col.junction = junction
         for v, k in seen:
             observations[v].supports[k].junction = junction
+
+
+def stick_bands(obs: TokyoObservation, shape: tuple[int, ...]) -> np.ndarray:
+    """Where a view's sticks lie (their bands, a stick's width), as a mask."""
+    out = np.zeros(shape[:2], np.uint8)
+    for st in obs.sticks:
+        p0, p1 = (tuple(int(round(v)) for v in p) for p in st.endpoints)
+        cv2.line(out, p0, p1, 255, max(3, int(round(st.width_px))))
+    return out

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
@@ -567,12 +566,3 @@ def _added_crossing(
     # no view reads this crossing: its over/under is not guessed (on the tuning seeds the 3D heights
     # at the crossing chose right for 2 of 4 labelled crossings and reported 8 that were none)
     return None
-
-
-def stick_bands(obs: TokyoObservation, shape: tuple[int, ...]) -> np.ndarray:
-    """Where a view's sticks lie (their bands, a stick's width), as a mask."""
-    out = np.zeros(shape[:2], np.uint8)
-    for st in obs.sticks:
-        p0, p1 = (tuple(int(round(v)) for v in p) for p in st.endpoints)
-        cv2.line(out, p0, p1, 255, max(3, int(round(st.width_px))))
-    return out
