@@ -40,7 +40,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
                         "without one the referee reads the first camera alone and says so")
     p.add_argument("--camera-extra", action="append", default=[], metavar="SPEC",
                    help="one more camera watching the table, written like --camera2; repeat it for each "
-                        "(numbered after the first and --camera2: camera 3, 4 ... with --camera2). "
+                        "(numbered in order after the first and any --camera2: cameras 3, 4 ... with "
+                        "--camera2, else 2, 3 ...). "
                         "Tokyo Highway reads every calibrated view")
     p.add_argument("--calibration-extra", action="append", default=[], metavar="FILE",
                    help="an extra camera's calibration, repeatable: the n-th goes with the n-th "
