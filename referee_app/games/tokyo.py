@@ -160,7 +160,8 @@ class TokyoAdapter(GameAdapter):
             beside = _beside_demo(source_id, f"calibration{camera}.json")
             path = str(beside) if beside is not None and beside.is_file() else ""
         if not path:
-            option = "--calibration2" if camera == 2 else "its --calibration-extra"
+            # camera 2 is --camera2's, or the first --camera-extra's when there is no --camera2
+            option = "--calibration2 or --calibration-extra" if camera == 2 else "its --calibration-extra"
             return (f"camera {camera} has no calibration (give {option} or set {CALIBRATION_ENV}{camera}; "
                     "see docs/vision/tokyo-referee.md)")
         try:
