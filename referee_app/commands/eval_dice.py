@@ -62,6 +62,7 @@ def _run(args: argparse.Namespace) -> int:
     except VisionError as exc:
         raise CliError(str(exc)) from exc
     reports = []
+    printout: list[str] = []  # printed after the JSON is written (a reader like `head` may stop early)
     for folder in args.folders:
         try:
             labels = load(folder)
@@ -79,9 +80,8 @@ def _run(args: argparse.Namespace) -> int:
             report["reader"] = args.reader
             if args.crop_model:
                 report["crop_model"] = str(args.crop_model[k])
-                print(f"crop model: {args.crop_model[k]}")
-            print(f"reader: {args.reader}")
-            print(format_report(report))
+                printout.append(f"crop model: {args.crop_model[k]}")
+            printout += [f"reader: {args.reader}", format_report(report)]
             scored |= {i["image"] for i in report["images"]}
             reports.append(report)
     result = reports[0] if len(reports) == 1 else dict(_pool(reports), reader=args.reader)
@@ -90,7 +90,8 @@ def _run(args: argparse.Namespace) -> int:
             write_json(args.json, result)
         except OSError as exc:
             raise CliError(f"cannot write {args.json}: {exc.strerror or exc}", 1) from exc
-        print(f"wrote {args.json}")
+        printout.append(f"wrote {args.json}")
+    print("\n".join(printout))
     return 0
 
 

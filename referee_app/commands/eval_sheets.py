@@ -110,6 +110,7 @@ def _run(args: argparse.Namespace) -> int:
         "seconds_per_image": round(seconds / max(1, len(labelled.items)), 4),
         "errors": errors,
     }
+    write_report(args.json, report)  # first, so the file is there even when the printout's reader stops early
     print(f"sheets: {report['images']} images, {tally['squares']} squares")
     print(
         f"per square: routes {report['square_accuracy']}  "
@@ -126,7 +127,6 @@ def _run(args: argparse.Namespace) -> int:
         print(f"           {a}  " + "".join(f"{side_pairs[a][b]:6d}" for b in "HR-"))
     for e in errors[:5]:
         print(f"  could not read {e}")
-    write_report(args.json, report)
     return 0
 
 

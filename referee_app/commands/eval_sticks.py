@@ -78,11 +78,14 @@ def _run(args: argparse.Namespace) -> int:
         "over_under_accuracy_views",
         "views",
     )
+    if args.json_out:  # first, so the file is there even when the printout's reader stops early
+        try:
+            Path(args.json_out).write_text(json.dumps(res, indent=2), encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"cannot write {args.json_out}: {exc.strerror or exc}", 1) from exc
     for k in keys:
         if k in res:
             print(f"{k:<31} {res[k]}")
-    if args.json_out:
-        Path(args.json_out).write_text(json.dumps(res, indent=2), encoding="utf-8")
     return 0
 
 

@@ -149,6 +149,7 @@ def finish(report: dict[str, Any], args: argparse.Namespace, title: str) -> int:
     cells = cell_scores(extras)
     if cells:
         report["per_cell"] = cells
+    write_report(args.json, report)  # first, so the file is there even when the printout's reader stops early
     print(
         f"{title}: {report['images']} images, {report['objects']} objects, {report['detections']} detections"
     )
@@ -166,7 +167,6 @@ def finish(report: dict[str, Any], args: argparse.Namespace, title: str) -> int:
         print(f"  could not read {e}")
     labels = report["confusion"]["labels"]
     print(format_confusion(report["confusion"]["matrix"], labels))
-    write_report(args.json, report)
     return 0
 
 
