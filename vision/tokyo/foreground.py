@@ -40,16 +40,19 @@ def pieces_mask(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return masks[0], table
 
 
-def pieces_masks(image: np.ndarray, brights: tuple[float, ...]) -> tuple[list[np.ndarray], np.ndarray]:
+def pieces_masks(
+    image: np.ndarray, brights: tuple[float, ...], chromas: tuple[float, ...] | None = None
+) -> tuple[list[np.ndarray], np.ndarray]:
     """`pieces_mask` with one mask per brightness gain (a pixel brighter than the table by more is a
-    piece), from one table estimate."""
+    piece) and, optionally, per chromaticity difference (`CHROMA` where not given), from one table
+    estimate."""
     h, w = image.shape[:2]
     table = table_chroma(image)
     half = cv2.resize(image, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
     rough = foreground_mask(half, table_background(half, 2), table)
     rough = cv2.resize(rough, (w, h), interpolation=cv2.INTER_NEAREST)
     bg = refine_background(image, rough)
-    masks = _masks(image, bg, table, brights)
+    masks = _masks(image, bg, table, brights, chromas)
     return masks, cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
@@ -61,6 +64,7 @@ def table_chroma(image: np.ndarray) -> np.ndarray:
 
 
 BRIGHT = 1.2  # brighter than the table by this gain: a piece (grain and light vary less)
+CHROMA = 0.024  # chromaticity further from the table's than this: a piece
 
 
 def foreground_mask(image: np.ndarray, background: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
@@ -70,7 +74,11 @@ def foreground_mask(image: np.ndarray, background: np.ndarray, table: np.ndarray
 
 
 def _masks(
-    image: np.ndarray, background: np.ndarray, table: np.ndarray | None, brights: tuple[float, ...]
+    image: np.ndarray,
+    background: np.ndarray,
+    table: np.ndarray | None,
+    brights: tuple[float, ...],
+    chromas: tuple[float, ...] | None = None,
 ) -> list[np.ndarray]:
     h, w = image.shape[:2]
     b = background.astype(np.float32) + 4
@@ -90,8 +98,8 @@ def _masks(
     chroma = cv2.max(cv2.max(d0, d1), d2)
     ratio = sf / sb
     out = []
-    for bright in brights:
-        fg = ((chroma > 0.024) | (ratio > bright) | (ratio < 0.38)).astype(np.uint8) * 255
+    for bright, chroma_min in zip(brights, chromas or (CHROMA,) * len(brights), strict=True):
+        fg = ((chroma > chroma_min) | (ratio > bright) | (ratio < 0.38)).astype(np.uint8) * 255
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         out.append(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     return out

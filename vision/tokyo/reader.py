@@ -14,7 +14,8 @@ from vision.tokyo.colours import colour_name
 from vision.tokyo.column_ends import trim_column_runs
 from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossings import decide_top, gradient, intersect
-from vision.tokyo.foreground import BRIGHT, glare_mask, pieces_masks
+from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
+from vision.tokyo.foreground import BRIGHT, CHROMA, glare_mask, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
 from vision.tokyo.observation import (
@@ -43,7 +44,10 @@ def read_tokyo(
     # pull the table estimate down, the lit table between them reads as piece and joins a rod to its
     # shadow in a blob too wide for a rod; columns and cars keep the ordinary mask (a column's base
     # against the table is what the heights stand on)
-    (fg, fg_rods), table = pieces_masks(image, (BRIGHT, STICK_BRIGHT))
+    # a third mask, with a lower chromaticity threshold, finds sticks coloured like the table
+    (fg, fg_rods, faint), table = pieces_masks(
+        image, (BRIGHT, STICK_BRIGHT, STICK_BRIGHT), (CHROMA, CHROMA, FAINT_CHROMA)
+    )
     h, w = fg.shape
     glare = glare_mask(image, table)
     withheld = np.zeros(fg.shape, np.uint8)
@@ -54,12 +58,13 @@ def read_tokyo(
         withheld |= glare
     withheld |= _large_objects(obs, fg)
     fg_rods[withheld > 0] = 0
-    raw, hw = detect_sticks(
-        image,
-        fg_rods,
-        upright=None if calibration is None else _upright_test(calibration),
-        longest=None if calibration is None else _longest_stick(calibration),
-    )
+    faint[withheld > 0] = 0
+    upright = None if calibration is None else _upright_test(calibration)
+    longest = None if calibration is None else _longest_stick(calibration)
+    raw, hw = detect_sticks(image, fg_rods, upright=upright, longest=longest)
+    more, bands = faint_sticks(image, fg_rods, faint, raw, hw, upright=upright, longest=longest)
+    raw += more
+    fg_rods |= bands  # the faint sticks' own pixels, so the stacked-ends pass sees them as pieces
     if calibration is not None:
         # a grey road's end can run on down the grey column it rests on: put it back on the top
         trim_column_runs(raw, cv2.distanceTransform(fg, cv2.DIST_L2, 5), calibration)

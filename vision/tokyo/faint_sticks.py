@@ -1,0 +1,103 @@
+"""Sticks coloured like the table: a second pass on a stick mask with a lower chromaticity threshold.
+
+A tan road on a beige table or cloth differs from the table's chromaticity by 0.016-0.023 (renders), under
+the 0.024 the piece masks ask, while the table itself rarely strays past 0.015 once the masks' 3x3
+opening has removed isolated pixels. Lowering the threshold for every stick moves the readings of the
+sticks already found (fatter bands, other ends and so other column tops); so the lower threshold only
+adds: its new pixels are kept where they form a long component, the stick pass runs again on the stick
+mask with them, and only a stick whose middle lies mostly on new pixels, along no stick already found,
+is taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from vision.tokyo.sticks import RawStick, _sample, detect_sticks
+
+FAINT_CHROMA = 0.015  # chromaticity difference that makes a pixel a candidate piece in this pass
+NEW_SHARE = 0.5  # share of a candidate's middle that must lie on pixels only the faint mask has
+MIN_LEN_WIDTHS = 5.0  # as the stick pass: a component shorter than this many rod widths is no stick
+# `longest` (a camera) gives 1.3 times a whole stick's span: a faint stick shows over half of one
+LONGEST_SHARE = 0.4
+SIDES_SHARE = 0.5  # share of a faint stick's middle with table on both sides of its band
+
+
+def _rod_sides(around: np.ndarray, s: RawStick, mid: np.ndarray, hw: float) -> float:
+    """Share of the points `mid` along s whose two sides, two half-widths out, are table in `around`
+    (any piece mask): a rod is a band with table on both sides, while the faint mask's noise on a
+    table close to the pieces' colour joins pieces, shadows and rims into blobs."""
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+    n = np.array([-u[1], u[0]], np.float32)
+    off = 2.0 * max(hw, s.half_width)
+    left = _sample(around, mid + off * n[None]) == 0
+    right = _sample(around, mid - off * n[None]) == 0
+    return float((left & right).mean())
+
+
+def faint_sticks(
+    image: np.ndarray,
+    fg_rods: np.ndarray,
+    faint: np.ndarray,
+    found: list[RawStick],
+    hw: float,
+    upright: Callable[[np.ndarray, np.ndarray, float, float], bool] | None = None,
+    longest: Callable[[np.ndarray, np.ndarray], float] | None = None,
+) -> tuple[list[RawStick], np.ndarray]:
+    """Sticks the ordinary stick mask `fg_rods` took for table but the faint mask `faint` shows, not
+    already among `found` (the first pass's sticks, rod half-width `hw`), and the new pixels along
+    them (uint8 0/255, the image's size)."""
+    extra = ((faint > 0) & (fg_rods == 0)).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(extra)
+    min_len = MIN_LEN_WIDTHS * 2 * hw
+    # a rod's new pixels: a component at least a short stick long and holding a band of rod width
+    long_ones = [
+        i
+        for i in range(1, n)
+        if np.hypot(stats[i, 2], stats[i, 3]) >= min_len and stats[i, 4] >= min_len * hw * 0.8
+    ]
+    bands = np.zeros_like(fg_rods)
+    if not long_ones:
+        return [], bands  # the usual case: nothing to do, and no second pass to pay for
+    new = np.isin(lab, long_ones).astype(np.uint8)
+    mask = np.where(new > 0, 255, fg_rods).astype(np.uint8)
+    cands, _ = detect_sticks(image, mask, upright=upright, longest=longest)
+    out = []
+    around = ((mask > 0) | (faint > 0)).astype(np.uint8)
+    for s in cands:
+        ts = np.linspace(0.1, 0.9, 41)
+        mid = s.p0[None] + ts[:, None] * (s.p1 - s.p0)[None]
+        if (_sample(new, mid) > 0).mean() < NEW_SHARE or _along_found(s, found, hw):
+            continue
+        # as long as a short stick, and more than half a whole one where a camera says how long that is
+        if s.length < min_len or (longest is not None and s.length < LONGEST_SHARE * longest(s.p0, s.p1)):
+            continue
+        if _rod_sides(around, s, mid, hw) < SIDES_SHARE:
+            continue
+        out.append(s)
+        cv2.line(
+            bands,
+            tuple(int(round(v)) for v in s.p0),
+            tuple(int(round(v)) for v in s.p1),
+            255,
+            max(3, int(round(3 * s.half_width))),
+        )
+    return out, np.where(new > 0, bands, 0).astype(np.uint8)
+
+
+def _along_found(s: RawStick, found: list[RawStick], hw: float) -> bool:
+    """Whether s runs along a stick already found: within 4 degrees of it and its middle within a
+    half-width of that stick's axis and span."""
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+    m = (s.p0 + s.p1) / 2
+    for f in found:
+        d = (f.p1 - f.p0) / max(f.length, 1e-6)
+        if abs(float(u @ d)) < np.cos(np.radians(4.0)):
+            continue
+        rel = m - f.p0
+        if abs(float(rel[0] * d[1] - rel[1] * d[0])) <= hw and -hw <= float(rel @ d) <= f.length + hw:
+            return True
+    return False
