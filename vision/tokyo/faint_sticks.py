@@ -1,12 +1,13 @@
 """Sticks coloured like the table: a second pass on a stick mask with a lower chromaticity threshold.
 
 A tan road on a beige table or cloth differs from the table's chromaticity by 0.016-0.023 (renders), under
-the 0.024 the piece masks ask, while the table itself rarely strays past 0.015 once the masks' 3x3
+the 0.024 the piece masks ask, while the table itself rarely strays past 0.012 once the masks' 3x3
 opening has removed isolated pixels. Lowering the threshold for every stick moves the readings of the
 sticks already found (fatter bands, other ends and so other column tops); so the lower threshold only
 adds: its new pixels are kept where they form a long component, the stick pass runs again on the stick
 mask with them, and only a stick whose middle lies mostly on new pixels, along no stick already found,
-is taken.
+is taken, when it has table on both sides (not a blob of pieces, shadows and rims joined by the
+lower threshold) and is no darker than a cast shadow.
 """
 
 from __future__ import annotations
@@ -18,12 +19,24 @@ import numpy as np
 
 from vision.tokyo.sticks import RawStick, _sample, detect_sticks
 
-FAINT_CHROMA = 0.015  # chromaticity difference that makes a pixel a candidate piece in this pass
+FAINT_CHROMA = 0.012  # chromaticity difference that makes a pixel a candidate piece in this pass
 NEW_SHARE = 0.5  # share of a candidate's middle that must lie on pixels only the faint mask has
 MIN_LEN_WIDTHS = 5.0  # as the stick pass: a component shorter than this many rod widths is no stick
 # `longest` (a camera) gives 1.3 times a whole stick's span: a faint stick shows over half of one
 LONGEST_SHARE = 0.4
 SIDES_SHARE = 0.5  # share of a faint stick's middle with table on both sides of its band
+# a band darker than the table beside it by more than this is a cast shadow, whose rim the faint mask
+# can take (tuning renders: shadows 0.59-0.60, faint rods 0.85-1.45 of the table's brightness)
+SHADOW_RATIO = 0.75
+
+
+def _darkening(grey: np.ndarray, s: RawStick, mid: np.ndarray, hw: float) -> float:
+    """The band's median brightness over that of the table two half-widths out on both sides."""
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+    n = np.array([-u[1], u[0]], np.float32)
+    off = 2.0 * max(hw, s.half_width)
+    sides = np.concatenate([_sample(grey, mid + off * n[None]), _sample(grey, mid - off * n[None])])
+    return float(np.median(_sample(grey, mid))) / max(float(np.median(sides)), 1.0)
 
 
 def _rod_sides(around: np.ndarray, s: RawStick, mid: np.ndarray, hw: float) -> float:
@@ -67,6 +80,7 @@ def faint_sticks(
     cands, _ = detect_sticks(image, mask, upright=upright, longest=longest)
     out = []
     around = ((mask > 0) | (faint > 0)).astype(np.uint8)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     for s in cands:
         ts = np.linspace(0.1, 0.9, 41)
         mid = s.p0[None] + ts[:, None] * (s.p1 - s.p0)[None]
@@ -75,7 +89,7 @@ def faint_sticks(
         # as long as a short stick, and more than half a whole one where a camera says how long that is
         if s.length < min_len or (longest is not None and s.length < LONGEST_SHARE * longest(s.p0, s.p1)):
             continue
-        if _rod_sides(around, s, mid, hw) < SIDES_SHARE:
+        if _rod_sides(around, s, mid, hw) < SIDES_SHARE or _darkening(grey, s, mid, hw) < SHADOW_RATIO:
             continue
         out.append(s)
         cv2.line(
