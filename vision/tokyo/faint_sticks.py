@@ -1,7 +1,7 @@
 """Sticks coloured like the table: a second pass on a stick mask with a lower chromaticity threshold.
 
 A tan road on a beige table or cloth differs from the table's chromaticity by 0.016-0.023 (renders), under
-the 0.024 the piece masks ask, while the table itself rarely strays past 0.012 once the masks' 3x3
+the 0.024 the piece masks ask, while the table itself rarely strays past 0.010 once the masks' 3x3
 opening has removed isolated pixels. Lowering the threshold for every stick moves the readings of the
 sticks already found (fatter bands, other ends and so other column tops); so the lower threshold only
 adds: its new pixels are kept where they form a long component, the stick pass runs again on the stick
@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.tokyo.sticks import RawStick, _sample, detect_sticks
 
-FAINT_CHROMA = 0.012  # chromaticity difference that makes a pixel a candidate piece in this pass
+FAINT_CHROMA = 0.010  # chromaticity difference that makes a pixel a candidate piece in this pass
 NEW_SHARE = 0.5  # share of a candidate's middle that must lie on pixels only the faint mask has
 MIN_LEN_WIDTHS = 5.0  # as the stick pass: a component shorter than this many rod widths is no stick
 # `longest` (a camera) gives 1.3 times a whole stick's span: a faint stick shows over half of one
