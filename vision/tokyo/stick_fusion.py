@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.crossing_votes import vote_tops
 from vision.tokyo.foreground import BRIGHT, pieces_masks
 from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
 from vision.tokyo.parallax import _small
@@ -514,6 +515,7 @@ def _rebuild(
         car.stick = new_of.get(same.get(car.stick, car.stick)) if car.stick is not None else None
     a.sticks = sticks
     a.crossings = crossings
+    own = set(range(len(crossings)))  # views[0]'s own readings; those added below are another view's
     origin |= {new_of[i] for i in refined or () if i in new_of}
     for k in sorted(origin):
         for m in range(len(sticks)):
@@ -523,6 +525,7 @@ def _rebuild(
             if cr is not None:
                 pairs.add(frozenset((k, m)))
                 a.crossings.append(cr)
+    vote_tops(a, observations, in_view, own)
     return new_of
 
 
