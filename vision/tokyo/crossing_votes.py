@@ -26,9 +26,9 @@ MIN_WEIGHT = 0.01  # a vote at confidence 0 still counts a little (it breaks a t
 Ends3D = tuple[tuple[float, float, float], tuple[float, float, float]]
 
 
-def plan_heights(a_mm: Ends3D | None, b_mm: Ends3D | None) -> tuple[float, float] | None:
-    """The heights (mm) of sticks a and b where they cross in plan; None where they do not cross in
-    plan or an end's place is unknown."""
+def plan_crossing(a_mm: Ends3D | None, b_mm: Ends3D | None) -> tuple[float, float, float, float] | None:
+    """Where sticks a and b (3D ends, mm) cross in plan: (x, y, a's height, b's height) in mm; None where
+    they do not cross in plan or an end's place is unknown."""
     if a_mm is None or b_mm is None:
         return None
     pa, pb = np.array(a_mm, np.float64), np.array(b_mm, np.float64)
@@ -41,7 +41,15 @@ def plan_heights(a_mm: Ends3D | None, b_mm: Ends3D | None) -> tuple[float, float
     t = float(w[0] * da[1] - w[1] * da[0]) / den
     if not (0 <= s <= 1 and 0 <= t <= 1):
         return None
-    return float(pa[0, 2] + s * da[2]), float(pb[0, 2] + t * db[2])
+    x, y = pa[0, :2] + s * da[:2]
+    return float(x), float(y), float(pa[0, 2] + s * da[2]), float(pb[0, 2] + t * db[2])
+
+
+def plan_heights(a_mm: Ends3D | None, b_mm: Ends3D | None) -> tuple[float, float] | None:
+    """The heights (mm) of sticks a and b where they cross in plan; None where they do not cross in
+    plan or an end's place is unknown."""
+    p = plan_crossing(a_mm, b_mm)
+    return None if p is None else (p[2], p[3])
 
 
 def _readings(

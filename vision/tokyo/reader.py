@@ -13,6 +13,7 @@ from vision.tokyo.cars import cars_on_sticks
 from vision.tokyo.colours import colour_name
 from vision.tokyo.column_ends import trim_column_runs
 from vision.tokyo.columns import fit_columns, group_ends
+from vision.tokyo.crossing_votes import plan_crossing
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
 from vision.tokyo.foreground import BRIGHT, CHROMA, glare_mask, pieces_masks
@@ -388,21 +389,11 @@ def _crossings(
 
 
 def _height_check(cr: CrossingReading, obs: TokyoObservation) -> None:
-    a, b = obs.sticks[cr.a].endpoints_mm, obs.sticks[cr.b].endpoints_mm
-    if a is None or b is None:
+    p = plan_crossing(obs.sticks[cr.a].endpoints_mm, obs.sticks[cr.b].endpoints_mm)
+    if p is None:
         return
-    pa, pb = np.array(a), np.array(b)
-    da, db = pa[1] - pa[0], pb[1] - pb[0]
-    den = da[0] * db[1] - da[1] * db[0]
-    if abs(den) < 1e-9:
-        return
-    w = pb[0] - pa[0]
-    s = (w[0] * db[1] - w[1] * db[0]) / den
-    t = (w[0] * da[1] - w[1] * da[0]) / den
-    if not (0 <= s <= 1 and 0 <= t <= 1):
-        return
-    za, zb = pa[0, 2] + s * da[2], pb[0, 2] + t * db[2]
-    cr.point_mm = (round(float(pa[0, 0] + s * da[0]), 1), round(float(pa[0, 1] + s * da[1]), 1))
+    x, y, za, zb = p
+    cr.point_mm = (round(x, 1), round(y, 1))
     if abs(za - zb) < 3:
         return
     by_height = cr.a if za > zb else cr.b
