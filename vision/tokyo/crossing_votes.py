@@ -26,21 +26,29 @@ MIN_WEIGHT = 0.01  # a vote at confidence 0 still counts a little (it breaks a t
 Ends3D = tuple[tuple[float, float, float], tuple[float, float, float]]
 
 
+def segment_params(p: np.ndarray, q: np.ndarray) -> tuple[float, float] | None:
+    """Where segments p and q (each two points; their first two coordinates are used) cross: the
+    fractions (s along p, t along q), both in [0, 1]; None where they are parallel or miss."""
+    da, db = p[1] - p[0], q[1] - q[0]
+    den = float(da[0] * db[1] - da[1] * db[0])
+    if abs(den) < 1e-9:
+        return None
+    w = q[0] - p[0]
+    s = float(w[0] * db[1] - w[1] * db[0]) / den
+    t = float(w[0] * da[1] - w[1] * da[0]) / den
+    return (s, t) if 0 <= s <= 1 and 0 <= t <= 1 else None
+
+
 def plan_crossing(a_mm: Ends3D | None, b_mm: Ends3D | None) -> tuple[float, float, float, float] | None:
     """Where sticks a and b (3D ends, mm) cross in plan: (x, y, a's height, b's height) in mm; None where
     they do not cross in plan or an end's place is unknown."""
     if a_mm is None or b_mm is None:
         return None
     pa, pb = np.array(a_mm, np.float64), np.array(b_mm, np.float64)
-    da, db = pa[1] - pa[0], pb[1] - pb[0]
-    den = float(da[0] * db[1] - da[1] * db[0])
-    if abs(den) < 1e-9:
+    st = segment_params(pa, pb)
+    if st is None:
         return None
-    w = pb[0] - pa[0]
-    s = float(w[0] * db[1] - w[1] * db[0]) / den
-    t = float(w[0] * da[1] - w[1] * da[0]) / den
-    if not (0 <= s <= 1 and 0 <= t <= 1):
-        return None
+    (s, t), da, db = st, pa[1] - pa[0], pb[1] - pb[0]
     x, y = pa[0, :2] + s * da[:2]
     return float(x), float(y), float(pa[0, 2] + s * da[2]), float(pb[0, 2] + t * db[2])
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
-from vision.tokyo.crossing_votes import vote_tops
+from vision.tokyo.crossing_votes import segment_params, vote_tops
 from vision.tokyo.foreground import BRIGHT, pieces_masks
 from vision.tokyo.observation import CrossingReading, StickReading, TokyoObservation
 from vision.tokyo.parallax import _small
@@ -541,15 +541,10 @@ def _added_crossing(
     shared column and a view that reads both sticks reads their crossing (its top is taken)."""
     p = np.array(a.sticks[k].endpoints, np.float64)
     q = np.array(a.sticks[m].endpoints, np.float64)
-    da, db = p[1] - p[0], q[1] - q[0]
-    den = float(da[0] * db[1] - da[1] * db[0])
-    if abs(den) < 1e-9:
+    st = segment_params(p, q)
+    if st is None:
         return None
-    w = q[0] - p[0]
-    s = float(w[0] * db[1] - w[1] * db[0]) / den
-    t = float(w[0] * da[1] - w[1] * da[0]) / den
-    if not (0 <= s <= 1 and 0 <= t <= 1):
-        return None
+    (s, t), da, db = st, p[1] - p[0], q[1] - q[0]
     hw = width / 2
     near_k = min(s, 1 - s) * float(np.linalg.norm(da)) < 4.5 * hw
     near_m = min(t, 1 - t) * float(np.linalg.norm(db)) < 4.5 * hw
