@@ -18,7 +18,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from vision.tokyo.sticks import RawStick, _sample, detect_sticks
+from vision.tokyo.sticks import RawStick, _along_taken, _sample, detect_sticks
 
 FAINT_CHROMA = 0.010  # chromaticity difference that makes a pixel a candidate piece in this pass
 NEW_SHARE = 0.5  # share of a candidate's middle that must lie on pixels only the faint mask has
@@ -31,12 +31,16 @@ SIDES_SHARE = 0.5  # share of a faint stick's middle with table on both sides of
 SHADOW_RATIO = 0.75
 
 
+def _sides(s: RawStick, mid: np.ndarray, hw: float) -> tuple[np.ndarray, np.ndarray]:
+    """The points two half-widths out on either side of the points `mid` along s."""
+    u = (s.p1 - s.p0) / max(s.length, 1e-6)
+    n = np.array([-u[1], u[0]], np.float32) * (2.0 * max(hw, s.half_width))
+    return mid + n[None], mid - n[None]
+
+
 def _darkening(grey: np.ndarray, s: RawStick, mid: np.ndarray, hw: float) -> float:
     """The band's median brightness over that of the table two half-widths out on both sides."""
-    u = (s.p1 - s.p0) / max(s.length, 1e-6)
-    n = np.array([-u[1], u[0]], np.float32)
-    off = 2.0 * max(hw, s.half_width)
-    sides = np.concatenate([_sample(grey, mid + off * n[None]), _sample(grey, mid - off * n[None])])
+    sides = np.concatenate([_sample(grey, p) for p in _sides(s, mid, hw)])
     return float(np.median(_sample(grey, mid))) / max(float(np.median(sides)), 1.0)
 
 
@@ -44,11 +48,7 @@ def _rod_sides(around: np.ndarray, s: RawStick, mid: np.ndarray, hw: float) -> f
     """Share of the points `mid` along s whose two sides, two half-widths out, are table in `around`
     (any piece mask): a rod is a band with table on both sides, while the faint mask's noise on a
     table close to the pieces' colour joins pieces, shadows and rims into blobs."""
-    u = (s.p1 - s.p0) / max(s.length, 1e-6)
-    n = np.array([-u[1], u[0]], np.float32)
-    off = 2.0 * max(hw, s.half_width)
-    left = _sample(around, mid + off * n[None]) == 0
-    right = _sample(around, mid - off * n[None]) == 0
+    left, right = (_sample(around, p) == 0 for p in _sides(s, mid, hw))
     return float((left & right).mean())
 
 
@@ -82,8 +82,8 @@ def faint_sticks(
     out = []
     around = ((mask > 0) | (faint > 0)).astype(np.uint8)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    ts = np.linspace(0.1, 0.9, 41)
     for s in cands:
-        ts = np.linspace(0.1, 0.9, 41)
         mid = s.p0[None] + ts[:, None] * (s.p1 - s.p0)[None]
         if (_sample(new, mid) > 0).mean() < NEW_SHARE or _along_found(s, found, hw):
             continue
@@ -104,15 +104,7 @@ def faint_sticks(
 
 
 def _along_found(s: RawStick, found: list[RawStick], hw: float) -> bool:
-    """Whether s runs along a stick already found: within 4 degrees of it and its middle within a
-    half-width of that stick's axis and span."""
+    """Whether s runs along a stick already found (the stick pass's own test, `_along_taken`)."""
+    taken = [(f.p0, (f.p1 - f.p0) / max(f.length, 1e-6), 0.0, f.length) for f in found]
     u = (s.p1 - s.p0) / max(s.length, 1e-6)
-    m = (s.p0 + s.p1) / 2
-    for f in found:
-        d = (f.p1 - f.p0) / max(f.length, 1e-6)
-        if abs(float(u @ d)) < np.cos(np.radians(4.0)):
-            continue
-        rel = m - f.p0
-        if abs(float(rel[0] * d[1] - rel[1] * d[0])) <= hw and -hw <= float(rel @ d) <= f.length + hw:
-            return True
-    return False
+    return _along_taken(((s.p0 + s.p1) / 2)[None], u, taken, hw)
