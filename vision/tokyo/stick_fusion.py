@@ -61,6 +61,15 @@ DROP_VOTES = 1
 ADD_AGAINST_VOTES = 1
 WHOLE_TOL = 0.12  # an added stick's 3D length is the set's within this share
 DUP_WIDTHS = 2.5  # two fused sticks whose ends all lie within this many widths are one read twice
+# a stick views[0] alone reads ("kept") that runs along a stick two or more views read, over this share
+# of its length within a stick's width of it, is a part of that stick read again (or a reading that
+# slid off it onto a neighbour): seeds 3/6/7/8 and 301-304 had 19 such false sticks at 0.57-1.0 and
+# true kept sticks at 0.19-0.43 (two at 0.76, beside a skewed confirmed reading)
+FRAGMENT_COVER = 0.55
+# views[0]'s part of a stick takes a whole reading's ends from another view only when the shorter of the
+# two lies along the longer for this share of it in views[0]: ends matched across views can pair two
+# different sticks (seed 301 table 19: a right reading replaced by a crossing stick's ends)
+REFINE_COVER = 0.6
 FRAME_MARGIN_PX = 4.0
 # a stick two or more other views read and views[0]'s colour mask misses is added where as much of it
 # shows plane parallax in views[0] as a one-reader stick needs pieces (vision.tokyo.parallax); with one
@@ -272,6 +281,8 @@ def fuse_sticks(
     same: dict[int, int] = {}  # a views[0] stick dropped as a duplicate -> the one of views[0] kept
     if DUP_WIDTHS > 0:
         added = _drop_duplicates(a, observations, calibs, cols, links, drop, added, added_uv, partner, same)
+    if FRAGMENT_COVER < 1:
+        _drop_fragments(a, links, drop, added_uv)
     if drop:
         warnings.append(f"view 0: {len(drop)} stick(s) dropped (no other view shows them, or read twice)")
     refined = {i for i, ln in enumerate(links[: len(a.sticks)]) if ln.status == "refined"}
@@ -296,14 +307,16 @@ def _refine_from_readers(
     link: StickLink,
 ) -> None:
     """views[0]'s reading of a stick other views read too, no whole stick long (an end run on past
-    its end, or stopped short): a reading of another view that is a whole stick long gives its ends."""
+    its end, or stopped short): a reading of another view that is a whole stick long gives its ends,
+    when the two lie along each other in views[0] (ends matched across views can pair two sticks)."""
+    seg = np.array(st.endpoints, np.float64)
     for v in range(1, len(observations)):
         j = idx[v]
         if j is None or not _whole(observations[v].sticks[j], calibs[v]):
             continue
         other = observations[v].sticks[j]
         uv = reproject(other, calibs[0], shape)
-        if uv is not None:
+        if uv is not None and _along_each_other(seg, uv, st.width_px):
             _take_ends(st, other, uv, _rests_in_first(other, v, cols))
             link.status = "refined"
             return
@@ -328,11 +341,13 @@ def _drop_duplicates(
     same: dict[int, int],
 ) -> list[tuple[int, list[int | None]]]:
     """Two sticks of the fused views[0] whose ends both lie within DUP_WIDTHS stick widths of each
-    other are one stick read twice (the reader's duplicate, or an added reading of a stick views[0]
-    reads a little off): the one fewer views read goes (a tie keeps both). When the one that stays is
-    no whole stick long and the one that goes is, it takes the whole one's ends: the reading more views
-    confirm can be the one stopping short of a crossing stick. Updates `drop`, `links`, `partner` and
-    `same` (views[0]'s dropped duplicate -> its kept twin) in place; returns the added sticks that stay."""
+    other, lying along each other (`_along_each_other`: not two neighbours side by side, nor two
+    roads leaving one column at a small angle), are one stick read twice (the reader's duplicate, or
+    an added reading of a stick views[0] reads a little off): the one fewer views read goes (a tie
+    keeps both). When the one that stays is no whole stick long and the one that goes is, it takes the
+    whole one's ends: the reading more views confirm can be the one stopping short of a crossing stick.
+    Updates `drop`, `links`, `partner`, `same` (views[0]'s dropped duplicate -> its kept twin) and
+    `added_uv` in place; returns the added sticks that stay."""
     n0 = len(a.sticks)
 
     def whole(x: int) -> bool:  # an added reading is a whole stick by construction
@@ -369,7 +384,7 @@ def _drop_duplicates(
                 continue
             gap = ends_apart(ends_p, ends_q)
             vp, vq = _votes(links[p]), _votes(links[q])
-            if gap < DUP_WIDTHS * width and vp != vq:
+            if gap < DUP_WIDTHS * width and vp != vq and _along_each_other(ends_p, ends_q, width):
                 lose, win = (p, q) if vp < vq else (q, p)
                 gone.add(lose)
                 if not whole(win) and whole(lose):
@@ -382,7 +397,44 @@ def _drop_duplicates(
             links[i].status = "dropped"
     kept_added = [m for m in range(len(added)) if n0 + m not in gone]
     links[n0:] = [links[n0 + m] for m in kept_added]
+    added_uv[:] = [added_uv[m] for m in kept_added]
     return [added[m] for m in kept_added]
+
+
+def _drop_fragments(
+    a: TokyoObservation, links: list[StickLink], drop: set[int], added_uv: list[np.ndarray]
+) -> None:
+    """Drop (in `drop` and `links`) each stick views[0] alone reads that runs along a stick two or more
+    views read for FRAGMENT_COVER of its length (see FRAGMENT_COVER)."""
+    n0 = len(a.sticks)
+    width = float(np.median([s.width_px for s in a.sticks])) if a.sticks else 6.0
+    confirmed = [
+        np.array(a.sticks[i].endpoints, np.float64)
+        for i in range(n0)
+        if i not in drop and _votes(links[i]) >= 2
+    ]
+    confirmed += [uv for m, uv in enumerate(added_uv) if _votes(links[n0 + m]) >= 2]
+    for i, st in enumerate(a.sticks):
+        if i in drop or links[i].status != "kept":
+            continue
+        seg = np.array(st.endpoints, np.float64)
+        if any(_covered(seg, q, width) >= FRAGMENT_COVER for q in confirmed):
+            drop.add(i)
+            links[i].status = "dropped"
+
+
+def _along_each_other(p: np.ndarray, q: np.ndarray, width: float) -> bool:
+    """Whether the shorter of two segments of one image lies along the longer for REFINE_COVER of it."""
+    short, long_ = (p, q) if np.linalg.norm(p[1] - p[0]) <= np.linalg.norm(q[1] - q[0]) else (q, p)
+    return _covered(short, long_, width) >= REFINE_COVER
+
+
+def _covered(seg: np.ndarray, other: np.ndarray, width: float, samples: int = 21) -> float:
+    """The share of a segment's points (of `samples` evenly spaced) within `width` of another segment."""
+    pts = seg[0] + np.linspace(0.0, 1.0, samples)[:, None] * (seg[1] - seg[0])
+    d = other[1] - other[0]
+    t = np.clip((pts - other[0]) @ d / max(float(d @ d), 1e-9), 0.0, 1.0)
+    return float(np.mean(np.linalg.norm(pts - (other[0] + t[:, None] * d), axis=1) <= width))
 
 
 def stick_tracks(
