@@ -19,13 +19,14 @@ from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
 from vision.tokyo.foreground import BRIGHT, CHROMA, glare_mask, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
+from vision.tokyo.large_objects import large_objects
 from vision.tokyo.observation import (
     CrossingReading,
     StickReading,
     SupportReading,
     TokyoObservation,
 )
-from vision.tokyo.sticks import RawStick, _ridge, _sample, detect_sticks, rod_half_width
+from vision.tokyo.sticks import RawStick, _sample, detect_sticks
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.types import VisionError, check_image
 
@@ -57,7 +58,7 @@ def read_tokyo(
         obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
         fg[glare > 0] = 0
         withheld |= glare
-    withheld |= _large_objects(obs, fg)
+    withheld |= large_objects(obs, fg, image, table, calibration)
     fg_rods[withheld > 0] = 0
     faint[withheld > 0] = 0
     upright = None if calibration is None else _upright_test(calibration)
@@ -290,26 +291,6 @@ def _complete_cut_stick(mask: np.ndarray, s: RawStick, hw: float, calib: TokyoCa
     s.p0, s.p1 = uv[0].astype(np.float32), uv[1].astype(np.float32)
     s.completed = True
     return True
-
-
-def _large_objects(obs: TokyoObservation, fg: np.ndarray) -> np.ndarray:
-    """A hand (or any object far wider than the pieces) is reported and cut out of the foreground, so
-    its outline and fingers are not read as sticks. Pieces are thin: nothing of theirs is more than a
-    column's width from the table, so a much deeper distance transform means something else."""
-    dist, ridge = _ridge(fg)
-    hw = rod_half_width(dist, ridge)
-    core = (dist > 3.5 * hw).astype(np.uint8)
-    cut = np.zeros(fg.shape, np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(core)
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        region = cv2.dilate((lab == i).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=int(4 * hw))
-        obs.warnings.append(
-            f"hand or large object near ({x + w / 2:.0f}, {y + h / 2:.0f}) px: readings there are withheld"
-        )
-        fg[region > 0] = 0
-        cut |= region
-    return cut * 255
 
 
 def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float) -> None:
