@@ -14,17 +14,34 @@ with no hand (sixth session, seeds 3/6/7/8 and 301-304: 10 of 873 views without 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.foreground import CHROMA
 from vision.tokyo.observation import TokyoObservation
-from vision.tokyo.sticks import _ridge, rod_half_width
+from vision.tokyo.sticks import RawStick, _ridge, rod_half_width
 
 DEPTH_WIDTHS = 3.5  # deeper than this many rod half-widths from the table: no piece
 BLUR_GAIN = 1.3  # the mask's rod half-width over the calibrated one (blur, shading): 9-13 px for 6-10 px
 TABLE_CHROMA = CHROMA  # a blob whose mean chromaticity lies this close to the table's is table
+# the withheld region grows over the mask wider than any rod (this many rod half-widths deep) joined to
+# the object: a hand's fingers are narrower than its palm but wider than a stick, and were read as sticks
+WIDE_WIDTHS = 1.6
+# a stick of a reported object's colour (chromaticity within FINGER_CHROMA) lying within FINGER_REACH
+# times the square root of its withheld region's area of it is a finger, not a stick
+FINGER_CHROMA = 0.5 * CHROMA
+FINGER_REACH = 0.75
+
+
+@dataclass
+class LargeObject:
+    """One object reported: the region withheld around it and its colour (mean BGR of its core)."""
+
+    region: np.ndarray  # uint8 0/1, image-sized
+    bgr: np.ndarray | None
 
 
 def large_objects(
@@ -33,10 +50,12 @@ def large_objects(
     image: np.ndarray | None = None,
     table: np.ndarray | None = None,
     calibration: TokyoCalibration | None = None,
+    found: list[LargeObject] | None = None,
 ) -> np.ndarray:
     """Warn of each large object in `fg` (cleared there in place) and return the mask (255) of the
     regions withheld. `image` and `table` (the table estimate, image-sized) let table-coloured blobs
-    pass; `calibration` sets the rods' width where the mask cannot."""
+    pass; `calibration` sets the rods' width where the mask cannot; `found`, if given, receives each
+    object (for `drop_fingers`)."""
     dist, ridge = _ridge(fg)
     hw = rod_half_width(dist, ridge)
     cut = np.zeros(fg.shape, np.uint8)
@@ -56,12 +75,67 @@ def large_objects(
         if chroma is not None and float(chroma[part].mean()) < TABLE_CHROMA:
             continue
         region = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=int(4 * ref))
+        if WIDE_WIDTHS > 0:
+            region |= _wide_parts(dist, region, WIDE_WIDTHS * ref, ref)
         obs.warnings.append(
             f"hand or large object near ({x + w / 2:.0f}, {y + h / 2:.0f}) px: readings there are withheld"
         )
         fg[region > 0] = 0
         cut |= region
+        if found is not None:
+            found.append(LargeObject(region, None if image is None else image[part].mean(0)))
     return cut * 255
+
+
+def drop_fingers(obs: TokyoObservation, raw: list[RawStick], objects: list[LargeObject]) -> list[RawStick]:
+    """The sticks left after taking out those of a reported object's colour (within FINGER_CHROMA)
+    lying within FINGER_REACH of its size from it: a hand's fingers reach out of the region withheld
+    around its palm, and read as sticks."""
+    if not objects:
+        return raw
+    near = []
+    for ob in objects:
+        if ob.bgr is None:
+            continue
+        reach = FINGER_REACH * float(np.sqrt(ob.region.sum()))
+        gap = cv2.distanceTransform((ob.region == 0).astype(np.uint8), cv2.DIST_L2, 3)
+        near.append((gap, reach, _chroma(ob.bgr)))
+    keep = []
+    for s in raw:
+        pts = s.p0 + np.linspace(0.0, 1.0, 9)[:, None] * (s.p1 - s.p0)
+        finger = False
+        for gap, reach, chroma in near:
+            h, w = gap.shape
+            xs = np.clip(pts[:, 0].round().astype(int), 0, w - 1)
+            ys = np.clip(pts[:, 1].round().astype(int), 0, h - 1)
+            if gap[ys, xs].min() <= reach and np.linalg.norm(_chroma(s.bgr) - chroma) < FINGER_CHROMA:
+                finger = True
+        if finger:
+            mid = (s.p0 + s.p1) / 2
+            obs.warnings.append(
+                f"stick-like part of a hand near ({mid[0]:.0f}, {mid[1]:.0f}) px (its colour): left out"
+            )
+        else:
+            keep.append(s)
+    return keep
+
+
+def _chroma(bgr: np.ndarray) -> np.ndarray:
+    f = np.asarray(bgr, np.float64) + 4
+    return f / f.sum()
+
+
+def _wide_parts(dist: np.ndarray, region: np.ndarray, depth: float, ref: float) -> np.ndarray:
+    """The parts of the mask deeper than `depth` that touch `region`, widened to their full width."""
+    wide = (dist > depth).astype(np.uint8)
+    n, lab = cv2.connectedComponents(wide)
+    touching = np.unique(lab[(region > 0) & (wide > 0)])
+    touching = touching[touching > 0]
+    if len(touching) == 0:
+        return np.zeros_like(region)
+    grown = np.isin(lab, touching).astype(np.uint8)
+    k = int(2 * ref) | 1
+    return cv2.dilate(grown, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
 
 
 def _rod_half_width_at(calibration: TokyoCalibration, uv: np.ndarray) -> float:

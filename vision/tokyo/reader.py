@@ -19,7 +19,7 @@ from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
 from vision.tokyo.foreground import BRIGHT, CHROMA, glare_mask, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
-from vision.tokyo.large_objects import large_objects
+from vision.tokyo.large_objects import LargeObject, drop_fingers, large_objects
 from vision.tokyo.observation import (
     CrossingReading,
     StickReading,
@@ -58,7 +58,8 @@ def read_tokyo(
         obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
         fg[glare > 0] = 0
         withheld |= glare
-    withheld |= large_objects(obs, fg, image, table, calibration)
+    objects: list[LargeObject] = []
+    withheld |= large_objects(obs, fg, image, table, calibration, objects)
     fg_rods[withheld > 0] = 0
     faint[withheld > 0] = 0
     upright = None if calibration is None else _upright_test(calibration)
@@ -72,6 +73,7 @@ def read_tokyo(
         trim_column_runs(raw, cv2.distanceTransform(fg, cv2.DIST_L2, 5), calibration)
     if withheld.any():
         raw = [s for s in raw if _complete_cut_stick(withheld, s, hw, calibration)]
+        raw = drop_fingers(obs, raw, objects)
     # roads stacked on a shared column hide the ends of the lower ones
     extend_hidden_ends(raw, fg_rods, hw)
     rods = np.zeros(fg.shape, np.uint8)
