@@ -72,3 +72,21 @@ def test_a_part_takes_no_ends_from_a_reading_of_another_stick() -> None:
     want = [_px(cams[0], e) for e in ROAD]
     assert link.status == "refined"
     assert max(np.hypot(*np.subtract(p, q)) for p, q in zip(part.endpoints, want, strict=True)) < 1.0
+
+
+def test_a_reading_resting_right_but_short_in_the_image_takes_the_whole_ends() -> None:
+    cams = calibs((20, 120))
+    obs, cams, images = road_scene(cams, COLS, ROAD, (True, True))
+    st = obs[0].sticks[0]  # its 3D ends rest on the right columns: a whole stick apart
+    want = [_px(cams[0], e) for e in ROAD]
+    for lo, hi, refined in ((0.1, 0.75, True), (0.05, 0.95, False)):
+        ends = (_px(cams[0], _on_road(lo)), _px(cams[0], _on_road(hi)))
+        st.endpoints = ends
+        link = StickLink((0, 0), "views")
+        _refine_from_readers(st, (0, 0), obs, cams, images[0].shape, column_index([]), link, True)
+        assert (link.status == "refined") == refined
+        if refined:  # the image ends stopped short: the whole reading's ends are taken
+            got = st.endpoints
+            assert max(np.hypot(*np.subtract(p, q)) for p, q in zip(got, want, strict=True)) < 1.0
+        else:  # short by little: its own ends stay
+            assert st.endpoints == ends

@@ -70,6 +70,9 @@ FRAGMENT_COVER = 0.55
 # two lies along the longer for this share of it in views[0]: ends matched across views can pair two
 # different sticks (seed 301 table 19: a right reading replaced by a crossing stick's ends)
 REFINE_COVER = 0.6
+# a confirmed reading whose 3D ends are a whole stick apart but whose image ends span less than this
+# share of another view's whole reading stopped short in the image (seed 7 table 29: 118 of 158 px)
+SHORT_SHARE = 0.78
 FRAME_MARGIN_PX = 4.0
 # a stick two or more other views read and views[0]'s colour mask misses is added where as much of it
 # shows plane parallax in views[0] as a one-reader stick needs pieces (vision.tokyo.parallax); with one
@@ -221,8 +224,9 @@ def fuse_sticks(
         if any(k is not None for k in idx[1:]):
             st.confidence = round(min(1.0, 1 - (1 - st.confidence) * 0.5), 3)
             links.append(StickLink(idx, "views"))
-            if not _whole(st, calibs[0]):
-                _refine_from_readers(st, idx, observations, calibs, images[0].shape, cols, links[-1])
+            _refine_from_readers(
+                st, idx, observations, calibs, images[0].shape, cols, links[-1], _whole(st, calibs[0])
+            )
             continue
         # read by views[0] alone: every other view that can see it votes on it
         shares = [sh for v in range(1, n) if (sh := share_in(st, v)) is not None]
@@ -305,10 +309,13 @@ def _refine_from_readers(
     shape: tuple[int, ...],
     cols: dict[tuple[int, int], int],
     link: StickLink,
+    whole: bool = False,
 ) -> None:
     """views[0]'s reading of a stick other views read too, no whole stick long (an end run on past
     its end, or stopped short): a reading of another view that is a whole stick long gives its ends,
-    when the two lie along each other in views[0] (ends matched across views can pair two sticks)."""
+    when the two lie along each other in views[0] (ends matched across views can pair two sticks).
+    A reading whose 3D ends are a whole stick apart (`whole`: they rest on the right columns) is
+    refined only where its ends in the image span under SHORT_SHARE of the whole reading's."""
     seg = np.array(st.endpoints, np.float64)
     for v in range(1, len(observations)):
         j = idx[v]
@@ -316,10 +323,13 @@ def _refine_from_readers(
             continue
         other = observations[v].sticks[j]
         uv = reproject(other, calibs[0], shape)
-        if uv is not None and _along_each_other(seg, uv, st.width_px):
-            _take_ends(st, other, uv, _rests_in_first(other, v, cols))
-            link.status = "refined"
-            return
+        if uv is None or not _along_each_other(seg, uv, st.width_px):
+            continue
+        if whole and np.linalg.norm(seg[1] - seg[0]) >= SHORT_SHARE * np.linalg.norm(uv[1] - uv[0]):
+            continue
+        _take_ends(st, other, uv, _rests_in_first(other, v, cols))
+        link.status = "refined"
+        return
 
 
 def _votes(link: StickLink) -> int:
