@@ -84,3 +84,24 @@ def test_fingers_reaching_out_of_the_hand_are_not_sticks(tmp_path: Path) -> None
     assert any(w.startswith("hand or large object") for w in warnings)
     assert sum(w.startswith("stick-like part of a hand") for w in warnings) >= 2
     assert res["stick_precision"] == 1.0 and res["stick_recall"] == 1.0
+
+
+def test_speckled_mask_does_not_shrink_the_rods_width() -> None:
+    """A cloth's texture fills the mask with specks; their ridge width (about 2 px) outnumbers a rod's,
+    and a rod then read as several thin pieces. The calibrated rod's width is the least width taken."""
+    from vision.tokyo.sticks import detect_sticks
+
+    rng = np.random.default_rng(3)
+    fg = np.zeros((360, 640), np.uint8)
+    for x, y in rng.integers(0, [640, 360], size=(2500, 2)):
+        cv2.circle(fg, (int(x), int(y)), 2, 255, -1)
+    cv2.line(fg, (150, 180), (450, 200), 255, 13)
+    image = cv2.cvtColor(fg, cv2.COLOR_GRAY2BGR)
+    raw, hw = detect_sticks(image, fg)
+    assert hw < 4  # the specks' width wins the vote: the rod's two edges and chains of specks are read
+    assert len([s for s in raw if s.length > 250]) == 2 and len(raw) > 2
+    raw, hw = detect_sticks(image, fg, min_half_width=6.0)
+    assert hw == 6.0
+    long_ = [s for s in raw if s.length > 250]
+    assert len(raw) == 1 and len(long_) == 1
+    assert np.hypot(*(long_[0].p0 - (150, 180))) < 15 or np.hypot(*(long_[0].p1 - (150, 180))) < 15

@@ -34,6 +34,10 @@ WIDE_WIDTHS = 1.6
 # times the square root of its withheld region's area of it is a finger, not a stick
 FINGER_CHROMA = 0.5 * CHROMA
 FINGER_REACH = 0.75
+# the least rod half-width read off the mask, as a share of the calibrated one at the mask's pixels (the
+# mask's own reading is about 1.3 times that where it is sane, so the floor seldom binds; at 0.7 a
+# speckled cloth table's faint grey sticks came out as short false pieces)
+FLOOR_SHARE = 1.0
 
 
 @dataclass
@@ -136,6 +140,17 @@ def _wide_parts(dist: np.ndarray, region: np.ndarray, depth: float, ref: float) 
     grown = np.isin(lab, touching).astype(np.uint8)
     k = int(2 * ref) | 1
     return cv2.dilate(grown, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1)))
+
+
+def rod_half_width_floor(calibration: TokyoCalibration, fg: np.ndarray, samples: int = 64) -> float:
+    """The median calibrated half-width of a stick over (up to `samples` of) the mask's pixels: the
+    least the rods' width read off the mask may be."""
+    ys, xs = np.nonzero(fg)
+    if len(xs) == 0:
+        return 0.0
+    pick = np.linspace(0, len(xs) - 1, min(samples, len(xs))).astype(int)
+    widths = [_rod_half_width_at(calibration, np.array([xs[k], ys[k]])) for k in pick]
+    return FLOOR_SHARE * float(np.median(widths))
 
 
 def _rod_half_width_at(calibration: TokyoCalibration, uv: np.ndarray) -> float:

@@ -19,7 +19,7 @@ from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
 from vision.tokyo.foreground import BRIGHT, CHROMA, glare_mask, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
-from vision.tokyo.large_objects import LargeObject, drop_fingers, large_objects
+from vision.tokyo.large_objects import LargeObject, drop_fingers, large_objects, rod_half_width_floor
 from vision.tokyo.observation import (
     CrossingReading,
     StickReading,
@@ -64,7 +64,8 @@ def read_tokyo(
     faint[withheld > 0] = 0
     upright = None if calibration is None else _upright_test(calibration)
     longest = None if calibration is None else _longest_stick(calibration)
-    raw, hw = detect_sticks(image, fg_rods, upright=upright, longest=longest)
+    floor = 0.0 if calibration is None else rod_half_width_floor(calibration, fg_rods)
+    raw, hw = detect_sticks(image, fg_rods, upright=upright, longest=longest, min_half_width=floor)
     more, bands = faint_sticks(image, fg_rods, faint, raw, hw, upright=upright, longest=longest)
     raw += more
     fg_rods |= bands  # the faint sticks' own pixels, so the stacked-ends pass sees them as pieces

@@ -61,15 +61,17 @@ def detect_sticks(
     max_candidates: int = 400,
     upright: Callable[[np.ndarray, np.ndarray, float, float], bool] | None = None,
     longest: Callable[[np.ndarray, np.ndarray], float] | None = None,
+    min_half_width: float = 0.0,
 ) -> tuple[list[RawStick], float]:
-    """Rods in the frame and the rods' half-width. `upright(p0, p1, half_width, rod_half_width)`, when
-    given, says whether a candidate is an upright column seen side on (its core is claimed, no stick is
-    made); both half-widths are measured on the foreground, blur included. `longest(p0, p1)`, when
-    given, is the most pixels a whole stick can span there along that segment (a camera and the set's
-    stick length): a run longer than that is two sticks meeting nearly in line, and is left unclaimed
-    for their own lines to find."""
+    """Rods in the frame and the rods' half-width (never under `min_half_width`: a calibrated camera's
+    rod, where the table's texture fills the mask with specks thinner than any rod).
+    `upright(p0, p1, half_width, rod_half_width)`, when given, says whether a candidate is an upright
+    column seen side on (its core is claimed, no stick is made); both half-widths are measured on the
+    foreground, blur included. `longest(p0, p1)`, when given, is the most pixels a whole stick can
+    span there along that segment (a camera and the set's stick length): a run longer than that is two
+    sticks meeting nearly in line, and is left unclaimed for their own lines to find."""
     dist, ridge = _ridge(fg)
-    hw = rod_half_width(dist, ridge)
+    hw = max(rod_half_width(dist, ridge), min_half_width)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
     core = ((dist >= hw * 0.5) & (dist <= hw * 1.45)).astype(np.uint8)
     ys, xs = np.nonzero(core)
