@@ -10,6 +10,10 @@ with no hand (sixth session, seeds 3/6/7/8 and 301-304: 10 of 873 views without 
 * the lit table enclosed by shadowed roads entered the mask as one blob. Its colour is the table's; a
   hand's is not (the renders' hands: at least 0.039 in chromaticity from the table, the blobs of table
   under 0.021), so a blob of the table's own colour is not reported.
+A hand's fingers reach out of the region withheld around its palm and were read as sticks: the region
+now grows over the wider-than-rod mask joined to it, and `drop_fingers` leaves out sticks of the hand's
+own colour near it. `rod_half_width_floor` gives the stick pass the same calibrated floor for the rods'
+width. Measurements: docs/vision/tokyo.md, "Fragments, neighbours and false hands".
 """
 
 from __future__ import annotations
