@@ -17,18 +17,24 @@ from vision.tokyo.large_objects import large_objects
 GRAIN = Path(__file__).parent / "data" / "tokyo_grain_table.json"
 
 
+def _eval_stored_render(case: dict, folder: Path) -> dict:
+    """Render a stored case (scene, seed, camera) into `folder` with its labels and score it through
+    `eval sticks`."""
+    calib = TokyoCalibration.from_dict(case["calibration"])
+    image, labels = render_tokyo_frame(case["scene"], case["seed"], view_camera=calib.camera)
+    cv2.imwrite(str(folder / "view.png"), image)
+    labels["image"] = "view.png"
+    (folder / "labels.json").write_text(json.dumps({"items": [labels]}))
+    out = folder / "eval.json"
+    assert main(["eval", "sticks", str(folder), "--json", str(out)]) == 0
+    return json.loads(out.read_text())
+
+
 def test_grainy_wood_table_is_no_hand_and_its_sticks_are_read(tmp_path: Path) -> None:
     """A rendered view whose wood grain made the rods' width read 2 px: every stick was "far wider
     than a rod", five hands were reported and no stick was read."""
     case = json.loads(GRAIN.read_text())
-    calib = TokyoCalibration.from_dict(case["calibration"])
-    image, labels = render_tokyo_frame(case["scene"], case["seed"], view_camera=calib.camera)
-    cv2.imwrite(str(tmp_path / "grain.png"), image)
-    labels["image"] = "grain.png"
-    (tmp_path / "labels.json").write_text(json.dumps({"items": [labels]}))
-    out = tmp_path / "eval.json"
-    assert main(["eval", "sticks", str(tmp_path), "--json", str(out)]) == 0
-    res = json.loads(out.read_text())
+    res = _eval_stored_render(case, tmp_path)
     assert res["sticks"] == len(case["sticks"])
     assert not [w for w in res["per_image"][0]["warnings"] if w.startswith("hand")]
     assert res["stick_recall"] >= 0.8
@@ -71,15 +77,7 @@ FINGERS = Path(__file__).parent / "data" / "tokyo_hand_fingers.json"
 def test_fingers_reaching_out_of_the_hand_are_not_sticks(tmp_path: Path) -> None:
     """A rendered view with a hand: the palm was withheld, but three lines across its fingers were read
     as roads (and two views agreed on them)."""
-    case = json.loads(FINGERS.read_text())
-    calib = TokyoCalibration.from_dict(case["calibration"])
-    image, labels = render_tokyo_frame(case["scene"], case["seed"], view_camera=calib.camera)
-    cv2.imwrite(str(tmp_path / "hand.png"), image)
-    labels["image"] = "hand.png"
-    (tmp_path / "labels.json").write_text(json.dumps({"items": [labels]}))
-    out = tmp_path / "eval.json"
-    assert main(["eval", "sticks", str(tmp_path), "--json", str(out)]) == 0
-    res = json.loads(out.read_text())
+    res = _eval_stored_render(json.loads(FINGERS.read_text()), tmp_path)
     warnings = res["per_image"][0]["warnings"]
     assert any(w.startswith("hand or large object") for w in warnings)
     assert sum(w.startswith("stick-like part of a hand") for w in warnings) >= 2
