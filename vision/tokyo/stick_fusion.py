@@ -12,8 +12,12 @@ physical stick. The first view (`views[0]`) carries the fused table:
   where views[0] shows pieces along it (less is asked when two or more views read it; for those, plane
   parallax in views[0] counts too) and, when one view alone reads it, the remaining views do not show
   bare table along it;
-* two fused sticks lying end on end within a few widths are one read twice: the one fewer views read
-  goes, and when only it is a whole stick long the one that stays takes its ends.
+* two fused sticks lying end on end within a few widths, along each other, are one read twice: the one
+  fewer views read goes, and when only it is a whole stick long the one that stays takes its ends;
+* a stick views[0] alone reads that runs along one two or more views read is a part of it read again,
+  and goes;
+* a reading confirmed by another view takes that view's whole reading's ends where it is no whole stick
+  long, or stops short in the image, and the two lie along each other.
 Crossings with an added stick, or with one whose ends were replaced by a whole stick's, are those a
 view reading both sticks reports, with that view's over/under. See docs/vision/tokyo.md, "Two
 cameras" and "Three cameras".
