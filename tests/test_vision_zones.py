@@ -16,7 +16,7 @@ from referee_app.games.dice import TRAY, BoardDiceReader, cell_key, pool_key
 def scene():
     import cv2
 
-    from referee_app.render.dice_board import printable_board
+    from drawing.dice_board import printable_board
 
     board = load_board()
     size = (1280, 720)

@@ -39,7 +39,7 @@ def sheet_marker_ids(sheet: str) -> tuple[int, int, int, int]:
 
 def draw_marker(canvas, x: float, y: float, size: float, marker_id: int) -> None:
     """Draw marker `marker_id` with its top-left corner at (x, y), `size` units wide, on any
-    `referee_app.render.canvas.Canvas`-like object (rect with fill)."""
+    `drawing.canvas.Canvas`-like object (rect with fill)."""
     bits = marker_bits(marker_id)
     cell = size / bits.shape[0]
     canvas.rect(x - cell, y - cell, size + 2 * cell, size + 2 * cell, fill=(255, 255, 255))  # quiet zone

@@ -37,10 +37,10 @@ from engine.railroad_ink.scoring import Score, ranking, score_sheet
 from engine.railroad_ink.tiles import (
     BASE_DICE,
     EXPANSION_DICE,
-    EXPANSIONS,
     FACES,
     PIECES,
     SPECIALS,
+    check_expansions,
     check_sides,
     orientations,
     transform,
@@ -54,17 +54,6 @@ _MUST = Consequence.MUST_CORRECT
 
 def dice_for(expansions: tuple[str, ...]) -> tuple[str, ...]:
     return BASE_DICE + tuple(d for e in expansions for d in EXPANSION_DICE[e])
-
-
-def check_expansions(expansions: object) -> tuple[str, ...]:
-    if isinstance(expansions, str):
-        expansions = [e for e in expansions.split(",") if e]
-    if not isinstance(expansions, (list, tuple)) or not all(isinstance(e, str) for e in expansions):
-        raise EngineError(f"expansions must be a list of names from {EXPANSIONS}, got {expansions!r}")
-    bad = [e for e in expansions if e not in EXPANSIONS]
-    if bad:
-        raise EngineError(f"unknown expansion {bad[0]!r} (known: {', '.join(EXPANSIONS)})")
-    return tuple(e for e in EXPANSIONS if e in expansions)  # canonical order, no repeats
 
 
 # -- actions ------------------------------------------------------------------------------------

@@ -84,7 +84,7 @@ def _print_setup(parser: argparse.ArgumentParser) -> None:
 
 
 def _print_run(args: argparse.Namespace) -> int:
-    from referee_app.render.dice_board import printable_board
+    from drawing.dice_board import printable_board
 
     if not 30 <= args.dpi <= 600:
         raise CliError(f"--dpi must be between 30 and 600, got {args.dpi:g}")

@@ -22,8 +22,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from referee_app.render.canvas import draw_both
-    from vision.tokyo.mat import MAT_SIZES, draw_mat
+    from drawing.canvas import draw_both
+    from drawing.tokyo_mat import MAT_SIZES, draw_mat
 
     if not 30 <= args.dpi <= 600:
         raise CliError(f"--dpi must be between 30 and 600, got {args.dpi:g}")

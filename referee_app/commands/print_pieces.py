@@ -41,14 +41,14 @@ def _check_dpi(args: argparse.Namespace) -> float:
 
 
 def _run_grid(args: argparse.Namespace) -> int:
-    from referee_app.render.grid_sheet import board_files
+    from drawing.grid_sheet import board_files
     from vision.tiles.geometry import board_geometry
 
     return _write(args.out, board_files(_check_dpi(args)), {"highway-grid-geometry.json": board_geometry()})
 
 
 def _run_rri_sheet(args: argparse.Namespace) -> int:
-    from referee_app.render.rri_print import sheet_files
+    from drawing.rri_print import sheet_files
     from vision.sheets.geometry import sheet_geometry
 
     return _write(
@@ -57,7 +57,7 @@ def _run_rri_sheet(args: argparse.Namespace) -> int:
 
 
 def _run_rri_dice(args: argparse.Namespace) -> int:
-    from referee_app.render.rri_print import dice_files
+    from drawing.rri_print import dice_files
 
     return _write(args.out, dice_files(_check_dpi(args)))
 

@@ -22,7 +22,7 @@ def _load(path: str):
 
 
 def _expansions(args: argparse.Namespace, from_file: tuple[str, ...]) -> tuple[str, ...]:
-    from engine.railroad_ink.state import check_expansions
+    from engine.railroad_ink.tiles import check_expansions
 
     if args.expansions is None:
         return from_file
@@ -68,7 +68,7 @@ def _setup_check(p: argparse.ArgumentParser) -> None:
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from engine.railroad_ink.sheetfile import check_sheet
+    from engine.railroad_ink.sheetcheck import check_sheet
 
     sf = _load(args.file)
     try:

@@ -22,7 +22,7 @@ import numpy as np
 
 from referee_app.cli import CliError, CommandTree
 
-MAT_MARKER_MM = 30.0  # vision.tokyo.mat.draw_mat: marker size and margin from the mat's edges
+MAT_MARKER_MM = 30.0  # drawing.tokyo_mat.draw_mat: marker size and margin from the mat's edges
 MAT_MARGIN_MM = 10.0
 
 
@@ -88,7 +88,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from vision.tokyo.mat import MAT_SIZES
+    from drawing.tokyo_mat import MAT_SIZES
 
     image = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if image is None:

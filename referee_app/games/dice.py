@@ -164,8 +164,8 @@ class BoardDiceReader:
     def __init__(self, board: Any = None) -> None:
         import cv2
 
+        from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, printable_board
         from engine.dice_road import load_board
-        from referee_app.render.dice_board import MARKER_MARGIN, MARKER_SIZE, printable_board
         from vision.localise import Localiser, SheetSpec
         from vision.zones import Zone, ZoneDiceReader
 

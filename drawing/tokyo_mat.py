@@ -4,7 +4,7 @@ and the sheet's four ArUco corner markers for locating the table."""
 
 from __future__ import annotations
 
-from referee_app.render.canvas import Canvas
+from drawing.canvas import Canvas
 from vision.markers import draw_corner_markers
 
 MAT_SIZES = {"a3": (420.0, 297.0), "a4": (297.0, 210.0), "a2": (594.0, 420.0)}
