@@ -24,12 +24,18 @@ class HintBudget:
         self.seconds = seconds
         self.concurrent = concurrent
         self._slots = threading.BoundedSemaphore(concurrent)
+        self._lock = threading.Lock()
+        self.running = 0  # hints being worked out now
 
     def run(self, adapter: Any, state: Any) -> dict[str, Any] | None:
         if not self._slots.acquire(blocking=False):
             raise Busy(f"{self.concurrent} hints are being worked out already; ask again in "
                        f"{self.seconds:g} s")
+        with self._lock:
+            self.running += 1
         try:
             return adapter.hint(state, time_limit=self.seconds)
         finally:
+            with self._lock:
+                self.running -= 1
             self._slots.release()
