@@ -13,9 +13,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from engine import EngineError
 from referee_app import events
 from referee_app.events import Event, EventBus
 from referee_app.matchlog import read_log
+from referee_app.replay import ReplayError
 from referee_app.session import MatchSession, SessionError
 
 HISTORY = 5000  # events kept per match for resuming streams
@@ -25,7 +27,6 @@ def check_new_match(game: str, players: list[str], variant: dict[str, Any],
                     initial_state: dict[str, Any] | None = None) -> None:
     """Raise SessionError (400) unless the engine can start this match."""
     import engine
-    from engine import EngineError
 
     try:
         found = engine.get_game(game)
@@ -122,7 +123,11 @@ class Hub:
                 raise SessionError(f"no match {match_id!r}", 404)
             contents = read_log(path)
             writer = self.store.open_writer(match_id)
-            session = MatchSession.resume(contents, writer, self.bus)
+            try:
+                session = MatchSession.resume(contents, writer, self.bus)
+            except (EngineError, ReplayError, TypeError, ValueError, KeyError, IndexError) as exc:
+                writer.close()  # a damaged header (unknown game, bad set-up): nothing to resume
+                raise SessionError(f"match {match_id!r} cannot be resumed from its log: {exc}", 422) from None
             self.sessions[match_id] = session
             return session
 
