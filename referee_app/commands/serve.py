@@ -222,7 +222,8 @@ def _run(args: argparse.Namespace) -> int:
                      max_streams=default_cap(args.threads))
     try:
         server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               channel_timeout=30, connection_limit=200)
+                               channel_timeout=30, connection_limit=200,
+                               channel_request_lookahead=1)  # lets a stream see its client leave
     except OSError as exc:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from exc
     for loop in loops:

@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -37,6 +38,7 @@ from referee_app.web.streams import IDLE_SECONDS, StreamFull, StreamSlots, defau
 
 MAX_BODY = 64 * 1024
 MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+KEEP_ALIVE = 5.0  # seconds between SSE comments on a quiet stream
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 log = logging.getLogger("referee_app.web")
 
@@ -125,6 +127,12 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
 
     def body() -> dict[str, Any]:
         return parse_json_object(request.get_data(cache=True))
+
+    def client_gone() -> Callable[[], bool]:
+        """Whether the client of this request has disconnected: waitress can tell while a stream
+        runs when it reads ahead (`channel_request_lookahead` > 0, as `serve` sets it)."""
+        check = request.environ.get("waitress.client_disconnected")
+        return check if callable(check) else (lambda: False)
 
     def known_match(match_id: str) -> str:
         """404 at once unless the match exists (open, or a log in the store)."""
@@ -266,17 +274,21 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
         hold = _seconds_arg(request.args.get("timeout"), stream_seconds)
         hub.session(match_id)  # a log that cannot be opened answers now, not inside the stream
         idle = streams.idle_seconds
+        gone = client_gone()
 
         def gen():
             nonlocal last
             now = time.monotonic()
-            end, quiet_until = now + hold, now + idle
+            end, quiet_until, alive_at = now + hold, now + idle, now + KEEP_ALIVE
             yield "retry: 1000\n\n"
-            while (now := time.monotonic()) < min(end, quiet_until):
-                # a keep-alive at least every 10 s: a client that left is noticed at the next write
-                found = hub.wait_events(match_id, last, min(10.0, max(0.05, min(end, quiet_until) - now)))
+            while (now := time.monotonic()) < min(end, quiet_until) and not gone():
+                # wake every second to see whether the client left (waitress tells when it reads
+                # ahead); a keep-alive every few seconds finds it out where it does not
+                found = hub.wait_events(match_id, last, min(1.0, max(0.05, min(end, quiet_until) - now)))
                 if not found:
-                    yield ": keep-alive\n\n"
+                    if time.monotonic() >= alive_at:
+                        alive_at = time.monotonic() + KEEP_ALIVE
+                        yield ": keep-alive\n\n"
                     continue
                 quiet_until = time.monotonic() + idle
                 for event in found:
@@ -374,13 +386,16 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
         if not hub.has_frame(match_id_ok(match_id)):
             camera_loop(match_id)  # 404 at once: no such match, or no camera watches it
         idle = streams.idle_seconds
+        gone = client_gone()
 
         def gen():
             # each part ends with the next boundary, so a browser shows a frame as soon as it is
             # sent instead of when the next one arrives (the last frame of a still scene shows too)
             yield b"--frame\r\n"
             previous, quiet_until = None, time.monotonic() + idle
-            for jpeg in hub.frames(hold, match_id):
+            for jpeg in hub.frames(hold, match_id):  # a new frame, or the same one again each second
+                if gone():
+                    return
                 if jpeg is not previous:  # a still scene re-sends the same frame: that is idle
                     previous, quiet_until = jpeg, time.monotonic() + idle
                 elif time.monotonic() > quiet_until:
