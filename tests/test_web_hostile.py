@@ -177,7 +177,8 @@ def test_the_default_stream_cap_leaves_threads_for_the_api():
 @pytest.fixture()
 def served(hub):
     app = create_app(hub, stream_seconds=20, idle_seconds=20, max_streams=default_cap(8))
-    server = create_server(app, host="127.0.0.1", port=0, threads=8, connection_limit=200)
+    server = create_server(app, host="127.0.0.1", port=0, threads=8, connection_limit=200,
+                           channel_request_lookahead=1)  # as `serve` runs it
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield app, server.effective_port
@@ -203,7 +204,7 @@ def test_open_streams_never_take_every_thread_and_the_extra_get_503(hub, served)
         conn, resp = _get(port, path)
         codes.append(resp.status)
         if resp.status == 200:
-            opened.append(conn)
+            opened.append((conn, resp))  # the response owns the socket: keep it open
         else:
             body = json.loads(resp.read())
             assert body["status"] == resp.status
@@ -213,5 +214,24 @@ def test_open_streams_never_take_every_thread_and_the_extra_get_503(hub, served)
     conn, resp = _get(port, "/api/status", timeout=5)  # answers although 4 streams are open
     assert resp.status == 200 and "games" in json.loads(resp.read())
     conn.close()
-    for c in opened:
+    for c, r in opened:
+        r.close()
         c.close()
+
+
+def test_a_stream_whose_client_left_frees_its_thread_within_seconds(hub, served):
+    app, port = served  # streams would otherwise last their 20 s
+    mid = hub.create_match("highway-grid", ["A", "B"]).match_id
+    hub.publish_frame(b"\xff\xd8jpeg", mid)
+    conns = [_get(port, f"/api/matches/{mid}/events"), _get(port, f"/video.mjpg?match={mid}")]
+    slots = app.config["streams"]
+    time.sleep(1.5)
+    assert slots.open == 2  # open while their clients are there
+    for c, r in conns:
+        r.close()
+        c.close()
+    for _ in range(150):  # a guard only: each stream looks once a second
+        if slots.open == 0:
+            break
+        time.sleep(0.1)
+    assert slots.open == 0
