@@ -184,4 +184,10 @@ def requests(draw: Any, ops: list[Operation], match_ids: list[str], token: str |
         else:
             body = draw(st.binary(max_size=200))
         headers["Content-Type"] = "application/json"
+    headers = {k: _header_safe(v) for k, v in headers.items()}
     return Request(op.method, path, headers, body, f"{op.method} {op.path}", op.secured)
+
+
+def _header_safe(value: str) -> str:
+    """No line breaks or NULs: no client can send them inside a header value."""
+    return value.replace("\r", " ").replace("\n", " ").replace("\x00", " ")
