@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from waitress.server import create_server
+from waitress_server import serving
 
 from referee_app.hub import Hub
 from referee_app.store import MatchStore
@@ -177,14 +177,9 @@ def test_the_default_stream_cap_leaves_threads_for_the_api():
 @pytest.fixture()
 def served(hub):
     app = create_app(hub, stream_seconds=20, idle_seconds=20, max_streams=default_cap(8))
-    server = create_server(app, host="127.0.0.1", port=0, threads=8, connection_limit=200,
-                           channel_request_lookahead=1)  # as `serve` runs it
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield app, server.effective_port
-    server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
-    server.trigger.pull_trigger(server.close)
-    thread.join(timeout=5)
+    # reading ahead lets a stream see its client leave, as `serve` runs it
+    with serving(app, threads=8, connection_limit=200, channel_request_lookahead=1) as port:
+        yield app, port
 
 
 def _get(port, path, timeout=10.0, headers=None):
