@@ -135,7 +135,7 @@ class Hub:
         """Compared as bytes: compare_digest refuses non-ASCII str, and a header is any bytes."""
         if not token:
             return False
-        given = token if isinstance(token, bytes) else token.encode("utf-8", "surrogateescape")
+        given = token if isinstance(token, bytes) else token.encode("utf-8", "surrogatepass")
         if secrets.compare_digest(given, self.admin_token.encode()):
             return True
         if match_id:

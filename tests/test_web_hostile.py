@@ -39,7 +39,7 @@ def files_and_rows(hub):
 
 
 # -- tokens and bodies ------------------------------------------------------------------------------
-@pytest.mark.parametrize("token", ["é", "日本語", "tok\x7fen", "\u00ff" * 200])
+@pytest.mark.parametrize("token", ["é", "日本語", "tok\x7fen", "\u00ff" * 200, "\ud800"])
 def test_a_non_ascii_token_is_refused_not_a_crash(hub, token):
     client = create_app(hub).test_client()
     r = client.post("/api/matches", json={"game": "highway-grid", "players": ["A", "B"]},
