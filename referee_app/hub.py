@@ -13,12 +13,37 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from engine import EngineError
 from referee_app import events
 from referee_app.events import Event, EventBus
 from referee_app.matchlog import read_log
+from referee_app.replay import ReplayError
 from referee_app.session import MatchSession, SessionError
 
 HISTORY = 5000  # events kept per match for resuming streams
+
+
+def check_new_match(game: str, players: list[str], variant: dict[str, Any],
+                    initial_state: dict[str, Any] | None = None) -> None:
+    """Raise SessionError (400) unless the engine can start this match."""
+    import engine
+
+    try:
+        found = engine.get_game(game)
+    except EngineError as exc:
+        raise SessionError(str(exc), 400) from None
+    if not found.min_players <= len(players) <= found.max_players:
+        raise SessionError(f"{found.name} takes {found.min_players}-{found.max_players} players, "
+                           f"not {len(players)}", 400)
+    if not isinstance(variant, dict) or not all(isinstance(k, str) and k.isidentifier() for k in variant):
+        raise SessionError("'variant' must be an object of option names and values", 400)
+    try:
+        if initial_state is not None:
+            found.state_from_json(initial_state)
+        else:
+            found.new_state(players=len(players), **variant)
+    except (EngineError, TypeError, ValueError, KeyError) as exc:
+        raise SessionError(f"cannot start {found.name}: {exc}", 400) from None
 
 
 class Hub:
@@ -53,7 +78,7 @@ class Hub:
         if session is None:
             return
         outcome = session.state.outcome()
-        self.store.update(event.match_id, actions=len(session.played),
+        self.store.update(event.match_id, actions=session.writer.actions,  # as reindex counts them
                           status="finished" if session.state.is_terminal() else "playing",
                           outcome=outcome.to_json() if outcome else None)
 
@@ -77,6 +102,9 @@ class Hub:
     # -- matches ----------------------------------------------------------------------------
     def create_match(self, game: str, players: list[str], variant: dict[str, Any] | None = None,
                      initial_state: dict[str, Any] | None = None) -> MatchSession:
+        """A new match, its log and index row. Everything is checked first (game, player count,
+        variant, set-up position): a match the engine cannot start writes nothing."""
+        check_new_match(game, players, variant or {}, initial_state)
         writer = self.store.create(game, players, variant or {}, initial_state=initial_state)
         session = MatchSession(writer, self.bus)
         with self._lock:
@@ -95,18 +123,24 @@ class Hub:
                 raise SessionError(f"no match {match_id!r}", 404)
             contents = read_log(path)
             writer = self.store.open_writer(match_id)
-            session = MatchSession.resume(contents, writer, self.bus)
+            try:
+                session = MatchSession.resume(contents, writer, self.bus)
+            except (EngineError, ReplayError, TypeError, ValueError, KeyError, IndexError) as exc:
+                writer.close()  # a damaged header (unknown game, bad set-up): nothing to resume
+                raise SessionError(f"match {match_id!r} cannot be resumed from its log: {exc}", 422) from None
             self.sessions[match_id] = session
             return session
 
-    def check_token(self, match_id: str | None, token: str | None) -> bool:
+    def check_token(self, match_id: str | None, token: str | bytes | None) -> bool:
+        """Compared as bytes: compare_digest refuses non-ASCII str, and a header is any bytes."""
         if not token:
             return False
-        if secrets.compare_digest(token, self.admin_token):
+        given = token if isinstance(token, bytes) else token.encode("utf-8", "surrogatepass")
+        if secrets.compare_digest(given, self.admin_token.encode()):
             return True
         if match_id:
             s = self.sessions.get(match_id)
-            return s is not None and secrets.compare_digest(token, s.token)
+            return s is not None and secrets.compare_digest(given, s.token.encode())
         return False
 
     # -- camera -----------------------------------------------------------------------------
@@ -123,6 +157,11 @@ class Hub:
             number = self._frames.get(match_id, (0, b""))[0] + 1
             self._frames[match_id] = (number, jpeg)
             self._cond.notify_all()
+
+    def has_frame(self, match_id: str) -> bool:
+        """Whether any annotated frame was ever published for `match_id` (a stream has a view to show)."""
+        with self._cond:
+            return match_id in self._frames
 
     def frames(self, duration: float, match_id: str = "") -> Iterator[bytes]:
         """Yield each new annotated frame of `match_id` as it arrives, for at most `duration` s."""

@@ -1,7 +1,8 @@
 """`highway-referee log replay|export|list|reindex`: verify, convert and index match logs.
 
-Exit statuses of `log replay`: 0 every verdict reproduces; 1 some record disagrees with the engine
-or some line is damaged (each listed with its line number); 2 the log cannot be read at all
+Exit statuses of `log replay`: 0 every verdict reproduces (a line torn by a crash is listed, but it
+held nothing acknowledged); 1 some record disagrees with the engine or some line is damaged (each
+listed with its line number); 2 the log cannot be read at all
 (missing, no header, newer format, unknown game). No command here ever writes to a log.
 """
 

@@ -141,8 +141,8 @@ class _Session:
             raise CliError(f"cannot continue {path}: {exc}", 2) from None
         if report.header.game != self.game.name:
             raise CliError(f"{path} is a {report.header.game} match, not {self.game.name}", 2)
-        if report.problems:
-            raise CliError(f"{path} has damaged lines ({report.problems[0]}); "
+        if report.damage:  # a line torn by a crash is no damage: the writer continues after it
+            raise CliError(f"{path} has damaged lines ({report.damage[0]}); "
                            "replay it with `highway-referee log replay` before continuing", 2)
         self.state = report.final_state
         self.names, self.variant = report.header.players, report.header.variant

@@ -52,7 +52,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
     p.add_argument("--data", metavar="DIR",
                    help="data folder (match logs and index); default: the user data dir")
-    p.add_argument("--threads", type=int, default=32, help="server threads (each open stream holds one)")
+    p.add_argument("--threads", type=int, default=32,
+                   help="server threads (each open stream holds one; streams may use all but a quarter of "
+                        "them, at least 4 are kept for the API)")
     p.add_argument("--led", metavar="PORT",
                    help="serial port of an LED board (see `highway-referee led list`)")
     p.add_argument("--led-protocol", default="adalight", choices=["adalight", "native"])
@@ -94,6 +96,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
 
     data_dir = Path(args.data) if args.data else default_data_dir()
     store = MatchStore(data_dir)
+    store.reindex()  # the logs are the truth: a crash may have left the index behind them
     hub = Hub(store)
     loops = []
     if args.demo:
@@ -212,10 +215,15 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     hub, loops = build_referee(args)
-    app = create_app(hub, allow_remote=args.host not in ("127.0.0.1", "localhost", "::1"))
+    from referee_app.web.streams import default_cap
+
+    # open streams are capped below the thread count, so some threads always answer the API
+    app = create_app(hub, allow_remote=args.host not in ("127.0.0.1", "localhost", "::1"),
+                     max_streams=default_cap(args.threads))
     try:
         server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               channel_timeout=30, connection_limit=200)
+                               channel_timeout=30, connection_limit=200,
+                               channel_request_lookahead=1)  # lets a stream see its client leave
     except OSError as exc:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from exc
     for loop in loops:

@@ -55,7 +55,7 @@ class DiceAdapter(GameAdapter):
             out["roll"] = " ".join(map(str, state.roll))
         return out
 
-    def hint(self, state: GameState) -> dict[str, Any] | None:
+    def hint(self, state: GameState, time_limit: float | None = None) -> dict[str, Any] | None:
         assert isinstance(state, DiceState)
         if state.is_terminal() or state.roll is None:
             return None
