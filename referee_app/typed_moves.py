@@ -70,12 +70,27 @@ class MoveReader:
         return notation
 
     # -- reading ------------------------------------------------------------------------------
+    def parse(self, text: str) -> Action:
+        """One move, its player possibly named by name; raises EngineError when it cannot be read.
+        The notation is tried first, so a name that is also a notation word changes nothing."""
+        try:
+            return self._parse(text)
+        except EngineError:
+            words = text.split()
+            seated = self._with_seat(words)
+            if seated == words:
+                raise
+        try:
+            return self._parse(" ".join(seated))
+        except EngineError:
+            pass
+        return self._parse(text)  # raises, in the words the user typed
+
     def read_one(self, text: str) -> TypedMove:
-        words = text.split()
-        if [w.lower() for w in words] == [UNDO]:
+        if text.strip().lower() == UNDO:
             return TypedMove(text, undo=True)
         try:
-            return TypedMove(text, self._parse(" ".join(self._with_seat(words))))
+            return TypedMove(text, self.parse(text))
         except EngineError as exc:
             return TypedMove(text, error=str(exc))
 
@@ -88,7 +103,7 @@ class MoveReader:
                 break
         for end in range(stop, start, -1):
             try:
-                return end, self._parse(" ".join(self._with_seat(words[start:end])))
+                return end, self.parse(" ".join(words[start:end]))
             except EngineError:
                 continue
         return None
