@@ -100,7 +100,7 @@ def test_compare_dice_scores_pip_boxes_by_centre(pip_photos, tmp_path, capsys):
     assert main(["compare", "dice", str(pip_photos), "--readers", "crops", "--json", str(out),
                  "--markdown", str(md), "--include-training"]) == 0
     entry = json.loads(out.read_text())["folders"][0]
-    assert entry["box_convention"] == "pips" and "pips (pips)" in md.read_text()
+    assert entry["box_convention"] == "pips" and "| pips (pips boxes) | crops |" in md.read_text()
     evaluated = tmp_path / "e.json"
     assert main(["eval", "dice", str(pip_photos), "--json", str(evaluated), "--include-training"]) == 0
     assert entry["results"]["crops"]["recall"] == json.loads(evaluated.read_text())["recall"]

@@ -141,12 +141,13 @@ def _line(folder: str, name: str, row: dict) -> str:
 
 
 def markdown_table(report: dict) -> str:
-    lines = ["| photos (boxes) | reader | images | dice | found | recall | precision | value accuracy | "
-             "end to end | ms / image | fps |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| photos | reader | images | dice | found | recall | precision | value accuracy | end to end | "
+             "ms / image | fps |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for entry in report["folders"]:
-        boxes = entry.get("box_convention", "whole_die")
+        boxes = entry.get("box_convention", "whole_die")  # named where matched by centre, not IoU
+        photos = Path(entry["folder"]).name + ("" if boxes == "whole_die" else f" ({boxes} boxes)")
         for name, r in entry["results"].items():
-            lines.append(f"| {Path(entry['folder']).name} ({boxes}) | {name} | {r['n_images']} | "
+            lines.append(f"| {photos} | {name} | {r['n_images']} | "
                          f"{r['n_labelled']} | {r['n_detected']} | {_pct(r['recall'])} | "
                          f"{_pct(r['precision'])} | "
                          f"{_pct(r['value_accuracy'])} | {_pct(r['end_to_end'])} | {r['ms_per_image']} | "
