@@ -18,6 +18,7 @@ from engine import Action, EngineError, GameState, Verdict
 from referee_app import events
 from referee_app.events import EventBus
 from referee_app.matchlog import MatchLogContents, MatchLogWriter
+from referee_app.typed_moves import MoveReader
 
 
 class SessionError(Exception):
@@ -89,8 +90,9 @@ class MatchSession:
 
     # -- changing ----------------------------------------------------------------------------
     def parse(self, notation: str) -> Action:
+        """A typed move in the game's notation; a player may be named by name ("Ann done")."""
         try:
-            return self.game.parse_action(notation)
+            return MoveReader(self.game.name, self.game.parse_action, self.players).parse(notation)
         except EngineError as exc:
             raise SessionError(str(exc)) from exc
 

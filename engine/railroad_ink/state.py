@@ -174,11 +174,19 @@ def action_from_json(data: dict[str, Any]) -> Action:
 _PLACE = re.compile(r"^\s*p(\d+)\s+([a-z0-9_]+)\s+([A-Ga-g][0-6])\s+([-HRWLV]{4})\s*$")
 
 
+_ALL_FACES = frozenset(face for faces in FACES.values() for face in faces)
+
+
 def parse_action(text: str) -> Action:
     """Notation: `roll F1 F2 ...`, `p0 railway_curve B3 R--R`, `p0 meteor [DIR|ignore SPECIAL]`, `p0 done`."""
     t = text.strip()
     if t.startswith("roll "):
-        return Roll(tuple(t.split()[1:]))
+        faces = tuple(t.split()[1:])
+        unknown = [f for f in faces if f not in _ALL_FACES]
+        if unknown:  # a typo; also ends a roll where the next move of a typed list begins
+            raise NotationError(f"cannot read {text!r}: {unknown[0]!r} is not a face of any "
+                                "die")
+        return Roll(faces)
     m = _PLACE.match(t)
     if m:
         cell = parse_cell(m.group(3))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.cli import CliError, CommandTree
+from referee_app.commands.input_files import refuse_match_log
 
 
 def _engine() -> Any:
@@ -45,6 +46,11 @@ def _position(args: argparse.Namespace) -> Any:
         if text.lstrip().startswith("{"):
             where, raw = "the position text", text
         else:
+            refuse_match_log(Path(text), "a position file",
+                             f"`highway-referee log replay {text}` shows where that match stands and "
+                             f"`highway-referee play highway-dice --log {text} --moves ...` continues it; "
+                             "the dice commands read a position written by `dice new --out FILE` or "
+                             "`dice play ... --out FILE`.")
             where, raw = text, Path(text).read_text(encoding="utf-8")
         try:
             data = json.loads(raw)
@@ -158,6 +164,8 @@ def _legal_run(args: argparse.Namespace) -> int:
     dice = _engine()
     if state.winner is not None:
         raise CliError(f"the game is over: {dice.SEAT_NAMES[state.winner]} has won", 1)
+    if args.roll is None and state.roll is None:
+        raise CliError("no dice are rolled in this position: give the roll, e.g. `--roll 3 5`")
     try:
         uses = state.legal_uses(args.roll)
     except EngineError as exc:

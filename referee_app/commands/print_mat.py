@@ -1,4 +1,7 @@
-"""`highway-referee print tokyo-mat --out DIR`: the Tokyo Highway play mat (SVG at real size + PNG)."""
+"""`highway-referee print tokyo-highway --out DIR`: the Tokyo Highway play mat (SVG at real size + PNG).
+
+Named after its game like the other sheets; `print tokyo-mat` (its first name) still works.
+"""
 
 from __future__ import annotations
 
@@ -54,4 +57,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(cli: CommandTree) -> None:
     cli.group(("print",), help="write printable sheets (SVG at real size + PNG)")
-    cli.add(("print", "tokyo-mat"), _setup, _run, help="the Tokyo Highway play mat with its corner markers")
+    cli.add(("print", "tokyo-highway"), _setup, _run,
+            help="the Tokyo Highway play mat with its corner markers")
+    cli.add(("print", "tokyo-mat"), _setup, _run, help="the same as `print tokyo-highway` (its older name)")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine.core import EngineError
 from referee_app.cli import CliError, CommandTree
+from referee_app.commands.input_files import refuse_match_log
 
 GROUP = "railroad-ink"
 
@@ -15,6 +16,10 @@ GROUP = "railroad-ink"
 def _load(path: str):
     from engine.railroad_ink.sheetfile import load_sheet
 
+    refuse_match_log(Path(path), "a sheet file",
+                     f"`highway-referee log replay {path}` re-judges that match and shows its outcome; "
+                     "score and check read one player's sheet file (docs/formats/railroad-ink-sheet.md), "
+                     "e.g. one written by `highway-referee railroad-ink random --out sheet.json`.")
     try:
         return load_sheet(path)
     except EngineError as exc:

@@ -5,6 +5,7 @@ the page on http://127.0.0.1:8765/ (localhost only unless --host says otherwise)
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import signal
 import sys
@@ -129,6 +130,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
             frames = open_source(spec)
         except Exception as exc:
             raise CliError(f"cannot open {kind} {spec!r}: {exc}", 1) from exc
+        _check_camera_opened(frames, kind, spec)
         adapter = get_adapter(args.game)
         if args.calibration:
             if not hasattr(adapter, "use_calibration"):
@@ -156,6 +158,18 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         except LayoutError as exc:
             raise CliError(f"LED board: {exc}", 2) from exc
     return hub, loops
+
+
+def _check_camera_opened(frames: Any, kind: str, spec: Any) -> None:
+    """A camera number that opens no device is a mistake to say before serving: the source would
+    otherwise only retry in the background behind a page with no picture. (A stream that is down
+    at start is left to retry: it may come up later.)"""
+    from vision.sources import CaptureSource
+
+    if kind == "camera" and isinstance(frames, CaptureSource) and frames.status.state == "lost":
+        frames.close()
+        raise CliError(f"cannot open camera {spec}: no camera answered at that number (is it "
+                       "connected, and is the number right? the first camera is 0)", 1)
 
 
 def _other_cameras(args: argparse.Namespace) -> list[tuple[str, str, str | None, str]]:
@@ -225,7 +239,12 @@ def _run(args: argparse.Namespace) -> int:
                                channel_timeout=30, connection_limit=200,
                                channel_request_lookahead=1)  # lets a stream see its client leave
     except OSError as exc:
-        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from exc
+        for loop in loops:
+            loop.stop()
+        busy = exc.errno == errno.EADDRINUSE
+        hint = (f"; another program (perhaps another referee) uses port {args.port}: use --port N for "
+                "another port (--port 0 picks a free one)") if busy else ""
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}{hint}", 1) from exc
     for loop in loops:
         loop.start()
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host

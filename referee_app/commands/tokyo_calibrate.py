@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -102,15 +103,18 @@ def _run(args: argparse.Namespace) -> int:
     data = calib.to_dict()
     if args.step_mm is not None:
         data["position_step_mm"] = args.step_mm
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(data, indent=1) + "\n")
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror or exc}", 1) from None
     x, y, z = calib.camera.centre
     print(f"wrote {args.out}: focal {calib.camera.K[0, 0]:.0f} px, camera at ({x:.0f}, {y:.0f}, {z:.0f}) mm, "
           f"marker reprojection error {error:.2f} px")
     if error > 2.0:
         print("warning: the error is large; take the photo again with the mat flat and sharp")
-    print(f"use it: HIGHWAY_TOKYO_CALIBRATION={args.out} "
-          "highway-referee serve --camera 0 --game tokyo-highway")
+    print("use it: highway-referee serve --camera 0 --game tokyo-highway "
+          f"--calibration {shlex.quote(str(args.out))}")
     return 0
 
 
