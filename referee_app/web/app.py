@@ -27,6 +27,7 @@ from referee_app.matchlog import MatchLogError, read_log
 from referee_app.replay import ReplayError
 from referee_app.replay_steps import states_at
 from referee_app.session import SessionError
+from referee_app.web import routes_match
 
 MAX_BODY = 64 * 1024
 MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -367,6 +368,7 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
         return Response(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",
                         headers={"Cache-Control": "no-cache"})
 
+    routes_match.register(app, hub, require_token)  # end match, games' options, favicon
     return app
 
 
