@@ -304,3 +304,23 @@ def test_the_site_icon_is_served(served):
     assert body[:4] == b"\x00\x00\x01\x00"  # an icon file with one image, stored as PNG
     image = cv2.imdecode(np.frombuffer(body[22:], np.uint8), cv2.IMREAD_UNCHANGED)
     assert image is not None and image.shape[:2] == (32, 32)
+
+
+def test_board_labels_are_readable_on_the_page(served, browser):
+    """The boards are drawn at real size for print (a dice cell's name is 2.4 mm high); on the page
+    the dice board's cell names and the Tokyo legend are shown at least 9 px high."""
+    hub, port = served
+    for game, players in (("highway-dice", ["Ann", "Bo"]), ("tokyo-highway", ["Ann", "Bo"])):
+        match = hub.create_match(game, players)
+        for width, height in ((1280, 900), (390, 844)):
+            context, page = open_page(browser, port, hub.admin_token, match.match_id, width, height)
+            try:
+                page.wait_for_selector("#board svg text", state="attached", timeout=10000)
+                heights = page.evaluate("[...document.querySelectorAll('#board svg text')]"
+                                        ".map((t) => [t.textContent, t.getBoundingClientRect().height])")
+                labels = [(t, h) for t, h in heights if h > 0]
+                assert len(labels) >= (20 if game == "highway-dice" else 3)
+                small = [t for t, h in labels if h < 9]
+                assert not small, (game, width, small[:5])
+            finally:
+                context.close()

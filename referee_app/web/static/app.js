@@ -297,7 +297,28 @@
     if (summary && summary.game !== "highway-dice" && summary.game !== "tokyo-highway") {
       for (const t of board.querySelectorAll("svg text")) t.textContent = named(t.textContent);
     }
+    legible();
   }
+
+  // The boards are drawn at real size for print, where a 2.4 mm cell label reads well; on a screen
+  // the whole board is a few hundred pixels wide. Small labels are enlarged (up to 3x) to about
+  // 11 px as shown, so the dice board's cell names and the Tokyo legend can be read.
+  const MIN_PX = 11;
+  function legible() {
+    const svg = $("board").querySelector("svg");
+    if (!svg || !svg.viewBox || !svg.viewBox.baseVal || !svg.viewBox.baseVal.width) return;
+    const shown = svg.getBoundingClientRect().width;
+    if (!shown) return;
+    const perUnit = shown / svg.viewBox.baseVal.width;
+    for (const t of svg.querySelectorAll("text")) {
+      if (!t.dataset.size) t.dataset.size = t.getAttribute("font-size") || "";
+      const size = parseFloat(t.dataset.size);
+      if (!size) continue;
+      const want = Math.min(Math.max(size, MIN_PX / perUnit), size * 3);
+      t.setAttribute("font-size", String(+want.toFixed(2)));
+    }
+  }
+  addEventListener("resize", () => legible());
 
   async function loadBoard() {
     const id = matchId;
@@ -306,6 +327,7 @@
   }
   $("board-zoom").addEventListener("click", () => {
     const zoomed = $("board").classList.toggle("zoomed");
+    legible();
     $("board-zoom").textContent = zoomed ? "Fit" : "Zoom";
     $("board-zoom").setAttribute("aria-pressed", String(zoomed));
   });
