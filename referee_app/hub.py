@@ -16,7 +16,7 @@ from typing import Any
 from engine import EngineError
 from referee_app import events
 from referee_app.events import Event, EventBus
-from referee_app.matchlog import read_log
+from referee_app.matchlog import MatchLogError, read_log
 from referee_app.replay import ReplayError
 from referee_app.session import MatchSession, SessionError
 
@@ -78,8 +78,9 @@ class Hub:
         if session is None:
             return
         outcome = session.state.outcome()
+        over = session.state.is_terminal() or session.ended is not None
         self.store.update(event.match_id, actions=session.writer.actions,  # as reindex counts them
-                          status="finished" if session.state.is_terminal() else "playing",
+                          status="finished" if over else "playing",
                           outcome=outcome.to_json() if outcome else None)
 
     def last_event_id(self, match_id: str) -> int:
@@ -101,15 +102,61 @@ class Hub:
 
     # -- matches ----------------------------------------------------------------------------
     def create_match(self, game: str, players: list[str], variant: dict[str, Any] | None = None,
-                     initial_state: dict[str, Any] | None = None) -> MatchSession:
+                     initial_state: dict[str, Any] | None = None, match_id: str | None = None,
+                     extra: dict[str, Any] | None = None) -> MatchSession:
         """A new match, its log and index row. Everything is checked first (game, player count,
         variant, set-up position): a match the engine cannot start writes nothing."""
         check_new_match(game, players, variant or {}, initial_state)
-        writer = self.store.create(game, players, variant or {}, initial_state=initial_state)
+        writer = self.store.create(game, players, variant or {}, initial_state=initial_state,
+                                   match_id=match_id, extra=extra)
         session = MatchSession(writer, self.bus)
         with self._lock:
             self.sessions[session.match_id] = session
         self.bus.publish(events.MATCH_START, session.match_id, game, players=players)
+        return session
+
+    def replace_match(self, match_id: str, game: str, players: list[str],
+                      variant: dict[str, Any] | None = None, extra: dict[str, Any] | None = None,
+                      replaceable: str = "demo") -> MatchSession:
+        """Start match `match_id` afresh: its loop, session, events and picture are dropped from
+        memory and its log replaced by a new one. Only a log whose header carries `extra[replaceable]`
+        (a bundled recording's replay) may be replaced: a match people played is never touched."""
+        with self._lock:
+            path = self.store.path(match_id)
+            if path.exists():
+                try:
+                    header = read_log(path).header
+                except MatchLogError:
+                    header = None
+                if header is None or not header.extra.get(replaceable):
+                    raise SessionError(f"match {match_id!r} is not a {replaceable} replay: its log is kept",
+                                       409)
+            self.retire(match_id)
+            path.unlink(missing_ok=True)
+            return self.create_match(game, players, variant, match_id=match_id, extra=extra)
+
+    def retire(self, match_id: str) -> None:
+        """Forget an open match (its log stays): stop its camera loop and drop what the hub keeps of
+        it, so a finished replay holds no memory. Reading it again resumes it from its log."""
+        with self._lock:
+            loop = self.loops.pop(match_id, None)
+            session = self.sessions.pop(match_id, None)
+        if loop is not None:
+            loop.stop()
+        if session is not None:
+            session.writer.close()
+        with self._cond:
+            self._history.pop(match_id, None)
+            self._frames.pop(match_id, None)
+
+    def end_match(self, match_id: str, reason: str, source: str = "manual") -> MatchSession:
+        """End a match before the rules end it (players stop, a wrong game was started): logged
+        as an end record without an outcome; the match takes no more moves."""
+        session = self.session(match_id)
+        session.end(reason, source=source)
+        loop = self.loops.get(match_id)
+        if loop is not None:
+            loop.stop()
         return session
 
     def session(self, match_id: str) -> MatchSession:

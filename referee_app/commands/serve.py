@@ -66,25 +66,11 @@ def _setup(p: argparse.ArgumentParser) -> None:
 
 
 def demo_loops(hub: Any, speed: float = 1.0, only: str = "all") -> list[Any]:
-    """One new match per bundled recorded match, each with its referee loop (not started)."""
-    from referee_app.demo import bundled_demos
-    from referee_app.games import get_adapter
-    from referee_app.loop import RefereeLoop
+    """One match per bundled recorded match (the same match each replay), each with its referee
+    loop (not started)."""
+    from referee_app.demo import DemoReplays
 
-    loops = []
-    for demo in bundled_demos():
-        if only not in ("all", demo.game):
-            continue
-        m = demo.manifest
-        session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
-        loops.append(RefereeLoop(hub, session, get_adapter(demo.game).__class__(),
-                                 demo.frames(realtime=True, speed=speed),
-                                 frames_needed=int(m.get("frames_needed", 3))))
-    hub.featured = loops[0].session.match_id if loops else hub.featured
-    for loop in loops:  # the dice road is the match the page opens on
-        if loop.session.game.name == "highway-dice":
-            hub.featured = loop.session.match_id
-    return loops
+    return DemoReplays(hub, speed, only).new_round()
 
 
 def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
@@ -259,24 +245,22 @@ def _run(args: argparse.Namespace) -> int:
     stopping = threading.Event()
 
     def _done_watcher() -> None:
-        current = loops
-        while True:
-            for loop in current:
+        from referee_app.demo import DemoReplays
+
+        def done(_finished: list[Any]) -> None:
+            print("All recorded matches have been refereed; their logs are kept.", flush=True)
+
+        if args.exit_when_done or not args.demo:
+            for loop in loops:
                 loop.finished.wait()
             hub.bus.drain()
-            print("All recorded matches have been refereed; their logs are kept.", flush=True)
-            if args.exit_when_done or not args.demo or stopping.is_set():
-                if args.exit_when_done:
-                    server.close()
-                return
-            # the main job keeps the page alive: replay the recorded matches again as new matches
-            if stopping.wait(20):
-                return
-            current = demo_loops(hub, args.speed, args.demo)
-            loops.extend(current)
-            for loop in current:
-                loop.start()
-            print("Replaying the recorded matches again.", flush=True)
+            done(loops)
+            if args.exit_when_done:
+                server.close()
+            return
+        # the main job keeps the page alive: the recordings are replayed again, each in its own
+        # match (replaced, not added: the Match list and the memory stay as they are)
+        DemoReplays(hub, args.speed, args.demo).run(loops, stopping, on_round=done)
 
     if loops:
         threading.Thread(target=_done_watcher, daemon=True).start()
@@ -287,7 +271,7 @@ def _run(args: argparse.Namespace) -> int:
         pass
     finally:
         stopping.set()
-        for loop in loops:
+        for loop in list(hub.loops.values()):  # the replays' loops too
             loop.stop()
         hub.bus.drain()
         if getattr(hub, "led", None) is not None:
