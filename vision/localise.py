@@ -62,6 +62,11 @@ class SheetSpec:
         offsets = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
         return {mid: np.asarray(c) + offsets for mid, c in self.marker_centres().items()}
 
+    def outline_mm(self) -> np.ndarray:
+        """The corners (4, 2) of the part of the sheet a fit must place well (here: the whole sheet)."""
+        w, h = self.width_mm, self.height_mm
+        return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+
 
 def _detector_params(**overrides: Any) -> cv2.aruco.DetectorParameters:
     params = cv2.aruco.DetectorParameters()
@@ -126,8 +131,7 @@ def _spread_mm(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], used
     jittered by their own RMS misfit (at least a pixel): large when the markers are few, small,
     blurred or bunched on one side, so the homography extrapolates across the sheet from too little
     (e.g. two markers on one edge, or three smeared ones)."""
-    sheet = np.array([[0, 0], [spec.width_mm, 0], [spec.width_mm, spec.height_mm], [0, spec.height_mm]],
-                     np.float64)
+    sheet = spec.outline_mm()
     sheet_px = cv2.perspectiveTransform(sheet.reshape(-1, 1, 2), np.linalg.inv(H))
     src = np.concatenate([found[m] for m in used])
     dst = np.concatenate([wanted[m] for m in used])

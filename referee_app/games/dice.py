@@ -164,9 +164,10 @@ class BoardDiceReader:
     def __init__(self, board: Any = None) -> None:
         import cv2
 
-        from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, printable_board
+        from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles, printable_board
         from engine.dice_road import load_board
         from vision.localise import Localiser, SheetSpec
+        from vision.tiled import TiledLocaliser
         from vision.zones import Zone, ZoneDiceReader
 
         self.board = board or load_board()
@@ -183,9 +184,25 @@ class BoardDiceReader:
         reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR),
                                  cv2.COLOR_BGR2RGB)
         self.zones = ZoneDiceReader(reference, (w, h), zones, px_per_mm=PX_PER_MM, colors=list(self.colours))
+        # a board printed on home paper and taped together (print highway-dice --paper): each tile is
+        # located by its own markers; decided once, from the first frame that shows markers
+        self.tiles = board_tiles(self.board)
+        self.tiled_localiser = TiledLocaliser(self.tiles)
+        self.tiled: bool | None = None
+
+    def _localise(self, image: np.ndarray) -> Any:
+        if self.tiled is None:
+            from vision.localise import detect_markers
+
+            seen = set(detect_markers(image))
+            if len(seen & self.tiles.tile_only_ids()) >= 2:
+                self.tiled = True
+            elif len(seen & set(self.localiser.spec.marker_centres())) >= 2:
+                self.tiled = False
+        return (self.tiled_localiser if self.tiled else self.localiser).update(image)
 
     def read(self, image: np.ndarray) -> Observation:
-        located = self.localiser.update(image)
+        located = self._localise(image)
         calib = located.calibration
         if calib is None:
             return Observation({}, {}, blocked="the board's markers are not visible")
