@@ -117,3 +117,13 @@ def test_the_assembled_board_reads_as_well_as_the_one_piece_print(a4_board, tmp_
     # of 12 zones both read 11 right and none wrong here; on eight other seeds the one-piece print reads
     # 77 of 96 right and the tiles 70 (docs/formats/printing-tiles.md): one zone either way is allowed
     assert tiled[0] >= single[0] - 1 and tiled[1] <= single[1] + 1, (tiled, single)
+
+
+def test_a_board_that_cannot_hold_its_tile_markers_is_refused_before_anything_is_written(tmp_path, monkeypatch,
+                                                                                        capsys):
+    import drawing.paper
+
+    monkeypatch.setattr(drawing.paper, "TILE_MARKER_IDS", (24, 25))  # as if the board left room for two
+    out = tmp_path / "x"
+    assert main(["print", "highway-dice", "--paper", "a4", "--out", str(out)]) != 0
+    assert "cannot tile board 'default'" in capsys.readouterr().err and not out.exists()

@@ -186,16 +186,18 @@ class BoardDiceReader:
         self.zones = ZoneDiceReader(reference, (w, h), zones, px_per_mm=PX_PER_MM, colors=list(self.colours))
         # a board printed on home paper and taped together (print highway-dice --paper): each tile is
         # located by its own markers; decided once, from the first frame that shows markers
-        self.tiles = board_tiles(self.board)
-        self.tiled_localiser = TiledLocaliser(self.tiles)
         self.tiled: bool | None = None
+        try:
+            self.tiled_localiser: TiledLocaliser | None = TiledLocaliser(board_tiles(self.board))
+        except ValueError:  # a board file too crowded for tile markers cannot be printed tiled either
+            self.tiled_localiser, self.tiled = None, False
 
     def _localise(self, image: np.ndarray) -> Any:
         if self.tiled is None:
             from vision.localise import detect_markers
 
             seen = set(detect_markers(image))
-            if len(seen & self.tiles.tile_only_ids()) >= 2:
+            if self.tiled_localiser and len(seen & self.tiled_localiser.sheet.tile_only_ids()) >= 2:
                 self.tiled = True
             elif len(seen & set(self.localiser.spec.marker_centres())) >= 2:
                 self.tiled = False
