@@ -12,6 +12,7 @@ the wrong size (a hand, a pen, two dice touching) is reported as unreadable, nev
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -50,7 +51,7 @@ class ZoneDiceReader:
 
     def __init__(self, reference_rgb: np.ndarray, sheet_mm: tuple[float, float], zones: list[Zone],
                  die_mm: float = 16.0, px_per_mm: float = 3.0, colors: list[str] | None = None,
-                 empty_ncc: float = 0.55, learn_empty: bool = True) -> None:
+                 empty_ncc: float = 0.55, learn_empty: bool = True, profile: Any = None) -> None:
         from vision.dice.colour import palette_lab
 
         self.sheet_mm = sheet_mm
@@ -68,6 +69,7 @@ class ZoneDiceReader:
         self._learned = False
         self.names, self.lab = palette_lab(colors)
         self._values = None
+        self.profile = profile  # a taught dice profile (vision/learned/profile.py): it reads first
         self._changed: np.ndarray | None = None
 
     # -- geometry ------------------------------------------------------------------------------
@@ -160,9 +162,13 @@ class ZoneDiceReader:
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
-        counted = count_pips(image, box, self.die_mm * self.px, window, self._changed)
         c = crop(image, square_window(box, 1.0), VALUE_SIZE)
         colour = classify_colour(c, self.names, self.lab)[0]
+        if self.profile is not None:  # the player's own dice, symbol faces included, where it knows them
+            taught = self.profile.read(image, np.asarray(box, np.float32)[None])
+            if taught.applies[0]:
+                return int(taught.values[0]), float(taught.confidence[0]), colour
+        counted = count_pips(image, box, self.die_mm * self.px, window, self._changed)
         if counted is not None:
             return counted[0], counted[1], colour
         # no clean d6 face in the pips: ask the learned crop reader (the most accurate value reader on

@@ -35,6 +35,12 @@ class DiceAdapter(GameAdapter):
 
     def __init__(self) -> None:
         self._reader: Any = None
+        self._profile: Any = None
+
+    def use_dice_profile(self, profile: Any) -> None:
+        """Read the dice with a taught profile (vision/learned/profile.py, `teach dice`)."""
+        self._profile = profile
+        self._reader = None
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -77,7 +83,7 @@ class DiceAdapter(GameAdapter):
     # -- camera ------------------------------------------------------------------------------
     def read(self, frame: Any) -> Observation:
         if self._reader is None:
-            self._reader = BoardDiceReader()
+            self._reader = BoardDiceReader(profile=self._profile)
         image = frame.image if hasattr(frame, "image") else frame
         return self._reader.read(image)
 
@@ -161,7 +167,7 @@ class BoardDiceReader:
     """Localise the printed board by its markers, rectify it, and read the dice in its known zones
     (cells, pools, tray) against the board's own drawing (vision.zones)."""
 
-    def __init__(self, board: Any = None) -> None:
+    def __init__(self, board: Any = None, profile: Any = None) -> None:
         import cv2
 
         from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles, printable_board
@@ -183,7 +189,8 @@ class BoardDiceReader:
         _svg, png, _meta = printable_board(self.board, dpi=PX_PER_MM * 25.4)
         reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR),
                                  cv2.COLOR_BGR2RGB)
-        self.zones = ZoneDiceReader(reference, (w, h), zones, px_per_mm=PX_PER_MM, colors=list(self.colours))
+        self.zones = ZoneDiceReader(reference, (w, h), zones, px_per_mm=PX_PER_MM, colors=list(self.colours),
+                                    profile=profile)
         # a board printed on home paper and taped together (print highway-dice --paper): each tile is
         # located by its own markers; decided once, from the first frame that shows markers
         self.tiled: bool | None = None

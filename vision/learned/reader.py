@@ -62,7 +62,7 @@ class LearnedDiceReader:
                  iou: float = 0.5, tile: int = 0, backend: str = "auto", tta: int | None = None,
                  verify: float = 0.3,
                  colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None,
-                 crop_model: Path | str | None = None, keep: float = 0.5) -> None:
+                 crop_model: Path | str | None = None, keep: float = 0.5, profile: Any = None) -> None:
         if mode not in MODES:
             raise VisionError(f"mode must be one of {MODES}, got {mode!r}")
         if tta is None:  # crops: 4 views keep 30 fps on one core (8 read 1 more of 413 held-out dice)
@@ -91,6 +91,14 @@ class LearnedDiceReader:
         if not 0.0 < keep < 1.0:
             raise VisionError(f"keep must be in (0, 1), got {keep}")
         self.keep = keep
+        # a taught dice profile (vision/learned/profile.py) adapts the crop reader's verdict
+        self.profile = profile
+        if profile is not None:
+            if mode != "crops":
+                raise VisionError("a dice profile adapts the crops reader: use mode 'crops'")
+            profile.net(crop_model)
+            if colors is None and profile.colours:
+                self._colors = profile.colours
 
     def _classical(self) -> Any:
         """The classical reader with its finding stage replaced by given boxes, so the value and colour
@@ -161,7 +169,10 @@ class LearnedDiceReader:
     def _read_crops(self, image: np.ndarray, xyxy: np.ndarray, score: np.ndarray,
                     cls: np.ndarray) -> Detections:
         p_die, values, vconf, xyxy = self.crops.read(image, xyxy, dedupe=CROPS_NMS)
-        keep = p_die >= self.keep
+        if self.profile is not None:
+            keep, values, vconf = self.profile.adapt(image, xyxy, p_die, values, vconf, self.keep)
+        else:
+            keep = p_die >= self.keep
         xyxy, p_die, values, vconf, cls = xyxy[keep], p_die[keep], values[keep], vconf[keep], cls[keep]
         # repeats of one die were already dropped by the crop reader (dedupe): only sort, surest first
         order = np.argsort(-p_die, kind="stable")
