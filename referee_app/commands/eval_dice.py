@@ -88,6 +88,7 @@ def _run(args: argparse.Namespace) -> int:
             report["reader"] = args.reader
             if args.profile:
                 report["profile"] = str(args.profile)
+                printout.append(f"dice profile: {args.profile} (the photos it was taught on are left out)")
             if args.crop_model:
                 report["crop_model"] = str(args.crop_model[k])
                 printout.append(f"crop model: {args.crop_model[k]}")
