@@ -158,3 +158,28 @@ def test_serve_reads_the_boards_dice_with_the_profile(tmp_path: Path) -> None:
             assert value == 2
     finally:
         loops[-1].frames.close()
+
+
+REAL = Path(__file__).resolve().parents[1].parent / "shared" / "realdata" / "nell_byler_d6"
+
+
+@pytest.mark.skipif(not (REAL / "labels.json").is_file(), reason="needs ../shared/realdata")
+def test_a_profile_of_other_dice_leaves_a_real_series_as_it_was(tmp_path: Path) -> None:
+    """Taught on rendered dice, the profile must not change what the reader says on real photos of
+    other dice (its guard keeps the default reading)."""
+    folder = folder_from_sample(tmp_path)
+    prof = tmp_path / "rendered.json"
+    assert main(["teach", "dice", str(folder), "--first", "3", "--out", str(prof)]) == 0
+    real = tmp_path / "real"
+    real.mkdir()
+    labels = json.loads((REAL / "labels.json").read_text())
+    labels["items"] = sorted(labels["items"], key=lambda it: it["image"])[100:104]  # never trained on
+    for it in labels["items"]:
+        (real / it["image"]).symlink_to(REAL / it["image"])
+    (real / "labels.json").write_text(json.dumps(labels))
+    plain, taught = tmp_path / "plain.json", tmp_path / "taught.json"
+    assert main(["eval", "dice", str(real), "--json", str(plain)]) == 0
+    assert main(["eval", "dice", str(real), "--profile", str(prof), "--json", str(taught)]) == 0
+    a, b = json.loads(plain.read_text()), json.loads(taught.read_text())
+    assert a["n_labelled"] > 10 and b["matched"] == a["matched"]
+    assert b["value_accuracy"] >= a["value_accuracy"]
