@@ -67,6 +67,8 @@ def main() -> int:
     ap.add_argument("--realdata", type=Path, default=here.parent / "shared" / "realdata")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--sets", nargs="+", default=list(SETS))
+    ap.add_argument("--same-block-only", action="store_true",
+                    help="only score the rest of the block taught on (quick)")
     args = ap.parse_args()
     trained = trained_photos()
     default = LearnedDiceReader(mode="crops").read
@@ -83,6 +85,16 @@ def main() -> int:
                       "keep": profiles[s].keep,
                       "teach_cpu_s": round(time.process_time() - t, 2)}
     for s, labels in data.items():
+        # the player's own use: later photos of the very block taught on (same table, light, dice)
+        block = {it.image for it in blocks(labels)[results[s]["teach_block"]]}
+        rest = ({it.image for it in labels.items if it.image not in block} | trained.get(s, set())
+                | set(results[s]["teach_photos"]))
+        results[s]["same block: without"] = score(labels, default, rest)
+        results[s]["same block: with own"] = score(labels, LearnedDiceReader(mode="crops",
+                                                                             profile=profiles[s]).read, rest)
+        if args.same_block_only:
+            print(json.dumps({s: results[s]}, indent=1, default=str), flush=True)
+            continue
         results[s]["without"] = score(labels, default, held[s])
         for p, prof in profiles.items():
             read = LearnedDiceReader(mode="crops", profile=prof).read

@@ -108,7 +108,7 @@ def _choose_keep(true_p: list[float], false_p: list[float]) -> float:
     doubtful = [p for p in false_p if keep <= p < 0.5]
     if doubtful:
         keep = min(0.5, max(doubtful) + 0.01)
-    return round(keep, 3)
+    return round(float(keep), 3)
 
 
 def _face_rgb(image: np.ndarray, box: np.ndarray) -> np.ndarray:
