@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from referee_app.cli import main
+from referee_app.cli import CliError, main
 
 SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "dice"
 
@@ -108,6 +108,19 @@ def test_bad_teaching_photos_give_a_clear_error_and_write_nothing(tmp_path: Path
     assert not prof.exists() and not prof.parent.exists()
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--first", "9"], "--first 9 but only 6 labelled photos"),
+    (["--first", "0"], "teach on at least one photo"),
+    (["--photos", "images/nope.jpg"], "no labelled photo named images/nope.jpg"),
+])
+def test_teach_refuses_photos_it_does_not_have(tmp_path: Path, capsys, argv: list[str], message: str) -> None:
+    prof = tmp_path / "p.json"
+    assert main(["teach", "dice", str(SAMPLE), "--out", str(prof), *argv]) == 2
+    assert message in capsys.readouterr().err and not prof.exists()
+    assert main(["eval", "dice", str(SAMPLE), "--reader", "classical", "--profile", str(prof)]) == 2
+    assert "--profile go with --reader crops" in capsys.readouterr().err
+
+
 def test_eval_and_serve_refuse_a_broken_profile(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "highway-referee dice profile", "version": 1, "delta": []}')
@@ -139,6 +152,10 @@ def test_serve_reads_the_boards_dice_with_the_profile(tmp_path: Path) -> None:
     p = argparse.ArgumentParser()
     serve._setup(p)
     args = p.parse_args(["--frames", str(frames), "--dice-profile", str(prof), "--data", str(tmp_path / "d")])
+    other = p.parse_args(["--frames", str(frames), "--game", "tokyo-highway", "--dice-profile", str(prof),
+                          "--data", str(tmp_path / "d2")])
+    with pytest.raises(CliError, match="reads no pip dice"):
+        serve.build_referee(other)
     _hub, loops = serve.build_referee(args)
     adapter = loops[-1].adapter
     try:
