@@ -13,9 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from engine import Action, GameState
+from engine import Action, EngineError, GameState
 from engine.dice_road import SEAT_NAMES, DiceState, Play, Reclaim, Roll
+from referee_app.decoder import candidates as cand
 from referee_app.games.base import Explanation, GameAdapter, Observation
+from vision.beliefs import PIP_NEIGHBOURS, PIPS, Belief, joint, multiset, present_belief, value_belief
 
 TRAY = "tray"
 PX_PER_MM = 3.0  # resolution of the rectified board view the dice reader works on
@@ -150,6 +152,83 @@ class DiceAdapter(GameAdapter):
         store = after if after != before else None
         return Explanation(Play(value, cell, store), conf, cells=[cell])
 
+    # -- the decoder's candidates ---------------------------------------------------------------
+    def candidates(self, state: GameState, table: dict[str, Any]) -> list[cand.Candidate]:
+        """Every physically possible change from `state`: before the roll, each roll of two dice and
+        the reclaim; after it (once the tray is cleared), each available die - the two rolled, the
+        pool die, and a value of neither (flagged: the engine cannot take it) - on each cell,
+        occupied or not, with or without storing the other; storing only; passing. Placements are
+        enumerated on the cells the evidence has seen anything on: on a cell seen empty every frame
+        a placement always loses to the same move without it."""
+        assert isinstance(state, DiceState)
+        if state.is_terminal():
+            return [cand.nothing()]
+        out = [cand.nothing(), cand.other()]
+        seat = state.turn
+        expected = self.expected(state)
+        tray = table.get(TRAY)
+        if state.roll is None:
+            if tray is not None and len(tray) == 1:
+                out.append(cand.wait({TRAY: tray}))  # still rolling
+            for a in PIPS:
+                for b in PIPS[a - 1:]:
+                    out.append(cand.act(Roll(a, b), {TRAY: (a, b)}, [TRAY]))
+            block = state.oldest_block(seat)
+            if block is not None:
+                moved = [k[5:] for k, v in table.items()
+                         if k.startswith("cell:") and v != expected.get(k) and v[0] == block.value]
+                for to in [None, *moved]:
+                    cells = [block.cell] + ([to] if to else [])
+                    out.append(self._after(state, Reclaim(block.cell, to), cells))
+            return out
+        if tray is not None:  # half a move: judge once the tray is cleared, unless the dice were turned
+            roll = tuple(sorted(state.roll))
+            touched = [k for k, v in table.items() if k.startswith("cell:") and v != expected.get(k)]
+            if len(tray) == 2 and tray != roll and not touched:
+                return [cand.nothing(), cand.other({TRAY})]
+            return [cand.wait()]
+        pool_k = pool_key(seat)
+        before = state.pools[seat]
+        rolled = list(state.roll)
+        cells = {k for k in set(table) | set(expected) if k.startswith("cell:")}
+        out.append(cand.act(Play(), {TRAY: None}))
+        for v in sorted(set(rolled)):
+            out.append(cand.act(Play(store=v), {TRAY: None, pool_k: v}))
+        uses: list[tuple[int, bool, list[int | None]]] = []  # (value, from the pool, what may be stored)
+        for i, v in enumerate(rolled):
+            if i == 1 and rolled[0] == v:
+                break
+            rest = rolled[1 - i]
+            uses.append((v, False, [None, rest]))
+        if before is not None:
+            uses.append((before, True, [None, *sorted(set(rolled))]))
+        for key in sorted(cells):
+            c = key[5:]
+            for v, from_pool, stores in uses:
+                for store in stores:
+                    after = store if store is not None else (None if from_pool else before)
+                    delta = {TRAY: None, key: (v, seat), pool_k: after}
+                    out.append(cand.act(Play(v, c, store, from_pool), delta, [c]))
+            for v in PIPS:
+                if v in rolled or v == before:
+                    continue
+                held = f" and holds a {before} in the pool" if before else ""
+                text = (f"a {v} was put on {c}, but {SEAT_NAMES[seat]} rolled {rolled[0]} and {rolled[1]}"
+                        f"{held}: the {v} is neither: take it back")
+                out.append(cand.flag(text, {TRAY: None, key: (v, seat)}, [c]))
+        return out
+
+    def _after(self, state: DiceState, action: Action, cells: list[str]) -> cand.Candidate:
+        """A candidate whose table change is what the engine's own state after it expects."""
+        before = self.expected(state)
+        try:
+            after = self.expected(state.apply(action, state.judge(action)))
+        except EngineError as exc:
+            return cand.flag(str(exc), {}, cells)
+        after.pop(TRAY, None)  # the next roll has not happened
+        delta = {k: after.get(k) for k in set(before) | set(after) if before.get(k) != after.get(k)}
+        return cand.act(action, delta, cells)
+
     @staticmethod
     def _describe(added: dict[str, Any], removed: dict[str, Any], when: str) -> str:
         parts = [f"a {v[0]} appeared on {c}" for c, v in sorted(added.items())]
@@ -193,26 +272,42 @@ class BoardDiceReader:
         reading = self.zones.read(top)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
+        beliefs: dict[str, Belief] = {}
         for zone, dice in reading.dice.items():
             if not dice:
                 continue
             if zone == TRAY:
                 items[TRAY] = tuple(sorted(d.value for d in dice))
                 conf[TRAY] = min(d.confidence for d in dice)
+                beliefs[TRAY] = multiset([die_value_belief(d.value, d.confidence) for d in dice])
             elif zone.startswith("pool:"):
                 best = max(dice, key=lambda d: d.confidence)
                 items[zone] = best.value
                 conf[zone] = best.confidence
+                beliefs[zone] = present_belief(PRESENT, die_value_belief(best.value, best.confidence))
             else:
                 d = dice[0]
-                items[zone] = (d.value, self.colours.get(d.color or "", -1))
+                colour = self.colours.get(d.color or "", -1)
+                items[zone] = (d.value, colour)
                 conf[zone] = d.confidence
+                colours = value_belief(colour, COLOUR_SURE, range(len(self.colours)))
+                value = die_value_belief(d.value, d.confidence)
+                beliefs[zone] = present_belief(PRESENT, joint(value, colours))
         blocked = None
         if reading.unreadable:
             zone, why = sorted(reading.unreadable.items())[0]
             blocked = f"{zone.split(':')[-1]}: {why}" + (f" (+{len(reading.unreadable) - 1} more)"
                                                           if len(reading.unreadable) > 1 else "")
-        return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading))
+        return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading), beliefs=beliefs)
+
+
+PRESENT = 0.97  # a die the zone reader found: its presence test (NCC and the blob's size) rarely errs
+COLOUR_SURE = 0.9  # the colour classifier reports no confidence: its top class, trusted as a strong guess
+
+
+def die_value_belief(value: int, confidence: float) -> Belief:
+    """A die's value as read: a pip count is most often off by one when it is off."""
+    return value_belief(value, confidence, PIPS, PIP_NEIGHBOURS)
 
 
 def _annotate(image: np.ndarray, calib: Any, reading: Any) -> np.ndarray:
