@@ -15,6 +15,7 @@ from typing import Any
 
 Belief = dict[Any, float]
 EMPTY = None  # the state of a zone with nothing in it
+REST = "*"  # key of a belief's probability for each state it does not list (default: the caller's floor)
 
 
 def clip(p: float, lo: float = 0.02, hi: float = 0.98) -> float:

@@ -30,6 +30,7 @@ class Candidate:
     cells: list[str] = field(default_factory=list)
     scope: frozenset[str] | None = None  # `other`: the items it may change (None: all)
     legal: bool | None = None  # `action`: the engine's verdict, once judged
+    covers: int = 0  # judged pieces this move puts another piece on (a misread looks the same)
     score: float = 0.0
 
     def label(self) -> str:
@@ -48,12 +49,12 @@ def other(scope: set[str] | None = None) -> Candidate:
     return Candidate(OTHER, scope=frozenset(scope) if scope is not None else None)
 
 
-def act(action: Action, delta: dict[str, Any], cells: list[str] | None = None) -> Candidate:
-    return Candidate(ACTION, delta, action, cells=list(cells or []))
+def act(action: Action, delta: dict[str, Any], cells: list[str] | None = None, covers: int = 0) -> Candidate:
+    return Candidate(ACTION, delta, action, cells=list(cells or []), covers=covers)
 
 
-def flag(message: str, delta: dict[str, Any], cells: list[str] | None = None) -> Candidate:
-    return Candidate(FLAG, delta, None, ILLEGAL_PRIOR, message, list(cells or []))
+def flag(message: str, delta: dict[str, Any], cells: list[str] | None = None, covers: int = 0) -> Candidate:
+    return Candidate(FLAG, delta, None, ILLEGAL_PRIOR, message, list(cells or []), covers=covers)
 
 
 def judge(state: Any, cand: Candidate) -> None:

@@ -5,7 +5,7 @@ makes the new state than the one the engine expects there (averaged log-probabil
 evidence.py). "Something else happened" pays a penalty per item it changes, larger for a judged
 piece read as another than for a piece that appeared or vanished: a piece already on the table keeps
 its judged state unless strong evidence says otherwise, and even then a mismatch is raised only when
-"something else" has led for `persist` frames running.
+"something else" leads strongly or has led for `persist` frames running.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from referee_app.decoder.evidence import Evidence, beliefs_from_items
 from referee_app.games.base import Explanation, Observation
 
 PENALTY_CHANGED = 3.5  # "something else": a judged piece now reads as another (turned, swapped)
-PENALTY_PRESENCE = 1.5  # "something else": a piece appeared or vanished
+PENALTY_PRESENCE = 1.0  # "something else": a piece appeared or vanished
+STRONG = 1.0  # nats by which "something else" must lead to be raised at once; less must persist
 COMMIT_MARGIN = 1.0  # nats the best candidate must lead the runner-up by to be committed unasked
 JUDGE_TOP = 6  # how many of the best action candidates the engine is asked about
 ALPHA = 0.7  # weight of the newest frame in the evidence: a change shows in the likeliest table at once
@@ -38,14 +39,17 @@ class Ranked:
     best: Candidate
     ranked: list[Candidate]
     margin: float
-    posterior: float
+    confidence: float
 
 
 def rank(evidence: Evidence, expected: dict[str, Any], table: dict[str, Any],
-         cands: list[Candidate], state: Any) -> Ranked | None:
-    """Score and order `cands` (the engine judges the best few actions); None without candidates."""
+         cands: list[Candidate], state: Any, hand_seen: bool = True) -> Ranked | None:
+    """Score and order `cands` (the engine judges the best few actions); None without candidates.
+    Without a hand over the table since the last decision, a move that puts a piece where a judged
+    one lies pays as much as "something else" does for it: the likelier story is a misread."""
     def gain(key: str, new: Any) -> float:
         return evidence.score(key, new) - evidence.score(key, expected.get(key))
+
 
     scored: list[Candidate] = []
     seen: set[tuple] = set()
@@ -59,6 +63,8 @@ def rank(evidence: Evidence, expected: dict[str, Any], table: dict[str, Any],
                 continue
             seen.add(sig)
         c.score = c.prior + sum(gain(k, v) for k, v in c.delta.items())
+        if not hand_seen:
+            c.score -= PENALTY_CHANGED * c.covers
         scored.append(c)
     for c in [c for c in cands if c.kind == OTHER]:
         keys = (set(table) | set(expected)) if c.scope is None else set(c.scope)
@@ -82,9 +88,10 @@ def rank(evidence: Evidence, expected: dict[str, Any], table: dict[str, Any],
     scored.sort(key=lambda c: -c.score)
     best = scored[0]
     margin = best.score - scored[1].score if len(scored) > 1 else math.inf
-    top = best.score
-    total = sum(math.exp(c.score - top) for c in scored)
-    return Ranked(best, scored, margin, 1.0 / total)
+    # how sure the evidence is of what the best candidate says lies on the table: the (geometric
+    # mean over frames) probability of its least sure item
+    sure = math.exp(min((evidence.score(k, v) for k, v in best.delta.items()), default=0.0))
+    return Ranked(best, scored, margin, min(1.0, sure))
 
 
 def _signature(delta: dict[str, Any]) -> tuple:
@@ -106,6 +113,7 @@ class Decoder:
         self._table: dict[str, Any] | None = None
         self._stable = 0
         self._other_run = 0
+        self._hand = True  # a hand (a blocked view) since the last decision
         self.last_decided: dict[str, Any] | None = None
         self.last: Ranked | None = None  # the latest ranking, for the page and tests
 
@@ -113,6 +121,7 @@ class Decoder:
         """A hand over the table: what was seen before it says nothing about what lies there now."""
         self.evidence.reset()
         self._table, self._stable, self._other_run = None, 0, 0
+        self._hand = True
 
     def push(self, obs: Observation, state: Any) -> Explanation | None:
         if obs.blocked:
@@ -130,30 +139,30 @@ class Decoder:
         if cands is None:
             return None
         expected = self.adapter.expected(state)
-        ranked = rank(self.evidence, expected, table, cands, state)
+        ranked = rank(self.evidence, expected, table, cands, state, self._hand)
         self.last = ranked
         if ranked is None:
-            self.last_decided = table
+            self._decided(table)
             return Explanation()
         best = ranked.best
         if best.kind == WAIT:
             return None
         if best.kind == OTHER:
             self._other_run += 1
-            if self._other_run < self.persist:
+            if ranked.margin < STRONG and self._other_run < self.persist:
                 return None
-            self.last_decided = table
+            self._decided(table)
             return Explanation(mismatch=self._describe(state, table, best), cells=self._cells(best.delta),
                                margin=ranked.margin)
         self._other_run = 0
-        self.last_decided = table
+        self._decided(table)
         if best.kind == NOTHING:
             return Explanation(margin=ranked.margin)
         if best.kind == FLAG and ranked.margin >= self.commit_margin:
             return Explanation(mismatch=best.message, cells=best.cells or self._cells(best.delta),
                                margin=ranked.margin, flagged=True)
         if best.kind == ACTION and ranked.margin >= self.commit_margin:
-            return Explanation(best.action, ranked.posterior, cells=best.cells, margin=ranked.margin)
+            return Explanation(best.action, ranked.confidence, cells=best.cells, margin=ranked.margin)
         # not clear: the players choose among the best actions the engine can judge
         top = math.exp(ranked.best.score)
         total = sum(math.exp(c.score) for c in ranked.ranked) / top
@@ -163,6 +172,9 @@ class Decoder:
             return None
         cells = sorted({cell for c in ranked.ranked[:3] for cell in c.cells})
         return Explanation(candidates=options, cells=cells, margin=ranked.margin)
+
+    def _decided(self, table: dict[str, Any]) -> None:
+        self.last_decided, self._hand = table, False
 
     def _describe(self, state: Any, table: dict[str, Any], best: Candidate) -> str:
         """What "something else" is, in the adapter's own words where it has them."""

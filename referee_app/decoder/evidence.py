@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from vision.beliefs import EMPTY, Belief
+from vision.beliefs import EMPTY, REST, Belief
 
 FLOOR = 0.01  # probability of a state a belief does not list ("something else")
 EMPTY_P = 0.98  # an item the reader reported nothing for: empty, most likely
@@ -21,8 +21,13 @@ _LOG_FLOOR = math.log(FLOOR)
 
 
 def beliefs_from_items(items: dict[str, Any], confidence: dict[str, float]) -> dict[str, Belief]:
-    """An observation without reader beliefs: each read item is its value with its confidence."""
-    return {k: {v: min(0.98, max(0.02, float(confidence.get(k, 0.95))))} for k, v in items.items()}
+    """An observation without reader beliefs: each read item is its value with its confidence, the
+    rest spread over a few unnamed alternatives (empty among them)."""
+    out: dict[str, Belief] = {}
+    for k, v in items.items():
+        c = min(0.98, max(0.02, float(confidence.get(k, 0.95))))
+        out[k] = {v: c, REST: max(FLOOR, (1.0 - c) / 4)}
+    return out
 
 
 class Evidence:
@@ -48,13 +53,13 @@ class Evidence:
                 e = self._e[key] = {EMPTY: math.log(EMPTY_P) if self.frames else 0.0}
                 self._rest[key] = _LOG_FLOOR if self.frames else 0.0
             rest = self._rest[key]
+            unlisted = b.get(REST, FLOOR)
             for s in b:
-                if s not in e:
+                if s not in e and s != REST:
                     e[s] = rest
             for s in e:
-                p = b.get(s, FLOOR)
-                e[s] = keep * e[s] + a * math.log(max(p, 1e-6))
-            self._rest[key] = keep * rest + a * _LOG_FLOOR
+                e[s] = keep * e[s] + a * math.log(max(b.get(s, unlisted), 1e-6))
+            self._rest[key] = keep * rest + a * math.log(unlisted)
         self.frames += 1
 
     def score(self, key: str, state: Any) -> float:

@@ -204,18 +204,19 @@ class DiceAdapter(GameAdapter):
             uses.append((before, True, [None, *sorted(set(rolled))]))
         for key in sorted(cells):
             c = key[5:]
+            covers = int(key in expected)
             for v, from_pool, stores in uses:
                 for store in stores:
                     after = store if store is not None else (None if from_pool else before)
                     delta = {TRAY: None, key: (v, seat), pool_k: after}
-                    out.append(cand.act(Play(v, c, store, from_pool), delta, [c]))
+                    out.append(cand.act(Play(v, c, store, from_pool), delta, [c], covers))
             for v in PIPS:
                 if v in rolled or v == before:
                     continue
                 held = f" and holds a {before} in the pool" if before else ""
                 text = (f"a {v} was put on {c}, but {SEAT_NAMES[seat]} rolled {rolled[0]} and {rolled[1]}"
                         f"{held}: the {v} is neither: take it back")
-                out.append(cand.flag(text, {TRAY: None, key: (v, seat)}, [c]))
+                out.append(cand.flag(text, {TRAY: None, key: (v, seat)}, [c], covers))
         return out
 
     def _after(self, state: DiceState, action: Action, cells: list[str]) -> cand.Candidate:
