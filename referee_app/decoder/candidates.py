@@ -31,6 +31,7 @@ class Candidate:
     scope: frozenset[str] | None = None  # `other`: the items it may change (None: all)
     legal: bool | None = None  # `action`: the engine's verdict, once judged
     covers: int = 0  # judged pieces this move puts another piece on (a misread looks the same)
+    loose: bool = False  # `other`: a changed item pays only the presence penalty
     score: float = 0.0
 
     def label(self) -> str:
@@ -45,8 +46,10 @@ def wait(delta: dict[str, Any] | None = None) -> Candidate:
     return Candidate(WAIT, dict(delta or {}))
 
 
-def other(scope: set[str] | None = None) -> Candidate:
-    return Candidate(OTHER, scope=frozenset(scope) if scope is not None else None)
+def other(scope: set[str] | None = None, loose: bool = False) -> Candidate:
+    """`loose`: the items in scope are loose dice judged moments ago (a tray): one that now shows
+    another face is news to raise, not a judged piece to protect from misreads."""
+    return Candidate(OTHER, scope=frozenset(scope) if scope is not None else None, loose=loose)
 
 
 def act(action: Action, delta: dict[str, Any], cells: list[str] | None = None, covers: int = 0) -> Candidate:

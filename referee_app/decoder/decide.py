@@ -73,7 +73,7 @@ def rank(evidence: Evidence, expected: dict[str, Any], table: dict[str, Any],
             continue  # the table as read is "nothing" or one of the candidates: nothing else
         c.delta = diff
         c.score = sum(gain(k, v) - (PENALTY_CHANGED if v is not None and expected.get(k) is not None
-                                    else PENALTY_PRESENCE) for k, v in diff.items())
+                                    and not c.loose else PENALTY_PRESENCE) for k, v in diff.items())
         scored.append(c)
     if not scored:
         return None

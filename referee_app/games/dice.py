@@ -185,7 +185,7 @@ class DiceAdapter(GameAdapter):
             roll = tuple(sorted(state.roll))
             touched = [k for k, v in table.items() if k.startswith("cell:") and v != expected.get(k)]
             if len(tray) == 2 and tray != roll and not touched:
-                return [cand.nothing(), cand.other({TRAY})]
+                return [cand.nothing(), cand.other({TRAY}, loose=True)]
             return [cand.wait()]
         pool_k = pool_key(seat)
         before = state.pools[seat]

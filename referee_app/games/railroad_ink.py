@@ -19,6 +19,7 @@ import numpy as np
 from engine import Action, EngineError, GameState
 from engine.railroad_ink import Done, Place, RailroadInkState, Roll, cell_name
 from engine.railroad_ink.tiles import pieces_for
+from referee_app.decoder import candidates as cand
 from referee_app.games.base import Explanation, GameAdapter, Observation
 
 TRAY = "tray"
@@ -221,6 +222,44 @@ class RailroadInkAdapter(GameAdapter):
         if not tray:  # the tray is cleared: the watched player's round is over
             return Explanation(Done(self.seat), 1.0)
         return Explanation()
+
+    # -- the decoder's candidates ---------------------------------------------------------------
+    def candidates(self, state: GameState, table: dict[str, Any]) -> list[cand.Candidate]:
+        """Before the roll: the roll the tray shows. During the round: each new square drawn as the
+        piece it stands for (a rolled face still to draw, an unused special, or one the engine rules
+        illegal), a shape that is no route (flagged), and the round's end (the tray cleared); always
+        nothing and something else (a square changed or erased, two drawings at once, a turned die).
+        The drawn shape and the faces are the reader's: the sheet reader names one shape per square."""
+        assert isinstance(state, RailroadInkState)
+        out = [cand.nothing(), cand.other()]
+        if state.finished or state.expansions:
+            return out
+        expected = self.expected(state)
+        tray = table.get(TRAY)
+        new = {k: v for k, v in table.items() if k != TRAY and k not in expected}
+        if state.roll is None:
+            if tray and len(tray) == len(state.dice):
+                try:
+                    faces = state.normalise_roll(list(tray))
+                except EngineError:
+                    return out  # not one face per die: "something else" says so
+                out.append(cand.act(Roll(faces), {TRAY: tray}, [TRAY]))
+            return out
+        if state.progress[self.seat].done:
+            return out
+        if tray is not None and not _is_part_of(tuple(tray), tuple(sorted(state.roll))):
+            return [cand.nothing(), cand.other({TRAY}, loose=True)]
+        for name, value in new.items():
+            sides, overpass = parse_value(value)
+            piece = infer_piece(state, self.seat, sides, overpass)
+            if piece is None:
+                out.append(cand.flag(f"{name} shows {_shape(value)}, which is no Railroad Ink route: finish "
+                                     "the drawing or erase it", {name: value}, [name]))
+                continue
+            row, col = "ABCDEFG".index(name[0]), int(name[1])
+            out.append(cand.act(Place(self.seat, piece, row, col, sides), {name: value}, [name]))
+        out.append(cand.act(Done(self.seat), {TRAY: None}, [TRAY]))
+        return out
 
     def _before_roll(self, state: RailroadInkState, tray: tuple[str, ...], added: dict[str, str],
                      seen: Observation) -> Explanation:
