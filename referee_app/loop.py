@@ -103,7 +103,8 @@ class RefereeLoop:
         self.frames = frames
         self.gate = StabilityGate(frames_needed)
         decodes = type(adapter).candidates is not GameAdapter.candidates
-        self.decoder: Decoder | None = Decoder(adapter, frames_needed) if decodes else None
+        self.decoder: Decoder | None = (Decoder(adapter, frames_needed, confirm_below=confirm_below)
+                                        if decodes else None)
         self.confirm_below = confirm_below
         self.publish_video = publish_video
         self.stats = LoopStats(latencies=[])

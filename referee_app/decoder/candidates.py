@@ -32,6 +32,8 @@ class Candidate:
     legal: bool | None = None  # `action`: the engine's verdict, once judged
     covers: int = 0  # judged pieces this move puts another piece on (a misread looks the same)
     loose: bool = False  # `other`: a changed item pays only the presence penalty
+    alias: bool = False  # another reading of the same table change (kept, not merged with the first)
+    cap: float = 1.0  # the most confidence the adapter gives this reading
     score: float = 0.0
 
     def label(self) -> str:

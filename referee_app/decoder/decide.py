@@ -59,7 +59,7 @@ def rank(evidence: Evidence, expected: dict[str, Any], table: dict[str, Any],
             # told apart by the camera: the first listed (the simpler) stands for both
             c.delta = {k: v for k, v in c.delta.items() if v != expected.get(k)}
             sig = _signature(c.delta)
-            if not c.delta or sig in seen:
+            if not c.delta or (sig in seen and not c.alias):
                 continue
             seen.add(sig)
         c.score = c.prior + sum(gain(k, v) for k, v in c.delta.items())
@@ -91,7 +91,7 @@ def rank(evidence: Evidence, expected: dict[str, Any], table: dict[str, Any],
     # how sure the evidence is of what the best candidate says lies on the table: the (geometric
     # mean over frames) probability of its least sure item
     sure = math.exp(min((evidence.score(k, v) for k, v in best.delta.items()), default=0.0))
-    return Ranked(best, scored, margin, min(1.0, sure))
+    return Ranked(best, scored, margin, min(1.0, sure, best.cap))
 
 
 def _signature(delta: dict[str, Any]) -> tuple:
@@ -104,8 +104,10 @@ class Decoder:
     adapter's candidates and turn the best into an Explanation for the loop."""
 
     def __init__(self, adapter: Decodable, frames_needed: int = 3, persist: int | None = None,
-                 commit_margin: float = COMMIT_MARGIN, alpha: float = ALPHA) -> None:
+                 commit_margin: float = COMMIT_MARGIN, alpha: float = ALPHA,
+                 confirm_below: float = 0.6) -> None:
         self.adapter = adapter
+        self.confirm_below = confirm_below
         self.frames_needed = max(1, frames_needed)
         self.persist = persist if persist is not None else self.frames_needed + 3
         self.commit_margin = commit_margin
@@ -161,7 +163,8 @@ class Decoder:
         if best.kind == FLAG and ranked.margin >= self.commit_margin:
             return Explanation(mismatch=best.message, cells=best.cells or self._cells(best.delta),
                                margin=ranked.margin, flagged=True)
-        if best.kind == ACTION and ranked.margin >= self.commit_margin:
+        clear = ranked.margin >= self.commit_margin
+        if best.kind == ACTION and clear and ranked.confidence >= self.confirm_below:
             return Explanation(best.action, ranked.confidence, cells=best.cells, margin=ranked.margin)
         # not clear: the players choose among the best actions the engine can judge
         top = math.exp(ranked.best.score)
