@@ -6,7 +6,7 @@ import numpy as np
 
 from referee_app import events
 from referee_app.games.base import Observation
-from referee_app.games.railroad_ink import TRAY, RailroadInkAdapter
+from referee_app.games.railroad_ink import TRAY, RailroadInkAdapter, square_belief
 from referee_app.hub import Hub
 from referee_app.loop import RefereeLoop
 from referee_app.store import MatchStore
@@ -67,3 +67,15 @@ def test_a_knocked_tray_die_is_a_mismatch_at_once(tmp_path):
     script = [seen(TABLE)] * 2 + [seen(knocked)] * 2
     session, said = run(tmp_path, MOVES, script)
     assert [e.kind for e in said] == [events.MISMATCH] and "leave the dice" in said[0].data["message"]
+
+
+def test_an_unclear_square_asks_with_the_likeliest_drawings(tmp_path):
+    items = TABLE | {"F6": "-RR-"}
+    unclear = Observation(items, {k: 0.99 for k in TABLE} | {"F6": 0.4},
+                          beliefs={"F6": square_belief("-RR-", 0.4), "G5": square_belief("H-H-", 0.99),
+                                   TRAY: {TABLE[TRAY]: 0.98}})
+    session, said = run(tmp_path, MOVES, [seen(TABLE)] * 2 + [unclear] * 3)
+    assert [e.kind for e in said] == [events.CONFIRM]
+    options = [c["notation"] for c in said[0].data["candidates"]]
+    assert options[0] == "p0 railway_curve F6 -RR-" and 2 <= len(options) <= 3
+    assert len(session.played) == 2
