@@ -3,26 +3,13 @@ each frame's beliefs; the decoder must choose among the moves that could have ha
 
 from __future__ import annotations
 
-import numpy as np
+from decoder_loop import run_loop, scripted
 
 import engine
 from referee_app import events
 from referee_app.games.base import Observation
 from referee_app.games.dice import TRAY, DiceAdapter, cell_key, die_value_belief, pool_key
-from referee_app.hub import Hub
-from referee_app.loop import RefereeLoop
-from referee_app.store import MatchStore
 from vision.beliefs import joint, multiset, present_belief, value_belief
-from vision.types import Frame
-
-
-class ScriptedDice(DiceAdapter):
-    def __init__(self, script: list[Observation]) -> None:
-        super().__init__()
-        self.script = script
-
-    def read(self, frame):
-        return self.script[frame.index]
 
 
 def table(items: dict, conf: dict | None = None, blocked: str | None = None) -> Observation:
@@ -41,18 +28,7 @@ def table(items: dict, conf: dict | None = None, blocked: str | None = None) -> 
 
 
 def run(tmp_path, moves: list[str], script: list[Observation]):
-    hub = Hub(MatchStore(tmp_path))
-    seen = []
-    hub.bus.subscribe(seen.append)
-    session = hub.create_match("highway-dice", ["Ann", "Bo"])
-    for m in moves:
-        session.submit_notation(m)
-    img = np.zeros((16, 16, 3), np.uint8)
-    loop = RefereeLoop(hub, session, ScriptedDice(script), (Frame(img, 0.0, "t", i) for i in range(len(script))),
-                       frames_needed=3, publish_video=False)
-    loop.run()
-    hub.bus.drain()
-    return session, [e for e in seen if e.kind in (events.MISMATCH, events.CONFIRM)]
+    return run_loop(tmp_path, "highway-dice", ["Ann", "Bo"], scripted(DiceAdapter, script), len(script), moves, 3)
 
 
 def first_cell(moves: list[str], seat: int = 0) -> str:

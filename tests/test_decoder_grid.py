@@ -3,24 +3,11 @@ reader's are) and the engine's candidates."""
 
 from __future__ import annotations
 
-import numpy as np
+from decoder_loop import run_loop, scripted
 
 from referee_app import events
 from referee_app.games.base import Observation
 from referee_app.games.grid import GridAdapter, observation_from_cells
-from referee_app.hub import Hub
-from referee_app.loop import RefereeLoop
-from referee_app.store import MatchStore
-from vision.types import Frame
-
-
-class ScriptedGrid(GridAdapter):
-    def __init__(self, script: list[Observation]) -> None:
-        super().__init__()
-        self.script = script
-
-    def read(self, frame):
-        return self.script[frame.index]
 
 
 def board(cells: dict[str, int], conf: dict[str, float] | None = None) -> Observation:
@@ -31,18 +18,7 @@ HAND = Observation({}, {}, blocked="a hand over the board")
 
 
 def run(tmp_path, moves: list[str], script: list[Observation]):
-    hub = Hub(MatchStore(tmp_path))
-    seen = []
-    hub.bus.subscribe(seen.append)
-    session = hub.create_match("highway-grid", ["Ann", "Bo"])
-    for m in moves:
-        session.submit_notation(m)
-    img = np.zeros((16, 16, 3), np.uint8)
-    loop = RefereeLoop(hub, session, ScriptedGrid(script), (Frame(img, 0.0, "t", i) for i in range(len(script))),
-                       frames_needed=2, publish_video=False)
-    loop.run()
-    hub.bus.drain()
-    return session, [e for e in seen if e.kind in (events.MISMATCH, events.CONFIRM)]
+    return run_loop(tmp_path, "highway-grid", ["Ann", "Bo"], scripted(GridAdapter, script), len(script), moves)
 
 
 def test_a_piece_put_on_an_occupied_cell_is_judged_illegal(tmp_path):

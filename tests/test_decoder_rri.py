@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
+from decoder_loop import run_loop, scripted
 
 from referee_app import events
 from referee_app.games.base import Observation
 from referee_app.games.railroad_ink import TRAY, RailroadInkAdapter, square_belief
-from referee_app.hub import Hub
-from referee_app.loop import RefereeLoop
-from referee_app.store import MatchStore
-from vision.types import Frame
 
 ROLL = ("highway_straight", "railway_curve", "railway_t", "station_straight")
-
-
-class Scripted(RailroadInkAdapter):
-    def __init__(self, script: list[Observation]) -> None:
-        super().__init__()
-        self.script = script
-
-    def read(self, frame):
-        return self.script[frame.index]
 
 
 def seen(items: dict, conf: dict | None = None) -> Observation:
@@ -29,18 +16,7 @@ def seen(items: dict, conf: dict | None = None) -> Observation:
 
 
 def run(tmp_path, moves: list[str], script: list[Observation]):
-    hub = Hub(MatchStore(tmp_path))
-    said = []
-    hub.bus.subscribe(said.append)
-    session = hub.create_match("railroad-ink", ["Ann"])
-    for m in moves:
-        session.submit_notation(m)
-    img = np.zeros((16, 16, 3), np.uint8)
-    loop = RefereeLoop(hub, session, Scripted(script), (Frame(img, 0.0, "t", i) for i in range(len(script))),
-                       frames_needed=2, publish_video=False)
-    loop.run()
-    hub.bus.drain()
-    return session, [e for e in said if e.kind in (events.MISMATCH, events.CONFIRM)]
+    return run_loop(tmp_path, "railroad-ink", ["Ann"], scripted(RailroadInkAdapter, script), len(script), moves)
 
 
 MOVES = ["roll " + " ".join(ROLL), "p0 highway_straight G5 H-H-"]

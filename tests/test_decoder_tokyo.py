@@ -3,17 +3,13 @@ support reader gives them), the engine's matched build as the candidate."""
 
 from __future__ import annotations
 
-import numpy as np
+from decoder_loop import run_loop
 
 import engine
 from datasets import demo_tokyo as dt
 from referee_app import events
 from referee_app.games.tokyo import TokyoAdapter, observation, table_read
-from referee_app.hub import Hub
-from referee_app.loop import RefereeLoop
 from referee_app.matchlog import read_log
-from referee_app.store import MatchStore
-from vision.types import Frame
 
 GAME = engine.get_game("tokyo-highway")
 STARTED = ("purple start (-150,-60) table (-150,-170)", "green start (150,-60) table (150,-170)")
@@ -44,18 +40,13 @@ class Scripted(TokyoAdapter):
 
 
 def run(tmp_path, script: list[dict]):
-    hub = Hub(MatchStore(tmp_path))
-    said = []
-    hub.bus.subscribe(said.append)
-    session = hub.create_match("tokyo-highway", ["Ann", "Bo"], {})
-    for move in STARTED:
-        session.submit(dt.seen_action(session.state, move), source="manual")
-    img = np.zeros((16, 16, 3), np.uint8)
-    loop = RefereeLoop(hub, session, Scripted(script), (Frame(img, 0.0, "t", i) for i in range(len(script))),
-                       frames_needed=2, publish_video=False)
-    loop.run()
-    hub.bus.drain()
-    return session, [e for e in said if e.kind in (events.MISMATCH, events.CONFIRM)]
+    moves = []
+    state = GAME.new_state()
+    for move in STARTED:  # the start roads, entered by hand
+        action = dt.seen_action(state, move)
+        state = state.apply(action, state.judge(action))
+        moves.append(action)
+    return run_loop(tmp_path, "tokyo-highway", ["Ann", "Bo"], Scripted(script), len(script), moves)
 
 
 def test_a_clear_build_is_committed_with_its_margin_logged(tmp_path):
