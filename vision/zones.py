@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.board3d import FaceView
 from vision.types import VisionError
 
 
@@ -37,6 +38,8 @@ class ZoneDie:
     confidence: float  # min of presence and value confidence
     color: str | None
     box_mm: tuple[float, float, float, float]
+    # each value reader's own answer (value, confidence): "pips" (classical), "learned" (crop reader)
+    readings: dict[str, tuple[int, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,7 +53,7 @@ class ZoneDiceReader:
 
     def __init__(self, reference_rgb: np.ndarray, sheet_mm: tuple[float, float], zones: list[Zone],
                  die_mm: float = 16.0, px_per_mm: float = 3.0, colors: list[str] | None = None,
-                 empty_ncc: float = 0.55, learn_empty: bool = True) -> None:
+                 empty_ncc: float = 0.55, learn_empty: bool = True, value_order: str = "pips") -> None:
         from vision.dice.colour import palette_lab
 
         self.sheet_mm = sheet_mm
@@ -60,7 +63,7 @@ class ZoneDiceReader:
         self.empty_ncc = empty_ncc
         size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
         ref = cv2.resize(cv2.cvtColor(reference_rgb, cv2.COLOR_RGB2BGR), size, interpolation=cv2.INTER_AREA)
-        self.reference = _prep(ref)
+        self.reference = _prep(ref, px_per_mm)
         # The printed drawing is only a first guess of how the empty sheet looks through this camera:
         # the first view (the match starts with an empty board) and every zone seen empty later
         # replace it, so print sharpness, paper and light stop mattering.
@@ -69,23 +72,35 @@ class ZoneDiceReader:
         self.names, self.lab = palette_lab(colors)
         self._values = None
         self._changed: np.ndarray | None = None
+        # zone name -> (x0, y0, x1, y1) mm of the top view that a die standing in it covers in
+        # perspective (its sides and top face; vision.board3d.volume_box_mm); empty: the zone itself
+        self.reach: dict[str, tuple[float, float, float, float]] = {}
+        self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
+        if value_order not in ("pips", "learned"):
+            raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
+        self.value_order = value_order  # which value reader speaks first; the other is the fallback
 
     # -- geometry ------------------------------------------------------------------------------
-    def _window(self, z: Zone, margin_mm: float) -> tuple[int, int, int, int]:
+    def _window(self, z: Zone, margin_mm: float, reach: bool = False) -> tuple[int, int, int, int]:
         H, W = self.reference.shape[:2]
-        x0 = max(0, int((z.x - margin_mm) * self.px))
-        y0 = max(0, int((z.y - margin_mm) * self.px))
-        x1 = min(W, int((z.x + z.w + margin_mm) * self.px))
-        y1 = min(H, int((z.y + z.h + margin_mm) * self.px))
+        bx0, by0, bx1, by1 = z.x, z.y, z.x + z.w, z.y + z.h
+        if reach and z.name in self.reach:
+            rx0, ry0, rx1, ry1 = self.reach[z.name]
+            bx0, by0, bx1, by1 = min(bx0, rx0), min(by0, ry0), max(bx1, rx1), max(by1, ry1)
+        x0 = max(0, int((bx0 - margin_mm) * self.px))
+        y0 = max(0, int((by0 - margin_mm) * self.px))
+        x1 = min(W, int((bx1 + margin_mm) * self.px))
+        y1 = min(H, int((by1 + margin_mm) * self.px))
         return x0, y0, x1, y1
 
     # -- reading -------------------------------------------------------------------------------
-    def read(self, top_bgr: np.ndarray) -> ZoneReading:
-        """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference)."""
+    def read(self, top_bgr: np.ndarray, faces: FaceView | None = None) -> ZoneReading:
+        """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference). `faces`: the
+        same frame rectified on the dice's top faces (vision.board3d), where values are then read."""
         if top_bgr.shape[:2] != self.reference.shape[:2]:
             raise VisionError(f"rectified view is {top_bgr.shape[1]}x{top_bgr.shape[0]}, expected "
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
-        obs = _prep(top_bgr)
+        obs = _prep(top_bgr, self.px)
         self._changed = cv2.dilate((np.abs(obs - self.reference) > 0.6).astype(np.uint8),
                                    np.ones((3, 3), np.uint8))
         out = ZoneReading()
@@ -96,13 +111,13 @@ class ZoneDiceReader:
         for z in self.zones:
             # a die's top face may stand a little off its zone in perspective: look a few mm around
             margin = 0.0 if z.many else 3.0
-            x0, y0, x1, y1 = self._window(z, margin)
+            x0, y0, x1, y1 = self._window(z, margin, reach=True)
             a, b = obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]
             if not z.many and _ncc(a, b) >= self.empty_ncc:
                 out.dice[z.name] = []
                 self._refresh(z, margin, obs)
                 continue
-            blobs = self._blobs(a, b, z.many)
+            blobs = self._blobs(a, b, z.many, self._max_side_px(z))
             if not blobs:
                 self._refresh(z, margin, obs)
             dice = []
@@ -112,8 +127,8 @@ class ZoneDiceReader:
                     continue
                 box = np.array([bx0 + x0, by0 + y0, bx1 + x0, by1 + y0], np.float32)
                 # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
-                value, vconf, colour = self._value(top_bgr, box, None if z.many else self._window(z, 4.0))
-                dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box)))
+                value, vconf, colour, readings = self._value(top_bgr, box, z, faces)
+                dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
             if not z.many and len(dice) > 1:
                 out.unreadable[z.name] = "more than one object in one cell"
             if not z.many and not dice and z.name not in out.unreadable:
@@ -125,12 +140,17 @@ class ZoneDiceReader:
         """Take the next view as the empty sheet again (after the camera or the sheet moved)."""
         self._learned = False
 
+    def _max_side_px(self, z: Zone) -> float:
+        """Longest blob side still one die: 2.3 die sides, or more where perspective stretches a die."""
+        return max(2.3 * self.die_mm, 1.25 * self.die_side_mm.get(z.name, 0.0)) * self.px
+
     def _refresh(self, z: Zone, margin: float, obs: np.ndarray) -> None:
-        x0, y0, x1, y1 = self._window(z, margin)
+        x0, y0, x1, y1 = self._window(z, margin, reach=True)
         ref = self.reference[y0:y1, x0:x1]
         ref += 0.25 * (obs[y0:y1, x0:x1] - ref)
 
-    def _blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True) -> list[tuple[int, int, int, int, str]]:
+    def _blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True,
+               max_side: float | None = None) -> list[tuple[int, int, int, int, str]]:
         diff = np.abs(a - b)
         mask = (diff > 0.9).astype(np.uint8)
         k = max(1, int(self.px))
@@ -147,7 +167,8 @@ class ZoneDiceReader:
             if area < (0.35 * die_px) ** 2:
                 continue  # noise, a shadow edge
             side = max(w, h)
-            if side > 2.3 * die_px or (many and area > 3.0 * die_px ** 2):  # die + its long shadow fit
+            # a die and its long shadow fit; so does a die stretched by perspective (max_side)
+            if side > (max_side or 2.3 * die_px) or (many and area > 3.0 * die_px ** 2):
                 out.append((x, y, x + w, y + h, "a large object (a hand, or dice touching)"))
             elif side < 0.6 * die_px:
                 continue
@@ -155,25 +176,60 @@ class ZoneDiceReader:
                 out.append((x, y, x + w, y + h, "die"))
         return out
 
-    def _value(self, image: np.ndarray, box: np.ndarray,
-               window: tuple[int, int, int, int] | None = None) -> tuple[int, float, str | None]:
+    def _value(self, image: np.ndarray, box: np.ndarray, z: Zone, faces: FaceView | None = None,
+               ) -> tuple[int, float, str | None, dict[str, tuple[int, float]]]:
+        """Value, confidence and colour of the die whose blob is `box` (top-view px) in zone `z`, and
+        each value reader's own answer. With `faces`, pips are read on the top-face view: a cell's die
+        face lies on its cell there, a tray's where its blob maps to."""
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
-        counted = count_pips(image, box, self.die_mm * self.px, window, self._changed)
+        window = None if z.many else self._window(z, 4.0)
+        changed = self._changed
+        if faces is not None:
+            if z.many:
+                box = _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
+                                                              [box[2], box[3]], [box[0], box[3]]])))
+            else:
+                box = np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px
+            image = faces.image
+            changed = None if self._changed is None else faces.warp_from_sheet_view(self._changed)
+        readings: dict[str, tuple[int, float]] = {}
+        counted = count_pips(image, box, self.die_mm * self.px, window, changed)
+        if counted is not None:
+            readings["pips"] = (int(counted[0]), float(counted[1]))
         c = crop(image, square_window(box, 1.0), VALUE_SIZE)
         colour = classify_colour(c, self.names, self.lab)[0]
-        if counted is not None:
-            return counted[0], counted[1], colour
-        # no clean d6 face in the pips: ask the learned crop reader (the most accurate value reader on
-        # real photos, docs/models.md), and trust it less (a reading below the loop's threshold is put
-        # to the players instead of judged)
+        if self.value_order == "pips" and counted is not None:
+            return counted[0], counted[1], colour, readings
+        # the learned crop reader (the most accurate value reader on real photos, docs/models.md); in
+        # the pips-first order it is asked only when the pips make no clean d6 face, and trusted less
+        # (a reading below the loop's threshold is put to the players instead of judged)
         if self._values is None:
             from vision.learned.crops import CropReader
 
             self._values = CropReader(tta=8)
-        _p_die, values, vconf, _box = self._values.read(image, np.asarray(box, np.float32)[None])
-        return int(values[0]), float(vconf[0]) * 0.7, colour
+        face_box = box if faces is None or z.many else _square(box, self.die_mm * self.px)
+        _p_die, values, vconf, _box = self._values.read(image, np.asarray(face_box, np.float32)[None])
+        readings["learned"] = (int(values[0]), float(vconf[0]))
+        if self.value_order == "learned":
+            if counted is not None and vconf[0] < LEARNED_SURE and counted[1] > vconf[0]:
+                return counted[0], counted[1], colour, readings  # unsure network, clean pip count
+            return int(values[0]), float(vconf[0]), colour, readings
+        return int(values[0]), float(vconf[0]) * 0.7, colour, readings
+
+
+LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
+
+
+def _bounds(pts: np.ndarray) -> np.ndarray:
+    return np.array([pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max()], np.float32)
+
+
+def _square(box: np.ndarray, side: float) -> np.ndarray:
+    """A `side` square on the centre of `box` (a die's top face on its cell)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return np.array([cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2], np.float32)
 
 
 def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
@@ -278,12 +334,14 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     return count, 0.55 + 0.4 * regular
 
 
-def _prep(bgr: np.ndarray) -> np.ndarray:
-    """Grey, slightly blurred, normalised per image region so light gain/offset cancel."""
+def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
+    """Grey, slightly blurred, normalised per image region so light gain/offset cancel. The blur and
+    the region are fixed in mm (0.4 mm, 20 mm), so any view resolution sees the same."""
     g = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    g = cv2.GaussianBlur(g, (0, 0), 1.2)
-    mean = cv2.blur(g, (61, 61))
-    sq = cv2.blur(g * g, (61, 61))
+    g = cv2.GaussianBlur(g, (0, 0), 0.4 * px_per_mm)
+    win = 2 * round(10 * px_per_mm) + 1
+    mean = cv2.blur(g, (win, win))
+    sq = cv2.blur(g * g, (win, win))
     std = np.sqrt(np.maximum(sq - mean * mean, 1.0))
     return (g - mean) / np.maximum(std, 12.0)
 
