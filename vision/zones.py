@@ -12,6 +12,7 @@ the wrong size (a hand, a pen, two dice touching) is reported as unreadable, nev
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -72,25 +73,19 @@ class ZoneDiceReader:
         self.names, self.lab = palette_lab(colors)
         self._values = None
         self._changed: np.ndarray | None = None
-        # zone name -> (x0, y0, x1, y1) mm of the top view that a die standing in it covers in
-        # perspective (its sides and top face; vision.board3d.volume_box_mm); empty: the zone itself
-        self.reach: dict[str, tuple[float, float, float, float]] = {}
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
         if value_order not in ("pips", "learned"):
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
         self.value_order = value_order  # which value reader speaks first; the other is the fallback
+        self.read_both = False  # ask both value readers for every die (to compare them, eval board)
 
     # -- geometry ------------------------------------------------------------------------------
-    def _window(self, z: Zone, margin_mm: float, reach: bool = False) -> tuple[int, int, int, int]:
+    def _window(self, z: Zone, margin_mm: float) -> tuple[int, int, int, int]:
         H, W = self.reference.shape[:2]
-        bx0, by0, bx1, by1 = z.x, z.y, z.x + z.w, z.y + z.h
-        if reach and z.name in self.reach:
-            rx0, ry0, rx1, ry1 = self.reach[z.name]
-            bx0, by0, bx1, by1 = min(bx0, rx0), min(by0, ry0), max(bx1, rx1), max(by1, ry1)
-        x0 = max(0, int((bx0 - margin_mm) * self.px))
-        y0 = max(0, int((by0 - margin_mm) * self.px))
-        x1 = min(W, int((bx1 + margin_mm) * self.px))
-        y1 = min(H, int((by1 + margin_mm) * self.px))
+        x0 = max(0, int((z.x - margin_mm) * self.px))
+        y0 = max(0, int((z.y - margin_mm) * self.px))
+        x1 = min(W, int((z.x + z.w + margin_mm) * self.px))
+        y1 = min(H, int((z.y + z.h + margin_mm) * self.px))
         return x0, y0, x1, y1
 
     # -- reading -------------------------------------------------------------------------------
@@ -108,10 +103,14 @@ class ZoneDiceReader:
             self.reference = obs.copy()
             self._learned = True
             return ZoneReading({z.name: [] for z in self.zones})
+        on_faces = self._faces_prep(faces)
         for z in self.zones:
+            if on_faces is not None and not z.many:
+                self._read_cell_on_faces(z, faces, *on_faces, obs, out)
+                continue
             # a die's top face may stand a little off its zone in perspective: look a few mm around
             margin = 0.0 if z.many else 3.0
-            x0, y0, x1, y1 = self._window(z, margin, reach=True)
+            x0, y0, x1, y1 = self._window(z, margin)
             a, b = obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]
             if not z.many and _ncc(a, b) >= self.empty_ncc:
                 out.dice[z.name] = []
@@ -136,6 +135,56 @@ class ZoneDiceReader:
             out.dice[z.name] = dice
         return out
 
+    def _faces_prep(self, faces: FaceView | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """The top-face view normalised, and the empty sheet as it shows there."""
+        if faces is None:
+            return None
+        h, w = faces.image.shape[:2]
+        ref = cv2.warpPerspective(self.reference, faces.to_sheet_view, (w, h),
+                                  borderMode=cv2.BORDER_REPLICATE,
+                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        return _prep(faces.image, self.px), ref
+
+    def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
+                            sheet_obs: np.ndarray, out: ZoneReading) -> None:
+        """One cell, on the top-face view: a die standing in it shows its top face right on the cell
+        there. Its sides, and a neighbour's, spill towards the point under the camera; so of the blobs
+        in the window the one on the cell's centre is the die, the others are someone's sides."""
+        x0, y0, x1, y1 = self._window(z, 3.0)
+        a, b = obs[y0:y1, x0:x1], ref[y0:y1, x0:x1]
+        if _ncc(a, b) >= self.empty_ncc:
+            out.dice[z.name] = []
+            self._refresh(z, 3.0, sheet_obs)
+            return
+        centre = np.array([(z.x + z.w / 2) * self.px - x0, (z.y + z.h / 2) * self.px - y0])
+        blobs = self._blobs(a, b, False, self._max_side_px(z))
+
+        def off_centre(blob: tuple[int, int, int, int, str]) -> float:
+            bx0, by0, bx1, by1, _kind = blob
+            return float(np.hypot(max(bx0 - centre[0], 0, centre[0] - bx1),
+                                  max(by0 - centre[1], 0, centre[1] - by1)))
+
+        on = [bl for bl in blobs if off_centre(bl) <= 0.25 * self.die_mm * self.px]
+        if not on:
+            out.dice[z.name] = []
+            if not blobs:
+                self._refresh(z, 3.0, sheet_obs)
+            return
+        bx0, by0, bx1, by1, kind = min(on, key=off_centre)
+        if kind != "die":
+            out.unreadable[z.name] = kind
+            out.dice[z.name] = []
+            return
+        changed = cv2.dilate((np.abs(obs - ref) > 0.6).astype(np.uint8), np.ones((3, 3), np.uint8))
+        # the die's top face: on the cell, a die wide (the blob also holds its sides)
+        box = _square(np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px, self.die_mm * self.px)
+        value, vconf, colour, readings = self._value(faces.image, box, z, None, changed, learned=True)
+        if readings["learned"][2] < NOT_A_DIE:
+            # what stands on the cell's centre is no die's top face: a neighbour's shadow or side
+            out.dice[z.name] = []
+            return
+        out.dice[z.name] = [ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings)]
+
     def relearn(self) -> None:
         """Take the next view as the empty sheet again (after the camera or the sheet moved)."""
         self._learned = False
@@ -145,7 +194,7 @@ class ZoneDiceReader:
         return max(2.3 * self.die_mm, 1.25 * self.die_side_mm.get(z.name, 0.0)) * self.px
 
     def _refresh(self, z: Zone, margin: float, obs: np.ndarray) -> None:
-        x0, y0, x1, y1 = self._window(z, margin, reach=True)
+        x0, y0, x1, y1 = self._window(z, margin)
         ref = self.reference[y0:y1, x0:x1]
         ref += 0.25 * (obs[y0:y1, x0:x1] - ref)
 
@@ -170,28 +219,27 @@ class ZoneDiceReader:
             # a die and its long shadow fit; so does a die stretched by perspective (max_side)
             if side > (max_side or 2.3 * die_px) or (many and area > 3.0 * die_px ** 2):
                 out.append((x, y, x + w, y + h, "a large object (a hand, or dice touching)"))
-            elif side < 0.6 * die_px:
-                continue
+            elif side < 0.6 * die_px or min(w, h) < 0.4 * die_px:
+                continue  # too small, or a sliver (a shadow edge, a die's side along an outline)
             else:
                 out.append((x, y, x + w, y + h, "die"))
         return out
 
     def _value(self, image: np.ndarray, box: np.ndarray, z: Zone, faces: FaceView | None = None,
-               ) -> tuple[int, float, str | None, dict[str, tuple[int, float]]]:
+               changed: np.ndarray | None = None, learned: bool = False,
+               ) -> tuple[int, float, str | None, dict[str, Any]]:
         """Value, confidence and colour of the die whose blob is `box` (top-view px) in zone `z`, and
-        each value reader's own answer. With `faces`, pips are read on the top-face view: a cell's die
-        face lies on its cell there, a tray's where its blob maps to."""
+        each value reader's own answer ("pips": (value, confidence), "learned": (value, confidence,
+        chance that it is a die at all)). With `faces`, the die is read on the top-face view, where its
+        blob maps to. `learned`: ask the crop reader even when the pips are clear."""
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
         window = None if z.many else self._window(z, 4.0)
-        changed = self._changed
-        if faces is not None:
-            if z.many:
-                box = _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
-                                                              [box[2], box[3]], [box[0], box[3]]])))
-            else:
-                box = np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px
+        changed = self._changed if changed is None else changed
+        if faces is not None:  # a blob of the sheet's view: read its die on the top-face view
+            box = _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
+                                                          [box[2], box[3]], [box[0], box[3]]])))
             image = faces.image
             changed = None if self._changed is None else faces.warp_from_sheet_view(self._changed)
         readings: dict[str, tuple[int, float]] = {}
@@ -200,26 +248,27 @@ class ZoneDiceReader:
             readings["pips"] = (int(counted[0]), float(counted[1]))
         c = crop(image, square_window(box, 1.0), VALUE_SIZE)
         colour = classify_colour(c, self.names, self.lab)[0]
-        if self.value_order == "pips" and counted is not None:
+        pips_first = self.value_order == "pips"
+        if pips_first and counted is not None and not (self.read_both or learned):
             return counted[0], counted[1], colour, readings
-        # the learned crop reader (the most accurate value reader on real photos, docs/models.md); in
-        # the pips-first order it is asked only when the pips make no clean d6 face, and trusted less
-        # (a reading below the loop's threshold is put to the players instead of judged)
+        # the learned crop reader (the most accurate value reader on real photos, docs/models.md), on
+        # the die's top face when the face view is given
         if self._values is None:
             from vision.learned.crops import CropReader
 
             self._values = CropReader(tta=8)
-        face_box = box if faces is None or z.many else _square(box, self.die_mm * self.px)
-        _p_die, values, vconf, _box = self._values.read(image, np.asarray(face_box, np.float32)[None])
-        readings["learned"] = (int(values[0]), float(vconf[0]))
-        if self.value_order == "learned":
-            if counted is not None and vconf[0] < LEARNED_SURE and counted[1] > vconf[0]:
-                return counted[0], counted[1], colour, readings  # unsure network, clean pip count
-            return int(values[0]), float(vconf[0]), colour, readings
-        return int(values[0]), float(vconf[0]) * 0.7, colour, readings
+        p_die, values, vconf, _box = self._values.read(image, np.asarray(box, np.float32)[None])
+        value, conf = int(values[0]), float(vconf[0])
+        readings["learned"] = (value, conf, float(p_die[0]))
+        if counted is not None and (pips_first or (conf < LEARNED_SURE and counted[1] > conf)):
+            return counted[0], counted[1], colour, readings  # pips first, or an unsure network
+        # asked only because the pips make no clean d6 face: trusted less (a reading below the loop's
+        # threshold is put to the players instead of judged)
+        return value, conf * (0.7 if pips_first else 1.0), colour, readings
 
 
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
+NOT_A_DIE = 0.5  # on the top-face view, a cell's blob the crop reader gives less chance of being a die
 
 
 def _bounds(pts: np.ndarray) -> np.ndarray:

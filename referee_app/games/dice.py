@@ -166,10 +166,10 @@ class BoardDiceReader:
     values are read on the top-face view, and the views' resolution follows the camera's real pixels
     per mm. `"flat"`: the old fixed 3 px/mm top view of the paper only (kept for comparison).
     `value_order`: "pips" (pip counter first, learned crop reader when the pips are unclear) or
-    "learned" (the crop reader first, the pip counter when it is unsure)."""
+    "learned" (the crop reader first, the pip counter when it is unsure); default learned in 3d."""
 
-    def __init__(self, board: Any = None, geometry: str = "3d", value_order: str = "pips",
-                 focal_px: float | None = None, learn_empty: bool = True) -> None:
+    def __init__(self, board: Any = None, geometry: str = "3d", value_order: str | None = None,
+                 focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False) -> None:
         from engine.dice_road import load_board
         from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE
         from vision.localise import Localiser, SheetSpec
@@ -179,7 +179,10 @@ class BoardDiceReader:
         if geometry not in ("3d", "flat"):
             raise ValueError(f"geometry must be '3d' or 'flat', got {geometry!r}")
         self.board = board or load_board()
+        # on the top-face view the crop reader reads best (docs/vision/localisation.md); flat: pips first
+        value_order = value_order or ("learned" if geometry == "3d" else "pips")
         self.geometry, self.value_order, self.learn_empty = geometry, value_order, learn_empty
+        self.read_both = read_both  # ask both value readers for every die (eval board compares them)
         w, h = float(self.board.width), float(self.board.height)
         self.sheet_mm = (w, h)
         self.localiser = Localiser(SheetSpec("highway-dice", w, h, MARKER_SIZE, MARKER_MARGIN))
@@ -206,9 +209,11 @@ class BoardDiceReader:
         _svg, png, _meta = printable_board(self.board, dpi=px_per_mm * 25.4)
         reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR),
                                  cv2.COLOR_BGR2RGB)
-        return ZoneDiceReader(reference, self.sheet_mm, self._zone_list, px_per_mm=px_per_mm,
-                              colors=list(self.colours), learn_empty=self.learn_empty,
-                              value_order=self.value_order)
+        zones = ZoneDiceReader(reference, self.sheet_mm, self._zone_list, px_per_mm=px_per_mm,
+                               colors=list(self.colours), learn_empty=self.learn_empty,
+                               value_order=self.value_order)
+        zones.read_both = self.read_both
+        return zones
 
     def _use_pose(self, calib: Any) -> None:
         """A new calibration (first view, camera or board moved): refit the pose, say where dice show."""
@@ -224,8 +229,6 @@ class BoardDiceReader:
             self.zones = self._zone_reader(ppm)
         die = DIE_MM
         for z in self._zone_list:
-            if not z.many:  # pools and the tray are large enough; their printed outlines stay outside
-                self.zones.reach[z.name] = volume_box_mm(self.pose, (z.x, z.y, z.w, z.h), die)
             # one die in the zone, where perspective stretches it most (a corner of the zone)
             sides = []
             for cx, cy in ((z.x, z.y), (z.x + z.w, z.y), (z.x + z.w, z.y + z.h), (z.x, z.y + z.h)):
@@ -247,6 +250,7 @@ class BoardDiceReader:
             faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm)
         top = calib.rectify(image, self.px_per_mm)
         reading = self.zones.read(top, faces)
+        self.last_reading = reading  # per die, each value reader's answer (eval board compares them)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
         for zone, dice in reading.dice.items():
