@@ -152,7 +152,10 @@ class ZoneDiceReader:
         in the window the one on the cell's centre is the die, the others are someone's sides."""
         x0, y0, x1, y1 = self._window(z, 3.0)
         a, b = obs[y0:y1, x0:x1], ref[y0:y1, x0:x1]
-        if _ncc(a, b) >= self.empty_ncc:
+        # a light die on a printed cell can leave the window's correlation fairly high (the outline
+        # dominates it): only a near-perfect match is taken as empty unseen; otherwise the blobs and
+        # the crop reader decide
+        if _ncc(a, b) >= SURELY_EMPTY_NCC:
             out.dice[z.name] = []
             self._refresh(z, 3.0, sheet_obs)
             return
@@ -268,6 +271,7 @@ class ZoneDiceReader:
 
 
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
+SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
 NOT_A_DIE = 0.5  # on the top-face view, a cell's blob the crop reader gives less chance of being a die
 
 
