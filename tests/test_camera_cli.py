@@ -92,7 +92,7 @@ class FakeCapture:
 
 
 def test_camera_list_and_preview(monkeypatch, tmp_path, capsys):
-    import referee_app.commands.camera as cam
+    import referee_app.camera_setup as cam
 
     monkeypatch.setattr(cam, "_opener", lambda: FakeCapture)
     assert main(["camera", "list"]) == 0
@@ -131,3 +131,29 @@ def test_eval_board_refuses_labels_without_cells(tmp_path, capsys):
          "objects": [{"kind": "die", "value": 3, "bbox": [0, 0, 5, 5]}]}]}))
     assert main(["eval", "board", str(tmp_path), "--game", "highway-dice"]) == 2
     assert "needs kind 'die', an integer value and a 'cell'" in capsys.readouterr().err
+
+
+def test_the_page_lists_previews_and_checks_a_camera(tmp_path, tilted):
+    from referee_app.hub import Hub
+    from referee_app.store import MatchStore
+    from referee_app.web.app import create_app
+
+    photo = cv2.imread(str(tilted / "s0_00.jpg"))
+
+    class BoardCamera(FakeCapture):
+        def read(self):
+            return (True, photo.copy()) if self.index == 1 else (False, None)
+
+    app = create_app(Hub(MatchStore(tmp_path / "data")))
+    app.config["camera_opener"] = BoardCamera  # a stand-in camera driver: camera 1 sees the board
+    c2 = app.test_client()
+    assert c2.get("/api/setup/cameras").get_json() == {"cameras": [{"index": 1, "width": 1280, "height": 720}]}
+    snap = c2.get("/api/setup/cameras/1/preview.jpg")
+    assert snap.status_code == 200 and snap.mimetype == "image/jpeg"
+    assert cv2.imdecode(np.frombuffer(snap.data, np.uint8), cv2.IMREAD_COLOR).shape == (720, 1280, 3)
+    missing = c2.get("/api/setup/cameras/4/preview.jpg")
+    assert missing.status_code == 404 and "camera 4" in missing.get_json()["error"]
+    report = c2.get("/api/setup/cameras/1/check?game=highway-dice").get_json()
+    assert report["localised"] and report["markers_found"] == [0, 1, 2, 3] and "inside_envelope" in report
+    assert c2.get("/api/setup/cameras/1/check?game=chess").status_code == 400
+    assert c2.get("/api/setup/cameras/x/check?game=highway-dice").status_code == 404
