@@ -119,14 +119,22 @@ class ZoneDiceReader:
             blobs = self._blobs(a, b, z.many, self._max_side_px(z))
             if not blobs:
                 self._refresh(z, margin, obs)
-            dice = []
+            dice: list[ZoneDie] = []
+            where: list[np.ndarray] = []  # centres of the dice read in this zone (top-face view)
             for bx0, by0, bx1, by1, kind in blobs:
                 if kind != "die":
                     out.unreadable[z.name] = kind
                     continue
                 box = np.array([bx0 + x0, by0 + y0, bx1 + x0, by1 + y0], np.float32)
                 # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
-                value, vconf, colour, readings = self._value(top_bgr, box, z, faces)
+                faced = faces is not None
+                value, vconf, colour, readings, at = self._value(top_bgr, box, z, faces, learned=faced)
+                if faced and readings["learned"][2] < NOT_A_DIE:
+                    continue  # a die's shadow or side: the crop reader sees no die there
+                near = [float(np.linalg.norm(at - seen)) for seen in where]
+                if faced and min(near, default=np.inf) < 0.5 * self.die_mm * self.px:
+                    continue  # one die seen as two blobs (its top face and its shadow): read once
+                where.append(at)
                 dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
             if not z.many and len(dice) > 1:
                 out.unreadable[z.name] = "more than one object in one cell"
@@ -181,7 +189,7 @@ class ZoneDiceReader:
         changed = cv2.dilate((np.abs(obs - ref) > 0.6).astype(np.uint8), np.ones((3, 3), np.uint8))
         # the die's top face: on the cell, a die wide (the blob also holds its sides)
         box = _square(np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px, self.die_mm * self.px)
-        value, vconf, colour, readings = self._value(faces.image, box, z, None, changed, learned=True)
+        value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True)
         if readings["learned"][2] < NOT_A_DIE:
             # what stands on the cell's centre is no die's top face: a neighbour's shadow or side
             out.dice[z.name] = []
@@ -230,44 +238,60 @@ class ZoneDiceReader:
 
     def _value(self, image: np.ndarray, box: np.ndarray, z: Zone, faces: FaceView | None = None,
                changed: np.ndarray | None = None, learned: bool = False,
-               ) -> tuple[int, float, str | None, dict[str, Any]]:
-        """Value, confidence and colour of the die whose blob is `box` (top-view px) in zone `z`, and
-        each value reader's own answer ("pips": (value, confidence), "learned": (value, confidence,
-        chance that it is a die at all)). With `faces`, the die is read on the top-face view, where its
-        blob maps to. `learned`: ask the crop reader even when the pips are clear."""
+               ) -> tuple[int, float, str | None, dict[str, Any], np.ndarray]:
+        """Value, confidence and colour of the die whose blob is `box` (top-view px) in zone `z`, each
+        value reader's own answer ("pips": (value, confidence), "learned": (value, confidence, chance
+        that it is a die at all)), and the die's centre on the view read (px). With `faces`, the die
+        is read on the top-face view, where its blob maps to; there the crop reader also re-frames
+        the box on the die (a light die's blob is mostly its shadow). `learned`: ask the crop reader
+        even when the pips are clear."""
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
         window = None if z.many else self._window(z, 4.0)
         changed = self._changed if changed is None else changed
-        if faces is not None:  # a blob of the sheet's view: read its die on the top-face view
+        if faces is not None:
             box = _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
                                                           [box[2], box[3]], [box[0], box[3]]])))
             image = faces.image
             changed = None if self._changed is None else faces.warp_from_sheet_view(self._changed)
-        readings: dict[str, tuple[int, float]] = {}
+        readings: dict[str, tuple] = {}
+        pips_first = self.value_order == "pips"
+        net = None
+        if learned or self.read_both or not pips_first:
+            net = self._crop_read(image, box, refine=faces is not None)
+            readings["learned"] = net[:3]
+            if faces is not None:
+                box = net[3]
         counted = count_pips(image, box, self.die_mm * self.px, window, changed)
         if counted is not None:
             readings["pips"] = (int(counted[0]), float(counted[1]))
-        c = crop(image, square_window(box, 1.0), VALUE_SIZE)
-        colour = classify_colour(c, self.names, self.lab)[0]
-        pips_first = self.value_order == "pips"
-        if pips_first and counted is not None and not (self.read_both or learned):
-            return counted[0], counted[1], colour, readings
-        # the learned crop reader (the most accurate value reader on real photos, docs/models.md), on
-        # the die's top face when the face view is given
+        colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
+        at = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+        if counted is not None and (pips_first or (net[1] < LEARNED_SURE and counted[1] > net[1])):
+            return counted[0], counted[1], colour, readings, at  # pips first, or an unsure network
+        if net is None:
+            net = self._crop_read(image, box)
+            readings["learned"] = net[:3]
+        # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
+        # trusted less then (a reading below the loop's threshold is put to the players)
+        return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
+
+    def _crop_read(self, image: np.ndarray, box: np.ndarray,
+                   refine: bool = False) -> tuple[int, float, float, np.ndarray]:
+        """The learned crop reader (the most accurate value reader on real photos, docs/models.md):
+        value, its confidence, the chance it is a die, and the box it re-framed on the die. `refine`:
+        read once more on that re-framed box when it sees a die there better."""
         if self._values is None:
             from vision.learned.crops import CropReader
 
             self._values = CropReader(tta=8)
-        p_die, values, vconf, _box = self._values.read(image, np.asarray(box, np.float32)[None])
-        value, conf = int(values[0]), float(vconf[0])
-        readings["learned"] = (value, conf, float(p_die[0]))
-        if counted is not None and (pips_first or (conf < LEARNED_SURE and counted[1] > conf)):
-            return counted[0], counted[1], colour, readings  # pips first, or an unsure network
-        # asked only because the pips make no clean d6 face: trusted less (a reading below the loop's
-        # threshold is put to the players instead of judged)
-        return value, conf * (0.7 if pips_first else 1.0), colour, readings
+        p_die, values, vconf, framed = self._values.read(image, np.asarray(box, np.float32)[None])
+        if refine:
+            p2, v2, c2, f2 = self._values.read(image, framed)
+            if p2[0] > p_die[0]:
+                p_die, values, vconf, framed = p2, v2, c2, f2
+        return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(framed[0], np.float32)
 
 
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
