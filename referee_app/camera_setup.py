@@ -77,8 +77,8 @@ def board_geometry(game: str) -> tuple[Any, Any, str]:
 
     if game not in GAMES:
         raise CameraError(f"camera check knows the boards of: {', '.join(GAMES)} (got {game!r})")
+    from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE
     from engine.dice_road import load_board
-    from referee_app.render.dice_board import MARKER_MARGIN, MARKER_SIZE
     from vision.localise import SheetSpec
 
     board = load_board()

@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 
 from datasets.camera import random_pose, render_sheet
-from vision.dice.tray import TRAY_SHEET, TRAY_SIZE_MM, tray_rgb
+from drawing.dice_tray import tray_rgb
+from vision.dice.tray import TRAY_SHEET, TRAY_SIZE_MM
 from vision.localise import MOVE_MM, Localiser, SheetSpec
 
 SPEC = SheetSpec(TRAY_SHEET, *TRAY_SIZE_MM)

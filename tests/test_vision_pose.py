@@ -20,14 +20,14 @@ MM = (float(BOARD.width), float(BOARD.height))
 
 @pytest.fixture(scope="module")
 def sheet() -> np.ndarray:
-    from referee_app.render.dice_board import printable_board
+    from drawing.dice_board import printable_board
 
     _svg, png, _ = printable_board(BOARD, dpi=80)
     return cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
 
 
 def spec() -> SheetSpec:
-    from referee_app.render.dice_board import MARKER_MARGIN, MARKER_SIZE
+    from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE
 
     return SheetSpec("highway-dice", *MM, MARKER_SIZE, MARKER_MARGIN)
 

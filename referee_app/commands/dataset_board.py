@@ -27,8 +27,8 @@ def _run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from datasets.board_photos import write_board_photos
+    from drawing.dice_board import printable_board
     from engine.dice_road import load_board
-    from referee_app.render.dice_board import printable_board
 
     checks = [(0 <= args.tilt <= 60, f"--tilt must be 0..60 degrees, got {args.tilt}"),
               (250 <= args.height <= 3000, f"--height must be 250..3000 mm, got {args.height}"),

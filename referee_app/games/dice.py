@@ -170,8 +170,8 @@ class BoardDiceReader:
 
     def __init__(self, board: Any = None, geometry: str = "3d", value_order: str | None = None,
                  focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False) -> None:
-        from engine.dice_road import load_board
         from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE
+        from engine.dice_road import load_board
         from vision.localise import Localiser, SheetSpec
         from vision.pose import PoseTracker
         from vision.zones import Zone
