@@ -87,12 +87,23 @@ def board_geometry(game: str) -> tuple[Any, Any, str]:
     return spec, cells, "A2 board"
 
 
+def board_drawing(game: str) -> Any:
+    """The game's board as printed (RGB at 2 px/mm): tells the check's glare from bright paper."""
+    import cv2
+    import numpy as np
+
+    from drawing.dice_board import printable_board
+
+    _svg, png, _meta = printable_board(dpi=2.0 * 25.4)
+    return cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
 def run_check(image: Any, game: str, focal_px: float | None = None) -> dict[str, Any]:
     from vision.camera_check import check_camera
 
     spec, cells, name = board_geometry(game)
     t0 = time.process_time()
-    report = check_camera(image, spec, cells, name, focal_px)
+    report = check_camera(image, spec, cells, name, focal_px, reference_rgb=board_drawing(game))
     report["game"] = game
     report["cpu_seconds"] = round(time.process_time() - t0, 3)
     return report

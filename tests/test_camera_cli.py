@@ -157,3 +157,19 @@ def test_the_page_lists_previews_and_checks_a_camera(tmp_path, tilted):
     assert report["localised"] and report["markers_found"] == [0, 1, 2, 3] and "inside_envelope" in report
     assert c2.get("/api/setup/cameras/1/check?game=chess").status_code == 400
     assert c2.get("/api/setup/cameras/x/check?game=highway-dice").status_code == 404
+
+
+def test_a_reflection_over_the_left_third_is_named(tilted, tmp_path):
+    import cv2 as cv
+
+    from referee_app.camera_setup import run_check
+
+    photo = cv.imread(str(tilted / "s0_empty.jpg"))
+    assert run_check(photo, "highway-dice")["exposure"]["thirds"]["left"]["glare"] < 0.05
+    spot = np.zeros(photo.shape[:2], np.float32)
+    cv.circle(spot, (330, 360), 150, 1.0, -1)  # a lamp's reflection on the board's left part
+    glared = np.clip(photo + 255 * cv.GaussianBlur(spot, (0, 0), 15)[..., None], 0, 255).astype(np.uint8)
+    report = run_check(glared, "highway-dice")
+    assert not report["inside_envelope"]
+    assert any("glare on the left third" in r for r in report["reasons"])
+    assert any("no light reflects off its left third" in a for a in report["advice"])

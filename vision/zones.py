@@ -39,8 +39,9 @@ class ZoneDie:
     confidence: float  # min of presence and value confidence
     color: str | None
     box_mm: tuple[float, float, float, float]
-    # each value reader's own answer (value, confidence): "pips" (classical), "learned" (crop reader)
-    readings: dict[str, tuple[int, float]] = field(default_factory=dict)
+    # each value reader's own answer: "pips" (value, confidence) of the pip counter, "learned" (value,
+    # confidence, chance that it is a die) of the crop reader
+    readings: dict[str, tuple] = field(default_factory=dict)
 
 
 @dataclass
@@ -165,7 +166,7 @@ class ZoneDiceReader:
         # the crop reader decide
         if _ncc(a, b) >= SURELY_EMPTY_NCC:
             out.dice[z.name] = []
-            self._refresh(z, 3.0, sheet_obs)
+            self._refresh_if_clean(z, sheet_obs)
             return
         centre = np.array([(z.x + z.w / 2) * self.px - x0, (z.y + z.h / 2) * self.px - y0])
         blobs = self._blobs(a, b, False, self._max_side_px(z))
@@ -179,7 +180,7 @@ class ZoneDiceReader:
         if not on:
             out.dice[z.name] = []
             if not blobs:
-                self._refresh(z, 3.0, sheet_obs)
+                self._refresh_if_clean(z, sheet_obs)
             return
         bx0, by0, bx1, by1, kind = min(on, key=off_centre)
         if kind != "die":
@@ -195,6 +196,13 @@ class ZoneDiceReader:
             out.dice[z.name] = []
             return
         out.dice[z.name] = [ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings)]
+
+    def _refresh_if_clean(self, z: Zone, sheet_obs: np.ndarray) -> None:
+        """Refresh an empty cell's reference only when the sheet view shows it empty too: in
+        perspective a neighbour's top face can stand in the cell's window there."""
+        x0, y0, x1, y1 = self._window(z, 3.0)
+        if _ncc(sheet_obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]) >= SURELY_EMPTY_NCC:
+            self._refresh(z, 3.0, sheet_obs)
 
     def relearn(self) -> None:
         """Take the next view as the empty sheet again (after the camera or the sheet moved)."""
