@@ -209,8 +209,9 @@ class ZoneDiceReader:
         self._learned = False
 
     def _max_side_px(self, z: Zone) -> float:
-        """Longest blob side still one die: 2.3 die sides, or more where perspective stretches a die."""
-        return max(2.3 * self.die_mm, 1.25 * self.die_side_mm.get(z.name, 0.0)) * self.px
+        """Longest blob side still one die: 2.3 die sides, or where perspective stretches a die, its
+        stretched side and a shadow a die long (a lamp at least 45 degrees up)."""
+        return max(2.3 * self.die_mm, self.die_side_mm.get(z.name, 0.0) + self.die_mm) * self.px
 
     def _refresh(self, z: Zone, margin: float, obs: np.ndarray) -> None:
         x0, y0, x1, y1 = self._window(z, margin)
@@ -288,13 +289,23 @@ class ZoneDiceReader:
     def _crop_read(self, image: np.ndarray, box: np.ndarray,
                    refine: bool = False) -> tuple[int, float, float, np.ndarray]:
         """The learned crop reader (the most accurate value reader on real photos, docs/models.md):
-        value, its confidence, the chance it is a die, and the box it re-framed on the die. `refine`:
-        read once more on that re-framed box when it sees a die there better."""
+        value, its confidence, the chance it is a die, and the box it re-framed on the die. `refine`
+        (a blob of a tray or pool: top face, sides and shadow): die-sized boxes around the blob are
+        tried too, and the best is read once more on the box it re-framed."""
         if self._values is None:
             from vision.learned.crops import CropReader
 
             self._values = CropReader(tta=8)
-        p_die, values, vconf, framed = self._values.read(image, np.asarray(box, np.float32)[None])
+        boxes = np.asarray(box, np.float32)[None]
+        if refine:
+            side = self.die_mm * self.px
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            shifts = [(0, 0), (-0.5, 0), (0.5, 0), (0, -0.5), (0, 0.5)]
+            boxes = np.concatenate([boxes, [_square(np.array([cx + dx * side, cy + dy * side] * 2), side)
+                                            for dx, dy in shifts]]).astype(np.float32)
+        p_all, v_all, c_all, f_all = self._values.read(image, boxes)
+        best = slice(int(np.argmax(p_all)), int(np.argmax(p_all)) + 1)
+        p_die, values, vconf, framed = p_all[best], v_all[best], c_all[best], f_all[best]
         if refine:
             p2, v2, c2, f2 = self._values.read(image, framed)
             if p2[0] > p_die[0]:
