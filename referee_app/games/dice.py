@@ -38,7 +38,7 @@ class DiceAdapter(GameAdapter):
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
-        from drawing.dice_board import dice_board_svg
+        from referee_app.render.dice_board import dice_board_svg
 
         return dice_board_svg(state)
 
