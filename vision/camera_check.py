@@ -26,9 +26,12 @@ from vision.types import check_image
 class Limits:
     """The envelope: a set-up outside any of these is refused, with the reason."""
 
-    max_tilt_deg: float = 30.0  # measured envelope (renders 0-30 degrees)
-    min_face_px: float = 24.0  # smallest die top face: under this pips merge and the crop reader guesses
-    max_blur_mm: float = 0.8  # edge blur (Gaussian sigma) on the board; a pip is ~3 mm across
+    # measured on renders (docs/vision/localisation.md "Camera check"): dice on cells read at 0-45
+    # degrees, the tray's dice less well beyond 30; 8-9 px faces or edges blurred over 1.08 mm or more
+    # misread, 11 px faces with 1.04 mm edges still read
+    max_tilt_deg: float = 35.0
+    min_face_px: float = 10.0  # smallest die top face anywhere on the board
+    max_blur_mm: float = 1.05  # edge blur (Gaussian sigma) on the board; a pip is ~3 mm across
     max_glare: float = 0.05  # share of a third's printed ink washed out to white (a lamp's reflection)
     min_median_grey: float = 60.0  # board too dark (over-exposure shows as print washed out: glare)
 
@@ -150,9 +153,12 @@ def check_camera(image: np.ndarray, spec: SheetSpec, cells_mm: np.ndarray, board
             advice.append(f"or bring the camera closer so the {board_name} fills the frame "
                           f"(about {100 * (1 - 1 / scale):.0f} % closer)")
     if blur_mm is not None and blur_mm > limits.max_blur_mm:
-        reasons.append(f"the picture is blurred (edges spread over {blur_mm:.1f} mm on the board, at most "
-                       f"{limits.max_blur_mm})")
-        advice.append("focus the camera on the board (or give it more light so it needs no long exposure)")
+        reasons.append(f"the picture is blurred or too coarse (edges spread over {blur_mm:.1f} mm on the "
+                       f"board, at most {limits.max_blur_mm})")
+        if blur_px is not None and blur_px < 1.2:  # sharp pixels, too few of them
+            advice.append(f"a higher resolution, or the camera closer to the {board_name}")
+        else:
+            advice.append("focus the camera on the board (or more light, so it needs no long exposure)")
     for name, t in thirds.items():
         if t["glare"] > limits.max_glare:
             share = f"{100 * t['glare']:.0f} % of its print washed out"
