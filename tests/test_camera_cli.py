@@ -173,3 +173,14 @@ def test_a_reflection_over_the_left_third_is_named(tilted, tmp_path):
     assert not report["inside_envelope"]
     assert any("glare on the left third" in r for r in report["reasons"])
     assert any("no light reflects off its left third" in a for a in report["advice"])
+
+
+def test_a_camera_too_coarse_for_the_a2_board_is_told_the_resolution_it_needs(tmp_path):
+    coarse = tmp_path / "coarse"
+    assert main(["dataset", "board", "--out", str(coarse), "--tilt", "15", "--height", "850", "--size", "640", "360",
+                 "--seed", "4", "--setups", "1", "--photos", "1", "--dice", "0"]) == 0
+    assert main(["camera", "check", "--image", str(coarse / "s0_empty.jpg"), "--game", "highway-dice",
+                 "--json", str(tmp_path / "c.json")]) == 0
+    report = json.loads((tmp_path / "c.json").read_text())
+    assert report["inside_envelope"] is False
+    assert any("or better is needed for the A2 board (now 640x360)" in a for a in report["advice"])

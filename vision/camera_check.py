@@ -78,6 +78,20 @@ def _thirds(top: np.ndarray, reference_rgb: np.ndarray | None) -> dict[str, dict
     return out
 
 
+def _more_pixels(scale: float, size: tuple[int, int], board_name: str) -> list[str]:
+    """What to change when the board needs `scale` times more pixels per mm: the next common camera
+    resolution that gives them, or the camera that much closer."""
+    w, h = size
+    out = []
+    std = next(((a, b) for a, b in ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
+                if a >= w * scale and b >= h * scale), None)
+    if std is not None and std[0] > w:
+        out.append(f"{std[0]}x{std[1]} or better is needed for the {board_name} (now {w}x{h})")
+    out.append(f"or bring the camera closer so the {board_name} fills the frame "
+               f"(about {100 * (1 - 1 / scale):.0f} % closer)")
+    return out
+
+
 def check_camera(image: np.ndarray, spec: SheetSpec, cells_mm: np.ndarray, board_name: str = "board",
                  focal_px: float | None = None, limits: Limits = Limits(),
                  reference_rgb: np.ndarray | None = None) -> dict[str, Any]:
@@ -143,20 +157,12 @@ def check_camera(image: np.ndarray, spec: SheetSpec, cells_mm: np.ndarray, board
             advice.append("point the camera more straight down")
     if face < limits.min_face_px:
         reasons.append(f"the smallest die face is {face:.0f} px (at least {limits.min_face_px:.0f} needed)")
-        scale = limits.min_face_px / face
-        need_w, need_h = w * scale, h * scale
-        if need_w > w + 1:
-            std = next(((a, b) for a, b in ((1280, 720), (1920, 1080), (2560, 1440), (3840, 2160))
-                        if a >= need_w and b >= need_h), None)
-            if std is not None and std[0] > w:
-                advice.append(f"{std[0]}x{std[1]} or better is needed for the {board_name} (now {w}x{h})")
-            advice.append(f"or bring the camera closer so the {board_name} fills the frame "
-                          f"(about {100 * (1 - 1 / scale):.0f} % closer)")
+        advice += _more_pixels(limits.min_face_px / face, (w, h), board_name)
     if blur_mm is not None and blur_mm > limits.max_blur_mm:
         reasons.append(f"the picture is blurred or too coarse (edges spread over {blur_mm:.1f} mm on the "
                        f"board, at most {limits.max_blur_mm})")
         if blur_px is not None and blur_px < 1.2:  # sharp pixels, too few of them
-            advice.append(f"a higher resolution, or the camera closer to the {board_name}")
+            advice += _more_pixels(blur_mm / limits.max_blur_mm, (w, h), board_name)
         else:
             advice.append("focus the camera on the board (or more light, so it needs no long exposure)")
     for name, t in thirds.items():
