@@ -87,11 +87,14 @@ def test_a_die_top_is_placed_where_the_camera_shows_it(sheet):
     assert 10 < smallest_face_px(pose, np.array([[cell.x, cell.y]])) < 60
 
 
-def test_pose_json_round_trip_and_bad_input():
+def test_pose_file_round_trip_and_bad_input(tmp_path):
     from vision.types import VisionError
 
     pose = CameraPose(np.diag([900.0, 900.0, 1.0]), np.eye(3), np.array([-300.0, -200.0, 800.0]), (1280, 720))
-    back = CameraPose.from_json(pose.to_json())
+    back = CameraPose.load(pose.save(tmp_path / "tables" / "kitchen_pose.json"))
+    assert back.focal_px == 900.0 and back.image_size == (1280, 720)
+    with pytest.raises(VisionError, match="no such camera pose file"):
+        CameraPose.load(tmp_path / "none.json")
     assert back.height_mm == pytest.approx(800.0) and back.tilt_deg == pytest.approx(0.0)
     with pytest.raises(VisionError, match="not a valid camera pose"):
         CameraPose.from_json({"K": [[1, 0], [0, 1]], "R": np.eye(3).tolist(), "t": [0, 0, 1], "image_size": [1, 1]})
