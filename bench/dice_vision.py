@@ -26,8 +26,9 @@ import numpy as np  # noqa: E402
 
 from datasets.camera import random_pose  # noqa: E402
 from datasets.dice.scenes import render_dice_on_sheet  # noqa: E402
+from drawing.dice_tray import tray_rgb  # noqa: E402
 from vision.dice.reader import DiceReader  # noqa: E402
-from vision.dice.tray import TRAY_SIZE_MM, tray_rgb  # noqa: E402
+from vision.dice.tray import TRAY_SIZE_MM  # noqa: E402
 from vision.learned.reader import LearnedDiceReader  # noqa: E402
 
 

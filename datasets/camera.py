@@ -1,7 +1,7 @@
 """A seeded pinhole camera looking at a flat printed sheet, for synthetic training and test scenes.
 
 Coordinates: the sheet lies in the plane height = 0 with x to the right and y down (millimetres,
-origin at the sheet's top-left corner, as in referee_app.render.canvas). A point may carry a third
+origin at the sheet's top-left corner, as in drawing.canvas). A point may carry a third
 coordinate, its height above the sheet in mm (towards the camera). Internally the world frame is
 (x, y, -height) so that it stays right-handed with the camera looking along +z.
 

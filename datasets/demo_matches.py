@@ -167,8 +167,8 @@ DICE_ILLEGAL_TURNS = (3, 8)  # turns where the player puts a die the rules do no
 def dice_demo(out: Path, seed: int = 5, turns: int = 12) -> Path:
     from datasets.camera import random_pose, table_texture
     from datasets.dice.scenes import render_dice_on_sheet
+    from drawing.dice_board import printable_board
     from engine.dice_road import SEAT_COLOURS, Play, Roll, load_board
-    from referee_app.render.dice_board import printable_board
 
     game = engine.get_game("highway-dice")
     board = load_board()
@@ -275,10 +275,11 @@ BUILDERS: dict[str, Callable[[Path], Path]] = {"highway-grid": grid_demo, "highw
 
 def _more_builders() -> None:
     """Games whose recorded match is built in a module of its own (datasets/demo_<game>.py with a
-    `build(out: Path) -> Path` and a `GAME` name)."""
+    `build(out: Path) -> Path` and a `GAME` name). The Tokyo Highway match is built by
+    `python -m referee_app.demo_tokyo`: it is checked with the app's own reader."""
     import importlib
 
-    for name in ("demo_tokyo", "demo_railroad_ink"):
+    for name in ("demo_railroad_ink",):
         try:
             module = importlib.import_module(f"datasets.{name}")
         except ModuleNotFoundError:

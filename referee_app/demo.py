@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -79,3 +80,64 @@ def bundled_demos(root: Path = DEMO_ROOT) -> list[Demo]:
     for manifest in sorted(root.glob("*/manifest.json")):
         out.append(Demo(manifest.parent.name, manifest.parent, json.loads(manifest.read_text())))
     return out
+
+
+def demo_match_id(demo: Demo) -> str:
+    """The one match id a bundled recording is replayed under, however often it is replayed."""
+    return f"demo-{demo.name}"
+
+
+class DemoReplays:
+    """The bundled recorded matches, replayed again and again for the main job. Each recording
+    keeps one match (`demo-<name>`): a new replay replaces that match's log and drops everything
+    the hub held of the last one (loop, session, events, pictures), so an idle demo keeps one
+    match per recording in the Match list and flat memory however long it runs."""
+
+    def __init__(self, hub: Any, speed: float = 1.0, only: str = "all",
+                 demos: list[Demo] | None = None, realtime: bool = True) -> None:
+        self.hub = hub
+        self.speed = speed
+        self.realtime = realtime
+        self.demos = [d for d in (demos if demos is not None else bundled_demos())
+                      if only in ("all", d.game)]
+        self.rounds = 0
+
+    def new_round(self) -> list[Any]:
+        """A fresh match for each recording with its referee loop (not started); the dice road
+        (else the first) becomes the featured match the page opens on."""
+        from referee_app.games import get_adapter
+        from referee_app.loop import RefereeLoop
+
+        loops = []
+        for demo in self.demos:
+            m = demo.manifest
+            session = self.hub.replace_match(demo_match_id(demo), demo.game, list(m["players"]),
+                                             dict(m.get("variant") or {}), extra={"demo": demo.name})
+            # a fresh adapter per replay: readers keep per-match state (a Tokyo reader its last reading)
+            loops.append(RefereeLoop(self.hub, session, get_adapter(demo.game).__class__(),
+                                     demo.frames(realtime=self.realtime, speed=self.speed),
+                                     frames_needed=int(m.get("frames_needed", 3))))
+        featured = [lp for lp in loops if lp.session.game.name == "highway-dice"] or loops
+        if featured:
+            self.hub.featured = featured[0].session.match_id
+        self.rounds += 1
+        return loops
+
+    def run(self, first: list[Any], stopping: threading.Event, pause: float = 20.0,
+            rounds: int | None = None, on_round: Any = None) -> None:
+        """Wait for `first` (started loops) to finish, then replay the recordings after `pause`
+        seconds, until `stopping` is set (or `rounds` more replays were made)."""
+        current = first
+        made = 0
+        while True:
+            for loop in current:
+                while not loop.finished.wait(0.5):
+                    if stopping.is_set():
+                        return
+            self.hub.bus.drain()
+            if on_round is not None:
+                on_round(current)
+            if (rounds is not None and made >= rounds) or stopping.wait(pause):
+                return
+            current = [loop.start() for loop in self.new_round()]
+            made += 1

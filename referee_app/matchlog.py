@@ -101,6 +101,7 @@ class Header:
 class LogProblem:
     line: int
     message: str
+    torn: bool = False  # a line cut by a crash mid-write: never acknowledged, so nothing was lost
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
@@ -137,9 +138,32 @@ def _validate_record(rec: Any) -> str | None:
     return None
 
 
+RESUMED = "log-resumed"  # the event kind a writer logs when it continues after a torn line
+
+
+def parse_line(line: bytes) -> tuple[Any, str | None]:
+    """One log line -> (JSON value, None) or (None, why it cannot be read). Never raises: bad
+    UTF-8, bad JSON, nesting too deep for the parser and numbers too long to convert all become
+    a reason naming the column."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not valid UTF-8 (byte 0x{line[exc.start]:02x} at column {exc.start + 1})"
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+    except RecursionError:
+        return None, "not readable JSON (nested too deep)"
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        return None, f"not readable JSON ({exc})"
+
+
 def read_log(path: Path | str, strict: bool = False) -> MatchLogContents:
-    """Read a log. Bad lines become `problems` (or raise at the first one with strict=True);
-    a bad or missing header always raises, since nothing can be replayed without it."""
+    """Read a log. Bad lines become `problems` (or raise at the first one with strict=True) and
+    every intact record is kept; a bad or missing header always raises, since nothing can be
+    replayed without it. A line cut by a crash (the unterminated last line, or one a later writer
+    marked with a `log-resumed` event) is a problem with `torn=True`."""
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -153,45 +177,58 @@ def read_log(path: Path | str, strict: bool = False) -> MatchLogContents:
     ends_clean = raw.endswith(b"\n")
     if ends_clean:
         lines = lines[:-1]
-    try:
-        header = Header.from_json(json.loads(lines[0]), path)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise MatchLogError(f"the header is not valid JSON: {exc}", path, 1) from exc
+    first, err = parse_line(lines[0])
+    if err is not None:
+        raise MatchLogError(f"the header is {err}", path, 1)
+    header = Header.from_json(first, path)
     records: list[dict[str, Any]] = []
     record_lines: list[int] = []
     problems: list[LogProblem] = []
     last_seq = 0
     for number, line in enumerate(lines[1:], start=2):
-        truncated = number == len(lines) and not ends_clean
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line)
+        rec, err = parse_line(line)
+        if err is None:
             err = _validate_record(rec)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            err = ("truncated record (the writer stopped mid-line)" if truncated
-                   else f"not valid JSON ({exc.msg} at column {exc.colno})")
         if err is None and rec["seq"] <= last_seq:
             err = f"seq {rec['seq']} does not follow seq {last_seq}"
         if err is not None:
+            torn = number == len(lines) and not ends_clean
+            if torn:
+                err = f"truncated record (the writer stopped mid-line: {err})"
             if strict:
                 raise MatchLogError(err, path, number)
-            problems.append(LogProblem(number, err))
+            problems.append(LogProblem(number, err, torn))
             continue
         last_seq = rec["seq"]
         records.append(rec)
         record_lines.append(number)
+        if rec["type"] == "event" and rec.get("kind") == RESUMED:
+            _mark_torn(problems, rec.get("torn_line"))
     return MatchLogContents(path, header, records, problems, record_lines)
+
+
+def _mark_torn(problems: list[LogProblem], line: Any) -> None:
+    """A writer that continued a log said `line` was cut by a crash: it is torn, not damaged."""
+    for problem in problems:
+        if problem.line == line and not problem.torn:
+            problem.torn = True
+            problem.message = f"truncated record (cut by a crash; the writer continued after it: " \
+                              f"{problem.message})"
 
 
 class MatchLogWriter:
     """Appends records durably. Create a new log with `create`, continue one with `open`."""
 
-    def __init__(self, path: Path, header: Header, next_seq: int) -> None:
+    def __init__(self, path: Path, header: Header, next_seq: int, actions: int = 0) -> None:
         self.path = path
         self.header = header
         self._next_seq = next_seq
-        self._fh = open(path, "ab")  # noqa: SIM115 - held open for the match
+        self.actions = actions  # action records in the log, withdrawn ones included (the index's count)
+        self._pending_newline = False  # the last line is unterminated: closed at the first append
+        self._torn_line: int | None = None  # ... and unreadable: marked then (not before: reads never write)
+        self._fh = open(path, "ab")  # noqa: SIM115 - held open for the match; opening writes nothing
 
     @classmethod
     def create(cls, path: Path | str, header: Header) -> MatchLogWriter:
@@ -210,13 +247,19 @@ class MatchLogWriter:
 
     @classmethod
     def open(cls, path: Path | str) -> MatchLogWriter:
-        """Continue an existing log. A partial last line (from a crash) is left as it is and
-        closed with a newline, so the new records start on a line of their own."""
+        """Continue an existing log. Opening writes nothing (a reader may open one just to look).
+        A partial last line (from a crash) is left as it is; the first append closes it with a
+        newline and logs a `log-resumed` event naming it, so readers know it was torn, not damaged."""
         contents = read_log(path)
         last = max((r["seq"] for r in contents.records), default=0)
-        writer = cls(contents.path, contents.header, last + 1)
-        if contents.path.stat().st_size and not contents.path.read_bytes().endswith(b"\n"):
-            writer._write(b"\n")
+        actions = sum(1 for r in contents.records if r["type"] == "action")
+        raw = contents.path.read_bytes()
+        writer = cls(contents.path, contents.header, last + 1, actions)
+        if not raw.endswith(b"\n"):
+            last_line = raw.count(b"\n") + 1
+            writer._pending_newline = True
+            if any(p.line == last_line for p in contents.problems):
+                writer._torn_line = last_line
         return writer
 
     @property
@@ -231,9 +274,25 @@ class MatchLogWriter:
         err = _validate_record(rec)
         if err is not None:
             raise MatchLogError(f"refusing to write a bad record: {err}", self.path)
+        if self._pending_newline:
+            self._resume_after_unterminated_line()
+            rec["seq"] = self._next_seq
         self._write(_line(rec))
         self._next_seq += 1
+        if rec["type"] == "action":
+            self.actions += 1
         return rec["seq"]
+
+    def _resume_after_unterminated_line(self) -> None:
+        """Close the unterminated last line; when it was unreadable, say so in a marker event."""
+        line, self._torn_line, self._pending_newline = self._torn_line, None, False
+        if line is None:  # a whole record that only lacked its newline
+            self._write(b"\n")
+            return
+        marker = {"type": "event", "seq": self._next_seq, "t": now_iso(), "kind": RESUMED, "torn_line": line,
+                  "message": f"line {line} was cut by a crash; the log continues after it"}
+        self._write(b"\n" + _line(marker))
+        self._next_seq += 1
 
     def action(
         self,

@@ -61,9 +61,15 @@ class ReplayReport:
         return [c for c in self.checks if not c.agrees]
 
     @property
+    def damage(self) -> list[LogProblem]:
+        """Problems other than lines torn by a crash (those were never acknowledged: nothing lost)."""
+        return [p for p in self.problems if not p.torn]
+
+    @property
     def ok(self) -> bool:
-        """Every verdict reproduces, the recorded outcome too, and every line was readable."""
-        return not self.disagreements and not self.problems and self.outcome_agrees
+        """Every verdict reproduces, the recorded outcome too, and every line was readable except
+        lines torn by a crash (listed, but no record that was acknowledged is missing)."""
+        return not self.disagreements and not self.damage and self.outcome_agrees
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,7 +81,7 @@ class ReplayReport:
             "actions": len(self.checks),
             "corrections": self.corrections,
             "disagreements": [c.to_json() for c in self.disagreements],
-            "problems": [{"line": p.line, "message": p.message} for p in self.problems],
+            "problems": [{"line": p.line, "message": p.message, "torn": p.torn} for p in self.problems],
             "checks": [c.to_json() for c in self.checks],
             "final_state": self.final_state.to_json(),
             "outcome": self.outcome.to_json() if self.outcome else None,
@@ -91,7 +97,8 @@ def initial_state(header: Header) -> GameState:
         if header.initial_state is not None:
             return game.state_from_json(header.initial_state)
         return game.new_state(players=len(header.players), **header.variant)
-    except (EngineError, TypeError) as exc:
+    except (EngineError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # a damaged set-up position or variant: whatever the game's JSON reader raises
         raise ReplayError(f"cannot start the match: {exc}") from exc
 
 
@@ -172,13 +179,14 @@ def _replay_action(game: engine.Game, state: GameState, rec: dict[str, Any], lin
         action = game.action_from_json(rec["action"])
         notation = notation or action.notation()
         verdict = state.judge(action)
-    except EngineError as exc:
+    except (EngineError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # a damaged action record (a field renamed or of the wrong type by a bad byte)
         check = RecordCheck(seq, line, notation, mover, recorded, None, False,
                             note=f"the engine cannot read this action: {exc}")
         return check, state
     try:
         recorded_verdict = Verdict.from_json(recorded) if recorded is not None else None
-    except EngineError:
+    except (EngineError, TypeError, ValueError, KeyError, AttributeError):
         recorded_verdict = None
     agrees = recorded_verdict is not None and verdict.same_ruling(recorded_verdict)
     if recorded_verdict is None:
@@ -186,7 +194,7 @@ def _replay_action(game: engine.Game, state: GameState, rec: dict[str, Any], lin
     check = RecordCheck(seq, line, notation, mover, recorded, verdict.to_json(), agrees, note=note)
     try:
         new_state = state.apply(action, verdict)
-    except (EngineError, NotImplementedError) as exc:
+    except (EngineError, NotImplementedError, TypeError, ValueError, KeyError, IndexError) as exc:
         check.agrees = False
         check.note = (check.note + "; " if check.note else "") + f"the engine cannot apply it: {exc}"
         return check, state
@@ -222,5 +230,11 @@ def format_report(report: ReplayReport) -> str:
         out.append(f"outcome: {report.outcome.reason}")
     else:
         out.append("outcome: the game is not over")
-    out.append("verdicts reproduce: yes" if report.ok else "verdicts reproduce: NO")
+    torn = [p for p in report.problems if p.torn]
+    if report.ok and torn:
+        lines = ", ".join(str(p.line) for p in torn)
+        out.append(f"verdicts reproduce: yes (every intact record; line{'s' if len(torn) > 1 else ''} "
+                   f"{lines} cut by a crash held nothing that was acknowledged)")
+    else:
+        out.append("verdicts reproduce: yes" if report.ok else "verdicts reproduce: NO")
     return "\n".join(out)

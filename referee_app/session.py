@@ -18,6 +18,7 @@ from engine import Action, EngineError, GameState, Verdict
 from referee_app import events
 from referee_app.events import EventBus
 from referee_app.matchlog import MatchLogContents, MatchLogWriter
+from referee_app.typed_moves import MoveReader
 
 
 class SessionError(Exception):
@@ -56,6 +57,7 @@ class MatchSession:
         self.states: list[GameState] = [start]  # states[k] = after the k-th action in force
         self.played: list[Played] = []  # actions in force, in order
         self.events_logged = 0
+        self.ended: str | None = None  # why the match was ended before the rules ended it
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -78,6 +80,7 @@ class MatchSession:
                 "to_move_name": self.players[player] if 0 <= player < len(self.players) else None,
                 "chance": state.is_chance_node(),
                 "terminal": state.is_terminal(),
+                "ended": self.ended,
                 "outcome": outcome.to_json() if outcome else None,
                 "state": state.to_json(),
                 "history": [
@@ -89,8 +92,9 @@ class MatchSession:
 
     # -- changing ----------------------------------------------------------------------------
     def parse(self, notation: str) -> Action:
+        """A typed move in the game's notation; a player may be named by name ("Ann done")."""
         try:
-            return self.game.parse_action(notation)
+            return MoveReader(self.game.name, self.game.parse_action, self.players).parse(notation)
         except EngineError as exc:
             raise SessionError(str(exc)) from exc
 
@@ -98,6 +102,7 @@ class MatchSession:
                frame: str | int | None = None, corrects: int | None = None,
                cells: list[str] | None = None, margin: float | None = None) -> Played:
         with self._lock:
+            self._check_open()
             state = self.state
             player = state.current_player()
             try:
@@ -126,6 +131,7 @@ class MatchSession:
         """Withdraw the latest action in force (its seq may be given to make sure the right one is
         withdrawn) and optionally play a replacement in its place."""
         with self._lock:
+            self._check_open()
             if not self.played:
                 raise SessionError("there is no action to correct", 409)
             latest = self.played[-1]
@@ -151,6 +157,25 @@ class MatchSession:
             else:
                 self._publish_turn(None)
             return out
+
+    def end(self, reason: str, source: str = "manual") -> int:
+        """End the match now (the players stop): an end record without an outcome, then no more
+        moves or corrections. A match the rules have already ended cannot be ended again."""
+        with self._lock:
+            self._check_open()
+            if self.state.is_terminal():
+                raise SessionError("the match is already over by the rules", 409)
+            reason = reason or "ended by the players"
+            seq = self.writer.end(None, reason=reason, source=source)
+            self.ended = reason
+            self.bus.publish(events.MATCH_END, self.match_id, self.game.name, seq=seq, outcome=None,
+                             ended=reason, source=source)
+            return seq
+
+    def _check_open(self) -> None:
+        if self.ended is not None:
+            raise SessionError(f"the match was ended ({self.ended}): it takes no more moves; "
+                               "start a new match", 409)
 
     def note(self, kind: str, message: str, **data: Any) -> int:
         """Log and publish a non-action event (table mismatch, camera lost, confirmation needed)."""
@@ -191,4 +216,7 @@ class MatchSession:
             session.played.append(Played(check.seq, session.game.action_from_json(rec["action"]),
                                          Verdict.from_json(check.engine or {}), rec["source"],
                                          float(rec.get("confidence", 1.0)), check.player))
+        ends = [r for r in contents.records if r["type"] == "end"]
+        if ends and not session.state.is_terminal():  # ended by the players, not by the rules
+            session.ended = str(ends[-1].get("reason") or "ended by the players")
         return session

@@ -212,10 +212,9 @@ class MatchStore:
         ends = [r for r in contents.records if r["type"] == "end"]
         outcome = ends[-1].get("outcome") if ends else None
         status = "finished" if ends else "playing"
-        problem = ""
-        if contents.problems:
+        problem = "; ".join(str(p) for p in contents.problems[:3])
+        if any(not p.torn for p in contents.problems):  # a line torn by a crash lost nothing
             status = "damaged"
-            problem = "; ".join(str(p) for p in contents.problems[:3])
         header = contents.header
         if header.match_id != path.stem:
             # The file name is the id the store serves; keep the header's id visible as a problem.

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from datasets.camera import SheetObject, project, random_pose, render_sheet
-from referee_app.render.canvas import RasterCanvas
+from drawing.canvas import RasterCanvas
 from vision.markers import dictionary, draw_corner_markers
 
 

@@ -10,8 +10,9 @@ import pytest
 
 from datasets.camera import random_pose
 from datasets.dice.scenes import die_face_rgba, random_scene, render_dice_on_sheet
+from drawing.dice_tray import tray_rgb
 from referee_app.cli import main
-from vision.dice.tray import TRAY_SIZE_MM, tray_rgb
+from vision.dice.tray import TRAY_SIZE_MM
 from vision.realdata import load_labels
 
 

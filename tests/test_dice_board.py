@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 from test_dice_helpers import paved, position
 
+from drawing.dice_board import marker_keepout, printable_board
 from engine.core import EngineError
 from engine.dice_road import Board, board_json, load_board, new_state
 from engine.dice_road.layout import default_board
-from referee_app.render.dice_board import dice_board_svg, marker_keepout, printable_board
+from referee_app.render.dice_board import dice_board_svg
 from vision.markers import dictionary, sheet_marker_ids
 
 B = load_board()

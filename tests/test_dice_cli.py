@@ -32,7 +32,7 @@ def test_play_new_game_writes_a_position_that_legal_and_show_read(tmp_path: Path
 
 @pytest.mark.parametrize("argv, message", [
     (["dice", "legal", "new", "--roll", "9", "2"], "die value 1-6"),
-    (["dice", "legal", "new"], "no dice rolled yet"),
+    (["dice", "legal", "new"], "give the roll, e.g. `--roll 3 5`"),
     (["dice", "play", "new", "R 1 3", "4>W01"], "a 4 was not rolled"),
     (["dice", "play", "new", "R 1 3", "1>Q77"], "not on board"),
     (["dice", "play", "new", "move it"], "cannot read"),

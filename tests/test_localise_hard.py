@@ -13,8 +13,9 @@ import pytest
 import vision.localise as loc
 from datasets.camera import project, random_pose, render_sheet
 from datasets.route_dice.scenes import dice_scene
+from drawing.dice_tray import tray_rgb
 from referee_app.cli import main
-from vision.dice.tray import TRAY_SHEET, TRAY_SIZE_MM, tray_rgb
+from vision.dice.tray import TRAY_SHEET, TRAY_SIZE_MM
 from vision.localise import (
     LocaliseError,
     Localiser,

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from datasets.camera import project, random_pose, render_sheet
+from drawing.dice_tray import tray_rgb
 from referee_app.cli import main
-from vision.dice.tray import TRAY_SHEET, TRAY_SIZE_MM, tray_rgb
+from vision.dice.tray import TRAY_SHEET, TRAY_SIZE_MM
 from vision.localise import Calibration, LocaliseError, Localiser, SheetSpec, localise
 from vision.types import VisionError
 

@@ -92,17 +92,22 @@ def test_partial_last_line_is_reported_then_continued_without_rewriting(tmp_path
     with open(log, "ab") as fh:
         fh.write(b'{"type":"action","seq":2,"action":{"type":"pla')
     before = log.read_bytes()
-    assert main(["log", "replay", str(log)]) == 1
+    assert main(["log", "replay", str(log)]) == 0  # a torn line held nothing acknowledged
     err_out = capsys.readouterr().out
-    assert "line 3: truncated record" in err_out
+    assert "line 3: truncated record" in err_out and "verdicts reproduce: yes" in err_out
     assert log.read_bytes() == before
     with MatchLogWriter.open(log) as w:
+        assert log.read_bytes() == before  # opening writes nothing
         assert w.next_seq == 2
         w.event("resumed", "after a crash")
     after = log.read_bytes()
     assert after.startswith(before)  # appended only
     contents = read_log(log)
-    assert [p.line for p in contents.problems] == [3] and contents.records[-1]["type"] == "event"
+    assert [(p.line, p.torn) for p in contents.problems] == [(3, True)]
+    assert [r.get("kind") for r in contents.records[-2:]] == ["log-resumed", "resumed"]
+    assert contents.records[-2]["torn_line"] == 3
+    assert main(["log", "replay", str(log)]) == 0
+    assert "verdicts reproduce: yes" in capsys.readouterr().out
 
 
 def test_play_killed_mid_match_then_replayed(tmp_path):

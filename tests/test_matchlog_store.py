@@ -65,17 +65,22 @@ def test_reindex_lists_corrupt_logs_and_never_drops_or_rewrites_them(tmp_path):
     damaged.event("note", "fine")
     damaged.close()
     with open(store.path("damaged"), "ab") as fh:
-        fh.write(b'{"type":"action","seq":2,"act')  # a crash mid-line
+        fh.write(b'{"type":"action","seq":2,"act\xff\n{"type":"event","seq":3,"kind":"x","message":""}\n')
+    torn = store.create("highway-grid", ["A", "B"], match_id="torn")
+    torn.close()
+    with open(store.path("torn"), "ab") as fh:
+        fh.write(b'{"type":"action","seq":1,"act')  # a crash mid-line: nothing acknowledged is lost
     (store.matches_dir / "garbage.jsonl").write_bytes(b"not json at all\n")
     before = {p.name: p.read_bytes() for p in store.matches_dir.iterdir()}
     store.index_path.unlink()  # the index is only a cache
     infos = {i.match_id: i for i in MatchStore(tmp_path).reindex()}
-    assert set(infos) == {"good", "damaged", "garbage"}
+    assert set(infos) == {"good", "damaged", "torn", "garbage"}
     assert infos["good"].status == "playing"
-    assert infos["damaged"].status == "damaged" and "line 3" in infos["damaged"].problem
+    assert infos["damaged"].status == "damaged" and "line 3: not valid UTF-8" in infos["damaged"].problem
+    assert infos["torn"].status == "playing" and "line 2: truncated record" in infos["torn"].problem
     assert infos["garbage"].status == "corrupt" and "line 1" in infos["garbage"].problem
     assert {p.name: p.read_bytes() for p in store.matches_dir.iterdir()} == before
-    assert len(store.list()) == 3
+    assert len(store.list()) == 4
 
 
 def test_a_log_copied_in_by_hand_is_indexed_on_get(tmp_path, repo_dir):

@@ -60,16 +60,17 @@ def test_illegal_moves_append_to_an_existing_log_without_rewriting_it(capsys, tm
     ("7@b2 17@a1", "--moves, move 2 ('17@a1'): cannot read '17@a1': pieces are numbered 1..16"),
     ("7@b2 3@e9", "--moves, move 2 ('3@e9')"),
 ])
-def test_malformed_notation_names_the_move_and_leaves_the_log_intact(capsys, tmp_path, moves, expected):
+def test_a_malformed_move_is_skipped_and_named_and_the_others_are_judged(capsys, tmp_path, moves, expected):
     log = tmp_path / "m.jsonl"
     assert run(capsys, "play", "highway-grid", "--moves", "1@a1", "--log", str(log))[0] == 0
-    before = log.read_bytes()
-    code, out, err = run(capsys, "play", "highway-grid", "--moves", moves, "--log", str(log))
+    code, out, err = run(capsys, "play", "highway-grid", "--moves", moves + " 4@d4", "--log", str(log))
     assert code == 2 and expected in err and "Traceback" not in err
-    assert log.read_bytes() == before
+    assert "SKIPPED" in out and "4@d4     legal" in out
+    report = replay(log)  # the moves before and after the bad one are judged and logged
+    assert [c.notation for c in report.checks] == ["1@a1", "7@b2", "4@d4"] and report.ok
 
 
-def test_malformed_notation_on_a_new_match_writes_no_log(capsys, tmp_path):
+def test_a_new_match_whose_only_move_is_malformed_writes_no_log(capsys, tmp_path):
     code, _, err = run(capsys, "play", "highway-grid", "--moves", "x", "--data", str(tmp_path))
     assert code == 2 and "move 1 ('x')" in err
     assert not list(tmp_path.glob("matches/*.jsonl"))
@@ -92,9 +93,20 @@ def test_continuing_a_log_of_another_game_or_a_damaged_log_is_refused(capsys, tm
     assert run(capsys, "play", "highway-grid", "--moves", "1@a1", "--log", str(log))[0] == 0
     with open(log, "ab") as fh:
         fh.write(b'{"type":"act')
-    before = log.read_bytes()
+    torn = log.read_bytes()
+    # a last line cut by a crash is continued after (docs/formats/match-log.md), not refused
     code, _, err = run(capsys, "play", "highway-grid", "--moves", "2@b1", "--log", str(log))
-    assert code == 2 and "damaged lines (line 3: truncated record" in err
+    assert code == 0, err
+    assert log.read_bytes().startswith(torn)
+    code, out, _ = run(capsys, "log", "replay", str(log))
+    assert code == 0 and "verdicts reproduce: yes" in out and "line 3: truncated record" in out
+    # a damaged middle line is refused: the player should look first
+    lines = log.read_bytes().split(b"\n")
+    lines[1] = lines[1].replace(b'"seq"', b'"s\xffq"')
+    log.write_bytes(b"\n".join(lines))
+    before = log.read_bytes()
+    code, _, err = run(capsys, "play", "highway-grid", "--moves", "3@c1", "--log", str(log))
+    assert code == 2 and "damaged lines (line 2: not valid UTF-8" in err
     assert log.read_bytes() == before
 
 
@@ -121,15 +133,15 @@ def test_store_and_json_output(capsys, tmp_path):
     assert rows[0]["players"] == ["Ann", "Bob"]
 
 
-def test_moves_from_stdin_with_a_bad_line(tmp_path):
+def test_moves_from_stdin_with_a_bad_line_skip_only_that_line(tmp_path):
     log = tmp_path / "m.jsonl"
     proc = subprocess.run([sys.executable, "-m", "referee_app", "play", "highway-grid", "--log", str(log)],
                           input="7@b2\n# a comment\n\n3@a1\n9-c3\n4@d4\n", capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 2
     assert "stdin line 5 ('9-c3'): cannot read" in proc.stderr and "Traceback" not in proc.stderr
-    report = replay(log)  # the moves before the bad line are judged and durable
-    assert [c.notation for c in report.checks] == ["7@b2", "3@a1"] and report.ok
+    report = replay(log)  # the bad line is skipped; the moves around it are judged and durable
+    assert [c.notation for c in report.checks] == ["7@b2", "3@a1", "4@d4"] and report.ok
 
 
 def test_computer_opponent_plays_legal_moves_and_is_logged(capsys, tmp_path, monkeypatch):

@@ -134,8 +134,8 @@ def test_free_check_lands_craters_in_their_round(tmp_path: Path) -> None:
 
 
 def test_sheet_svg_colours_networks_and_traces_routes() -> None:
+    from drawing.canvas import hex_color
     from engine.railroad_ink import load_sheet
-    from referee_app.render.canvas import hex_color
     from referee_app.render.railroad_ink import HIGHWAY_TRACE, NETWORK_COLOURS, sheet_svg
 
     svg = sheet_svg(load_sheet(SAMPLES / "loop_reading.json").sheet)

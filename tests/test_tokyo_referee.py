@@ -8,7 +8,7 @@ import json
 import pytest
 
 import engine
-from datasets import demo_tokyo as dt
+from referee_app import demo_tokyo as dt
 from referee_app import events
 from referee_app.games import get_adapter
 from referee_app.games.base import Observation
@@ -254,8 +254,8 @@ def mat_photo(camera, size=(420.0, 297.0), scale=3.0):
     import cv2
     import numpy as np
 
-    from referee_app.render.canvas import RasterCanvas
-    from vision.tokyo.mat import draw_mat
+    from drawing.canvas import RasterCanvas
+    from drawing.tokyo_mat import draw_mat
 
     w, h = size
     canvas = RasterCanvas(w, h, scale=scale)

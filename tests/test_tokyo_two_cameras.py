@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import engine
-from datasets import demo_tokyo as dt
+from referee_app import demo_tokyo as dt
 from referee_app import events
 from referee_app.cli import load_commands, main
 from referee_app.commands.serve import build_referee

@@ -9,10 +9,11 @@ import pytest
 
 from datasets.camera import project, random_pose
 from datasets.dice.scenes import render_dice_on_sheet
+from datasets.dice.train import TRAIN_PHOTOS
+from drawing.dice_tray import tray_rgb
 from vision.dice import read_dice
 from vision.dice.colour import classify_colour, palette_lab
-from vision.dice.train import TRAIN_PHOTOS
-from vision.dice.tray import ROLL_AREA_MM, TRAY_SIZE_MM, tray_rgb
+from vision.dice.tray import ROLL_AREA_MM, TRAY_SIZE_MM
 from vision.realdata import greedy_match, iou_matrix, load_labels
 from vision.types import VisionError
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from datasets.route_dice.scenes import dice_scene, render_route_dice_frame
+from drawing.canvas import RasterCanvas
 from referee_app.cli import main
-from referee_app.render.canvas import RasterCanvas
 from vision.route_dice import FACES, read_dice, read_route_dice
 from vision.route_dice.faces import draw_face
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
-import threading
 import time
 
 import numpy as np
 import pytest
-from waitress.server import create_server
+from waitress_server import serving
 
 from referee_app.hub import Hub
 from referee_app.store import MatchStore
@@ -22,17 +21,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 @pytest.fixture()
 def served(tmp_path):
     hub = Hub(MatchStore(tmp_path / "data"))
-    server = create_server(create_app(hub, stream_seconds=5), host="127.0.0.1", port=0, threads=12)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield hub, server.effective_port
-    # let open streams finish (they are bounded by their timeout) before the sockets close
-    server.task_dispatcher.shutdown(cancel_pending=True, timeout=8)
-    # closed from inside the server's own loop: closing its sockets under a running select() from
-    # here made that thread fail with EBADF
-    server.trigger.pull_trigger(server.close)
-    thread.join(timeout=5)
-    assert not thread.is_alive()
+    # open streams may finish (they are bounded by their timeout) before the sockets close
+    with serving(create_app(hub, stream_seconds=5), threads=12, drain=8) as port:
+        yield hub, port
     hub.bus.close()
 
 

@@ -20,6 +20,10 @@ SHEET_BASE_IDS = {
     "railroad-ink-dice-tray": 20,
 }
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
+# A large sheet printed in tiles on home paper (drawing/paper.py) carries extra markers inside each tile,
+# so every tile can be located on its own: ids after the sheets' corner ids, numbered per sheet (only one
+# tiled sheet is on the table at a time).
+TILE_MARKER_IDS = tuple(range(24, 50))
 
 
 def dictionary() -> cv2.aruco.Dictionary:
@@ -39,7 +43,7 @@ def sheet_marker_ids(sheet: str) -> tuple[int, int, int, int]:
 
 def draw_marker(canvas, x: float, y: float, size: float, marker_id: int) -> None:
     """Draw marker `marker_id` with its top-left corner at (x, y), `size` units wide, on any
-    `referee_app.render.canvas.Canvas`-like object (rect with fill)."""
+    `drawing.canvas.Canvas`-like object (rect with fill)."""
     bits = marker_bits(marker_id)
     cell = size / bits.shape[0]
     canvas.rect(x - cell, y - cell, size + 2 * cell, size + 2 * cell, fill=(255, 255, 255))  # quiet zone

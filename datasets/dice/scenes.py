@@ -153,7 +153,8 @@ def random_scene(rng: np.random.Generator, out_size: tuple[int, int] = (1280, 72
                  sheet: str = "tray") -> tuple[np.ndarray, list[dict[str, Any]]]:
     """A random photo of dice on the printed dice tray; labels in the realdata `objects` form. A die
     more than 40 % hidden by the hand is dropped from the labels (nobody could read it)."""
-    from vision.dice.tray import ROLL_AREA_MM, TRAY_SIZE_MM, tray_rgb
+    from drawing.dice_tray import tray_rgb
+    from vision.dice.tray import ROLL_AREA_MM, TRAY_SIZE_MM
 
     sheet_rgb = tray_rgb(3.0)
     n = int(rng.integers(1, 13)) if n_dice is None else n_dice

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from datasets.camera import SheetObject, project, random_pose, render_sheet, table_texture
-from referee_app.render.canvas import RasterCanvas
-from referee_app.render.rri_print import draw_tray
+from drawing.canvas import RasterCanvas
+from drawing.rri_print import draw_tray
 from vision.route_dice import geometry as g
 from vision.route_dice.faces import FACES, draw_face
 

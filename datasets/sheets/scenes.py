@@ -14,8 +14,8 @@ import numpy as np
 
 from datasets.camera import random_pose, render_sheet, table_texture
 from datasets.sheets.draw import Hand, draw_square
-from referee_app.render.canvas import RasterCanvas
-from referee_app.render.rri_print import draw_sheet
+from drawing.canvas import RasterCanvas
+from drawing.rri_print import draw_sheet
 from vision.sheets import geometry as g
 
 SCALE = 6.0  # px/mm of the drawn sheet before the camera sees it

@@ -16,8 +16,8 @@ import numpy as np
 
 from datasets.camera import SheetObject, random_pose, render_sheet, table_texture
 from datasets.tiles.tokens import HELD_OUT_FONTS, TRAIN_FONTS, Look, random_look, render_token
-from referee_app.render.canvas import RasterCanvas
-from referee_app.render.grid_sheet import draw_board, draw_piece
+from drawing.canvas import RasterCanvas
+from drawing.grid_sheet import draw_board, draw_piece
 from vision.tiles import geometry as g
 
 LOOKS = ("printed", "fonts", "held-out", "mixed")

@@ -55,7 +55,7 @@ class Look:
     bar_thick: float = 0.16  # bar thickness / text height
 
 
-PRINTED = Look()  # the project's printed pieces (see referee_app/render/grid_sheet.py)
+PRINTED = Look()  # the project's printed pieces (see drawing/grid_sheet.py)
 
 
 def random_look(rng: np.random.Generator, number: int, fonts: tuple[int, ...] = TRAIN_FONTS) -> Look:

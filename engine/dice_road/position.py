@@ -8,7 +8,7 @@ from typing import Any
 from engine.core import EngineError
 from engine.dice_road.board import SEAT_NAMES, resolve_board
 from engine.dice_road.road import Routes, Stone, next_in_cycle, wrap7
-from engine.dice_road.state import DiceState, _routing
+from engine.dice_road.routing import seat_routing
 
 _ROAD_KINDS = ("pave", "block", "unblock", "repair", "hole")
 
@@ -28,7 +28,8 @@ def _list(data: dict[str, Any], key: str, n: int) -> list[Any]:
     return value
 
 
-def state_from_json(data: dict[str, Any]) -> DiceState:
+def position_fields(data: dict[str, Any]) -> tuple[Any, ...]:
+    """The checked fields of a position, in DiceState's order (`DiceState.from_json` builds it)."""
     if not isinstance(data, dict) or data.get("game") != "highway-dice":
         raise EngineError('not a highway-dice position: expected an object with "game": "highway-dice"')
     board = resolve_board(data.get("board"))
@@ -37,7 +38,7 @@ def state_from_json(data: dict[str, Any]) -> DiceState:
         raise EngineError(f"position 'players' must be 2, 3 or 4, got {players!r}")
     if players > board.max_players:
         raise EngineError(f"board {board.name!r} has roads for {board.max_players} seats, not {players}")
-    routing = _routing(board, players)
+    routing = seat_routing(board, players)
     turn = data.get("turn")
     if turn not in routing.seats:
         raise EngineError(f"position 'turn' must be a seat in play {list(routing.seats)}, got {turn!r}")
@@ -79,7 +80,7 @@ def state_from_json(data: dict[str, Any]) -> DiceState:
         if not trails[winner] or trails[winner][-1].cell != board.centre:
             raise EngineError(f"position 'winner' {winner}: {SEAT_NAMES[winner]}'s road does not reach the "
                               f"centre {board.centre}")
-    return DiceState(board, players, turn, roll, pools, tuple(trails), tuple(bridges), clock, winner)
+    return board, players, turn, roll, pools, tuple(trails), tuple(bridges), clock, winner
 
 
 def _bridge(road: Any, raw: Any, seat: int, players: int) -> tuple[Stone, ...]:

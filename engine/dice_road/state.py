@@ -15,7 +15,9 @@ from typing import Any
 from engine.core import CHANCE, TERMINAL, Action, Consequence, EngineError, GameState, Outcome, Verdict
 from engine.dice_road.actions import Play, Reclaim, Roll
 from engine.dice_road.board import SEAT_COLOURS, SEAT_NAMES, Board, load_board, resolve_board
-from engine.dice_road.road import RoadStatus, Routes, Stone, road_status
+from engine.dice_road.position import position_fields
+from engine.dice_road.road import RoadStatus, Stone, road_status
+from engine.dice_road.routing import SeatRouting, seat_routing
 
 ALL_ROLLS = tuple(Roll(a, b) for a in range(1, 7) for b in range(a, 7))
 _PARITY = ("odd", "even")
@@ -38,41 +40,6 @@ class Use:
     def to_json(self) -> dict[str, Any]:
         return {"die": self.die, "source": self.source, "cell": self.cell, "kind": self.kind,
                 "rule": self.rule, "target_seat": self.target_seat, "notation": self.action().notation()}
-
-
-@dataclass(frozen=True)
-class _Routing:
-    """Per board and player count: each seat's routes and the seats in turn order."""
-
-    routes: tuple[Routes, ...]
-    seats: tuple[int, ...]
-    flank_owner: dict[str, int]
-    bridge_owner: dict[str, int]
-    route_seats: dict[str, tuple[int, ...]]  # cell -> seats whose stones may ever lie there
-
-
-_ROUTING: dict[tuple[int, int], _Routing] = {}
-
-
-def _routing(board: Board, players: int) -> _Routing:
-    key = (id(board), players)
-    r = _ROUTING.get(key)
-    if r is None:
-        seats = tuple(s for s in board.turn_order if s < players)
-        routes = tuple(Routes(board, board.roads[s], players) for s in range(players))
-        route_seats: dict[str, tuple[int, ...]] = {}
-        for s, rt in enumerate(routes):
-            for c in {*rt.via_bridge, *rt.via_detour, *(c for lane in rt.lanes for c in lane), rt.centre}:
-                route_seats[c] = (*route_seats.get(c, ()), s)
-        r = _Routing(
-            routes,
-            seats,
-            {f: rd.seat for rd in board.roads[:players] for f in rd.flanks},
-            {rd.bridge: rd.seat for rd in board.roads[:players]},
-            route_seats,
-        )
-        _ROUTING[key] = r
-    return r
 
 
 @dataclass(frozen=True)
@@ -101,15 +68,15 @@ class DiceState(GameState):
             raise EngineError(f"highway-dice is played by 2, 3 or 4 players, not {players!r}")
         if players > b.max_players:
             raise EngineError(f"board {b.name!r} has roads for {b.max_players} seats, not {players}")
-        seats = _routing(b, players).seats
+        seats = seat_routing(b, players).seats
         return cls(b, players, seats[0], None, (None,) * players, ((),) * players, ((),) * players)
 
     # -- derived views ----------------------------------------------------------------
     @property
-    def routing(self) -> _Routing:
+    def routing(self) -> SeatRouting:
         rt = self._memo.get("rt")
         if rt is None:
-            rt = self._memo["rt"] = _routing(self.board, self.players)
+            rt = self._memo["rt"] = seat_routing(self.board, self.players)
         return rt
 
     def status(self, seat: int) -> RoadStatus:
@@ -580,9 +547,7 @@ class DiceState(GameState):
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DiceState:
-        from engine.dice_road.position import state_from_json
-
-        return state_from_json(data)
+        return cls(*position_fields(data))
 
     def seat_summary(self, seat: int) -> dict[str, Any]:
         st = self.status(seat)

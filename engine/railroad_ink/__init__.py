@@ -10,14 +10,8 @@ from typing import Any
 
 from engine.railroad_ink.board import CENTRE, STANDARD_EXITS, Sheet, Square, cell_name, transform_sheet
 from engine.railroad_ink.scoring import EXIT_POINTS, Score, ranking, score_sheet
-from engine.railroad_ink.sheetfile import (
-    CheckResult,
-    SheetFile,
-    check_sheet,
-    load_sheet,
-    sheet_from_json,
-    sheet_to_json,
-)
+from engine.railroad_ink.sheetcheck import CheckResult, check_sheet
+from engine.railroad_ink.sheetfile import SheetFile, load_sheet, sheet_from_json, sheet_to_json
 from engine.railroad_ink.state import (
     Done,
     Meteor,

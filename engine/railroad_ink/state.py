@@ -37,10 +37,10 @@ from engine.railroad_ink.scoring import Score, ranking, score_sheet
 from engine.railroad_ink.tiles import (
     BASE_DICE,
     EXPANSION_DICE,
-    EXPANSIONS,
     FACES,
     PIECES,
     SPECIALS,
+    check_expansions,
     check_sides,
     orientations,
     transform,
@@ -54,17 +54,6 @@ _MUST = Consequence.MUST_CORRECT
 
 def dice_for(expansions: tuple[str, ...]) -> tuple[str, ...]:
     return BASE_DICE + tuple(d for e in expansions for d in EXPANSION_DICE[e])
-
-
-def check_expansions(expansions: object) -> tuple[str, ...]:
-    if isinstance(expansions, str):
-        expansions = [e for e in expansions.split(",") if e]
-    if not isinstance(expansions, (list, tuple)) or not all(isinstance(e, str) for e in expansions):
-        raise EngineError(f"expansions must be a list of names from {EXPANSIONS}, got {expansions!r}")
-    bad = [e for e in expansions if e not in EXPANSIONS]
-    if bad:
-        raise EngineError(f"unknown expansion {bad[0]!r} (known: {', '.join(EXPANSIONS)})")
-    return tuple(e for e in EXPANSIONS if e in expansions)  # canonical order, no repeats
 
 
 # -- actions ------------------------------------------------------------------------------------
@@ -185,11 +174,19 @@ def action_from_json(data: dict[str, Any]) -> Action:
 _PLACE = re.compile(r"^\s*p(\d+)\s+([a-z0-9_]+)\s+([A-Ga-g][0-6])\s+([-HRWLV]{4})\s*$")
 
 
+_ALL_FACES = frozenset(face for faces in FACES.values() for face in faces)
+
+
 def parse_action(text: str) -> Action:
     """Notation: `roll F1 F2 ...`, `p0 railway_curve B3 R--R`, `p0 meteor [DIR|ignore SPECIAL]`, `p0 done`."""
     t = text.strip()
     if t.startswith("roll "):
-        return Roll(tuple(t.split()[1:]))
+        faces = tuple(t.split()[1:])
+        unknown = [f for f in faces if f not in _ALL_FACES]
+        if unknown:  # a typo; also ends a roll where the next move of a typed list begins
+            raise NotationError(f"cannot read {text!r}: {unknown[0]!r} is not a face of any "
+                                "die")
+        return Roll(faces)
     m = _PLACE.match(t)
     if m:
         cell = parse_cell(m.group(3))

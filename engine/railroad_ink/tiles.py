@@ -207,3 +207,14 @@ def _joins(a: str, b: str, overpass: bool) -> bool:
     if pair == {"H", "R"}:
         return not overpass
     return "L" in pair and bool(pair & {"H", "R"})  # a pier joins its route to the lake
+
+
+def check_expansions(expansions: object) -> tuple[str, ...]:
+    if isinstance(expansions, str):
+        expansions = [e for e in expansions.split(",") if e]
+    if not isinstance(expansions, (list, tuple)) or not all(isinstance(e, str) for e in expansions):
+        raise EngineError(f"expansions must be a list of names from {EXPANSIONS}, got {expansions!r}")
+    bad = [e for e in expansions if e not in EXPANSIONS]
+    if bad:
+        raise EngineError(f"unknown expansion {bad[0]!r} (known: {', '.join(EXPANSIONS)})")
+    return tuple(e for e in EXPANSIONS if e in expansions)  # canonical order, no repeats

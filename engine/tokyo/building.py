@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core import Consequence, EngineError, Verdict
 from engine.tokyo.actions import Build, NewSupport, Start
 from engine.tokyo.checks import Crossing, Problem, car_bar, pt, stick_bar
 from engine.tokyo.geometry import Bar
 from engine.tokyo.model import Car, Point3, Stick, Support
-
-if TYPE_CHECKING:
-    from engine.tokyo.state import TokyoState
+from engine.tokyo.table import TokyoTable
 
 
 @dataclass(frozen=True)
@@ -34,7 +32,7 @@ class Plan:
     junctions: int = 0
 
 
-def plan_start(state: TokyoState, a: Start) -> Plan:
+def plan_start(state: TokyoTable, a: Start) -> Plan:
     seat = state.rules.seat_of(a.player, state.current_player() if state.in_setup else state.to_move)
     g = state.rules.geometry
     if p := state.game_over_problem():
@@ -74,7 +72,7 @@ def plan_start(state: TokyoState, a: Start) -> Plan:
     )
 
 
-def _check_overlap(state: TokyoState, sup: NewSupport) -> None:
+def _check_overlap(state: TokyoTable, sup: NewSupport) -> None:
     other = state.index.overlapping_support(sup.x, sup.y)
     if other is not None:
         raise EngineError(
@@ -83,7 +81,7 @@ def _check_overlap(state: TokyoState, sup: NewSupport) -> None:
         )
 
 
-def _reach(state: TokyoState, a: Point3, b: Point3, what: str, frm: str) -> list[Problem]:
+def _reach(state: TokyoTable, a: Point3, b: Point3, what: str, frm: str) -> list[Problem]:
     g = state.rules.geometry
     span = math.dist(a, b)
     if span > g.stick_length_mm + g.clearance_mm:
@@ -100,7 +98,7 @@ def _reach(state: TokyoState, a: Point3, b: Point3, what: str, frm: str) -> list
 
 
 def _geometry(
-    state: TokyoState, stick: Stick, new: Support | None, seat: int, bar: Bar | None = None
+    state: TokyoTable, stick: Stick, new: Support | None, seat: int, bar: Bar | None = None
 ) -> list[Problem]:
     bar = bar if bar is not None else stick_bar(stick, state.rules.geometry)
     out = state.index.bar_problems(bar, state.rules.colors, "the new road")
@@ -109,7 +107,7 @@ def _geometry(
     return out
 
 
-def plan_build(state: TokyoState, a: Build) -> Plan:
+def plan_build(state: TokyoTable, a: Build) -> Plan:
     g = state.rules.geometry
     seat = state.rules.seat_of(a.player, state.to_move)
     if p := state.game_over_problem():
@@ -223,7 +221,7 @@ def plan_build(state: TokyoState, a: Build) -> Plan:
 
 
 def _cars(
-    state: TokyoState,
+    state: TokyoTable,
     a: Build,
     seat: int,
     problems: list[Problem],
@@ -277,7 +275,7 @@ def _cars(
 
 
 def _disagreements(
-    state: TokyoState, a: Build, crossings: list[Crossing], by_id: dict[int, Stick]
+    state: TokyoTable, a: Build, crossings: list[Crossing], by_id: dict[int, Stick]
 ) -> list[dict[str, Any]]:
     out = []
     at = {c.road: c for c in crossings}
@@ -312,7 +310,7 @@ def _disagreements(
     return out
 
 
-def verdict_build(state: TokyoState, a: Start | Build, plan: Plan) -> Verdict:
+def verdict_build(state: TokyoTable, a: Start | Build, plan: Plan) -> Verdict:
     details: dict[str, Any] = {"player": plan.seat}
     if plan.disagreements:
         details["disagreements"] = plan.disagreements

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from engine.core import Action
 from engine.tokyo.actions import Build, NewSupport, Skip, Start
-
-if TYPE_CHECKING:
-    from engine.tokyo.state import TokyoState
+from engine.tokyo.table import TokyoTable
 
 
-def candidate_actions(state: TokyoState, directions: int = 12) -> Iterator[Action]:
+def candidate_actions(state: TokyoTable, directions: int = 12) -> Iterator[Action]:
     """Builds sampled around each open end (positions are continuous, so this is a sample),
     judged or not: the property tests and benchmarks draw from them."""
     g = state.rules.geometry

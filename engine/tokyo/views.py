@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.tokyo.checks import stick_bar
 from engine.tokyo.geometry import segment_intersection
-
-if TYPE_CHECKING:
-    from engine.tokyo.state import TokyoState
+from engine.tokyo.table import TokyoTable
 
 
-def all_crossings(state: TokyoState) -> list[dict[str, Any]]:
+def all_crossings(state: TokyoTable) -> list[dict[str, Any]]:
     """Every place where two roads cross in plan view, which is on top, and the heights."""
     g = state.rules.geometry
     bars = [stick_bar(s, g) for s in state.sticks]
@@ -38,7 +36,7 @@ def all_crossings(state: TokyoState) -> list[dict[str, Any]]:
     return out
 
 
-def table_view(state: TokyoState) -> dict[str, Any]:
+def table_view(state: TokyoTable) -> dict[str, Any]:
     """The table in plain JSON for the referee app and the drawing (units: mm, heights in columns)."""
     colors = state.rules.colors
     sticks = []

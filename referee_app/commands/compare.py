@@ -1,5 +1,6 @@
 """`highway-referee compare dice FOLDER... --json OUT [--readers classical,combo,crops]`: the same
-scores as `eval dice` (recall, precision at IoU >= 0.5, value accuracy, n_labelled, n_detected) for
+scores as `eval dice` (recall, precision, value accuracy, n_labelled, n_detected; detections matched to
+labelled dice as each folder's `box_convention` says, see vision/dice/evaluate.py) for
 several readers side by side on the same photos, plus frames per second on one thread.
 
 Photos any compared model trained on are left out for every reader (so all are scored on the same
@@ -71,7 +72,7 @@ KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_ac
 def _run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.dice.evaluate import evaluate, load
+    from vision.dice.evaluate import box_convention, evaluate, load
     from vision.types import VisionError
 
     names = [n.strip() for n in args.readers.split(",") if n.strip()]
@@ -94,11 +95,13 @@ def _run(args: argparse.Namespace) -> int:
     for folder in folders:
         try:
             labels = load(folder)
+            box_convention(labels.meta)
         except VisionError as exc:
-            raise CliError(str(exc)) from exc
+            raise CliError(f"{folder}: {exc}") from exc
         skip = skip_by.get(folder.resolve().name, set())
         n_skip = len(skip & {i.image for i in labels.items})
-        entry = {"folder": str(folder), "skipped_training_photos": n_skip, "results": {}}
+        entry = {"folder": str(folder), "box_convention": box_convention(labels.meta),
+                 "skipped_training_photos": n_skip, "results": {}}
         for n, read in readers.items():
             r = evaluate(labels, read, skip=skip)
             row = {k: r[k] for k in KEYS}
@@ -141,8 +144,10 @@ def markdown_table(report: dict) -> str:
     lines = ["| photos | reader | images | dice | found | recall | precision | value accuracy | end to end | "
              "ms / image | fps |", "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for entry in report["folders"]:
+        boxes = entry.get("box_convention", "whole_die")  # named where matched by centre, not IoU
+        photos = Path(entry["folder"]).name + ("" if boxes == "whole_die" else f" ({boxes} boxes)")
         for name, r in entry["results"].items():
-            lines.append(f"| {Path(entry['folder']).name} | {name} | {r['n_images']} | "
+            lines.append(f"| {photos} | {name} | {r['n_images']} | "
                          f"{r['n_labelled']} | {r['n_detected']} | {_pct(r['recall'])} | "
                          f"{_pct(r['precision'])} | "
                          f"{_pct(r['value_accuracy'])} | {_pct(r['end_to_end'])} | {r['ms_per_image']} | "

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.cli import CliError, CommandTree
+from referee_app.commands.input_files import refuse_match_log
 
 
 def _engine() -> Any:
@@ -45,6 +46,11 @@ def _position(args: argparse.Namespace) -> Any:
         if text.lstrip().startswith("{"):
             where, raw = "the position text", text
         else:
+            refuse_match_log(Path(text), "a position file",
+                             f"`highway-referee log replay {text}` shows where that match stands and "
+                             f"`highway-referee play highway-dice --log {text} --moves ...` continues it; "
+                             "the dice commands read a position written by `dice new --out FILE` or "
+                             "`dice play ... --out FILE`.")
             where, raw = text, Path(text).read_text(encoding="utf-8")
         try:
             data = json.loads(raw)
@@ -81,14 +87,18 @@ def _print_setup(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, type=Path, help="folder for the SVG, PNG and marker file")
     parser.add_argument("--board", type=Path, default=None, help="a board file (default: the shipped board)")
     parser.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
+    parser.add_argument("--paper", choices=("a4", "letter"), default=None,
+                        help="split the board into tiles to tape together, one per A4 or Letter page")
 
 
 def _print_run(args: argparse.Namespace) -> int:
-    from referee_app.render.dice_board import printable_board
+    from drawing.dice_board import printable_board
 
     if not 30 <= args.dpi <= 600:
         raise CliError(f"--dpi must be between 30 and 600, got {args.dpi:g}")
     board = _board(args.board)
+    if args.paper:
+        return _print_tiles(args, board)
     svg, png, meta = printable_board(board, args.dpi)
     stem = f"highway-dice-{board.name}"
     try:
@@ -101,6 +111,17 @@ def _print_run(args: argparse.Namespace) -> int:
     print(f"wrote {args.out / (stem + '.svg')} ({board.width:g} x {board.height:g} mm, print at 100 %), "
           f"{stem}.png and {stem}.markers.json")
     return 0
+
+
+def _print_tiles(args: argparse.Namespace, board: Any) -> int:
+    from drawing.dice_board import tiled_board
+    from referee_app.commands.print_pieces import write_tiles
+
+    try:
+        pages, plan = tiled_board(board, args.paper, args.dpi)
+    except ValueError as exc:  # a board file too crowded for every tile's markers
+        raise CliError(f"cannot tile board {board.name!r}: {exc}") from exc
+    return write_tiles(args.out, f"highway-dice-{board.name}", args.paper, pages, plan)
 
 
 # -- dice ... ---------------------------------------------------------------------------
@@ -158,6 +179,8 @@ def _legal_run(args: argparse.Namespace) -> int:
     dice = _engine()
     if state.winner is not None:
         raise CliError(f"the game is over: {dice.SEAT_NAMES[state.winner]} has won", 1)
+    if args.roll is None and state.roll is None:
+        raise CliError("no dice are rolled in this position: give the roll, e.g. `--roll 3 5`")
     try:
         uses = state.legal_uses(args.roll)
     except EngineError as exc:

@@ -39,7 +39,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from vision.dice.detector import MODELS
-    from vision.dice.evaluate import evaluate, format_report, load, trained_photos, write_json
+    from vision.dice.evaluate import box_convention, evaluate, format_report, load, trained_photos, write_json
     from vision.dice.reader import DiceReader
     from vision.types import VisionError
 
@@ -66,8 +66,9 @@ def _run(args: argparse.Namespace) -> int:
     for folder in args.folders:
         try:
             labels = load(folder)
+            box_convention(labels.meta)  # an unknown convention is refused before anything is read
         except VisionError as exc:
-            raise CliError(str(exc)) from exc
+            raise CliError(f"{folder}: {exc}") from exc
         draw = args.draw_misses / folder.resolve().name if args.draw_misses and len(args.folders) > 1 \
             else args.draw_misses
         scored: set[str] = set()
@@ -123,7 +124,22 @@ def _crop_reader(model: Path, classical: Path,
 
 
 def _pool(reports: list[dict]) -> dict:
-    """Totals over several folders, with each folder's report kept under "folders"."""
+    """Totals over several folders, with each folder's report kept under "folders", and totals per
+    box convention (folders matched by IoU and by centre are also reported apart)."""
+
+    out = _totals(reports)
+    out["folders"] = reports
+    def convention(r: dict) -> str:
+        return r.get("box_convention", "whole_die")
+
+    keys = ("n_labelled", "n_detected", "matched", "recall", "precision", "value_accuracy", "end_to_end")
+    out["by_convention"] = {
+        c: {k: v for k, v in _totals([r for r in reports if convention(r) == c]).items() if k in keys}
+        for c in sorted({convention(r) for r in reports})}
+    return out
+
+
+def _totals(reports: list[dict]) -> dict:
     from vision.dice.evaluate import confident_values
 
     def tot(k: str) -> int:
@@ -140,7 +156,7 @@ def _pool(reports: list[dict]) -> dict:
             "value_accuracy": v_ok / v_n if v_n else None, "end_to_end": v_ok / n_lab if n_lab else None,
             "confusion": {"labels": [1, 2, 3, 4, 5, 6], "matrix": matrix},
             "confident_values": confident_values([(t, p) for t, p, _ in reads], [c for _, _, c in reads]),
-            "images": [dict(i, folder=r["folder"]) for r in reports for i in r["images"]], "folders": reports}
+            "images": [dict(i, folder=r["folder"]) for r in reports for i in r["images"]]}
 
 
 def register(cli: CommandTree) -> None:

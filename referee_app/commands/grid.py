@@ -17,6 +17,7 @@ from engine.grid import GridState, cell_name, format_position, parse_position
 from engine.grid.solver import describe, solve
 from engine.grid.state import PLAYER_NAMES
 from referee_app.cli import CliError, CommandTree
+from referee_app.commands.input_files import missing_file
 from referee_app.commands.log import load_report
 
 
@@ -38,6 +39,8 @@ def load_position(words: list[str]) -> GridState:
     try:
         return parse_position(text)
     except EngineError as exc:
+        if len(words) == 1 and (missing := missing_file(text)) is not None:
+            raise missing from None  # a file name, not a mistyped position
         raise CliError(f"position: {exc}", 2) from None
 
 

@@ -1,7 +1,8 @@
 """`highway-referee log replay|export|list|reindex`: verify, convert and index match logs.
 
-Exit statuses of `log replay`: 0 every verdict reproduces; 1 some record disagrees with the engine
-or some line is damaged (each listed with its line number); 2 the log cannot be read at all
+Exit statuses of `log replay`: 0 every verdict reproduces (a line torn by a crash is listed, but it
+held nothing acknowledged); 1 some record disagrees with the engine or some line is damaged (each
+listed with its line number); 2 the log cannot be read at all
 (missing, no header, newer format, unknown game). No command here ever writes to a log.
 """
 
@@ -23,7 +24,7 @@ from referee_app.replay import ReplayError, ReplayReport, format_report, replay
 from referee_app.store import MatchStore
 
 CSV_FIELDS = ["seq", "line", "type", "t", "player", "notation", "legal", "rule", "consequence", "reason",
-              "source", "confidence", "frame", "target", "corrects", "message"]
+              "source", "confidence", "frame", "target", "corrects", "message", "seat"]
 
 
 def load_report(path: str) -> ReplayReport:
@@ -63,7 +64,15 @@ def _setup_export(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE", help="write here instead of stdout (never the log itself)")
 
 
+def _player_name(players: list[str], seat: Any) -> Any:
+    """A seat index as the player's name (the log's header lists them); other values unchanged."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
+        return players[seat]
+    return seat
+
+
 def _rows(contents: MatchLogContents) -> list[dict[str, Any]]:
+    players = list(contents.header.players)
     rows = []
     for index, rec in enumerate(contents.records):
         verdict = rec.get("verdict") if isinstance(rec.get("verdict"), dict) else {}
@@ -76,6 +85,7 @@ def _rows(contents: MatchLogContents) -> list[dict[str, Any]]:
             "consequence": verdict.get("consequence", ""),
             "reason": verdict.get("reason", rec.get("reason", "")),
             "message": rec.get("message", "") or end_outcome,
+            "player": _player_name(players, rec.get("player", "")), "seat": rec.get("player", ""),
         })
         rows.append(row)
     return rows
@@ -100,9 +110,9 @@ def export_text(contents: MatchLogContents, fmt: str) -> str:
     for r in rows:
         if r["type"] == "action":
             ruling = "legal" if r["legal"] else "ILLEGAL"
-            who = f"P{int(r['player']) + 1}" if isinstance(r["player"], int) else "  "
+            who = str(r["player"]) if isinstance(r["seat"], int) else ""
             fix = f" (replaces seq {r['corrects']})" if r["corrects"] != "" else ""
-            out.append(f"{r['seq']:>4} {who:<3} {r['notation']:<10} {ruling:<7} {r['rule']:<22} "
+            out.append(f"{r['seq']:>4} {who:<10} {r['notation']:<10} {ruling:<7} {r['rule']:<22} "
                        f"{r['source']} {r['confidence']}{fix}: {r['reason']}")
         elif r["type"] == "correction":
             out.append(f"{r['seq']:>4}     correction: withdraws seq {r['target']} ({r['source']}): "

@@ -4,6 +4,11 @@ Each move is judged by the engine; its verdict (with the rule id) is printed and
 durable match log (source=manual, confidence 1.0). Illegal moves are logged and flagged, never
 dropped, and make the exit status 1. The word `undo` withdraws the latest move still in force
 (a correction record); the next move is logged as its replacement.
+
+Each typed move is read and judged on its own: a move that cannot be read (a typo) or that the
+engine cannot judge (a player who is not in the match) is reported with the reason and skipped, the
+rest are judged, and the exit status is 2. Players may be named by name in moves (`Ann done`) and
+are printed by name (see referee_app/typed_moves.py).
 """
 
 from __future__ import annotations
@@ -21,8 +26,7 @@ from referee_app.cli import CliError, CommandTree
 from referee_app.matchlog import Header, MatchLogError, MatchLogWriter
 from referee_app.replay import ReplayError, replay
 from referee_app.store import MatchStore
-
-UNDO = "undo"
+from referee_app.typed_moves import MoveReader, TypedMove
 
 
 def parse_variant(items: list[str]) -> dict[str, Any]:
@@ -41,15 +45,6 @@ def parse_variant(items: list[str]) -> dict[str, Any]:
     return out
 
 
-def split_moves(text: str) -> list[str]:
-    """--moves text: separated by ';' or newlines when it holds either, otherwise by spaces."""
-    if ";" in text or "\n" in text:
-        parts = text.replace("\n", ";").split(";")
-    else:
-        parts = text.split()
-    return [p.strip() for p in parts if p.strip()]
-
-
 def get_game(name: str) -> engine.Game:
     try:
         return engine.get_game(name)
@@ -63,8 +58,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--names", help="comma-separated player names (default Player 1, Player 2, ...)")
     p.add_argument("--variant", action="append", default=[], metavar="K=V",
                    help="a variant option (repeatable), e.g. --variant expansion=lava")
-    p.add_argument("--moves", help="the moves in the game's notation, e.g. \"7@b2 3@a1\" (';' also "
-                   "separates); without it, one move per line is read from stdin ('#' starts a comment)")
+    p.add_argument("--moves", help="the moves in the game's notation, e.g. \"7@b2 3@a1\" or \"R 1 3 3>W07\" "
+                   "(';' may separate them); without it, one move per line is read from stdin "
+                   "('#' starts a comment). A player may be named by name: \"Ann done\"")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--log", metavar="FILE",
                        help="write the match log here; an existing log of the same game is continued")
@@ -78,30 +74,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
 
 
-def _moves(args: argparse.Namespace, game: engine.Game) -> Iterator[tuple[str, str, Action | None]]:
-    """(where, text, action or None for undo). --moves is parsed whole before anything is written,
-    so a typo there leaves the log untouched; stdin is read and judged line by line."""
-    if args.moves is not None:
-        parsed = []
-        for index, text in enumerate(split_moves(args.moves), start=1):
-            where = f"--moves, move {index}"
-            parsed.append((where, text, _parse(game, where, text)))
-        yield from parsed
-        return
-    for number, line in enumerate(sys.stdin, start=1):
-        text = line.split("#", 1)[0].strip()
-        if text:
-            where = f"stdin line {number}"
-            yield where, text, _parse(game, where, text)
-
-
-def _parse(game: engine.Game, where: str, text: str) -> Action | None:
-    if text.lower() == UNDO:
-        return None
-    try:
-        return game.parse_action(text)
-    except EngineError as exc:
-        raise CliError(f"{where} ({text!r}): {exc}", 2) from None
+class Unjudgeable(Exception):
+    """A typed move the match cannot take (a seat not in the match, undo with nothing to undo...)."""
 
 
 class _Session:
@@ -141,8 +115,8 @@ class _Session:
             raise CliError(f"cannot continue {path}: {exc}", 2) from None
         if report.header.game != self.game.name:
             raise CliError(f"{path} is a {report.header.game} match, not {self.game.name}", 2)
-        if report.problems:
-            raise CliError(f"{path} has damaged lines ({report.problems[0]}); "
+        if report.damage:  # a line torn by a crash is no damage: the writer continues after it
+            raise CliError(f"{path} has damaged lines ({report.damage[0]}); "
                            "replay it with `highway-referee log replay` before continuing", 2)
         self.state = report.final_state
         self.names, self.variant = report.header.players, report.header.variant
@@ -174,7 +148,7 @@ class _Session:
             verdict = self.state.judge(action)
             new_state = self.state.apply(action, verdict)
         except (EngineError, NotImplementedError) as exc:
-            raise CliError(f"the engine cannot judge {action.notation()}: {exc}", 2) from None
+            raise Unjudgeable(f"cannot judge {action.notation()}: {exc}") from None
         extra: dict[str, Any] = {"player": mover} if mover >= 0 else {}
         if by:
             extra["by"] = by  # e.g. the computer player: still a manual (not camera) entry
@@ -186,9 +160,9 @@ class _Session:
         self.state = new_state
         return {"seq": seq, "player": mover, "notation": action.notation(), "verdict": verdict.to_json()}
 
-    def undo(self, where: str) -> dict[str, Any]:
+    def undo(self) -> dict[str, Any]:
         if not self.in_force:
-            raise CliError(f"{where}: nothing to undo", 2)
+            raise Unjudgeable("nothing to undo")
         target, before = self.in_force.pop()
         seq = self.writer.correction(target, source="manual", reason="undo typed by the user")
         self.state = before
@@ -214,8 +188,31 @@ def _print_move(number: int, session: _Session, res: dict[str, Any], by: str = "
     v = res["verdict"]
     flag = "legal  " if v["legal"] else "ILLEGAL"
     extra = "" if v["legal"] else f" [{v['consequence']}]"
-    print(f"{number:>3}. {session.player_name(res['player']):<10} {res['notation']:<8} "
+    print(f"{number:>3}. {session.player_name(res['player']):<10} {res.get('display', res['notation']):<8} "
           f"{flag} {v['rule']:<22} {v['reason']}{extra}{by}")
+
+
+def _typed(args: argparse.Namespace, reader: MoveReader) -> Iterator[tuple[str, TypedMove]]:
+    """(where, move) for each typed move: --moves read as a list, stdin one move a line."""
+    if args.moves is not None:
+        for index, move in enumerate(reader.read_list(args.moves), start=1):
+            yield f"--moves, move {index}", move
+        return
+    for number, line in enumerate(sys.stdin, start=1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            yield f"stdin line {number}", reader.read_one(text)
+
+
+def _outcome_text(session: _Session, outcome: Any) -> str:
+    """The result with the players' names (the engines' reasons count seats)."""
+    if outcome.draw and outcome.winners:
+        who = " and ".join(session.player_name(w) for w in outcome.winners) + " share the win"
+    elif outcome.draw:
+        who = "a draw"
+    else:
+        who = " and ".join(session.player_name(w) for w in outcome.winners) + " wins"
+    return outcome.reason if outcome.reason.lower().startswith(who.lower()) else f"{who} ({outcome.reason})"
 
 
 def _computer(args: argparse.Namespace, game: engine.Game) -> int | None:
@@ -252,22 +249,38 @@ def _run(args: argparse.Namespace) -> int:
                 kind = "exact" if found.exact else "heuristic"
                 _print_move(number, session, res, f"  (computer, {kind} value {found.value:g})")
 
-    moves = _moves(args, game)
-    if args.moves is not None:
-        moves = iter(list(moves))  # parse every typed move before anything is written
+    reader = MoveReader(game.name, game.parse_action, session.names)
+    rejected = 0
+
+    def reject(where: str, move: TypedMove, why: str) -> None:
+        nonlocal rejected
+        rejected += 1
+        results.append({"where": where, "text": move.text, "error": why})
+        if not args.json:
+            print(f"{number:>3}. {'?':<10} {move.text:<8} SKIPPED {why}")
+
     try:
         computer_turns()
-        for where, text, action in moves:
+        for where, move in _typed(args, reader):
             number += 1
-            if action is None:
-                res = session.undo(where)
-                results.append(res)
-                if not args.json:
-                    print(f"{number:>3}. undo: the move logged as seq {res['undo']} is withdrawn")
+            if move.error:
+                reject(where, move, move.error)
                 continue
-            if session.state.is_terminal():
-                raise CliError(f"{where} ({text!r}): the game is already over", 2)
-            res = session.play(action)
+            try:
+                if move.undo:
+                    res = session.undo()
+                    results.append(res)
+                    if not args.json:
+                        print(f"{number:>3}. undo: the move logged as seq {res['undo']} is withdrawn")
+                    continue
+                if session.state.is_terminal():
+                    raise Unjudgeable("the game is already over")
+                assert move.action is not None
+                res = session.play(move.action)
+            except Unjudgeable as exc:
+                reject(where, move, str(exc))
+                continue
+            res["display"] = reader.display(res["notation"], session.names)
             results.append(res)
             illegal += not res["verdict"]["legal"]
             if not args.json:
@@ -280,19 +293,23 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"game": game.name, "log": str(path) if path else None,
                           "match_id": session._writer.header.match_id if session._writer else None,
-                          "moves": results, "illegal": illegal, "state": session.state.to_json(),
+                          "moves": results, "illegal": illegal, "skipped": rejected,
+                          "players": session.names, "state": session.state.to_json(),
                           "outcome": outcome.to_json() if outcome else None}, indent=2))
     else:
         diagram = getattr(session.state, "diagram", None)
         if callable(diagram):
             print(diagram())
-        print(f"outcome: {outcome.reason}" if outcome else
+        print(f"outcome: {_outcome_text(session, outcome)}" if outcome else
               f"to move: {session.player_name(session.state.current_player())}")
         if path:
             print(f"log: {path}")
         if illegal:
             print(f"{illegal} illegal move(s): see the verdicts above", file=sys.stderr)
-    return 1 if illegal else 0
+        for res in results:
+            if "error" in res:
+                print(f"skipped: {res['where']} ({res['text']!r}): {res['error']}", file=sys.stderr)
+    return 2 if rejected else 1 if illegal else 0
 
 
 def register(cli: CommandTree) -> None:

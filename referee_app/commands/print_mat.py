@@ -1,4 +1,7 @@
-"""`highway-referee print tokyo-mat --out DIR`: the Tokyo Highway play mat (SVG at real size + PNG)."""
+"""`highway-referee print tokyo-highway --out DIR`: the Tokyo Highway play mat (SVG at real size + PNG).
+
+Named after its game like the other sheets; `print tokyo-mat` (its first name) still works.
+"""
 
 from __future__ import annotations
 
@@ -19,11 +22,13 @@ def _setup(p: argparse.ArgumentParser) -> None:
         help="background tint: grey pieces must stand out from it (default blue)",
     )
     p.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
+    p.add_argument("--paper", choices=("a4", "letter"), default=None,
+                   help="split the mat into tiles to tape together, one per A4 or Letter page")
 
 
 def _run(args: argparse.Namespace) -> int:
-    from referee_app.render.canvas import draw_both
-    from vision.tokyo.mat import MAT_SIZES, draw_mat
+    from drawing.canvas import draw_both
+    from drawing.tokyo_mat import MAT_SIZES, draw_mat
 
     if not 30 <= args.dpi <= 600:
         raise CliError(f"--dpi must be between 30 and 600, got {args.dpi:g}")
@@ -32,6 +37,9 @@ def _run(args: argparse.Namespace) -> int:
 
     def draw(canvas) -> None:
         centres.update(draw_mat(canvas, w, h, args.tint))
+
+    if args.paper:
+        return _print_tiles(args, w, h, draw)
 
     svg, png = draw_both(w, h, draw, scale=args.dpi / 25.4)
     info = {
@@ -52,6 +60,22 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_tiles(args: argparse.Namespace, w: float, h: float, draw) -> int:
+    from drawing.paper import plan_json, plan_tiles, tile_pages
+    from drawing.tokyo_mat import MAT_MARKER_MARGIN_MM, MAT_MARKER_MM
+    from referee_app.commands.print_pieces import write_tiles
+    from vision.localise import SheetSpec
+
+    # no markers inside the tiles: the mat's middle is the playing area, and the Tokyo calibration is
+    # made from the mat's four corner markers (docs/formats/printing-tiles.md)
+    corners = SheetSpec("tokyo-highway", w, h, MAT_MARKER_MM, MAT_MARKER_MARGIN_MM).marker_centres()
+    plan = plan_tiles("tokyo-highway", w, h, (), corners, MAT_MARKER_MM, tile_markers=False)
+    pages = tile_pages(plan, args.paper, draw, f"Tokyo Highway mat ({args.size})", args.dpi / 25.4)
+    return write_tiles(args.out, f"tokyo-mat-{args.size}", args.paper, pages, plan_json(plan, args.paper))
+
+
 def register(cli: CommandTree) -> None:
     cli.group(("print",), help="write printable sheets (SVG at real size + PNG)")
-    cli.add(("print", "tokyo-mat"), _setup, _run, help="the Tokyo Highway play mat with its corner markers")
+    cli.add(("print", "tokyo-highway"), _setup, _run,
+            help="the Tokyo Highway play mat with its corner markers")
+    cli.add(("print", "tokyo-mat"), _setup, _run, help="the same as `print tokyo-highway` (its older name)")

@@ -14,7 +14,7 @@ def _setup(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from vision.dice.tray import tray_files
+    from drawing.dice_tray import tray_files
 
     if not 30 <= args.dpi <= 1200:
         raise CliError(f"--dpi must be between 30 and 1200, got {args.dpi:g}")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from engine.core import EngineError
 from referee_app.cli import CliError, CommandTree
+from referee_app.commands.input_files import refuse_match_log
 
 GROUP = "railroad-ink"
 
@@ -15,6 +16,10 @@ GROUP = "railroad-ink"
 def _load(path: str):
     from engine.railroad_ink.sheetfile import load_sheet
 
+    refuse_match_log(Path(path), "a sheet file",
+                     f"`highway-referee log replay {path}` re-judges that match and shows its outcome; "
+                     "score and check read one player's sheet file (docs/formats/railroad-ink-sheet.md), "
+                     "e.g. one written by `highway-referee railroad-ink random --out sheet.json`.")
     try:
         return load_sheet(path)
     except EngineError as exc:
@@ -22,7 +27,7 @@ def _load(path: str):
 
 
 def _expansions(args: argparse.Namespace, from_file: tuple[str, ...]) -> tuple[str, ...]:
-    from engine.railroad_ink.state import check_expansions
+    from engine.railroad_ink.tiles import check_expansions
 
     if args.expansions is None:
         return from_file
@@ -68,7 +73,7 @@ def _setup_check(p: argparse.ArgumentParser) -> None:
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    from engine.railroad_ink.sheetfile import check_sheet
+    from engine.railroad_ink.sheetcheck import check_sheet
 
     sf = _load(args.file)
     try:

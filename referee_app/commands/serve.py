@@ -5,6 +5,7 @@ the page on http://127.0.0.1:8765/ (localhost only unless --host says otherwise)
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import signal
 import sys
@@ -52,7 +53,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
     p.add_argument("--data", metavar="DIR",
                    help="data folder (match logs and index); default: the user data dir")
-    p.add_argument("--threads", type=int, default=32, help="server threads (each open stream holds one)")
+    p.add_argument("--threads", type=int, default=32,
+                   help="server threads (each open stream holds one; streams may use all but a quarter of "
+                        "them, at least 4 are kept for the API)")
     p.add_argument("--led", metavar="PORT",
                    help="serial port of an LED board (see `highway-referee led list`)")
     p.add_argument("--led-protocol", default="adalight", choices=["adalight", "native"])
@@ -63,25 +66,11 @@ def _setup(p: argparse.ArgumentParser) -> None:
 
 
 def demo_loops(hub: Any, speed: float = 1.0, only: str = "all") -> list[Any]:
-    """One new match per bundled recorded match, each with its referee loop (not started)."""
-    from referee_app.demo import bundled_demos
-    from referee_app.games import get_adapter
-    from referee_app.loop import RefereeLoop
+    """One match per bundled recorded match (the same match each replay), each with its referee
+    loop (not started)."""
+    from referee_app.demo import DemoReplays
 
-    loops = []
-    for demo in bundled_demos():
-        if only not in ("all", demo.game):
-            continue
-        m = demo.manifest
-        session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
-        loops.append(RefereeLoop(hub, session, get_adapter(demo.game).__class__(),
-                                 demo.frames(realtime=True, speed=speed),
-                                 frames_needed=int(m.get("frames_needed", 3))))
-    hub.featured = loops[0].session.match_id if loops else hub.featured
-    for loop in loops:  # the dice road is the match the page opens on
-        if loop.session.game.name == "highway-dice":
-            hub.featured = loop.session.match_id
-    return loops
+    return DemoReplays(hub, speed, only).new_round()
 
 
 def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
@@ -94,6 +83,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
 
     data_dir = Path(args.data) if args.data else default_data_dir()
     store = MatchStore(data_dir)
+    store.reindex()  # the logs are the truth: a crash may have left the index behind them
     hub = Hub(store)
     loops = []
     if args.demo:
@@ -126,6 +116,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
             frames = open_source(spec)
         except Exception as exc:
             raise CliError(f"cannot open {kind} {spec!r}: {exc}", 1) from exc
+        _check_camera_opened(frames, kind, spec)
         adapter = get_adapter(args.game)
         if args.calibration:
             if not hasattr(adapter, "use_calibration"):
@@ -153,6 +144,18 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         except LayoutError as exc:
             raise CliError(f"LED board: {exc}", 2) from exc
     return hub, loops
+
+
+def _check_camera_opened(frames: Any, kind: str, spec: Any) -> None:
+    """A camera number that opens no device is a mistake to say before serving: the source would
+    otherwise only retry in the background behind a page with no picture. (A stream that is down
+    at start is left to retry: it may come up later.)"""
+    from vision.sources import CaptureSource
+
+    if kind == "camera" and isinstance(frames, CaptureSource) and frames.status.state == "lost":
+        frames.close()
+        raise CliError(f"cannot open camera {spec}: no camera answered at that number (is it "
+                       "connected, and is the number right? the first camera is 0)", 1)
 
 
 def _other_cameras(args: argparse.Namespace) -> list[tuple[str, str, str | None, str]]:
@@ -212,12 +215,22 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     hub, loops = build_referee(args)
-    app = create_app(hub, allow_remote=args.host not in ("127.0.0.1", "localhost", "::1"))
+    from referee_app.web.streams import default_cap
+
+    # open streams are capped below the thread count, so some threads always answer the API
+    app = create_app(hub, allow_remote=args.host not in ("127.0.0.1", "localhost", "::1"),
+                     max_streams=default_cap(args.threads))
     try:
         server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               channel_timeout=30, connection_limit=200)
+                               channel_timeout=30, connection_limit=200,
+                               channel_request_lookahead=1)  # lets a stream see its client leave
     except OSError as exc:
-        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from exc
+        for loop in loops:
+            loop.stop()
+        busy = exc.errno == errno.EADDRINUSE
+        hint = (f"; another program (perhaps another referee) uses port {args.port}: use --port N for "
+                "another port (--port 0 picks a free one)") if busy else ""
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}{hint}", 1) from exc
     for loop in loops:
         loop.start()
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
@@ -232,24 +245,22 @@ def _run(args: argparse.Namespace) -> int:
     stopping = threading.Event()
 
     def _done_watcher() -> None:
-        current = loops
-        while True:
-            for loop in current:
+        from referee_app.demo import DemoReplays
+
+        def done(_finished: list[Any]) -> None:
+            print("All recorded matches have been refereed; their logs are kept.", flush=True)
+
+        if args.exit_when_done or not args.demo:
+            for loop in loops:
                 loop.finished.wait()
             hub.bus.drain()
-            print("All recorded matches have been refereed; their logs are kept.", flush=True)
-            if args.exit_when_done or not args.demo or stopping.is_set():
-                if args.exit_when_done:
-                    server.close()
-                return
-            # the main job keeps the page alive: replay the recorded matches again as new matches
-            if stopping.wait(20):
-                return
-            current = demo_loops(hub, args.speed, args.demo)
-            loops.extend(current)
-            for loop in current:
-                loop.start()
-            print("Replaying the recorded matches again.", flush=True)
+            done(loops)
+            if args.exit_when_done:
+                server.close()
+            return
+        # the main job keeps the page alive: the recordings are replayed again, each in its own
+        # match (replaced, not added: the Match list and the memory stay as they are)
+        DemoReplays(hub, args.speed, args.demo).run(loops, stopping, on_round=done)
 
     if loops:
         threading.Thread(target=_done_watcher, daemon=True).start()
@@ -260,7 +271,7 @@ def _run(args: argparse.Namespace) -> int:
         pass
     finally:
         stopping.set()
-        for loop in loops:
+        for loop in list(hub.loops.values()):  # the replays' loops too
             loop.stop()
         hub.bus.drain()
         if getattr(hub, "led", None) is not None:

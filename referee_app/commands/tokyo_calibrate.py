@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from referee_app.cli import CliError, CommandTree
 
-MAT_MARKER_MM = 30.0  # vision.tokyo.mat.draw_mat: marker size and margin from the mat's edges
+MAT_MARKER_MM = 30.0  # drawing.tokyo_mat.draw_mat: marker size and margin from the mat's edges
 MAT_MARGIN_MM = 10.0
 
 
@@ -88,7 +89,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from vision.tokyo.mat import MAT_SIZES
+    from drawing.tokyo_mat import MAT_SIZES
 
     image = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if image is None:
@@ -102,15 +103,18 @@ def _run(args: argparse.Namespace) -> int:
     data = calib.to_dict()
     if args.step_mm is not None:
         data["position_step_mm"] = args.step_mm
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(data, indent=1) + "\n")
+    except OSError as exc:
+        raise CliError(f"cannot write {args.out}: {exc.strerror or exc}", 1) from None
     x, y, z = calib.camera.centre
     print(f"wrote {args.out}: focal {calib.camera.K[0, 0]:.0f} px, camera at ({x:.0f}, {y:.0f}, {z:.0f}) mm, "
           f"marker reprojection error {error:.2f} px")
     if error > 2.0:
         print("warning: the error is large; take the photo again with the mat flat and sharp")
-    print(f"use it: HIGHWAY_TOKYO_CALIBRATION={args.out} "
-          "highway-referee serve --camera 0 --game tokyo-highway")
+    print("use it: highway-referee serve --camera 0 --game tokyo-highway "
+          f"--calibration {shlex.quote(str(args.out))}")
     return 0
 
 

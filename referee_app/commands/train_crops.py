@@ -53,9 +53,9 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--real-block must be positive")
     if args.real_fold and args.real is None:
         raise CliError("--real-fold needs --real")
+    from datasets.dice.crop_training import ARCHS, input_size, train_crops
     from datasets.dice.crops import build
     from datasets.dice.photo_split import training_photos
-    from vision.learned.crop_training import ARCHS, input_size, train_crops
     from vision.learned.reader import DEFAULT_MODEL
     from vision.realdata import load_labels
 

@@ -63,7 +63,8 @@ class GameAdapter:
         """Game-specific facts for the page (best paths, scores, legal uses...)."""
         return {}
 
-    def hint(self, state: GameState) -> dict[str, Any] | None:
+    def hint(self, state: GameState, time_limit: float | None = None) -> dict[str, Any] | None:
+        """A hint for the player to move, or None. A search must stop by `time_limit` seconds."""
         return None
 
     def action_cells(self, action: Action) -> list[str]:

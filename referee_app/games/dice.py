@@ -57,7 +57,7 @@ class DiceAdapter(GameAdapter):
             out["roll"] = " ".join(map(str, state.roll))
         return out
 
-    def hint(self, state: GameState) -> dict[str, Any] | None:
+    def hint(self, state: GameState, time_limit: float | None = None) -> dict[str, Any] | None:
         assert isinstance(state, DiceState)
         if state.is_terminal() or state.roll is None:
             return None
@@ -239,18 +239,33 @@ class DiceAdapter(GameAdapter):
 
 class BoardDiceReader:
     """Localise the printed board by its markers, rectify it, and read the dice in its known zones
-    (cells, pools, tray) against the board's own drawing (vision.zones)."""
+    (cells, pools, tray) against the board's own drawing (vision.zones).
 
-    def __init__(self, board: Any = None) -> None:
-        import cv2
+    `geometry="3d"` (default): the camera's pose from the markers (vision.pose) says where each die's
+    sides and top face appear (vision.board3d): cells are looked at where their die really shows,
+    values are read on the top-face view, and the views' resolution follows the camera's real pixels
+    per mm. `"flat"`: the old fixed 3 px/mm top view of the paper only (kept for comparison).
+    `value_order`: "pips" (pip counter first, learned crop reader when the pips are unclear) or
+    "learned" (the crop reader first, the pip counter when it is unsure); default learned in 3d."""
 
+    def __init__(self, board: Any = None, geometry: str = "3d", value_order: str | None = None,
+                 focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False) -> None:
+        from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles
         from engine.dice_road import load_board
-        from referee_app.render.dice_board import MARKER_MARGIN, MARKER_SIZE, printable_board
         from vision.localise import Localiser, SheetSpec
-        from vision.zones import Zone, ZoneDiceReader
+        from vision.pose import PoseTracker
+        from vision.tiled import TiledLocaliser
+        from vision.zones import Zone
 
+        if geometry not in ("3d", "flat"):
+            raise ValueError(f"geometry must be '3d' or 'flat', got {geometry!r}")
         self.board = board or load_board()
+        # on the top-face view the crop reader reads best (docs/vision/localisation.md); flat: pips first
+        value_order = value_order or ("learned" if geometry == "3d" else "pips")
+        self.geometry, self.value_order, self.learn_empty = geometry, value_order, learn_empty
+        self.read_both = read_both  # ask both value readers for every die (eval board compares them)
         w, h = float(self.board.width), float(self.board.height)
+        self.sheet_mm = (w, h)
         self.localiser = Localiser(SheetSpec("highway-dice", w, h, MARKER_SIZE, MARKER_MARGIN))
         self.colours = {"white": 0, "blue": 1, "green": 2, "yellow": 3}
         zones = [Zone(cell_key(c.id), c.x - c.w / 2, c.y - c.h / 2, c.w, c.h)
@@ -259,18 +274,82 @@ class BoardDiceReader:
                   for seat, r in enumerate(self.board.pools)]
         t = self.board.tray
         zones.append(Zone(TRAY, t.x, t.y, t.w, t.h, many=True))
-        _svg, png, _meta = printable_board(self.board, dpi=PX_PER_MM * 25.4)
+        self._zone_list = zones
+        self.pose_tracker = PoseTracker(focal_px)
+        self.pose: Any = None
+        self._posed: Any = None  # the calibration the pose was made from
+        self.px_per_mm = PX_PER_MM
+        self.zones = self._zone_reader(PX_PER_MM)
+        # a board printed on home paper and taped together (print highway-dice --paper): each tile is
+        # located by its own markers; decided once, from the first frame that shows markers
+        self.tiled: bool | None = None
+        try:
+            self.tiled_localiser: TiledLocaliser | None = TiledLocaliser(board_tiles(self.board))
+        except ValueError:  # a board file too crowded for tile markers cannot be printed tiled either
+            self.tiled_localiser, self.tiled = None, False
+
+    def _zone_reader(self, px_per_mm: float) -> Any:
+        import cv2
+
+        from drawing.dice_board import printable_board
+        from vision.zones import ZoneDiceReader
+
+        _svg, png, _meta = printable_board(self.board, dpi=px_per_mm * 25.4)
         reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR),
                                  cv2.COLOR_BGR2RGB)
-        self.zones = ZoneDiceReader(reference, (w, h), zones, px_per_mm=PX_PER_MM, colors=list(self.colours))
+        zones = ZoneDiceReader(reference, self.sheet_mm, self._zone_list, px_per_mm=px_per_mm,
+                               colors=list(self.colours), learn_empty=self.learn_empty,
+                               value_order=self.value_order)
+        zones.read_both = self.read_both
+        return zones
+
+    def _use_pose(self, calib: Any) -> None:
+        """A new calibration (first view, camera or board moved): refit the pose, say where dice show."""
+        from vision.board3d import DIE_MM, view_px_per_mm, volume_box_mm
+
+        self.pose = self.pose_tracker.update(calib)
+        self._posed = calib
+        centres = np.array([[c.x, c.y] for c in self.board.cells.values()])
+        ppm = view_px_per_mm(self.pose, centres)
+        if ppm != self.px_per_mm and not getattr(self.zones, "_learned", False):
+            # only before the empty board is learned: a new resolution would forget it
+            self.px_per_mm = ppm
+            self.zones = self._zone_reader(ppm)
+        die = DIE_MM
+        for z in self._zone_list:
+            # one die in the zone, where perspective stretches it most (a corner of the zone)
+            sides = []
+            for cx, cy in ((z.x, z.y), (z.x + z.w, z.y), (z.x + z.w, z.y + z.h), (z.x, z.y + z.h)):
+                x0, y0, x1, y1 = volume_box_mm(self.pose, (cx - die / 2, cy - die / 2, die, die), die)
+                sides.append(max(x1 - x0, y1 - y0))
+            self.zones.die_side_mm[z.name] = max(sides)
+
+    def _localise(self, image: np.ndarray) -> Any:
+        if self.tiled is None:
+            from vision.localise import detect_markers
+
+            seen = set(detect_markers(image))
+            if self.tiled_localiser and len(seen & self.tiled_localiser.sheet.tile_only_ids()) >= 2:
+                self.tiled = True
+            elif len(seen & set(self.localiser.spec.marker_centres())) >= 2:
+                self.tiled = False
+        return (self.tiled_localiser if self.tiled else self.localiser).update(image)
 
     def read(self, image: np.ndarray) -> Observation:
-        located = self.localiser.update(image)
+        located = self._localise(image)
         calib = located.calibration
         if calib is None:
             return Observation({}, {}, blocked="the board's markers are not visible")
-        top = calib.rectify(image, PX_PER_MM)
-        reading = self.zones.read(top)
+        faces = None
+        if self.geometry == "3d" and not self.tiled:  # a taped-together board: its tiles' fits, flat
+            from vision.board3d import face_view
+
+            if calib is not self._posed:
+                self._use_pose(calib)
+            faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm)
+        top = calib.rectify(image, self.px_per_mm)
+        reading = self.zones.read(top, faces)
+        self.last_reading = reading  # per die, each value reader's answer (eval board compares them)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
         beliefs: dict[str, Belief] = {}

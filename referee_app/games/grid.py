@@ -31,16 +31,20 @@ class GridAdapter(GameAdapter):
                 "pieces_left": len(state.reserve()),
                 "best_paths": {"player_1": p1.to_json(), "player_2": p2.to_json()}}
 
-    def hint(self, state: GameState) -> dict[str, Any] | None:
+    def hint(self, state: GameState, time_limit: float | None = None) -> dict[str, Any] | None:
         assert isinstance(state, GridState)
         if state.is_terminal():
             return None
-        from engine.grid.solver import hint
+        from engine.grid.solver import solve
 
-        found = hint(state)
-        action, value = found[0], found[1]
-        return {"notation": action.notation(), "value": value,
-                "text": f"best move: {action.notation()} (value {value} for the player to move)"}
+        result = solve(state, time_limit)  # the deadline is checked inside the search
+        if result.best is None:
+            return None
+        value = result.value
+        kind = "exact" if result.exact else f"estimate after {result.depth} plies"
+        return {"notation": result.best.notation(), "value": value, "exact": result.exact,
+                "text": f"best move: {result.best.notation()} (value {value:g} for the player to move, "
+                        f"{kind})"}
 
     def action_cells(self, action: Action) -> list[str]:
         return [cell_name(action.cell)] if isinstance(action, Place) else []

@@ -133,7 +133,7 @@ class RailroadInkAdapter(GameAdapter):
             out[f"seat_{p['seat'] + 1}_total"] = p["score"].get("total")
         return out
 
-    def hint(self, state: GameState) -> dict[str, Any] | None:
+    def hint(self, state: GameState, time_limit: float | None = None) -> dict[str, Any] | None:
         """The dice the player to move still has to draw and how many squares each may go on."""
         assert isinstance(state, RailroadInkState)
         seat = state.current_player()

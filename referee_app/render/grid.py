@@ -6,9 +6,9 @@ Units are millimetres: the SVG prints at a real size of a 20 mm cell.
 
 from __future__ import annotations
 
+from drawing.canvas import Canvas, Color, RasterCanvas, SvgCanvas
 from engine.grid.paths import SIZE, cell_name
 from engine.grid.state import PLAYER_NAMES, GridState
-from referee_app.render.canvas import Canvas, Color, RasterCanvas, SvgCanvas
 
 CELL = 20.0
 MARGIN = 10.0

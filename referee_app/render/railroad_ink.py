@@ -3,9 +3,9 @@ open ends marked, the breakdown beside the board. One drawing, two outputs (SVG 
 
 from __future__ import annotations
 
+from drawing.canvas import Canvas, Color, SvgCanvas, draw_both
 from engine.railroad_ink.board import CENTRE, ROW_NAMES, SIZE, Sheet
 from engine.railroad_ink.scoring import Score, score_sheet
-from referee_app.render.canvas import Canvas, Color, SvgCanvas, draw_both
 
 CELL = 20.0  # mm per square
 MARGIN = 12.0

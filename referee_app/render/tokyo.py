@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 
+from drawing.canvas import Canvas, Color, RasterCanvas, SvgCanvas, draw_both
 from engine.tokyo.state import TokyoState
-from referee_app.render.canvas import Canvas, Color, RasterCanvas, SvgCanvas, draw_both
 
 PLAYER_RGB: dict[str, Color] = {
     "purple": (130, 60, 170),

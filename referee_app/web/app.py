@@ -1,9 +1,13 @@
 """The referee's web page and JSON API (Flask; served by waitress in `highway-referee serve`).
 
-Safe by default: requests that change a match need a token (header `X-Referee-Token`); request
-bodies are capped; every error is a JSON object with a 4xx/5xx status, never a stack trace; match
-ids are checked against a strict pattern before any path is built from them; the Host header must
-name this machine unless the server was started for the network.
+Safe by default: requests that change a match need a token (header `X-Referee-Token`, compared
+as bytes); request bodies are capped and read by one parser (web/body.py: every failure is a 400);
+every error is a JSON object with a 4xx/5xx status, never a stack trace; match ids are checked
+against a strict pattern before any path is built from them; the Host header must name this
+machine unless the server was started for the network. Hints run under a time budget with a cap on
+how many at once (web/budget.py); streams end for unknown matches, when idle, and are capped so
+they never hold every server thread (web/streams.py). Reading a match never writes to its log.
+The API is described in docs/protocols/openapi.yaml.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -27,9 +32,14 @@ from referee_app.matchlog import MatchLogError, read_log
 from referee_app.replay import ReplayError
 from referee_app.replay_steps import states_at
 from referee_app.session import SessionError
+from referee_app.web import routes_camera, routes_match
+from referee_app.web.body import BodyError, int_field, parse_json_object, text_field
+from referee_app.web.budget import HINT_CONCURRENT, HINT_SECONDS, Busy, HintBudget
+from referee_app.web.streams import IDLE_SECONDS, StreamFull, StreamSlots, default_cap
 
 MAX_BODY = 64 * 1024
 MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+KEEP_ALIVE = 5.0  # seconds between SSE comments on a quiet stream
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 log = logging.getLogger("referee_app.web")
 
@@ -44,10 +54,18 @@ def _static(name: str) -> bytes:
     return resources.files("referee_app.web").joinpath("static", name).read_bytes()
 
 
-def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300.0) -> Flask:
+def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300.0,
+               idle_seconds: float = IDLE_SECONDS, max_streams: int | None = None,
+               hint_seconds: float = HINT_SECONDS, max_hints: int = HINT_CONCURRENT) -> Flask:
+    """The app. `max_streams` (default: what 32 server threads allow) caps open SSE/MJPEG streams;
+    pass `default_cap(threads)` for the server's thread count."""
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["hub"] = hub
+    streams = StreamSlots(max_streams if max_streams is not None else default_cap(32), stream_seconds,
+                          idle_seconds)
+    hints = HintBudget(hint_seconds, max_hints)
+    app.config["streams"], app.config["hints"] = streams, hints
 
     # -- errors: always JSON, never a traceback ------------------------------------------------
     @app.errorhandler(ApiError)
@@ -55,8 +73,14 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
         return jsonify(error=str(exc), status=exc.status), exc.status
 
     @app.errorhandler(SessionError)
-    def _session_error(exc: SessionError):
+    @app.errorhandler(BodyError)
+    def _session_error(exc: SessionError | BodyError):
         return jsonify(error=str(exc), status=exc.status), exc.status
+
+    @app.errorhandler(Busy)
+    @app.errorhandler(StreamFull)
+    def _busy(exc: Exception):
+        return jsonify(error=str(exc), status=503), 503, {"Retry-After": "5"}
 
     @app.errorhandler(MatchLogError)
     @app.errorhandler(ReplayError)
@@ -103,15 +127,19 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
                            "token is printed in the terminal where the referee was started)", 403)
 
     def body() -> dict[str, Any]:
-        if not request.data:
-            return {}
-        try:
-            data = json.loads(request.data)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ApiError(f"the request body is not valid JSON: {exc}", 400) from exc
-        if not isinstance(data, dict):
-            raise ApiError("the request body must be a JSON object", 400)
-        return data
+        return parse_json_object(request.get_data(cache=True))
+
+    def client_gone() -> Callable[[], bool]:
+        """Whether the client of this request has disconnected: waitress can tell while a stream
+        runs when it reads ahead (`channel_request_lookahead` > 0, as `serve` sets it)."""
+        check = request.environ.get("waitress.client_disconnected")
+        return check if callable(check) else (lambda: False)
+
+    def known_match(match_id: str) -> str:
+        """404 at once unless the match exists (open, or a log in the store)."""
+        if match_id_ok(match_id) not in hub.sessions and not hub.store.path(match_id).exists():
+            raise ApiError(f"no match {match_id!r}", 404)
+        return match_id
 
     def session_summary(match_id: str) -> dict[str, Any]:
         session = hub.session(match_id_ok(match_id))
@@ -165,12 +193,18 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
         require_token(None)
         data = body()
         game = data.get("game")
-        players = data.get("players") or []
-        if not isinstance(game, str) or not isinstance(players, list) or \
+        players = data.get("players")
+        variant = data.get("variant", {})
+        if not isinstance(game, str) or not isinstance(players, list) or len(players) > 16 or \
                 not all(isinstance(p, str) and 0 < len(p) <= 40 for p in players):
-            raise ApiError("give 'game' (a name from /api/status) and 'players' (a list of names)", 400)
-        try:
-            session = hub.create_match(game, players, data.get("variant") or {})
+            raise ApiError("give 'game' (a name from /api/status) and 'players' (a list of names, "
+                           "1-40 characters each)", 400)
+        if variant is None:
+            variant = {}
+        if not isinstance(variant, dict):
+            raise ApiError("'variant' must be an object of the game's options", 400)
+        try:  # the hub checks game, player count and variant before it writes anything
+            session = hub.create_match(game, players, variant)
         except EngineError as exc:
             raise ApiError(str(exc), 400) from exc
         return jsonify(match_id=session.match_id, token=session.token), 201
@@ -188,16 +222,16 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
     @app.get("/api/matches/<match_id>/hint")
     def hint(match_id: str):
         session = hub.session(match_id_ok(match_id))
-        return jsonify(hint=get_adapter(session.game.name).hint(session.state))
+        found = hints.run(get_adapter(session.game.name), session.state)
+        return jsonify(hint=found, budget_seconds=hints.seconds)
 
     @app.post("/api/matches/<match_id>/actions")
     def post_action(match_id: str):
         match_id_ok(match_id)
         require_token(match_id)
         data = body()
-        notation = data.get("notation")
-        if not isinstance(notation, str) or not notation.strip() or len(notation) > 500:
-            raise ApiError("give the move as 'notation' (a string in the game's notation)", 400)
+        notation = text_field(data, "notation", "the move (in the game's notation)")
+        assert notation is not None
         session = hub.session(match_id)
         action = session.parse(notation)
         played = session.submit(action, source="manual",
@@ -210,15 +244,15 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
         match_id_ok(match_id)
         require_token(match_id)
         data = body()
-        target = data.get("target")
-        replacement = data.get("replacement")
-        if target is not None and not isinstance(target, int):
-            raise ApiError("'target' must be the seq number of the action to withdraw", 400)
-        if replacement is not None and (not isinstance(replacement, str) or len(replacement) > 500):
-            raise ApiError("'replacement' must be a move in the game's notation", 400)
+        target = int_field(data, "target", "the seq number of the action to withdraw")
+        replacement = data.get("replacement") or None
+        if replacement is not None:
+            replacement = text_field(data, "replacement", "the move played instead")
+        reason = data.get("reason") or ""
+        if not isinstance(reason, str):
+            raise ApiError("'reason' must be a short text", 400)
         session = hub.session(match_id)
-        out = session.correct(target, replacement or None, source="manual",
-                              reason=str(data.get("reason", ""))[:200])
+        out = session.correct(target, replacement, source="manual", reason=reason[:200])
         return jsonify(out | {"match": session_summary(match_id)})
 
     @app.post("/api/matches/<match_id>/confirm")
@@ -230,49 +264,47 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
         data = body()
         if loop is None:
             raise ApiError("no camera loop runs for this match", 409)
-        choice = data.get("notation")
-        if not isinstance(choice, str):
-            raise ApiError("give the chosen move as 'notation'", 400)
+        choice = text_field(data, "notation", "the chosen move")
         return jsonify(loop.confirm(choice))
 
     @app.get("/api/matches/<match_id>/events")
     def event_stream(match_id: str):
-        match_id_ok(match_id)
-        hub.session(match_id)
-        try:
-            last = int(request.headers.get("Last-Event-ID") or request.args.get("last_id") or 0)
-        except ValueError:
-            raise ApiError("Last-Event-ID must be a number", 400) from None
-        try:
-            hold = min(float(request.args.get("timeout", stream_seconds)), stream_seconds)
-        except ValueError:
-            raise ApiError("timeout must be a number of seconds", 400) from None
+        known_match(match_id)
+        last = _int_arg(request.headers.get("Last-Event-ID") or request.args.get("last_id") or "0",
+                        "Last-Event-ID")
+        hold = _seconds_arg(request.args.get("timeout"), stream_seconds)
+        hub.session(match_id)  # a log that cannot be opened answers now, not inside the stream
+        idle = streams.idle_seconds
+        gone = client_gone()
 
         def gen():
             nonlocal last
-            end = time.time() + hold
+            now = time.monotonic()
+            end, quiet_until, alive_at = now + hold, now + idle, now + KEEP_ALIVE
             yield "retry: 1000\n\n"
-            while time.time() < end:
-                found = hub.wait_events(match_id, last, min(10.0, max(0.05, end - time.time())))
+            while (now := time.monotonic()) < min(end, quiet_until) and not gone():
+                # wake every second to see whether the client left (waitress tells when it reads
+                # ahead); a keep-alive every few seconds finds it out where it does not
+                found = hub.wait_events(match_id, last, min(1.0, max(0.05, min(end, quiet_until) - now)))
                 if not found:
-                    yield ": keep-alive\n\n"
+                    if time.monotonic() >= alive_at:
+                        alive_at = time.monotonic() + KEEP_ALIVE
+                        yield ": keep-alive\n\n"
                     continue
+                quiet_until = time.monotonic() + idle
                 for event in found:
                     last = event.id
                     yield f"id: {event.id}\nevent: {event.kind}\ndata: {json.dumps(event.to_json())}\n\n"
 
-        return Response(gen(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return streams.respond(gen(), mimetype="text/event-stream",
+                               headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @app.get("/api/matches/<match_id>/replay")
     def replay_step(match_id: str):
         path = hub.store.path(match_id_ok(match_id))
         if not path.exists():
             raise ApiError(f"no match {match_id!r}", 404)
-        try:
-            step = int(request.args.get("step", -1))
-        except ValueError:
-            raise ApiError("step must be a number", 400) from None
+        step = _int_arg(request.args.get("step", "-1"), "step")
         try:
             contents = read_log(path)
         except MatchLogError as exc:
@@ -348,26 +380,55 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
 
     @app.get("/video.mjpg")
     def video():
-        try:
-            hold = min(float(request.args.get("timeout", stream_seconds)), stream_seconds)
-        except ValueError:
-            raise ApiError("timeout must be a number of seconds", 400) from None
+        hold = _seconds_arg(request.args.get("timeout"), stream_seconds)
         match_id = request.args.get("match", "")
-        if match_id:
-            match_id_ok(match_id)
+        if not match_id:
+            raise ApiError("give the match whose camera to show: /video.mjpg?match=<id>", 404)
+        if not hub.has_frame(match_id_ok(match_id)):
+            camera_loop(match_id)  # 404 at once: no such match, or no camera watches it
+        idle = streams.idle_seconds
+        gone = client_gone()
 
         def gen():
             # each part ends with the next boundary, so a browser shows a frame as soon as it is
             # sent instead of when the next one arrives (the last frame of a still scene shows too)
             yield b"--frame\r\n"
-            for jpeg in hub.frames(hold, match_id):
+            previous, quiet_until = None, time.monotonic() + idle
+            for jpeg in hub.frames(hold, match_id):  # a new frame, or the same one again each second
+                if gone():
+                    return
+                if jpeg is not previous:  # a still scene re-sends the same frame: that is idle
+                    previous, quiet_until = jpeg, time.monotonic() + idle
+                elif time.monotonic() > quiet_until:
+                    return
                 yield (b"Content-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode()
                        + b"\r\n\r\n" + jpeg + b"\r\n--frame\r\n")
 
-        return Response(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",
-                        headers={"Cache-Control": "no-cache"})
+        return streams.respond(gen(), mimetype="multipart/x-mixed-replace; boundary=frame",
+                               headers={"Cache-Control": "no-cache"})
 
+    routes_match.register(app, hub, require_token)  # end match, games' options, favicon
+    routes_camera.register(app)  # camera list, preview snapshot, camera check
     return app
+
+
+def _int_arg(text: str, name: str) -> int:
+    if len(text) > 20 or not re.fullmatch(r"-?[0-9]+", text.strip()):
+        raise ApiError(f"{name} must be a whole number", 400)
+    return int(text)
+
+
+def _seconds_arg(text: str | None, most: float) -> float:
+    """A stream's `timeout` (seconds, at most `most`; the default)."""
+    if text is None:
+        return most
+    try:
+        value = float(text)
+    except ValueError:
+        raise ApiError("timeout must be a number of seconds", 400) from None
+    if not value == value:  # NaN
+        raise ApiError("timeout must be a number of seconds", 400)
+    return max(0.0, min(value, most))
 
 
 def _games():

@@ -1,5 +1,5 @@
 """Stage 1 of the dice reader: find dice. A linear classifier over orientation-histogram windows
-(trained by vision/dice/train.py, models/detector.json) scores every window of an image pyramid at
+(trained by datasets/dice/train.py, models/detector.json) scores every window of an image pyramid at
 once by correlating its weights with the image's cell map; overlapping hits are merged by
 non-maximum suppression, then a small verifier network (models/verifier.json) re-scores each hit."""
 

@@ -1,10 +1,15 @@
 """Scoring a dice reader against a folder of labelled photos (realdata format).
 
-Detections match labelled dice greedily by IoU >= 0.5. Recall = matched / labelled. Value accuracy
-is over matched dice that carry a value. Where a set says its labels are incomplete (some dice have
-no box), an unmatched detection that overlaps no labelled die at all cannot be judged from the
-labels: it is counted as "unverifiable", left out of the lenient precision and drawn for a person to
-check; the strict precision, which counts it as wrong, is reported beside it.
+How a detection matches a labelled die follows the set's `box_convention` (what its boxes enclose):
+`whole_die` (the default, also when the key is absent): greedily by IoU >= 0.5, the reader's boxes
+enclosing the whole visible die too; `top_face` and `pips` (boxes around the top face or only its pips,
+which no whole-die box overlaps at IoU 0.5): a detection and a label may pair when the label's centre
+lies inside the detection or the detection's centre inside the label, nearest centres first, each once.
+Recall = matched / labelled. Value accuracy is over matched dice that carry a value. Where a set says
+its labels are incomplete (some dice have no box), an unmatched detection that overlaps no labelled die
+at all cannot be judged from the labels: it is counted as "unverifiable", left out of the lenient
+precision and drawn for a person to check; the strict precision, which counts it as wrong, is reported
+beside it.
 """
 
 from __future__ import annotations
@@ -69,11 +74,59 @@ class ImageScore:
         return d
 
 
-def score_image(item: LabelledImage, det: Detections, lenient: bool) -> tuple[ImageScore, dict[str, list]]:
+BOX_CONVENTIONS = ("whole_die", "top_face", "pips")
+
+
+def box_convention(meta: dict[str, Any]) -> str:
+    """What the set's boxes enclose (realdata README); a set that does not say means whole dice."""
+    value = meta.get("box_convention") or "whole_die"
+    if value not in BOX_CONVENTIONS:
+        raise VisionError(f"box_convention {value!r} is not one of {', '.join(BOX_CONVENTIONS)}")
+    return str(value)
+
+
+def _centres(boxes: np.ndarray) -> np.ndarray:
+    return np.column_stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2])
+
+
+def _inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """[i, j]: point i lies inside box j."""
+    x, y = points[:, None, 0], points[:, None, 1]
+    return ((x >= boxes[None, :, 0]) & (x <= boxes[None, :, 2])
+            & (y >= boxes[None, :, 1]) & (y <= boxes[None, :, 3]))
+
+
+def centre_match(gt: np.ndarray, found: np.ndarray) -> list[tuple[int, int]]:
+    """Label/detection pairs for top-face and pip boxes: the label's centre inside the detection or
+    the detection's centre inside the label; nearest centres (relative to the detection's size) first."""
+    gt, found = gt.reshape(-1, 4), np.asarray(found, np.float64).reshape(-1, 4)
+    if not len(gt) or not len(found):
+        return []
+    gc, fc = _centres(gt), _centres(found)
+    allowed = _inside(gc, found) | _inside(fc, gt).T
+    size = np.maximum(np.hypot(found[:, 2] - found[:, 0], found[:, 3] - found[:, 1]), 1e-6)
+    closeness = 1.0 - np.linalg.norm(gc[:, None, :] - fc[None, :, :], axis=2) / size[None, :]
+    return greedy_match(np.where(allowed, closeness, -1e9), -1e8)  # only allowed pairs
+
+
+def _touching(gt: np.ndarray, found: np.ndarray, convention: str) -> np.ndarray:
+    """[i, j]: detection j overlaps labelled die i (used to tell a false detection from one where no
+    die is labelled)."""
+    ious = iou_matrix(gt, found)
+    if convention == "whole_die":
+        return ious > 0.05
+    return ious > 0.0  # a pip box is a small part of the die: any overlap touches it
+
+
+def score_image(item: LabelledImage, det: Detections, lenient: bool,
+                convention: str = "whole_die") -> tuple[ImageScore, dict[str, list]]:
     objs = [o for o in item.objects if o.kind == "die"]
     gt = np.array([o.bbox for o in objs], np.float64).reshape(-1, 4)
-    ious = iou_matrix(gt, det.xyxy)
-    pairs = greedy_match(ious, 0.5)
+    if convention == "whole_die":
+        pairs = greedy_match(iou_matrix(gt, det.xyxy), 0.5)
+    else:
+        pairs = centre_match(gt, det.xyxy)
+    touching = _touching(gt, det.xyxy, convention)
     s = ImageScore(item.image, len(objs), len(det), matched=len(pairs))
     matched_d = {j for _, j in pairs}
     wrong = []
@@ -93,7 +146,7 @@ def score_image(item: LabelledImage, det: Detections, lenient: bool) -> tuple[Im
     for j in range(len(det)):
         if j in matched_d:
             continue
-        touches = len(gt) and ious[:, j].max() > 0.05
+        touches = len(gt) and touching[:, j].any()
         (unver if lenient and not touches else fps).append(j)
     s.false_pos, s.unverifiable = len(fps), len(unver)
     matched_g = {i for i, _ in pairs}
@@ -131,6 +184,7 @@ def draw_misses(image: np.ndarray, det: Detections, marks: dict[str, list]) -> n
 def evaluate(labels: LabelledSet, reader: Reader, lenient: bool | None = None,
              skip: set[str] | None = None, draw_dir: Path | None = None) -> dict[str, Any]:
     lenient = labels_incomplete(labels.meta) if lenient is None else lenient
+    convention = box_convention(labels.meta)
     skip = skip or set()
     scores: list[ImageScore] = []
     skipped = [it.image for it in labels.items if it.image in skip]
@@ -148,18 +202,18 @@ def evaluate(labels: LabelledSet, reader: Reader, lenient: bool | None = None,
         t = time.perf_counter()
         det = reader(image)
         dt = time.perf_counter() - t
-        s, marks = score_image(item, det, lenient)
+        s, marks = score_image(item, det, lenient, convention)
         s.seconds = dt
         scores.append(s)
         bad = marks["missed"] or marks["false"] or marks["wrong"] or marks["unverifiable"]
         if draw_dir is not None and bad:
             name = Path(item.image).stem + "_misses.jpg"
             cv2.imwrite(str(draw_dir / name), draw_misses(image, det, marks))
-    return summarise(labels, scores, lenient, skipped)
+    return summarise(labels, scores, lenient, skipped, convention)
 
 
 def summarise(labels: LabelledSet, scores: list[ImageScore], lenient: bool,
-              skipped: list[str]) -> dict[str, Any]:
+              skipped: list[str], convention: str = "whole_die") -> dict[str, Any]:
     n_lab = sum(s.n_labelled for s in scores)
     n_det = sum(s.n_detected for s in scores)
     tp = sum(s.matched for s in scores)
@@ -172,6 +226,8 @@ def summarise(labels: LabelledSet, scores: list[ImageScore], lenient: bool,
     timed = [s.seconds for s in scores if not s.error]
     out: dict[str, Any] = {
         "folder": str(labels.folder),
+        "box_convention": convention,
+        "matched_by": "IoU >= 0.5" if convention == "whole_die" else "centre inside the other box",
         "n_images": len(scores),
         "n_labelled": n_lab,
         "n_detected": n_det,
@@ -220,6 +276,9 @@ def format_report(r: dict[str, Any]) -> str:
     pct = lambda v: "n/a" if v is None else f"{100 * v:.1f}%"  # noqa: E731
     lines = [f"{r['folder']}: {r['n_images']} images, {r['n_labelled']} labelled dice, "
              f"{r['n_detected']} detected"]
+    if "box_convention" in r:
+        lines.append(f"  boxes: {r['box_convention']} (a detection matches a labelled die by "
+                     f"{r['matched_by']})")
     if r["skipped_images"]:
         lines.append(f"  skipped {len(r['skipped_images'])} images the shipped models were trained on "
                      "(--include-training to score them too)")

@@ -96,6 +96,6 @@ class SoftmaxNet:
         try:
             return cls.from_json(json.loads(path.read_text(encoding="utf-8"))["net"])
         except FileNotFoundError:
-            raise VisionError(f"{path}: dice model missing; run python -m vision.dice.train") from None
+            raise VisionError(f"{path}: dice model missing; run python -m datasets.dice.train") from None
         except (ValueError, KeyError, TypeError) as exc:
             raise VisionError(f"{path}: not a dice model file: {exc}") from exc

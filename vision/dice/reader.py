@@ -36,7 +36,7 @@ class DiceReader:
         self.verifier = SoftmaxNet.load(models / "verifier.json")
         value_files = sorted(models.glob("values*.json"))
         if not value_files and need_values:
-            raise VisionError(f"{models}: no values*.json dice model; run python -m vision.dice.train")
+            raise VisionError(f"{models}: no values*.json dice model; run python -m datasets.dice.train")
         self.values = [SoftmaxNet.load(p) for p in value_files]
         meta = json.loads(value_files[0].read_text(encoding="utf-8")) if value_files else {}
         self.top_shift = float(meta.get("top_shift", 0.0))  # how the value net's crops were taken

@@ -6,7 +6,7 @@ however the piece is turned. Geometry comes from `vision.tiles.geometry`, which 
 
 from __future__ import annotations
 
-from referee_app.render.canvas import Canvas, draw_both
+from drawing.canvas import Canvas, draw_both
 from vision.markers import draw_corner_markers
 from vision.tiles import geometry as g
 

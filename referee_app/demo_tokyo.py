@@ -1,6 +1,9 @@
 """The bundled Tokyo Highway match (referee_app/data/demo/tokyo-highway/): a scripted two-player game
 rendered by datasets.tokyo from one fixed, calibrated camera, with two illegal builds and a road
-knocked off its supports. Built by `python -m datasets.demo_matches --only tokyo-highway`.
+knocked off its supports. Built by `python -m referee_app.demo_tokyo [OUT]`.
+
+It lives in the app, not in datasets/, because a build is kept only once the app's own Tokyo adapter
+and stability gate read it back as scripted (`verify`).
 
 Every verdict in the manifest comes from the engine judging the script; the frames show what each
 step puts on the table, so the referee must read it back from the pictures alone.
@@ -125,7 +128,7 @@ def seen_action(state: TokyoState, move: str) -> Start | Build:
 
 
 def build(out: Path, seed: int = SEED) -> Path:
-    from datasets.demo_matches import Recorder, add_hand  # here: demo_matches imports this module
+    from datasets.demo_matches import Recorder, add_hand
     from datasets.tokyo.render import render_tokyo_frame
     from vision.tokyo import PieceSizes, TokyoCalibration
 
@@ -223,3 +226,11 @@ def verify(folder: Path) -> list[str]:
     if len(got) != len(want):
         out.append(f"read {len(got)} moves, the script has {len(want)}")
     return out
+
+
+if __name__ == "__main__":
+    import sys
+
+    from datasets.demo_matches import DEFAULT_OUT
+
+    print(build(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_OUT / GAME))

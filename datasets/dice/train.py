@@ -8,14 +8,14 @@ vision/dice/models/ (JSON, shipped with the package):
   real crops plus rendered crops of dice in many more colours (datasets.dice.scenes).
 
 The shipped models were made stage by stage (each run seeds its own generator):
-    python -m vision.dice.train --data DIR --only detector
-    python -m vision.dice.train --data DIR --only verifier
-    python -m vision.dice.train --data DIR --only values
+    python -m datasets.dice.train --data DIR --only detector
+    python -m datasets.dice.train --data DIR --only verifier
+    python -m datasets.dice.train --data DIR --only values
 
 Only the TRAINING block of photos is used: the first TRAIN_PHOTOS photos in name order. Everything
 after them is held out for evaluation (neighbouring photos are near-duplicates, so the split is by
 block, never at random).
-Run:  python -m vision.dice.train --data ../shared/realdata/nell_byler_d6
+Run:  python -m datasets.dice.train --data ../shared/realdata/nell_byler_d6
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dice.detector import MODELS  # the reader's model folder: where the trained nets go
 from vision.dice.features import (
     VALUE_SIZE,
     die_crop,
@@ -40,7 +41,6 @@ from vision.dice.features import (
 from vision.dice.mlp import SoftmaxNet
 from vision.realdata import LabelledSet, greedy_match, iou_matrix, load_labels
 
-MODELS = Path(__file__).with_name("models")
 TRAIN_PHOTOS = 52  # the first 52 photos in name order: IMG_20191208_111228 .. IMG_20191208_112710
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from referee_app.render.canvas import Canvas, draw_both
+from drawing.canvas import Canvas, draw_both
 from vision.markers import draw_corner_markers
 from vision.route_dice import geometry as tray
 from vision.route_dice.faces import FACES, draw_face
