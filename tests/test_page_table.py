@@ -154,6 +154,9 @@ def test_an_illegal_verdict_is_heard_and_verdicts_can_be_spoken(served, browser)
         page.wait_for_function("window.__spoken.length > 1", timeout=5000)
         assert page.evaluate("window.__beeps") == beeps
         assert page.evaluate("localStorage.getItem('referee-sound')") == "off"
+        # the end of the match is spoken too
+        request(port, "POST", f"/api/matches/{match.match_id}/end", {"reason": "bed time"}, hub.admin_token)
+        page.wait_for_function("window.__spoken.includes('Match ended: bed time')", timeout=5000)
     finally:
         context.close()
 
