@@ -12,8 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from drawing.canvas import Canvas, Color, draw_both
+from drawing.paper import plan_json, plan_tiles, tile_pages
 from engine.dice_road import SEAT_NAMES, Board, load_board
+from vision.localise import SheetSpec
 from vision.markers import draw_corner_markers
+from vision.tiled import TiledSheet
 
 SEAT_RGB: tuple[Color, ...] = ((250, 250, 250), (35, 90, 205), (30, 150, 70), (240, 200, 20))
 SEAT_TINT: tuple[Color, ...] = ((236, 236, 236), (214, 226, 250), (214, 240, 220), (252, 244, 200))
@@ -102,3 +105,38 @@ def marker_keepout(board: Board) -> list[tuple[float, float, float, float]]:
     w, h = board.width, board.height
     return [(lo, lo, hi, hi), (w - hi, lo, w - lo, hi), (w - hi, h - hi, w - lo, h - lo),
             (lo, h - hi, hi, h - lo)]
+
+
+def printed_areas(board: Board) -> list[tuple[float, float, float, float]]:
+    """Everything `draw_board` puts on the sheet (x0, y0, x1, y1 in mm): cells, tray, pools, the
+    roundabout and the title; tile markers of a tiled print keep off them."""
+    areas = [(c.x - c.w / 2, c.y - c.h / 2, c.x + c.w / 2, c.y + c.h / 2) for c in board.cells.values()]
+    areas += [(r.x, r.y, r.x + r.w, r.y + r.h) for r in (board.tray, *board.pools)]
+    c = board.cells[board.centre]
+    r = 2.5 * board.pitch
+    areas.append((c.x - r, c.y - r, c.x + r, c.y + r))
+    half = 0.32 * 5.0 * len(board.title)  # the title's half width at 5 mm type, generously
+    areas.append((board.width / 2 - half, board.height - 18.0, board.width / 2 + half, board.height - 9.0))
+    return areas
+
+
+def board_tiles(board: Board | None = None) -> TiledSheet:
+    """How the board splits into A4/Letter tiles, with each tile's markers (the reader uses the same)."""
+    board = board or load_board()
+    spec = SheetSpec("highway-dice", board.width, board.height, MARKER_SIZE, MARKER_MARGIN)
+    corners = spec.marker_centres()
+    return plan_tiles("highway-dice", board.width, board.height, printed_areas(board), corners, MARKER_SIZE)
+
+
+def tiled_board(board: Board | None, paper: str, dpi: float = 150.0) -> tuple[dict[str, tuple[str, bytes]],
+                                                                               dict[str, Any]]:
+    """The board as tiles on `paper`: tile name -> (SVG, PNG), and the plan as JSON."""
+    board = board or load_board()
+    plan = board_tiles(board)
+
+    def draw(canvas: Canvas) -> None:
+        draw_board(canvas, board)
+        draw_corner_markers(canvas, "highway-dice", board.width, board.height, MARKER_SIZE, MARKER_MARGIN)
+
+    pages = tile_pages(plan, paper, draw, f"Highway dice road, {board.name} board", dpi / 25.4)
+    return pages, {**plan_json(plan, paper), "board": board.name, "dpi": dpi}

@@ -129,7 +129,7 @@ def test_csv_export_names_the_players(capsys):
 # -- 6, 7, 9: wrong files and hints ------------------------------------------------------------------
 def test_grid_solve_of_a_missing_file_says_no_such_file(capsys, tmp_path):
     code, _, err = run(capsys, "grid", "solve", str(tmp_path / "nosuchfile.jsonl"))
-    assert code == 2 and "nosuchfile.jsonl: no such file" in err and "16" not in err
+    assert code == 2 and "nosuchfile.jsonl: no such file" in err and "expected 16" not in err
     code, _, err = run(capsys, "grid", "solve", "nosuchfile.jsonl")
     assert code == 2 and "nosuchfile.jsonl: no such file" in err
     code, _, err = run(capsys, "grid", "solve", "7 . 3")  # a short position is still a position

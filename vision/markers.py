@@ -20,6 +20,10 @@ SHEET_BASE_IDS = {
     "railroad-ink-dice-tray": 20,
 }
 CORNERS = ("top-left", "top-right", "bottom-right", "bottom-left")
+# A large sheet printed in tiles on home paper (drawing/paper.py) carries extra markers inside each tile,
+# so every tile can be located on its own: ids after the sheets' corner ids, numbered per sheet (only one
+# tiled sheet is on the table at a time).
+TILE_MARKER_IDS = tuple(range(24, 50))
 
 
 def dictionary() -> cv2.aruco.Dictionary:

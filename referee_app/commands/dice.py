@@ -87,6 +87,8 @@ def _print_setup(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, type=Path, help="folder for the SVG, PNG and marker file")
     parser.add_argument("--board", type=Path, default=None, help="a board file (default: the shipped board)")
     parser.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
+    parser.add_argument("--paper", choices=("a4", "letter"), default=None,
+                        help="split the board into tiles to tape together, one per A4 or Letter page")
 
 
 def _print_run(args: argparse.Namespace) -> int:
@@ -95,6 +97,8 @@ def _print_run(args: argparse.Namespace) -> int:
     if not 30 <= args.dpi <= 600:
         raise CliError(f"--dpi must be between 30 and 600, got {args.dpi:g}")
     board = _board(args.board)
+    if args.paper:
+        return _print_tiles(args, board)
     svg, png, meta = printable_board(board, args.dpi)
     stem = f"highway-dice-{board.name}"
     try:
@@ -107,6 +111,17 @@ def _print_run(args: argparse.Namespace) -> int:
     print(f"wrote {args.out / (stem + '.svg')} ({board.width:g} x {board.height:g} mm, print at 100 %), "
           f"{stem}.png and {stem}.markers.json")
     return 0
+
+
+def _print_tiles(args: argparse.Namespace, board: Any) -> int:
+    from drawing.dice_board import tiled_board
+    from referee_app.commands.print_pieces import write_tiles
+
+    try:
+        pages, plan = tiled_board(board, args.paper, args.dpi)
+    except ValueError as exc:  # a board file too crowded for every tile's markers
+        raise CliError(f"cannot tile board {board.name!r}: {exc}") from exc
+    return write_tiles(args.out, f"highway-dice-{board.name}", args.paper, pages, plan)
 
 
 # -- dice ... ---------------------------------------------------------------------------

@@ -22,6 +22,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
         help="background tint: grey pieces must stand out from it (default blue)",
     )
     p.add_argument("--dpi", type=float, default=150.0, help="PNG resolution (default 150)")
+    p.add_argument("--paper", choices=("a4", "letter"), default=None,
+                   help="split the mat into tiles to tape together, one per A4 or Letter page")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -35,6 +37,9 @@ def _run(args: argparse.Namespace) -> int:
 
     def draw(canvas) -> None:
         centres.update(draw_mat(canvas, w, h, args.tint))
+
+    if args.paper:
+        return _print_tiles(args, w, h, draw)
 
     svg, png = draw_both(w, h, draw, scale=args.dpi / 25.4)
     info = {
@@ -53,6 +58,20 @@ def _run(args: argparse.Namespace) -> int:
         f"wrote {args.out / 'tokyo-mat.svg'} ({w:g}x{h:g} mm, print at 100%), .png and .json (marker centres)"
     )
     return 0
+
+
+def _print_tiles(args: argparse.Namespace, w: float, h: float, draw) -> int:
+    from drawing.paper import plan_json, plan_tiles, tile_pages
+    from drawing.tokyo_mat import MAT_MARKER_MARGIN_MM, MAT_MARKER_MM
+    from referee_app.commands.print_pieces import write_tiles
+    from vision.localise import SheetSpec
+
+    # no markers inside the tiles: the mat's middle is the playing area, and the Tokyo calibration is
+    # made from the mat's four corner markers (docs/formats/printing-tiles.md)
+    corners = SheetSpec("tokyo-highway", w, h, MAT_MARKER_MM, MAT_MARKER_MARGIN_MM).marker_centres()
+    plan = plan_tiles("tokyo-highway", w, h, (), corners, MAT_MARKER_MM, tile_markers=False)
+    pages = tile_pages(plan, args.paper, draw, f"Tokyo Highway mat ({args.size})", args.dpi / 25.4)
+    return write_tiles(args.out, f"tokyo-mat-{args.size}", args.paper, pages, plan_json(plan, args.paper))
 
 
 def register(cli: CommandTree) -> None:

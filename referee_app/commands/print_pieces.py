@@ -34,6 +34,20 @@ def _write(out: Path, files: dict[str, str | bytes], extra: dict[str, object] | 
     return 0
 
 
+def write_tiles(out: Path, stem: str, paper: str, pages: dict[str, tuple[str, bytes]],
+                plan: dict[str, object]) -> int:
+    """A tiled print: STEM-PAPER-rRcC.svg/.png per page and STEM-PAPER-tiles.json (the plan)."""
+    files: dict[str, str | bytes] = {}
+    for name, (svg, png) in pages.items():
+        files[f"{stem}-{paper}-{name}.svg"] = svg
+        files[f"{stem}-{paper}-{name}.png"] = png
+    _write(out, files, {f"{stem}-{paper}-tiles.json": plan})
+    rows, cols = max(int(n[1:].split("c")[0]) for n in pages), max(int(n.split("c")[1]) for n in pages)
+    print(f"{len(pages)} {paper} pages ({rows} rows x {cols} columns): print each at 100 %, cut along the "
+          "grey lines and tape the tiles edge to edge as each page's label says")
+    return 0
+
+
 def _check_dpi(args: argparse.Namespace) -> float:
     if not 30 <= args.dpi <= 1200:
         raise CliError(f"--dpi must be between 30 and 1200, got {args.dpi:g}")
