@@ -1,9 +1,13 @@
-"""The referee loop: frames -> observations -> stability gate -> explained change -> verdict.
+"""The referee loop: frames -> observations -> decoder (or stability gate) -> verdict.
 
-Never writes the board from one frame (ChessCam's and ScrabbleVision's lesson): a change is judged
-only once `frames_needed` consecutive usable frames agree on it. A view blocked by a hand or glare
-resets the gate. A change the adapter cannot explain as one action becomes a "table disagrees"
-event; a low-confidence reading asks the players to confirm instead of guessing.
+Never writes the board from one frame (ChessCam's and ScrabbleVision's lesson). A game whose adapter
+enumerates candidates is decoded (referee_app/decoder): the readers' beliefs are averaged over the
+usable frames, and once the likeliest table has held for `frames_needed` frames the candidate moves
+that could have happened - legal and illegal - are scored against it; the best is committed when
+it leads clearly, the best few are put to the players when it does not, and "table disagrees" is
+raised only when no candidate explains a persistent reading. A game without candidates keeps the
+older path: `frames_needed` consecutive equal readings, then the adapter's `explain`. A view
+blocked by a hand or glare resets both.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import cv2
 import numpy as np
 
 from referee_app import events
+from referee_app.decoder.decide import Decoder
 from referee_app.games.base import Explanation, GameAdapter, Observation
 from referee_app.hub import Hub
 from referee_app.session import MatchSession, SessionError
@@ -97,6 +102,9 @@ class RefereeLoop:
         self.adapter = adapter
         self.frames = frames
         self.gate = StabilityGate(frames_needed)
+        decodes = type(adapter).candidates is not GameAdapter.candidates
+        self.decoder: Decoder | None = (Decoder(adapter, frames_needed, confirm_below=confirm_below)
+                                        if decodes else None)
         self.confirm_below = confirm_below
         self.publish_video = publish_video
         self.stats = LoopStats(latencies=[])
@@ -255,12 +263,17 @@ class RefereeLoop:
                 self.hub.publish_frame(jpeg, self.session.match_id)
         if obs.blocked:
             self.message = f"view blocked: {obs.blocked}"
-        settled = self.gate.push(obs)
-        if settled is None:
-            return None
+        if self.decoder is not None:
+            explanation = self.decoder.push(obs, self.session.state)
+            if explanation is None:
+                return None
+        else:
+            settled = self.gate.push(obs)
+            if settled is None:
+                return None
+            explanation = self.adapter.explain(self.session.state, settled)
         self.stats.settled += 1
         self.message = f"watching (frame {frame.index})"
-        explanation = self.adapter.explain(self.session.state, settled)
         self._handle(explanation, frame)
         return explanation
 
@@ -280,7 +293,7 @@ class RefereeLoop:
             self._last_mismatch = None
             try:
                 sid.submit(ex.action, source="vision", confidence=ex.confidence, frame=frame.index,
-                           cells=ex.cells)
+                           cells=ex.cells, margin=ex.margin)
             except SessionError as exc:
                 sid.note(events.MISMATCH, f"the camera's reading could not be judged: {exc}", cells=ex.cells)
                 return
@@ -294,14 +307,16 @@ class RefereeLoop:
         if candidates:
             self.pending = [(a.notation(), c) for a, c in candidates]
             self.stats.confirmations += 1
+            extra = {"margin": round(ex.margin, 3)} if ex.margin is not None else {}
             sid.note(events.CONFIRM, "the camera is not sure what happened: please confirm the move",
                      candidates=[{"notation": n, "confidence": round(c, 3)} for n, c in self.pending],
-                     cells=ex.cells)
+                     cells=ex.cells, **extra)
             return
         if ex.mismatch and ex.mismatch != self._last_mismatch:
             self._last_mismatch = ex.mismatch
             self.stats.mismatches += 1
-            sid.note(events.MISMATCH, ex.mismatch, cells=ex.cells)
+            flagged = {"illegal": True} if ex.flagged else {}  # an illegal placement, not a misread
+            sid.note(events.MISMATCH, ex.mismatch, cells=ex.cells, **flagged)
 
     def confirm(self, notation: str) -> dict[str, Any]:
         """The players chose one of the pending candidates (or typed the move themselves)."""

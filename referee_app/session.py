@@ -100,7 +100,7 @@ class MatchSession:
 
     def submit(self, action: Action, source: str = "manual", confidence: float = 1.0,
                frame: str | int | None = None, corrects: int | None = None,
-               cells: list[str] | None = None) -> Played:
+               cells: list[str] | None = None, margin: float | None = None) -> Played:
         with self._lock:
             self._check_open()
             state = self.state
@@ -110,8 +110,9 @@ class MatchSession:
                 new_state = state.apply(action, verdict)
             except EngineError as exc:
                 raise SessionError(str(exc)) from exc
+            extra = {"margin": round(float(margin), 3)} if margin is not None and margin < 1e9 else {}
             seq = self.writer.action(action.to_json(), action.notation(), verdict.to_json(), source,
-                                     confidence, frame=frame, corrects=corrects, player=player)
+                                     confidence, frame=frame, corrects=corrects, player=player, **extra)
             played = Played(seq, action, verdict, source, confidence, player)
             self.played.append(played)
             self.states.append(new_state)

@@ -170,9 +170,11 @@ def test_serve_reads_the_boards_dice_with_the_profile(tmp_path: Path) -> None:
         held_out = sorted(labels["items"], key=lambda it: it["image"])[3:]  # not taught on
         symbols = [(it["image"], o["bbox"]) for it in held_out for o in it["objects"] if o.get("symbol")]
         assert symbols
+        tray = next(z for z in zones.zones if z.many)
         for name, box in symbols:
-            value, _conf, _colour = zones._value(read_image(folder / name), np.array(box, np.float32))
-            assert value == 2
+            value, _conf, _colour, readings, _at = zones._value(read_image(folder / name),
+                                                                np.array(box, np.float32), tray)
+            assert value == 2 and readings["profile"][0] == 2
     finally:
         loops[-1].frames.close()
 

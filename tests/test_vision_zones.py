@@ -77,12 +77,13 @@ def test_without_markers_the_view_is_blocked(scene):
 
 
 def test_without_a_clean_pip_count_the_crop_reader_reads_the_value(scene, monkeypatch):
-    """When the pips do not form a clean d6 face, the learned crop reader decides, with less trust."""
+    """Pips first: when the pips do not form a clean d6 face, the learned crop reader decides, with less
+    trust."""
     import vision.zones
 
     board, shoot = scene
     monkeypatch.setattr(vision.zones, "count_pips", lambda *a, **k: None)
-    reader = BoardDiceReader(board)
+    reader = BoardDiceReader(board, value_order="pips")
     reader.read(shoot([]))
     cells = ["W01", "B01", "G01", "Y01"]
     values = [2, 4, 5, 6]

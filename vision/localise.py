@@ -314,16 +314,21 @@ class LocaliseResult:
     message: str
     markers_seen: list[int] = field(default_factory=list)
     shift_px: float = 0.0
+    shift_mm: float = 0.0  # the same displacement measured on the sheet
+
+
+MOVE_MM = 1.5  # mean marker-corner displacement on the sheet that counts as the camera or sheet moving
 
 
 class Localiser:
-    """Tracks one sheet across frames. `move_px`: mean marker displacement that counts as movement."""
+    """Tracks one sheet across frames. `move_mm`: mean marker-corner displacement, measured on the sheet
+    (so the same at every camera resolution and distance), that counts as movement."""
 
-    def __init__(self, spec: SheetSpec, calibration: Calibration | None = None, move_px: float = 4.0,
+    def __init__(self, spec: SheetSpec, calibration: Calibration | None = None, move_mm: float = MOVE_MM,
                  min_markers: int = 2) -> None:
         self.spec = spec
         self.calibration = calibration
-        self.move_px = move_px
+        self.move_mm = move_mm
         self.min_markers = min_markers
 
     def update(self, image: np.ndarray) -> LocaliseResult:
@@ -335,31 +340,37 @@ class Localiser:
         h, w = image.shape[:2]
         if cal is not None and tuple(cal.image_size) != (w, h):
             cal = None  # a different camera mode: the old mapping is meaningless
-        shift = 0.0
+        shift = shift_mm = 0.0
         if cal is not None and found:
-            expected = {m: cal.to_image(c) for m, c in self.spec.marker_corners().items()}
-            shift = float(np.mean([np.linalg.norm(found[m] - expected[m], axis=1).mean() for m in seen]))
-            if shift <= self.move_px:
-                return LocaliseResult("steady", cal, f"markers {seen} where expected", seen, shift)
+            wanted = self.spec.marker_corners()
+            shift = float(np.mean([np.linalg.norm(found[m] - cal.to_image(wanted[m]), axis=1).mean()
+                                   for m in seen]))
+            # where the kept calibration puts the corners seen now, against where they are printed
+            shift_mm = float(np.mean([np.linalg.norm(cal.to_sheet(found[m]) - wanted[m], axis=1).mean()
+                                      for m in seen]))
+            if shift_mm <= self.move_mm:
+                return LocaliseResult("steady", cal, f"markers {seen} where expected", seen, shift, shift_mm)
         if len(seen) >= self.min_markers:
             try:
                 new = localise(image, self.spec, self.min_markers, markers=found)
             except LocaliseError as exc:
-                return self._keep(cal, str(exc), seen, shift)
+                return self._keep(cal, str(exc), seen, shift, shift_mm)
             status = "located" if self.calibration is None else "moved"
             self.calibration = new
             msg = (f"sheet located from markers {seen}" if status == "located"
-                   else f"camera or sheet moved by {shift:.1f}px; re-localised from markers {seen}")
-            return LocaliseResult(status, new, msg, seen, shift)
+                   else f"camera or sheet moved by {shift_mm:.1f} mm; re-localised from markers {seen}")
+            return LocaliseResult(status, new, msg, seen, shift, shift_mm)
         missing = sorted(set(self.spec.marker_corners()) - set(seen))
         reason = f"markers {missing} not visible (hidden or out of view)"
-        if cal is not None and found and shift > self.move_px:
-            msg = (f"{reason}; visible markers moved {shift:.1f}px, "
+        if cal is not None and found and shift_mm > self.move_mm:
+            msg = (f"{reason}; visible markers moved {shift_mm:.1f} mm, "
                    "keeping the last calibration until enough markers are visible")
-            return LocaliseResult("stale", cal, msg, seen, shift)
-        return self._keep(cal, reason, seen, shift)
+            return LocaliseResult("stale", cal, msg, seen, shift, shift_mm)
+        return self._keep(cal, reason, seen, shift, shift_mm)
 
-    def _keep(self, cal: Calibration | None, reason: str, seen: list[int], shift: float) -> LocaliseResult:
+    def _keep(self, cal: Calibration | None, reason: str, seen: list[int], shift: float,
+              shift_mm: float) -> LocaliseResult:
         if cal is None:
-            return LocaliseResult("none", None, f"{reason}; no calibration yet", seen, shift)
-        return LocaliseResult("kept", cal, f"{reason}; keeping the last good calibration", seen, shift)
+            return LocaliseResult("none", None, f"{reason}; no calibration yet", seen, shift, shift_mm)
+        return LocaliseResult("kept", cal, f"{reason}; keeping the last good calibration", seen, shift,
+                              shift_mm)

@@ -17,6 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.board3d import FaceView
 from vision.types import VisionError
 
 
@@ -38,6 +39,9 @@ class ZoneDie:
     confidence: float  # min of presence and value confidence
     color: str | None
     box_mm: tuple[float, float, float, float]
+    # each value reader's own answer: "pips" (value, confidence) of the pip counter, "learned" (value,
+    # confidence, chance that it is a die) of the crop reader
+    readings: dict[str, tuple] = field(default_factory=dict)
 
 
 @dataclass
@@ -51,7 +55,8 @@ class ZoneDiceReader:
 
     def __init__(self, reference_rgb: np.ndarray, sheet_mm: tuple[float, float], zones: list[Zone],
                  die_mm: float = 16.0, px_per_mm: float = 3.0, colors: list[str] | None = None,
-                 empty_ncc: float = 0.55, learn_empty: bool = True, profile: Any = None) -> None:
+                 empty_ncc: float = 0.55, learn_empty: bool = True, value_order: str = "pips",
+                 profile: Any = None) -> None:
         from vision.dice.colour import palette_lab
 
         self.sheet_mm = sheet_mm
@@ -61,7 +66,7 @@ class ZoneDiceReader:
         self.empty_ncc = empty_ncc
         size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
         ref = cv2.resize(cv2.cvtColor(reference_rgb, cv2.COLOR_RGB2BGR), size, interpolation=cv2.INTER_AREA)
-        self.reference = _prep(ref)
+        self.reference = _prep(ref, px_per_mm)
         # The printed drawing is only a first guess of how the empty sheet looks through this camera:
         # the first view (the match starts with an empty board) and every zone seen empty later
         # replace it, so print sharpness, paper and light stop mattering.
@@ -69,8 +74,13 @@ class ZoneDiceReader:
         self._learned = False
         self.names, self.lab = palette_lab(colors)
         self._values = None
-        self.profile = profile  # a taught dice profile (vision/learned/profile.py): it reads first
         self._changed: np.ndarray | None = None
+        self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
+        if value_order not in ("pips", "learned"):
+            raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
+        self.value_order = value_order  # which value reader speaks first; the other is the fallback
+        self.read_both = False  # ask both value readers for every die (to compare them, eval board)
+        self.profile = profile  # a taught dice profile (vision/learned/profile.py): it reads first
 
     # -- geometry ------------------------------------------------------------------------------
     def _window(self, z: Zone, margin_mm: float) -> tuple[int, int, int, int]:
@@ -82,12 +92,13 @@ class ZoneDiceReader:
         return x0, y0, x1, y1
 
     # -- reading -------------------------------------------------------------------------------
-    def read(self, top_bgr: np.ndarray) -> ZoneReading:
-        """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference)."""
+    def read(self, top_bgr: np.ndarray, faces: FaceView | None = None) -> ZoneReading:
+        """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference). `faces`: the
+        same frame rectified on the dice's top faces (vision.board3d), where values are then read."""
         if top_bgr.shape[:2] != self.reference.shape[:2]:
             raise VisionError(f"rectified view is {top_bgr.shape[1]}x{top_bgr.shape[0]}, expected "
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
-        obs = _prep(top_bgr)
+        obs = _prep(top_bgr, self.px)
         self._changed = cv2.dilate((np.abs(obs - self.reference) > 0.6).astype(np.uint8),
                                    np.ones((3, 3), np.uint8))
         out = ZoneReading()
@@ -95,7 +106,11 @@ class ZoneDiceReader:
             self.reference = obs.copy()
             self._learned = True
             return ZoneReading({z.name: [] for z in self.zones})
+        on_faces = self._faces_prep(faces)
         for z in self.zones:
+            if on_faces is not None and not z.many:
+                self._read_cell_on_faces(z, faces, *on_faces, obs, out)
+                continue
             # a die's top face may stand a little off its zone in perspective: look a few mm around
             margin = 0.0 if z.many else 3.0
             x0, y0, x1, y1 = self._window(z, margin)
@@ -104,18 +119,26 @@ class ZoneDiceReader:
                 out.dice[z.name] = []
                 self._refresh(z, margin, obs)
                 continue
-            blobs = self._blobs(a, b, z.many)
+            blobs = self._blobs(a, b, z.many, self._max_side_px(z))
             if not blobs:
                 self._refresh(z, margin, obs)
-            dice = []
+            dice: list[ZoneDie] = []
+            where: list[np.ndarray] = []  # centres of the dice read in this zone (top-face view)
             for bx0, by0, bx1, by1, kind in blobs:
                 if kind != "die":
                     out.unreadable[z.name] = kind
                     continue
                 box = np.array([bx0 + x0, by0 + y0, bx1 + x0, by1 + y0], np.float32)
                 # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
-                value, vconf, colour = self._value(top_bgr, box, None if z.many else self._window(z, 4.0))
-                dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box)))
+                faced = faces is not None
+                value, vconf, colour, readings, at = self._value(top_bgr, box, z, faces, learned=faced)
+                if faced and readings["learned"][2] < NOT_A_DIE:
+                    continue  # a die's shadow or side: the crop reader sees no die there
+                near = [float(np.linalg.norm(at - seen)) for seen in where]
+                if faced and min(near, default=np.inf) < 0.5 * self.die_mm * self.px:
+                    continue  # one die seen as two blobs (its top face and its shadow): read once
+                where.append(at)
+                dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
             if not z.many and len(dice) > 1:
                 out.unreadable[z.name] = "more than one object in one cell"
             if not z.many and not dice and z.name not in out.unreadable:
@@ -123,16 +146,82 @@ class ZoneDiceReader:
             out.dice[z.name] = dice
         return out
 
+    def _faces_prep(self, faces: FaceView | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """The top-face view normalised, and the empty sheet as it shows there."""
+        if faces is None:
+            return None
+        h, w = faces.image.shape[:2]
+        ref = cv2.warpPerspective(self.reference, faces.to_sheet_view, (w, h),
+                                  borderMode=cv2.BORDER_REPLICATE,
+                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        return _prep(faces.image, self.px), ref
+
+    def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
+                            sheet_obs: np.ndarray, out: ZoneReading) -> None:
+        """One cell, on the top-face view: a die standing in it shows its top face right on the cell
+        there. Its sides, and a neighbour's, spill towards the point under the camera; so of the blobs
+        in the window the one on the cell's centre is the die, the others are someone's sides."""
+        x0, y0, x1, y1 = self._window(z, 3.0)
+        a, b = obs[y0:y1, x0:x1], ref[y0:y1, x0:x1]
+        # a light die on a printed cell can leave the window's correlation fairly high (the outline
+        # dominates it): only a near-perfect match is taken as empty unseen; otherwise the blobs and
+        # the crop reader decide
+        if _ncc(a, b) >= SURELY_EMPTY_NCC:
+            out.dice[z.name] = []
+            self._refresh_if_clean(z, sheet_obs)
+            return
+        centre = np.array([(z.x + z.w / 2) * self.px - x0, (z.y + z.h / 2) * self.px - y0])
+        blobs = self._blobs(a, b, False, self._max_side_px(z))
+
+        def off_centre(blob: tuple[int, int, int, int, str]) -> float:
+            bx0, by0, bx1, by1, _kind = blob
+            return float(np.hypot(max(bx0 - centre[0], 0, centre[0] - bx1),
+                                  max(by0 - centre[1], 0, centre[1] - by1)))
+
+        on = [bl for bl in blobs if off_centre(bl) <= 0.25 * self.die_mm * self.px]
+        if not on:
+            out.dice[z.name] = []
+            if not blobs:
+                self._refresh_if_clean(z, sheet_obs)
+            return
+        bx0, by0, bx1, by1, kind = min(on, key=off_centre)
+        if kind != "die":
+            out.unreadable[z.name] = kind
+            out.dice[z.name] = []
+            return
+        changed = cv2.dilate((np.abs(obs - ref) > 0.6).astype(np.uint8), np.ones((3, 3), np.uint8))
+        # the die's top face: on the cell, a die wide (the blob also holds its sides)
+        box = _square(np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px, self.die_mm * self.px)
+        value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True)
+        if readings["learned"][2] < NOT_A_DIE:
+            # what stands on the cell's centre is no die's top face: a neighbour's shadow or side
+            out.dice[z.name] = []
+            return
+        out.dice[z.name] = [ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings)]
+
+    def _refresh_if_clean(self, z: Zone, sheet_obs: np.ndarray) -> None:
+        """Refresh an empty cell's reference only when the sheet view shows it empty too: in
+        perspective a neighbour's top face can stand in the cell's window there."""
+        x0, y0, x1, y1 = self._window(z, 3.0)
+        if _ncc(sheet_obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]) >= SURELY_EMPTY_NCC:
+            self._refresh(z, 3.0, sheet_obs)
+
     def relearn(self) -> None:
         """Take the next view as the empty sheet again (after the camera or the sheet moved)."""
         self._learned = False
+
+    def _max_side_px(self, z: Zone) -> float:
+        """Longest blob side still one die: 2.3 die sides, or where perspective stretches a die, its
+        stretched side and a shadow a die long (a lamp at least 45 degrees up)."""
+        return max(2.3 * self.die_mm, self.die_side_mm.get(z.name, 0.0) + self.die_mm) * self.px
 
     def _refresh(self, z: Zone, margin: float, obs: np.ndarray) -> None:
         x0, y0, x1, y1 = self._window(z, margin)
         ref = self.reference[y0:y1, x0:x1]
         ref += 0.25 * (obs[y0:y1, x0:x1] - ref)
 
-    def _blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True) -> list[tuple[int, int, int, int, str]]:
+    def _blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True,
+               max_side: float | None = None) -> list[tuple[int, int, int, int, str]]:
         diff = np.abs(a - b)
         mask = (diff > 0.9).astype(np.uint8)
         k = max(1, int(self.px))
@@ -149,37 +238,101 @@ class ZoneDiceReader:
             if area < (0.35 * die_px) ** 2:
                 continue  # noise, a shadow edge
             side = max(w, h)
-            if side > 2.3 * die_px or (many and area > 3.0 * die_px ** 2):  # die + its long shadow fit
+            # a die and its long shadow fit; so does a die stretched by perspective (max_side)
+            if side > (max_side or 2.3 * die_px) or (many and area > 3.0 * die_px ** 2):
                 out.append((x, y, x + w, y + h, "a large object (a hand, or dice touching)"))
-            elif side < 0.6 * die_px:
-                continue
+            elif side < 0.6 * die_px or min(w, h) < 0.4 * die_px:
+                continue  # too small, or a sliver (a shadow edge, a die's side along an outline)
             else:
                 out.append((x, y, x + w, y + h, "die"))
         return out
 
-    def _value(self, image: np.ndarray, box: np.ndarray,
-               window: tuple[int, int, int, int] | None = None) -> tuple[int, float, str | None]:
+    def _value(self, image: np.ndarray, box: np.ndarray, z: Zone, faces: FaceView | None = None,
+               changed: np.ndarray | None = None, learned: bool = False,
+               ) -> tuple[int, float, str | None, dict[str, Any], np.ndarray]:
+        """Value, confidence and colour of the die whose blob is `box` (top-view px) in zone `z`, each
+        value reader's own answer ("pips": (value, confidence), "learned": (value, confidence, chance
+        that it is a die at all)), and the die's centre on the view read (px). With `faces`, the die
+        is read on the top-face view, where its blob maps to; there the crop reader also re-frames
+        the box on the die (a light die's blob is mostly its shadow). `learned`: ask the crop reader
+        even when the pips are clear."""
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
-        c = crop(image, square_window(box, 1.0), VALUE_SIZE)
-        colour = classify_colour(c, self.names, self.lab)[0]
+        window = None if z.many else self._window(z, 4.0)
+        changed = self._changed if changed is None else changed
+        if faces is not None:
+            box = _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
+                                                          [box[2], box[3]], [box[0], box[3]]])))
+            image = faces.image
+            changed = None if self._changed is None else faces.warp_from_sheet_view(self._changed)
+        readings: dict[str, tuple] = {}
+        pips_first = self.value_order == "pips"
+        net = None
+        if learned or self.read_both or not pips_first:
+            net = self._crop_read(image, box, refine=faces is not None)
+            readings["learned"] = net[:3]
+            if faces is not None:
+                box = net[3]
+        counted = count_pips(image, box, self.die_mm * self.px, window, changed)
+        if counted is not None:
+            readings["pips"] = (int(counted[0]), float(counted[1]))
+        colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
+        at = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
         if self.profile is not None:  # the player's own dice, symbol faces included, where it knows them
             taught = self.profile.read(image, np.asarray(box, np.float32)[None])
-            if taught.applies[0]:
-                return int(taught.values[0]), float(taught.confidence[0]), colour
-        counted = count_pips(image, box, self.die_mm * self.px, window, self._changed)
-        if counted is not None:
-            return counted[0], counted[1], colour
-        # no clean d6 face in the pips: ask the learned crop reader (the most accurate value reader on
-        # real photos, docs/models.md), and trust it less (a reading below the loop's threshold is put
-        # to the players instead of judged)
+            if taught.value_applies[0]:
+                readings["profile"] = (int(taught.values[0]), float(taught.confidence[0]))
+                return int(taught.values[0]), float(taught.confidence[0]), colour, readings, at
+        if counted is not None and (pips_first or (net[1] < LEARNED_SURE and counted[1] > net[1])):
+            return counted[0], counted[1], colour, readings, at  # pips first, or an unsure network
+        if net is None:
+            net = self._crop_read(image, box)
+            readings["learned"] = net[:3]
+        # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
+        # trusted less then (a reading below the loop's threshold is put to the players)
+        return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
+
+    def _crop_read(self, image: np.ndarray, box: np.ndarray,
+                   refine: bool = False) -> tuple[int, float, float, np.ndarray]:
+        """The learned crop reader (the most accurate value reader on real photos, docs/models.md):
+        value, its confidence, the chance it is a die, and the box it re-framed on the die. `refine`
+        (a blob of a tray or pool: top face, sides and shadow): die-sized boxes around the blob are
+        tried too, and the best is read once more on the box it re-framed."""
         if self._values is None:
             from vision.learned.crops import CropReader
 
             self._values = CropReader(tta=8)
-        _p_die, values, vconf, _box = self._values.read(image, np.asarray(box, np.float32)[None])
-        return int(values[0]), float(vconf[0]) * 0.7, colour
+        boxes = np.asarray(box, np.float32)[None]
+        if refine:
+            side = self.die_mm * self.px
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            shifts = [(0, 0), (-0.5, 0), (0.5, 0), (0, -0.5), (0, 0.5)]
+            boxes = np.concatenate([boxes, [_square(np.array([cx + dx * side, cy + dy * side] * 2), side)
+                                            for dx, dy in shifts]]).astype(np.float32)
+        p_all, v_all, c_all, f_all = self._values.read(image, boxes)
+        best = slice(int(np.argmax(p_all)), int(np.argmax(p_all)) + 1)
+        p_die, values, vconf, framed = p_all[best], v_all[best], c_all[best], f_all[best]
+        if refine:
+            p2, v2, c2, f2 = self._values.read(image, framed)
+            if p2[0] > p_die[0]:
+                p_die, values, vconf, framed = p2, v2, c2, f2
+        return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(framed[0], np.float32)
+
+
+LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
+SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
+NOT_A_DIE = 0.5  # on the top-face view, a cell's blob the crop reader gives less chance of being a die
+
+
+def _bounds(pts: np.ndarray) -> np.ndarray:
+    return np.array([pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max()], np.float32)
+
+
+def _square(box: np.ndarray, side: float) -> np.ndarray:
+    """A `side` square on the centre of `box` (a die's top face on its cell)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return np.array([cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2], np.float32)
 
 
 def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
@@ -284,12 +437,14 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     return count, 0.55 + 0.4 * regular
 
 
-def _prep(bgr: np.ndarray) -> np.ndarray:
-    """Grey, slightly blurred, normalised per image region so light gain/offset cancel."""
+def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
+    """Grey, slightly blurred, normalised per image region so light gain/offset cancel. The blur and
+    the region are fixed in mm (0.4 mm, 20 mm), so any view resolution sees the same."""
     g = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    g = cv2.GaussianBlur(g, (0, 0), 1.2)
-    mean = cv2.blur(g, (61, 61))
-    sq = cv2.blur(g * g, (61, 61))
+    g = cv2.GaussianBlur(g, (0, 0), 0.4 * px_per_mm)
+    win = 2 * round(10 * px_per_mm) + 1
+    mean = cv2.blur(g, (win, win))
+    sq = cv2.blur(g * g, (win, win))
     std = np.sqrt(np.maximum(sq - mean * mean, 1.0))
     return (g - mean) / np.maximum(std, 12.0)
 

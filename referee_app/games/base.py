@@ -17,7 +17,10 @@ from engine import Action, GameState
 @dataclass
 class Observation:
     """What a reader saw in one frame, as comparable items: key (a cell, a tray slot...) -> value.
-    `confidence` per key; `blocked` is set when the view is not usable (a hand, glare, no board)."""
+    `confidence` per key; `blocked` is set when the view is not usable (a hand, glare, no board).
+    `beliefs`: per item, a probability distribution over its states (vision.beliefs; None is
+    empty); an item not listed was seen empty. Readers without beliefs leave it empty and the
+    decoder takes each item's value with its confidence."""
 
     items: dict[str, Any]
     confidence: dict[str, float] = field(default_factory=dict)
@@ -26,6 +29,7 @@ class Observation:
     annotated: np.ndarray | None = None  # the frame with what was read drawn on it
     frame_index: int = 0
     timestamp: float = 0.0
+    beliefs: dict[str, dict[Any, float]] = field(default_factory=dict)
 
     def min_confidence(self) -> float:
         return min(self.confidence.values(), default=1.0)
@@ -42,6 +46,8 @@ class Explanation:
     candidates: list[tuple[Action, float]] = field(default_factory=list)
     mismatch: str | None = None
     cells: list[str] = field(default_factory=list)
+    margin: float | None = None  # the decoder's lead of the best candidate over the runner-up (nats)
+    flagged: bool = False  # the mismatch is an illegal placement the engine cannot take as an action
 
 
 class GameAdapter:
@@ -74,6 +80,11 @@ class GameAdapter:
 
     def explain(self, state: GameState, seen: Observation) -> Explanation:
         raise NotImplementedError
+
+    def candidates(self, state: GameState, table: dict[str, Any]) -> list[Any] | None:
+        """The decoder's candidates (referee_app.decoder.candidates) for the likeliest `table`, or
+        None when this game is judged by `explain` on a settled reading instead."""
+        return None
 
 
 class GenericAdapter(GameAdapter):

@@ -13,9 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from engine import Action, GameState
+from engine import Action, EngineError, GameState
 from engine.dice_road import SEAT_NAMES, DiceState, Play, Reclaim, Roll
+from referee_app.decoder import candidates as cand
 from referee_app.games.base import Explanation, GameAdapter, Observation
+from vision.beliefs import PIP_NEIGHBOURS, PIPS, Belief, joint, multiset, present_belief, value_belief
 
 TRAY = "tray"
 PX_PER_MM = 3.0  # resolution of the rectified board view the dice reader works on
@@ -156,6 +158,84 @@ class DiceAdapter(GameAdapter):
         store = after if after != before else None
         return Explanation(Play(value, cell, store), conf, cells=[cell])
 
+    # -- the decoder's candidates ---------------------------------------------------------------
+    def candidates(self, state: GameState, table: dict[str, Any]) -> list[cand.Candidate]:
+        """Every physically possible change from `state`: before the roll, each roll of two dice and
+        the reclaim; after it (once the tray is cleared), each available die - the two rolled, the
+        pool die, and a value of neither (flagged: the engine cannot take it) - on each cell,
+        occupied or not, with or without storing the other; storing only; passing. Placements are
+        enumerated on the cells the evidence has seen anything on: on a cell seen empty every frame
+        a placement always loses to the same move without it."""
+        assert isinstance(state, DiceState)
+        if state.is_terminal():
+            return [cand.nothing()]
+        out = [cand.nothing(), cand.other()]
+        seat = state.turn
+        expected = self.expected(state)
+        tray = table.get(TRAY)
+        if state.roll is None:
+            if tray is not None and len(tray) == 1:
+                out.append(cand.wait({TRAY: tray}))  # still rolling
+            for a in PIPS:
+                for b in PIPS[a - 1:]:
+                    out.append(cand.act(Roll(a, b), {TRAY: (a, b)}, [TRAY]))
+            block = state.oldest_block(seat)
+            if block is not None:
+                moved = [k[5:] for k, v in table.items()
+                         if k.startswith("cell:") and v != expected.get(k) and v[0] == block.value]
+                for to in [None, *moved]:
+                    cells = [block.cell] + ([to] if to else [])
+                    out.append(self._after(state, Reclaim(block.cell, to), cells))
+            return out
+        if tray is not None:  # half a move: judge once the tray is cleared, unless the dice were turned
+            roll = tuple(sorted(state.roll))
+            touched = [k for k, v in table.items() if k.startswith("cell:") and v != expected.get(k)]
+            if len(tray) == 2 and tray != roll and not touched:
+                return [cand.nothing(), cand.other({TRAY}, loose=True)]
+            return [cand.wait()]
+        pool_k = pool_key(seat)
+        before = state.pools[seat]
+        rolled = list(state.roll)
+        cells = {k for k in set(table) | set(expected) if k.startswith("cell:")}
+        out.append(cand.act(Play(), {TRAY: None}))
+        for v in sorted(set(rolled)):
+            out.append(cand.act(Play(store=v), {TRAY: None, pool_k: v}))
+        uses: list[tuple[int, bool, list[int | None]]] = []  # (value, from the pool, what may be stored)
+        for i, v in enumerate(rolled):
+            if i == 1 and rolled[0] == v:
+                break
+            rest = rolled[1 - i]
+            uses.append((v, False, [None, rest]))
+        if before is not None:
+            uses.append((before, True, [None, *sorted(set(rolled))]))
+        for key in sorted(cells):
+            c = key[5:]
+            covers = int(key in expected)
+            for v, from_pool, stores in uses:
+                for store in stores:
+                    after = store if store is not None else (None if from_pool else before)
+                    delta = {TRAY: None, key: (v, seat), pool_k: after}
+                    out.append(cand.act(Play(v, c, store, from_pool), delta, [c], covers))
+            for v in PIPS:
+                if v in rolled or v == before:
+                    continue
+                held = f" and holds a {before} in the pool" if before else ""
+                text = (f"a {v} was put on {c}, but {SEAT_NAMES[seat]} rolled {rolled[0]} and {rolled[1]}"
+                        f"{held}: the {v} is neither: take it back")
+                out.append(cand.flag(text, {TRAY: None, key: (v, seat)}, [c], covers))
+        return out
+
+    def _after(self, state: DiceState, action: Action, cells: list[str]) -> cand.Candidate:
+        """A candidate whose table change is what the engine's own state after it expects."""
+        before = self.expected(state)
+        try:
+            after = self.expected(state.apply(action, state.judge(action)))
+        except EngineError as exc:
+            return cand.flag(str(exc), {}, cells)
+        after.pop(TRAY, None)  # the next roll has not happened
+        delta = {k: after.get(k) for k in set(before) | set(after) if before.get(k) != after.get(k)}
+        return cand.act(action, delta, cells)
+
     @staticmethod
     def _describe(added: dict[str, Any], removed: dict[str, Any], when: str) -> str:
         parts = [f"a {v[0]} appeared on {c}" for c, v in sorted(added.items())]
@@ -165,19 +245,35 @@ class DiceAdapter(GameAdapter):
 
 class BoardDiceReader:
     """Localise the printed board by its markers, rectify it, and read the dice in its known zones
-    (cells, pools, tray) against the board's own drawing (vision.zones)."""
+    (cells, pools, tray) against the board's own drawing (vision.zones).
 
-    def __init__(self, board: Any = None, profile: Any = None) -> None:
-        import cv2
+    `geometry="3d"` (default): the camera's pose from the markers (vision.pose) says where each die's
+    sides and top face appear (vision.board3d): cells are looked at where their die really shows,
+    values are read on the top-face view, and the views' resolution follows the camera's real pixels
+    per mm. `"flat"`: the old fixed 3 px/mm top view of the paper only (kept for comparison).
+    `value_order`: "pips" (pip counter first, learned crop reader when the pips are unclear) or
+    "learned" (the crop reader first, the pip counter when it is unsure); default learned in 3d."""
 
-        from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles, printable_board
+    def __init__(self, board: Any = None, geometry: str = "3d", value_order: str | None = None,
+                 focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False,
+                 profile: Any = None) -> None:
+        from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles
         from engine.dice_road import load_board
         from vision.localise import Localiser, SheetSpec
+        from vision.pose import PoseTracker
         from vision.tiled import TiledLocaliser
-        from vision.zones import Zone, ZoneDiceReader
+        from vision.zones import Zone
 
+        if geometry not in ("3d", "flat"):
+            raise ValueError(f"geometry must be '3d' or 'flat', got {geometry!r}")
         self.board = board or load_board()
+        # on the top-face view the crop reader reads best (docs/vision/localisation.md); flat: pips first
+        value_order = value_order or ("learned" if geometry == "3d" else "pips")
+        self.geometry, self.value_order, self.learn_empty = geometry, value_order, learn_empty
+        self.read_both = read_both  # ask both value readers for every die (eval board compares them)
+        self.profile = profile  # a taught dice profile (`teach dice`), handed to the zone reader
         w, h = float(self.board.width), float(self.board.height)
+        self.sheet_mm = (w, h)
         self.localiser = Localiser(SheetSpec("highway-dice", w, h, MARKER_SIZE, MARKER_MARGIN))
         self.colours = {"white": 0, "blue": 1, "green": 2, "yellow": 3}
         zones = [Zone(cell_key(c.id), c.x - c.w / 2, c.y - c.h / 2, c.w, c.h)
@@ -186,11 +282,12 @@ class BoardDiceReader:
                   for seat, r in enumerate(self.board.pools)]
         t = self.board.tray
         zones.append(Zone(TRAY, t.x, t.y, t.w, t.h, many=True))
-        _svg, png, _meta = printable_board(self.board, dpi=PX_PER_MM * 25.4)
-        reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR),
-                                 cv2.COLOR_BGR2RGB)
-        self.zones = ZoneDiceReader(reference, (w, h), zones, px_per_mm=PX_PER_MM, colors=list(self.colours),
-                                    profile=profile)
+        self._zone_list = zones
+        self.pose_tracker = PoseTracker(focal_px)
+        self.pose: Any = None
+        self._posed: Any = None  # the calibration the pose was made from
+        self.px_per_mm = PX_PER_MM
+        self.zones = self._zone_reader(PX_PER_MM)
         # a board printed on home paper and taped together (print highway-dice --paper): each tile is
         # located by its own markers; decided once, from the first frame that shows markers
         self.tiled: bool | None = None
@@ -198,6 +295,42 @@ class BoardDiceReader:
             self.tiled_localiser: TiledLocaliser | None = TiledLocaliser(board_tiles(self.board))
         except ValueError:  # a board file too crowded for tile markers cannot be printed tiled either
             self.tiled_localiser, self.tiled = None, False
+
+    def _zone_reader(self, px_per_mm: float) -> Any:
+        import cv2
+
+        from drawing.dice_board import printable_board
+        from vision.zones import ZoneDiceReader
+
+        _svg, png, _meta = printable_board(self.board, dpi=px_per_mm * 25.4)
+        reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR),
+                                 cv2.COLOR_BGR2RGB)
+        zones = ZoneDiceReader(reference, self.sheet_mm, self._zone_list, px_per_mm=px_per_mm,
+                               colors=list(self.colours), learn_empty=self.learn_empty,
+                               value_order=self.value_order, profile=self.profile)
+        zones.read_both = self.read_both
+        return zones
+
+    def _use_pose(self, calib: Any) -> None:
+        """A new calibration (first view, camera or board moved): refit the pose, say where dice show."""
+        from vision.board3d import DIE_MM, view_px_per_mm, volume_box_mm
+
+        self.pose = self.pose_tracker.update(calib)
+        self._posed = calib
+        centres = np.array([[c.x, c.y] for c in self.board.cells.values()])
+        ppm = view_px_per_mm(self.pose, centres)
+        if ppm != self.px_per_mm and not getattr(self.zones, "_learned", False):
+            # only before the empty board is learned: a new resolution would forget it
+            self.px_per_mm = ppm
+            self.zones = self._zone_reader(ppm)
+        die = DIE_MM
+        for z in self._zone_list:
+            # one die in the zone, where perspective stretches it most (a corner of the zone)
+            sides = []
+            for cx, cy in ((z.x, z.y), (z.x + z.w, z.y), (z.x + z.w, z.y + z.h), (z.x, z.y + z.h)):
+                x0, y0, x1, y1 = volume_box_mm(self.pose, (cx - die / 2, cy - die / 2, die, die), die)
+                sides.append(max(x1 - x0, y1 - y0))
+            self.zones.die_side_mm[z.name] = max(sides)
 
     def _localise(self, image: np.ndarray) -> Any:
         if self.tiled is None:
@@ -215,30 +348,54 @@ class BoardDiceReader:
         calib = located.calibration
         if calib is None:
             return Observation({}, {}, blocked="the board's markers are not visible")
-        top = calib.rectify(image, PX_PER_MM)
-        reading = self.zones.read(top)
+        faces = None
+        if self.geometry == "3d" and not self.tiled:  # a taped-together board: its tiles' fits, flat
+            from vision.board3d import face_view
+
+            if calib is not self._posed:
+                self._use_pose(calib)
+            faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm)
+        top = calib.rectify(image, self.px_per_mm)
+        reading = self.zones.read(top, faces)
+        self.last_reading = reading  # per die, each value reader's answer (eval board compares them)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
+        beliefs: dict[str, Belief] = {}
         for zone, dice in reading.dice.items():
             if not dice:
                 continue
             if zone == TRAY:
                 items[TRAY] = tuple(sorted(d.value for d in dice))
                 conf[TRAY] = min(d.confidence for d in dice)
+                beliefs[TRAY] = multiset([die_value_belief(d.value, d.confidence) for d in dice])
             elif zone.startswith("pool:"):
                 best = max(dice, key=lambda d: d.confidence)
                 items[zone] = best.value
                 conf[zone] = best.confidence
+                beliefs[zone] = present_belief(PRESENT, die_value_belief(best.value, best.confidence))
             else:
                 d = dice[0]
-                items[zone] = (d.value, self.colours.get(d.color or "", -1))
+                colour = self.colours.get(d.color or "", -1)
+                items[zone] = (d.value, colour)
                 conf[zone] = d.confidence
+                colours = value_belief(colour, COLOUR_SURE, range(len(self.colours)))
+                value = die_value_belief(d.value, d.confidence)
+                beliefs[zone] = present_belief(PRESENT, joint(value, colours))
         blocked = None
         if reading.unreadable:
             zone, why = sorted(reading.unreadable.items())[0]
             blocked = f"{zone.split(':')[-1]}: {why}" + (f" (+{len(reading.unreadable) - 1} more)"
                                                           if len(reading.unreadable) > 1 else "")
-        return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading))
+        return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading), beliefs=beliefs)
+
+
+PRESENT = 0.97  # a die the zone reader found: its presence test (NCC and the blob's size) rarely errs
+COLOUR_SURE = 0.9  # the colour classifier reports no confidence: its top class, trusted as a strong guess
+
+
+def die_value_belief(value: int, confidence: float) -> Belief:
+    """A die's value as read: a pip count is most often off by one when it is off."""
+    return value_belief(value, confidence, PIPS, PIP_NEIGHBOURS)
 
 
 def _annotate(image: np.ndarray, calib: Any, reading: Any) -> np.ndarray:

@@ -7,7 +7,9 @@ from typing import Any
 
 from engine import Action, GameState
 from engine.grid import GridState, Place, cell_name, parse_cell
+from referee_app.decoder import candidates as cand
 from referee_app.games.base import Explanation, GameAdapter, Observation
+from vision.beliefs import present_belief, value_belief
 
 _GUESS = re.compile(r"best guess (\d+)")
 UNSURE = 0.4  # confidence given to a reader's best guess: below the loop's confirmation threshold
@@ -104,6 +106,25 @@ class GridAdapter(GameAdapter):
         return Explanation(action=action, confidence=float(seen.confidence.get(cell, 1.0)), cells=[cell])
 
 
+    def candidates(self, state: GameState, table: dict[str, Any]) -> list[cand.Candidate]:
+        """Every piece on every cell - an occupied cell or a piece already placed too (a misread, or
+        a piece from another set: the engine rules both illegal) - plus nothing and something else
+        (a piece moved or knocked off, two at once)."""
+        assert isinstance(state, GridState)
+        out = [cand.nothing(), cand.other()]
+        if state.is_terminal():
+            return out
+        for piece in PIECE_NUMBERS:
+            for i in range(16):
+                name = cell_name(i)
+                out.append(cand.act(Place(piece, i), {name: piece}, [name], int(bool(state.board[i]))))
+        return out
+
+
+PIECE_NUMBERS = range(1, 17)
+PRESENT = 0.97  # the tile reader's empty/piece test, trusted far more than its number
+
+
 def observation_from_cells(cells: dict[str, tuple[int | None, float]], image: Any = None,
                            unsure: float = 0.5) -> Observation:
     """Reader output {cell: (number or None, confidence)} -> Observation; a cell the reader could
@@ -118,7 +139,8 @@ def observation_from_cells(cells: dict[str, tuple[int | None, float]], image: An
             continue
         items[cell] = int(number)
         conf[cell] = float(c)
-    return Observation(items, conf, blocked, annotated=None)
+    beliefs = {k: present_belief(PRESENT, value_belief(v, conf[k], PIECE_NUMBERS)) for k, v in items.items()}
+    return Observation(items, conf, blocked, annotated=None, beliefs=beliefs)
 
 
 def _annotate(image: Any, reading: Any) -> Any:

@@ -19,7 +19,9 @@ import numpy as np
 from engine import Action, EngineError, GameState
 from engine.railroad_ink import Done, Place, RailroadInkState, Roll, cell_name
 from engine.railroad_ink.tiles import pieces_for
+from referee_app.decoder import candidates as cand
 from referee_app.games.base import Explanation, GameAdapter, Observation
+from vision.beliefs import multiset, present_belief, value_belief
 
 TRAY = "tray"
 OVERPASS = " overpass"  # suffix of a square's item value when the highway bridges the railway
@@ -62,6 +64,27 @@ def square_bin(sq: Any) -> str:
         # harmless unless the station decides the piece (overpass or the opposite-stations special)
         return "overpass unclear" if sq.sides in ("HRHR", "RHRH") else "station unclear"
     return "sides unclear"
+
+
+def near_shapes(value: str) -> list[str]:
+    """The drawings one misread away from `value`: one side read as another kind, or the bridge of
+    a crossing read the other way."""
+    sides, overpass = parse_value(value)
+    out = [square_value(sides[:i] + k + sides[i + 1:], overpass)
+           for i in range(4) for k in "HR-" if k != sides[i]]
+    if sides in ("HRHR", "RHRH"):
+        out.append(square_value(sides, not overpass))
+    return out
+
+
+def square_belief(value: str, confidence: float) -> dict[Any, float]:
+    """A drawn square as read: the shape with its confidence, the rest over the shapes one misread
+    away (the sheet reader gives one confidence per square, no score per shape)."""
+    near = near_shapes(value)
+    return present_belief(PRESENT, value_belief(value, confidence, [value, *near]))
+
+
+PRESENT = 0.97  # a square the sheet reader found ink on
 
 
 def square_confidence(sq: Any) -> float:
@@ -143,11 +166,13 @@ class RailroadInkAdapter(GameAdapter):
             why = reading.squares[unreadable[0]].reason
             problems.append(f"cannot read square{'s' if len(unreadable) > 1 else ''} "
                             f"{_names(unreadable)} ({why})")
+        beliefs: dict[str, dict[Any, float]] = {}
         for name, sq in reading.squares.items():
             if sq.status != "read" or sq.sides == "----":
                 continue
             items[name] = square_value(sq.sides, sq.overpass)
             conf[name] = square_confidence(sq)
+            beliefs[name] = square_belief(items[name], conf[name])
             kind = square_bin(sq)
             if kind in ("no station box", "station box on one kind"):
                 warnings.append(f"{name}: {kind} (a station joins highway and railway)")
@@ -159,8 +184,9 @@ class RailroadInkAdapter(GameAdapter):
         if faces:
             items[TRAY] = tuple(sorted(d.face for d in faces))
             conf[TRAY] = min(float(d.confidence) for d in faces)
+            beliefs[TRAY] = multiset([{d.face: max(0.02, min(0.98, float(d.confidence)))} for d in faces])
         obs = Observation(items, conf, "; ".join(problems) or None, warnings,
-                          annotated=annotate(image, reading))
+                          annotated=annotate(image, reading), beliefs=beliefs)
         obs.reading = reading  # type: ignore[attr-defined]  # the full reading, for the page and tests
         return obs
 
@@ -221,6 +247,47 @@ class RailroadInkAdapter(GameAdapter):
         if not tray:  # the tray is cleared: the watched player's round is over
             return Explanation(Done(self.seat), 1.0)
         return Explanation()
+
+    # -- the decoder's candidates ---------------------------------------------------------------
+    def candidates(self, state: GameState, table: dict[str, Any]) -> list[cand.Candidate]:
+        """Before the roll: the roll the tray shows. During the round: each new square drawn as the
+        piece it stands for (a rolled face still to draw, an unused special, or one the engine rules
+        illegal), a shape that is no route (flagged), and the round's end (the tray cleared); always
+        nothing and something else (a square changed or erased, two drawings at once, a turned die).
+        A new square is a candidate as read and as each drawing one misread away (`near_shapes`);
+        the roll is the faces the tray reads."""
+        assert isinstance(state, RailroadInkState)
+        out = [cand.nothing(), cand.other()]
+        if state.finished or state.expansions:
+            return out
+        expected = self.expected(state)
+        tray = table.get(TRAY)
+        new = {k: v for k, v in table.items() if k != TRAY and k not in expected}
+        if state.roll is None:
+            if tray and len(tray) == len(state.dice):
+                try:
+                    faces = state.normalise_roll(list(tray))
+                except EngineError:
+                    return out  # not one face per die: "something else" says so
+                out.append(cand.act(Roll(faces), {TRAY: tray}, [TRAY]))
+            return out
+        if state.progress[self.seat].done:
+            return out
+        if tray is not None and not _is_part_of(tuple(tray), tuple(sorted(state.roll))):
+            return [cand.nothing(), cand.other({TRAY}, loose=True)]
+        for name, read in new.items():
+            for value in [read, *near_shapes(read)]:  # as read, and one misread away
+                sides, overpass = parse_value(value)
+                piece = infer_piece(state, self.seat, sides, overpass)
+                if piece is None:
+                    if value == read:
+                        out.append(cand.flag(f"{name} shows {_shape(value)}, which is no Railroad Ink route: "
+                                             "finish the drawing or erase it", {name: value}, [name]))
+                    continue
+                row, col = "ABCDEFG".index(name[0]), int(name[1])
+                out.append(cand.act(Place(self.seat, piece, row, col, sides), {name: value}, [name]))
+        out.append(cand.act(Done(self.seat), {TRAY: None}, [TRAY]))
+        return out
 
     def _before_roll(self, state: RailroadInkState, tray: tuple[str, ...], added: dict[str, str],
                      seen: Observation) -> Explanation:

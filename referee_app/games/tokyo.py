@@ -318,6 +318,28 @@ class TokyoAdapter(GameAdapter):
                 "junctions": sum(bool(s["junction"]) for s in view["supports"]),
                 "roads": len(view["sticks"]), "loose": 0, "fallen": 0}
 
+    def candidates(self, state: GameState, table: dict[str, Any]) -> list[Any]:
+        """The build the engine matches to the likeliest table (engine `match_build`, legal or not)
+        and the readings it doubts, each a candidate for the same change; nothing; a column standing
+        ready for a road not laid yet (wait); and something else (a road knocked off, a loose stick).
+        """
+        from referee_app.decoder import candidates as cand
+
+        out = [cand.nothing(), cand.other(loose=True)]  # counts of pieces: a change is one come or gone
+        expected = self.expected(state)
+        if state.is_terminal() or table == expected:
+            return out
+        delta = {k: table.get(k) for k in set(table) | set(expected) if table.get(k) != expected.get(k)}
+        ex = self.explain(state, Observation(dict(table)))
+        readings = ([(ex.action, ex.confidence)] if ex.action is not None else []) + list(ex.candidates)
+        for i, (action, conf) in enumerate(readings):
+            c = cand.act(action, delta, ex.cells or self.action_cells(action))
+            c.prior, c.cap, c.alias = math.log(max(conf, 1e-3)), conf, i > 0
+            out.append(c)
+        if not readings and ex.mismatch is None:
+            out.append(cand.wait(delta))
+        return out
+
     def explain(self, state: GameState, seen: Observation) -> Explanation:
         from engine.tokyo import TableReading, match_build
 

@@ -1,0 +1,98 @@
+"""The page's camera set-up routes (read-only, so no token): the cameras on this machine, a preview
+snapshot of one, and the camera check of what it sees (referee_app.camera_setup).
+
+    GET /api/setup/cameras                      -> {"cameras": [{"index", "width", "height"}]}
+    GET /api/setup/cameras/<n>/preview.jpg      -> one JPEG snapshot
+    GET /api/setup/cameras/<n>/check?game=GAME  -> the `camera check` report as JSON
+
+Wired in by `register(app)` from `create_app`; `app.config["camera_opener"]` may replace
+cv2.VideoCapture (tests, another capture back end). A camera a match's loop already holds may refuse to
+open twice: the answer then says so (404), as for a camera that does not exist.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+
+from referee_app import camera_setup
+from referee_app.camera_setup import CameraError
+
+MAX_CAMERA = 63
+
+
+def _error(message: str, status: int) -> tuple[Response, int]:
+    return jsonify(error=message, status=status), status
+
+
+def register(app: Flask) -> None:
+    """Add the camera set-up routes to the page's app."""
+
+    def opener() -> Callable[[Any], Any] | None:
+        return app.config.get("camera_opener")
+
+    # Opening a camera can take seconds: one set-up request at a time, so no page can hold every
+    # server thread on cameras (the others get a 503 at once).
+    busy = threading.Lock()
+
+    def index_ok(n: str) -> int | None:
+        # ASCII digits only, and short: int() of a 5,000-digit or non-ASCII digit string raises
+        return int(n) if n.isascii() and n.isdigit() and len(n) <= 2 and int(n) <= MAX_CAMERA else None
+
+    def one_at_a_time(view: Callable[..., Any]) -> Callable[..., Any]:
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            if not busy.acquire(blocking=False):
+                response, status = _error("another camera set-up request is running; try again", 503)
+                response.headers["Retry-After"] = "1"
+                return response, status
+            try:
+                return view(*args, **kwargs)
+            finally:
+                busy.release()
+
+        guarded.__name__ = view.__name__
+        return guarded
+
+    @app.get("/api/setup/cameras")
+    @one_at_a_time
+    def setup_cameras():
+        return jsonify(cameras=camera_setup.probe_cameras(opener()))
+
+    @app.get("/api/setup/cameras/<n>/preview.jpg")
+    @one_at_a_time
+    def setup_preview(n: str):
+        import cv2
+
+        index = index_ok(n)
+        if index is None:
+            return _error(f"{n!r}: a camera is a number 0..{MAX_CAMERA}", 404)
+        try:
+            frame = camera_setup.snapshot(index, opener())
+        except CameraError as exc:
+            return _error(str(exc), 404)
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if not ok:
+            return _error("could not encode the snapshot", 503)
+        return Response(buf.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/setup/cameras/<n>/check")
+    @one_at_a_time
+    def setup_check(n: str):
+        index = index_ok(n)
+        if index is None:
+            return _error(f"{n!r}: a camera is a number 0..{MAX_CAMERA}", 404)
+        game = request.args.get("game", "")
+        try:
+            camera_setup.board_geometry(game)  # an unknown game is refused before the camera opens
+        except CameraError as exc:
+            return _error(str(exc), 400)
+        try:
+            frame = camera_setup.snapshot(index, opener())
+        except CameraError as exc:
+            return _error(str(exc), 404)
+        report = camera_setup.run_check(frame, game)
+        report["source"] = f"camera {index}"
+        return jsonify(report)

@@ -1,0 +1,44 @@
+"""Highway 4x4 decoded through the referee loop: a scripted reader (beliefs built as the tile
+reader's are) and the engine's candidates."""
+
+from __future__ import annotations
+
+from decoder_loop import run_loop, scripted
+
+from referee_app import events
+from referee_app.games.base import Observation
+from referee_app.games.grid import GridAdapter, observation_from_cells
+
+
+def board(cells: dict[str, int], conf: dict[str, float] | None = None) -> Observation:
+    return observation_from_cells({c: (n, (conf or {}).get(c, 0.97)) for c, n in cells.items()})
+
+
+HAND = Observation({}, {}, blocked="a hand over the board")
+
+
+def run(tmp_path, moves: list[str], script: list[Observation]):
+    return run_loop(tmp_path, "highway-grid", ["Ann", "Bo"], scripted(GridAdapter, script), len(script), moves)
+
+
+def test_a_piece_put_on_an_occupied_cell_is_judged_illegal(tmp_path):
+    script = [board({"b2": 9})] * 2 + [HAND] + [board({"b2": 4})] * 3
+    session, said = run(tmp_path, ["9@b2"], script)
+    last = session.played[-1]
+    assert last.action.notation() == "4@b2" and last.verdict.rule == "grid.cell-empty"
+    assert said == []
+
+
+def test_an_old_piece_misread_for_a_few_frames_raises_no_mismatch(tmp_path):
+    placed = {"b2": 9, "c3": 16}
+    misread = {"b2": 6, "c3": 16}  # 9 read upside down for three frames
+    script = [board(placed)] * 2 + [board(misread, {"b2": 0.8})] * 3 + [board(placed)] * 2
+    session, said = run(tmp_path, ["9@b2", "16@c3"], script)
+    assert said == [] and len(session.played) == 2
+
+
+def test_a_knocked_off_piece_is_still_a_mismatch(tmp_path):
+    script = [board({"b2": 9})] * 2 + [board({})] * 3 + [board({"b2": 9})] * 2
+    session, said = run(tmp_path, ["9@b2"], script)
+    assert [e.kind for e in said] == [events.MISMATCH] and "missing from b2" in said[0].data["message"]
+    assert len(session.played) == 1

@@ -1,0 +1,75 @@
+"""Tokyo Highway decoded through the referee loop: scripted reader observations (as the stick and
+support reader gives them), the engine's matched build as the candidate."""
+
+from __future__ import annotations
+
+from decoder_loop import run_loop
+
+import engine
+from referee_app import demo_tokyo as dt
+from referee_app import events
+from referee_app.games.tokyo import TokyoAdapter, observation, table_read
+from referee_app.matchlog import read_log
+
+GAME = engine.get_game("tokyo-highway")
+STARTED = ("purple start (-150,-60) table (-150,-170)", "green start (150,-60) table (150,-170)")
+START_STICKS = [((-150.0, -168.0), (-152.0, -50.0), (None, 0), "road"),
+                ((151.0, -171.0), (150.0, -52.0), (None, 1), "road")]
+START_SUPPORTS = [(-151.2, -61.8, 1, False), (148.9, -58.7, 1, False)]
+NEW_ROAD = ((-143.0, -64.0), (-55.0, -5.0), (0, 2), "road")
+
+
+def reading(supports, sticks, support_conf: float = 0.95) -> dict:
+    return {"calibrated": True, "warnings": [], "cars": [], "crossings": [],
+            "supports": [{"x_mm": x, "y_mm": y, "height": h, "junction": j, "confidence": support_conf,
+                          "height_confidence": 0.8, "top_px": (0.0, 0.0)} for x, y, h, j in supports],
+            "sticks": [{"endpoints_mm": [[*a, 0.0], [*b, 0.0]], "endpoints": [(0.0, 0.0), (1.0, 1.0)],
+                        "rests": list(r), "role": role, "color": "natural", "confidence": 0.9,
+                        "width_px": 8.0} for a, b, r, role in sticks]}
+
+
+class Scripted(TokyoAdapter):
+    def __init__(self, script: list[dict]) -> None:
+        super().__init__()
+        self.script = script
+
+    def read(self, frame):
+        table = table_read(self.script[frame.index], 10.0)
+        self._latest[table.signature] = table
+        return observation(table, None)
+
+
+def run(tmp_path, script: list[dict]):
+    moves = []
+    state = GAME.new_state()
+    for move in STARTED:  # the start roads, entered by hand
+        action = dt.seen_action(state, move)
+        state = state.apply(action, state.judge(action))
+        moves.append(action)
+    return run_loop(tmp_path, "tokyo-highway", ["Ann", "Bo"], Scripted(script), len(script), moves)
+
+
+def test_a_clear_build_is_committed_with_its_margin_logged(tmp_path):
+    started = reading(START_SUPPORTS, START_STICKS)
+    built = reading([*START_SUPPORTS, (-62.3, -8.4, 2, False)], [*START_STICKS, NEW_ROAD])
+    session, said = run(tmp_path, [started] * 2 + [built] * 2)
+    assert said == [] and session.played[-1].action.notation() == "purple s1 -> (-60,-10) h2"
+    record = [r for r in read_log(session.writer.path).records if r["type"] == "action"][-1]
+    assert record["source"] == "vision" and record["margin"] >= 1.0
+
+
+def test_an_unsure_support_asks_with_the_other_heights(tmp_path):
+    started = reading(START_SUPPORTS, START_STICKS)
+    built = reading([*START_SUPPORTS, (-62.3, -8.4, 2, False)], [*START_STICKS, NEW_ROAD], support_conf=0.3)
+    session, said = run(tmp_path, [started] * 2 + [built] * 3)
+    assert [e.kind for e in said] == [events.CONFIRM]
+    names = [c["notation"] for c in said[0].data["candidates"]]
+    assert names[0] == "purple s1 -> (-60,-10) h2" and "purple s1 -> (-60,-10) h3" in names
+    assert len(session.played) == 2
+
+
+def test_a_knocked_road_is_a_mismatch(tmp_path):
+    started = reading(START_SUPPORTS, START_STICKS)
+    knocked = reading(START_SUPPORTS, [START_STICKS[0], ((100.0, -200.0), (200.0, -200.0), (None, None), "loose")])
+    session, said = run(tmp_path, [started] * 2 + [knocked] * 2)
+    assert [e.kind for e in said] == [events.MISMATCH] and "missing" in said[0].data["message"]

@@ -1,0 +1,106 @@
+"""Where objects standing on a printed sheet appear, given the camera's pose (`vision.pose`).
+
+A rectified top view shows the paper as it is, but not what stands on it: the top face of a die
+16 mm tall lands about 16 * d / (H - 16) mm away from its cell, away from the point under the camera
+(d = distance from that point, H = camera height), and the die's sides fill the strip between. Here:
+
+* `volume_box_mm` -- the box of the sheet plane's top view that an object's footprint and top cover
+  (a die 16 mm, a piece 2 mm, a Tokyo column of n units), so a reader looks for it there;
+* `FaceView` -- a second top view on the plane of the dice's top faces: there every die's top face
+  sits on its own cell, square and at one scale, ready for a pip counter or a crop reader;
+* `view_px_per_mm` -- the rectified views' resolution from the camera's real pixels per mm on the
+  board, so a 4K camera's detail is not thrown away (and a 720p one is not upsampled for nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.pose import CameraPose
+
+DIE_MM = 16.0
+MIN_VIEW_PPM, MAX_VIEW_PPM = 2.0, 6.0  # coarser loses pips; finer costs time and adds no detail
+
+
+def to_sheet_plane(pose: CameraPose, points_mm: np.ndarray) -> np.ndarray:
+    """(N, 3) points (x, y, height) -> where they appear in the sheet plane's top view (N, 2) mm."""
+    px = pose.project(points_mm)
+    back = np.linalg.inv(pose.plane_homography(0.0))
+    return cv2.perspectiveTransform(px.reshape(-1, 1, 2), back).reshape(-1, 2)
+
+
+def volume_box_mm(pose: CameraPose, rect_mm: tuple[float, float, float, float],
+                  height_mm: float) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) in sheet-plane top-view mm covered by a box standing on `rect_mm`
+    (x, y, w, h) and `height_mm` tall: its footprint and its top face as the camera sees them."""
+    x, y, w, h = rect_mm
+    base = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+    top = to_sheet_plane(pose, np.column_stack([base, np.full(4, height_mm)]))
+    pts = np.concatenate([base, top])
+    return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+
+
+def top_offset_mm(pose: CameraPose, point_mm: tuple[float, float], height_mm: float) -> np.ndarray:
+    """How far (dx, dy mm) the top of something `height_mm` tall at `point_mm` appears moved in the
+    sheet plane's top view."""
+    p = np.array([[point_mm[0], point_mm[1], height_mm]], np.float64)
+    return to_sheet_plane(pose, p)[0] - np.asarray(point_mm, np.float64)
+
+
+def view_px_per_mm(pose: CameraPose, points_mm: np.ndarray, height_mm: float = DIE_MM,
+                   lo: float = MIN_VIEW_PPM, hi: float = MAX_VIEW_PPM) -> float:
+    """Resolution for the rectified views: the camera's median pixels per mm over `points_mm` (e.g.
+    the board's cells) on the plane `height_mm`, in half steps, within [lo, hi]."""
+    ppm = float(np.median(pose.px_per_mm(points_mm, height_mm)))
+    return float(np.clip(round(ppm * 2) / 2, lo, hi))
+
+
+def smallest_face_px(pose: CameraPose, centres_mm: np.ndarray, side_mm: float = DIE_MM,
+                     height_mm: float = DIE_MM) -> float:
+    """The shortest side in pixels of a `side_mm` top face `height_mm` above any of `centres_mm`."""
+    h = side_mm / 2
+    worst = np.inf
+    for cx, cy in np.asarray(centres_mm, np.float64).reshape(-1, 2):
+        quad = np.array([[cx - h, cy - h, height_mm], [cx + h, cy - h, height_mm],
+                         [cx + h, cy + h, height_mm], [cx - h, cy + h, height_mm]])
+        px = pose.project(quad)
+        sides = np.linalg.norm(px - np.roll(px, -1, axis=0), axis=1)
+        worst = min(worst, float(sides.min()))
+    return worst
+
+
+@dataclass
+class FaceView:
+    """The frame rectified on the plane `height_mm` above the sheet at `px_per_mm` (pixel (u, v) shows
+    plane point (u, v) / px_per_mm), and `to_sheet_view`: 3x3 from its pixels to the sheet plane's
+    top view pixels at the same resolution (where the same image pixel lands there)."""
+
+    image: np.ndarray
+    px_per_mm: float
+    height_mm: float
+    to_sheet_view: np.ndarray
+
+    def from_sheet_view(self, points_px: np.ndarray) -> np.ndarray:
+        pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.to_sheet_view)).reshape(-1, 2)
+
+    def warp_from_sheet_view(self, sheet_view: np.ndarray) -> np.ndarray:
+        """A map made on the sheet plane's view (e.g. a changed-pixels mask) brought into this view."""
+        h, w = self.image.shape[:2]
+        return cv2.warpPerspective(sheet_view, self.to_sheet_view, (w, h),
+                                   flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
+
+
+def face_view(image: np.ndarray, pose: CameraPose, sheet_mm: tuple[float, float], px_per_mm: float,
+              height_mm: float = DIE_MM) -> FaceView:
+    """Rectify `image` on the plane `height_mm` above the sheet (see FaceView)."""
+    scale = np.diag([px_per_mm, px_per_mm, 1.0])
+    plane_to_img = pose.plane_homography(height_mm)
+    view_to_img = plane_to_img @ np.linalg.inv(scale)
+    size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
+    out = cv2.warpPerspective(image, view_to_img, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    to_sheet = scale @ np.linalg.inv(pose.plane_homography(0.0)) @ view_to_img
+    return FaceView(out, px_per_mm, height_mm, to_sheet / to_sheet[2, 2])
