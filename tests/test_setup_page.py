@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 import pytest
+import test_page_table
 from waitress_server import serving
 
 from referee_app.cli import load_commands, main
@@ -27,10 +28,6 @@ from referee_app.setup_watch import SetupWatch, watch_setup
 from referee_app.web.app import create_app
 from vision.sources import open_source
 from vision.types import Frame
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def board_folder(root: Path, name: str, *options: str) -> Path:
@@ -177,15 +174,7 @@ def test_a_game_whose_board_the_check_does_not_know_is_said_so():
 
 
 # -- the page ------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (scripts/test.sh installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+browser = test_page_table.browser  # the same headless Chromium fixture (skips without Chromium)
 
 
 def open_page(browser, port: int, match: str, width: int = 1280, height: int = 900):
