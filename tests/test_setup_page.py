@@ -222,22 +222,26 @@ def test_a_busy_or_vanished_camera_gets_a_clear_message(served, browser):
         page.wait_for_function("document.getElementById('setup-preview').naturalWidth > 0", timeout=15000)
         Cameras.reading.clear()
         Cameras.answer.clear()
+        shown = page.get_attribute("#setup-preview", "src")
         Cameras.slow.set()  # the next snapshot takes a while: a check meanwhile is answered 503
         try:
             page.click("#setup-refresh")
-            assert Cameras.reading.wait(10)
+            assert Cameras.reading.wait(20)
             page.click("#setup-check")
-            page.wait_for_selector("#setup-message.bad:has-text('try again in a moment')", timeout=10000)
+            page.wait_for_selector("#setup-message.bad:has-text('try again in a moment')", timeout=20000)
             assert "another camera set-up request is running" in page.inner_text("#setup-message")
         finally:
             Cameras.slow.clear()
             Cameras.answer.set()
+        # the slow snapshot arrives (so the next request finds the referee free)
+        page.wait_for_function(f"document.getElementById('setup-preview').src !== {json.dumps(shown)}",
+                               timeout=20000)
         Cameras.gone = True  # unplugged after it was listed: the preview's 404 says so
         try:
             page.click("#setup-refresh")
-            page.wait_for_selector("#setup-message.bad:has-text('camera 1: no such camera')", timeout=10000)
+            page.wait_for_selector("#setup-message.bad:has-text('camera 1: no such camera')", timeout=20000)
             page.click("#setup-find")
-            page.wait_for_selector("#setup-message:has-text('No camera answered')", timeout=10000)
+            page.wait_for_selector("#setup-message:has-text('No camera answered')", timeout=20000)
             assert page.is_disabled("#setup-check")
         finally:
             Cameras.gone = False
