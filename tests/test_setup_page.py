@@ -166,6 +166,38 @@ def test_the_check_runs_off_the_frame_path_and_waits_for_a_frame_with_markers():
     assert seen == [10, 200, 10]
 
 
+def test_the_referee_loop_never_waits_for_the_check(tmp_path):
+    from referee_app.games.base import Observation
+    from referee_app.games.grid import GridAdapter
+    from referee_app.hub import Hub
+    from referee_app.store import MatchStore
+
+    class EmptyTable(GridAdapter):  # reads nothing from any frame, at once
+        def __init__(self) -> None:
+            pass
+
+        def read(self, frame):
+            return Observation({}, {}, None)
+
+    release = threading.Event()
+
+    def slow_check(image, game):
+        release.wait(10)
+        return {"localised": True, "inside_envelope": True, "reasons": [], "advice": []}
+
+    hub = Hub(MatchStore(tmp_path))
+    loop = RefereeLoop(hub, hub.create_match("highway-grid", ["A", "B"]), EmptyTable(),
+                       [frame(k, 200) for k in range(6)], publish_video=False)
+    watch = SetupWatch(loop, "highway-dice", check=slow_check)
+    loop.run()  # every frame is refereed while the check of frame 0 still runs
+    assert loop.stats.frames == 6 and loop.cameras()[0]["check"]["state"] == "running"
+    release.set()
+    watch.thread.join(5)
+    check = loop.cameras()[0]["check"]
+    assert check["state"] == "done" and check["frame"] == 0 and check["message"] == "set-up OK"
+    hub.bus.close()
+
+
 def test_a_game_whose_board_the_check_does_not_know_is_said_so():
     loop = FakeLoop()
     SetupWatch(loop, "tokyo-highway")
