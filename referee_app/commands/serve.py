@@ -81,6 +81,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     from referee_app.games import get_adapter
     from referee_app.hub import Hub
     from referee_app.loop import RefereeLoop
+    from referee_app.setup_watch import watch_setup
     from referee_app.store import MatchStore, default_data_dir
 
     profile = _dice_profile(args)  # checked before anything is opened or written
@@ -140,6 +141,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         players = [s.strip() for s in args.players.split(",") if s.strip()] or ["Player 1", "Player 2"]
         session = hub.create_match(args.game, players)
         loops.append(RefereeLoop(hub, session, adapter, frames))
+        watch_setup(loops[-1], args.game)  # the set-up check of the first usable frame, off the frame path
         hub.featured = session.match_id
     if args.led:
         from referee_app.led import LayoutError, attach_led_board

@@ -253,6 +253,7 @@
 
   function renderCameras(cams) {
     lastCameras = cams;
+    if (window.refereeSetup) window.refereeSetup.showMatchCheck(cams);  // the set-up check (setup.js)
     const box = $("cameras");
     const others = cams.filter((c) => c.camera > 1);
     box.hidden = !others.length;
