@@ -133,3 +133,21 @@ def test_dice_far_smaller_or_larger_than_trained_are_found(far_and_near, tmp_pat
     whole = _eval(far_and_near, tmp_path, "whole")
     assert whole["far"]["recall"] < report["far"]["recall"] - 0.2
     assert whole["near"]["end_to_end"] < report["near"]["end_to_end"]
+
+
+def test_tiles_read_near_the_frames_own_pixels_are_freed_of_speck_noise():
+    """Salt-and-pepper specks (averaged away when the whole frame is shrunk to the input) are not
+    handed to the detector in a tile read at about the frame's own pixels."""
+    rng = np.random.default_rng(3)
+    image = np.full((640, 640, 3), 200, np.uint8)
+    specks = rng.random((640, 640)) < 0.02
+    image[specks] = 0
+    tiles = []
+
+    def detect(img):
+        tiles.append(img.copy())
+        return np.zeros((0, 4), np.float32), np.zeros(0), np.zeros(0)
+
+    proposals_at(image, 2.0, detect, 320)
+    assert tiles and all((t == 0).all(axis=2).mean() < 0.002 for t in tiles)
+    assert (image == 0).all(axis=2).mean() > 0.015
