@@ -12,8 +12,9 @@ What makes it fast enough in Python:
   two flips through the middle of the sides) map Player 1's paths onto Player 2's and back: they
   turn a position into one where the other player owns the paths of the player to move, which is a
   different game (the turn order does not swap with them), so they do not merge table entries.
-- **A bound table.** Each entry holds a lower and an upper bound of the exact value, so null-window
-  probes (is the value >= v?) reuse everything earlier probes proved. The table is capped (it is
+- **A bound table.** Each entry holds a lower and an upper bound of the exact value, so the
+  win/draw/loss probes (is the value >= 1? >= 0?) and the moves that keep a value reuse everything
+  earlier searches proved. The table is capped (it is
   cleared of shallow entries when full) so it fits in memory.
 - **Path bounds.** Each path's final sum lies between its current sum plus the smallest and plus
   the largest pieces that can still fill its empty cells; that bounds both best paths and so the
@@ -258,19 +259,11 @@ class ExactSearch:
         return self.search(v - 1, v) >= v
 
     def exact_value(self) -> int:
-        """The exact value for the player to move: null-window probes stepping from the sign
-        towards the value (MTD-style), each sharing the table."""
+        """The exact value for the player to move: one full-window search inside the path bounds
+        (null-window probes stepping towards the value visit more nodes when it is far from 0)."""
         mlo, mhi = self.margin_bounds()
         lo, hi = (mlo, mhi) if self.placed & 1 == 0 else (-mhi, -mlo)
-        guess = 1
-        while lo < hi:
-            g = min(max(guess, lo + 1), hi)
-            r = self.search(g - 1, g)
-            if r >= g:
-                lo, guess = r, r + 1
-            else:
-                hi, guess = r, r
-        return lo
+        return self.search(lo - 1, hi + 1)
 
     def outcome(self) -> int:
         """-1, 0 or 1: loss, draw or win for the player to move."""
