@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if "railroad_ink" not in skip:
         timed("railroad_ink", lambda: bench_railroad_ink(3 if q else 28, 0.05 if q else 2.0))
     if "grid" not in skip:
-        timed("grid", lambda: bench_grid([4, 5] if q else [8, 9, 10, 11, 12], 1 if q else 5,
+        timed("grid", lambda: bench_grid([4, 5] if q else [8, 9, 10, 11], 1 if q else 3,
                                          0.05 if q else 1.0, 0.5 if q else 30.0))
     if "scripts" not in skip and not q:
         timed("scripts", lambda: bench_scripts(list(SCRIPTS), 900))

@@ -110,7 +110,7 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
     halo around each: a glare spot's fading rim is brighter than the table and would read as pieces.
     The halo is searched only within about a spot's radius of it, so bright pieces elsewhere stay; with
     `keep_pieces` it takes only the table washed towards white, not a light piece beside the spot."""
-    core = (image.min(2) >= 245).astype(np.uint8)
+    core = compact_blobs((image.min(2) >= 245).astype(np.uint8))
     if table is None or not core.any():
         return core * 255
     # with the white-light test guarding pieces, the halo's faint outer rim can be taken as well
@@ -135,6 +135,36 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
 
 
 HALO_GAIN_GUARDED = 1.04
+GLARE_MIN_AREA = 12  # px: smaller saturated specks are sensor noise or a glint, not a spot to mask
+GLARE_MAX_ELONGATION = 3.0  # a spot is round-ish; a saturated streak along a white stick is not
+GLARE_MIN_SOLIDITY = 0.6  # area / convex hull: the lit tops of crossing white sticks make a star
+GLARE_MIN_RADIUS = 3.0  # px inscribed: a streak cut short between crossing sticks is round-ish but thin
+
+
+def compact_blobs(core: np.ndarray) -> np.ndarray:
+    """The saturated components that can be glare: compact blobs. A white or light stick on a grey
+    table saturates along its lit top in a thin streak (and crossing ones in a star); masking those
+    would cut the sticks apart, so components that are long for their width, or far from convex,
+    are left to the piece masks, and so are thin ones (a streak cut short where sticks cross over
+    it can be round-ish, but no spot is only a few pixels wide)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    out = np.zeros_like(core)
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area < GLARE_MIN_AREA:
+            continue
+        blob = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+        if cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max() < GLARE_MIN_RADIUS:
+            continue
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        pts = np.vstack(contours).reshape(-1, 2).astype(np.float32)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+        long_side, short_side = max(rw, rh) + 1.0, min(rw, rh) + 1.0  # +1: pixel centres to extent
+        hull = cv2.contourArea(cv2.convexHull(pts)) + 0.5 * cv2.arcLength(cv2.convexHull(pts), True) + 1.0
+        if long_side > GLARE_MAX_ELONGATION * short_side or area < GLARE_MIN_SOLIDITY * hull:
+            continue
+        out[y:y + h, x:x + w] |= blob
+    return out
 
 
 def _like_glare(image: np.ndarray, table: np.ndarray) -> np.ndarray:
