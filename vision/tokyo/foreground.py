@@ -110,16 +110,21 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
     halo around each: a glare spot's fading rim is brighter than the table and would read as pieces.
     The halo is searched only within about a spot's radius of it, so bright pieces elsewhere stay; with
     `keep_pieces` it takes only the table washed towards white, not a light piece beside the spot."""
+    guarded, every = glare_masks(image, table)
+    return guarded if keep_pieces else every
+
+
+def glare_masks(image: np.ndarray, table: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """`glare_mask` with and without `keep_pieces`, from one search for the spots (the reader needs
+    both: the second says whether there is glare at all)."""
     core = compact_blobs((image.min(2) >= 245).astype(np.uint8))
     if table is None or not core.any():
-        return core * 255
+        return core * 255, core * 255
     # with the white-light test guarding pieces, the halo's faint outer rim can be taken as well
-    gain = HALO_GAIN_GUARDED if keep_pieces else 1.12
-    bright = (
-        cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        > gain * cv2.cvtColor(table, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4
-    ).astype(np.uint8)
-    out = core.copy()
+    gray, gray_table = (cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(np.float32) for a in (image, table))
+    bright_guarded = (gray > HALO_GAIN_GUARDED * gray_table + 4).astype(np.uint8)
+    bright_every = (gray > 1.12 * gray_table + 4).astype(np.uint8)
+    guarded, every = core.copy(), core.copy()
     n, lab, stats, _ = cv2.connectedComponentsWithStats(core)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
@@ -127,11 +132,11 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
         y0, y1, x0, x1 = max(0, y - r), y + h + r, max(0, x - r), x + w + r
         spot = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
         near = cv2.dilate(spot, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-        halo = near & bright[y0:y1, x0:x1]
-        if keep_pieces:
-            halo &= _like_glare(image[y0:y1, x0:x1], table[y0:y1, x0:x1])
-        out[y0:y1, x0:x1] |= halo
-    return cv2.dilate(out, np.ones((5, 5), np.uint8)) * 255
+        guarded[y0:y1, x0:x1] |= near & bright_guarded[y0:y1, x0:x1] & _like_glare(image[y0:y1, x0:x1],
+                                                                                   table[y0:y1, x0:x1])
+        every[y0:y1, x0:x1] |= near & bright_every[y0:y1, x0:x1]
+    grow = np.ones((5, 5), np.uint8)
+    return cv2.dilate(guarded, grow) * 255, cv2.dilate(every, grow) * 255
 
 
 HALO_GAIN_GUARDED = 1.04

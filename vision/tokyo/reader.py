@@ -16,7 +16,7 @@ from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossing_votes import plan_crossing
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
-from vision.tokyo.foreground import BRIGHT, CHROMA, glare_mask, pieces_masks
+from vision.tokyo.foreground import BRIGHT, CHROMA, glare_masks, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
 from vision.tokyo.large_objects import LargeObject, drop_fingers, large_objects, rod_half_width_floor
@@ -52,10 +52,10 @@ def read_tokyo(
         image, (BRIGHT, STICK_BRIGHT, STICK_BRIGHT), (CHROMA, CHROMA, FAINT_CHROMA)
     )
     h, w = fg.shape
-    glare = glare_mask(image, table)
+    glare, every_bright = glare_masks(image, table)
     withheld = np.zeros(fg.shape, np.uint8)
     # whether there is glare at all counts every bright pixel around a spot, pieces included
-    if np.count_nonzero(glare_mask(image, table, keep_pieces=False)) > 0.0008 * h * w:
+    if np.count_nonzero(every_bright) > 0.0008 * h * w:
         obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
         fg[glare > 0] = 0
         withheld |= glare
