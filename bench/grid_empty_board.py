@@ -39,6 +39,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="checkpoint file (JSON lines), appended to")
     ap.add_argument("--table", type=int, default=3_000_000, help="table entries kept (~150 bytes each)")
+    ap.add_argument("--jit", action="store_true", help="the compiled search (needs numba)")
     ap.add_argument("--draws", action="store_true",
                     help="ask whether each move at least draws for Player 1 instead of whether it wins")
     args = ap.parse_args()
@@ -48,7 +49,12 @@ def main() -> None:
             rec = json.loads(line)
             if rec.get("question") == ("draw" if args.draws else "win"):
                 done.add(tuple(rec["move"]))
-    search = ExactSearch([0] * 16, table_cap=args.table)
+    if args.jit:
+        from engine.grid.jitsearch import JitSearch
+
+        search = JitSearch([0] * 16)
+    else:
+        search = ExactSearch([0] * 16, table_cap=args.table)
     bound = 0 if args.draws else -1  # Player 2's value after the move must be <= this
     with args.out.open("a") as out:
         for piece, cell in root_classes(search):
@@ -62,7 +68,7 @@ def main() -> None:
             rec = {"question": "draw" if args.draws else "win", "move": [piece, cell],
                    "notation": f"{piece}@{cell_name(cell)}", answer: holds,
                    "nodes": search.nodes - n0, "cpu_s": round(time.process_time() - t, 1),
-                   "table": len(search.table)}
+                   "table": len(search.table) if hasattr(search, "table") else None}
             out.write(json.dumps(rec) + "\n")
             out.flush()
             if holds:

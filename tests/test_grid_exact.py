@@ -107,3 +107,29 @@ def test_grid_solve_outcome_on_the_command_line():
     assert out["outcome"] == {1: "player 1 wins", 0: "draw", -1: "player 2 wins"}[(want > 0) - (want < 0)]
     plain = _cli("grid", "solve", text, "--outcome")
     assert plain.returncode == 0 and "outcome:" in plain.stdout
+
+
+def test_compiled_search_agrees_with_the_python_one():
+    """engine/grid/jitsearch.py (numba, optional) against engine/grid/exact.py: margins, outcomes,
+    moves that keep them, and a deadline that stops it."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    from engine.grid.exact import SearchTimeout
+
+    rng = random.Random(21)
+    for empties in (1, 2, 5, 7, 8):
+        for _ in range(2):
+            state = random_position(rng, empties)
+            want = ExactSearch(state.board).exact_value()
+            fast = jitsearch.JitSearch(state.board, table_bits=12)  # a small table: slots get reused
+            assert fast.exact_value() == want
+            assert jitsearch.JitSearch(state.board, table_bits=12).outcome() == (want > 0) - (want < 0)
+            piece, cell = fast.keeping_move(want)
+            child = list(state.board)
+            child[cell] = piece
+            if empties > 1:  # the named move keeps the value
+                assert -ExactSearch(child).exact_value() == want
+    deep = jitsearch.JitSearch([0] * 16, deadline=0.0001, table_bits=12)
+    with pytest.raises(SearchTimeout):
+        deep.outcome()

@@ -319,11 +319,21 @@ def _root_move(search: _Search, depth: int) -> tuple[float, Place]:
     return sign * best, Place(best_move[0], best_move[1], mover)
 
 
+def _exact_search(state: GridState, deadline: float | None) -> Any:
+    """The compiled search (engine/grid/jitsearch.py) where numba is installed and the position is
+    deep enough to pay for it, else the pure-Python one; both give the same answers (tests)."""
+    from engine.grid import jitsearch
+
+    if jitsearch.available() and len(state.empty_cells()) >= jitsearch.JIT_FROM:
+        return jitsearch.JitSearch(state.board, deadline=deadline)
+    return ExactSearch(state.board, deadline=deadline)
+
+
 def _exact(state: GridState, deadline: float | None, outcome: bool) -> SolveResult:
     """The exact search of engine/grid/exact.py (symmetry-keyed bound table, null-window probes):
     the margin, or with `outcome` only who wins. Raises SearchTimeout past the deadline."""
     start = time.perf_counter()
-    search = ExactSearch(state.board, deadline=deadline)
+    search = _exact_search(state, deadline)
     sign = 1 if state.placed % 2 == 0 else -1
     value = search.outcome() if outcome else search.exact_value()
     search.deadline = None  # the line of a finished search is cheap: the table is warm
