@@ -109,7 +109,7 @@ def scripts_page(r: dict[str, Any]) -> str:
     out = [HEADER, "# Every other benchmark script\n\n", _machine(r)]
     scripts = r.get("scripts", {})
     if not scripts:
-        return "".join(out + ["(not run: `run_all.py --quick` leaves the scripts out)\n"])
+        return "".join(out + ["(not run in this run: `--quick` and `--skip scripts` leave them out)\n"])
     out.append("Each script runs as its own process with the small inputs shown; each prints its own "
                "baseline from the same run (their internal timings are wall clock).\n")
     for name, s in scripts.items():

@@ -222,6 +222,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--json", type=Path, required=True, help="where to write the results")
     ap.add_argument("--quick", action="store_true", help="tiny inputs: checks the plumbing, not speed")
     ap.add_argument("--docs", type=Path, help="also write the benchmark docs into this folder")
+    ap.add_argument("--frames", type=int, help="frames per game's recorded match (default 40, quick 1)")
     ap.add_argument("--skip", default="", help="comma-separated sections to leave out: "
                     "readers,railroad_ink,grid,scripts")
     args = ap.parse_args(argv)
@@ -251,12 +252,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         walls[name] = time.perf_counter() - w
 
     if "readers" not in skip:
-        timed("readers", lambda: bench_readers(1 if q else 40))
+        timed("readers", lambda: bench_readers(args.frames or (1 if q else 40)))
     if "railroad_ink" not in skip:
         timed("railroad_ink", lambda: bench_railroad_ink(3 if q else 28, 0.05 if q else 2.0))
     if "grid" not in skip:
         timed("grid", lambda: bench_grid([4, 5] if q else [8, 9, 10, 11], 1 if q else 3,
                                          0.05 if q else 1.0, 0.5 if q else 30.0))
+    result["skipped"] = sorted(skip | ({"scripts"} if q else set()))
     if "scripts" not in skip and not q:
         timed("scripts", lambda: bench_scripts(list(SCRIPTS), 900))
     result["section_cpu_s"] = sections

@@ -10,22 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_grid_solver import random_position
 
 from engine.grid import PATHS, GridState
 from engine.grid.exact import SWAPPING, SYMMETRIES, ExactSearch
 from engine.grid.solver import brute_force_value, final_margin, solve, solve_previous
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def random_position(rng: random.Random, empties: int) -> GridState:
-    pieces, cells = list(range(1, 17)), list(range(16))
-    rng.shuffle(pieces)
-    rng.shuffle(cells)
-    board = [0] * 16
-    for p, c in zip(pieces[: 16 - empties], cells[: 16 - empties], strict=True):
-        board[c] = p
-    return GridState(tuple(board))
 
 
 def _paths(g: tuple[int, ...], seat: int) -> set[frozenset[int]]:

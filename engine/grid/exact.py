@@ -61,7 +61,67 @@ class SearchTimeout(Exception):
     """The deadline passed before the search finished."""
 
 
-class ExactSearch:
+class ExactAnswers:
+    """What a caller asks of an exact search (the value, who wins, a move that keeps either, a best
+    line), written once over the primitives each search provides: search(alpha, beta),
+    margin_bounds(), final(), place / unplace, ordered_moves(first), _table_move(), and the
+    `placed` count and `reserve` list."""
+
+    placed: int
+    reserve: list[int]
+
+    def exact_value(self) -> int:
+        """The exact value for the player to move: one full-window search inside the path bounds
+        (null-window probes stepping towards the value visit more nodes when it is far from 0)."""
+        mlo, mhi = self.margin_bounds()
+        lo, hi = (mlo, mhi) if self.placed & 1 == 0 else (-mhi, -mlo)
+        return self.search(lo - 1, hi + 1)
+
+    def outcome(self) -> int:
+        """-1, 0 or 1: loss, draw or win for the player to move."""
+        if self.search(0, 1) >= 1:
+            return 1
+        return 0 if self.search(-1, 0) >= 0 else -1
+
+    def _child_at_most(self, bound: int) -> bool:
+        """After a move: whether the value for the new player to move is <= bound."""
+        if not self.reserve:
+            return self.final() <= bound
+        return self.search(bound, bound + 1) <= bound
+
+    def keeping_move(self, value: int) -> tuple[int, int]:
+        """A move (piece, cell) that secures at least `value` for the player to move (the exact
+        value, or 1 / 0 for a win / at least a draw)."""
+        for piece, cell in self.ordered_moves(self._table_move()):
+            self.place(piece, cell)
+            ok = self._child_at_most(-value)
+            self.unplace(piece, cell)
+            if ok:
+                return piece, cell
+        raise ValueError(f"no move secures {value}")
+
+    def keeping_outcome(self, result: int) -> tuple[int, int]:
+        """A move that keeps the outcome `result` (1 win, 0 draw) for the player to move; in a lost
+        position (-1) the first move of the ordering (every move loses)."""
+        if result < 0:
+            return self.ordered_moves(self._table_move())[0]
+        return self.keeping_move(result)
+
+    def principal(self, value: int) -> list[tuple[int, int]]:
+        """A best line from here to the full board, keeping `value` (exact, mover's view)."""
+        line: list[tuple[int, int]] = []
+        while self.reserve:
+            move = self.keeping_move(value)
+            line.append(move)
+            self.place(*move)
+            value = -value
+        for piece, cell in reversed(line):
+            self.unplace(piece, cell)
+        return line
+
+
+
+class ExactSearch(ExactAnswers):
     """Exact negamax over one game; the table survives between calls, so probes and later
     positions of the same game reuse it."""
 
@@ -253,60 +313,6 @@ class ExactSearch:
         deep = {k: v for k, v in self.table.items() if sum(1 for g in range(16) if (k >> 5 * g) & 31) < 9}
         self.table = deep if len(deep) < self.table_cap // 2 else {}
 
-    # -- interface --------------------------------------------------------------------------
-    def value_at_least(self, v: int) -> bool:
-        """Whether the exact value for the player to move is >= v (one null-window probe)."""
-        return self.search(v - 1, v) >= v
-
-    def exact_value(self) -> int:
-        """The exact value for the player to move: one full-window search inside the path bounds
-        (null-window probes stepping towards the value visit more nodes when it is far from 0)."""
-        mlo, mhi = self.margin_bounds()
-        lo, hi = (mlo, mhi) if self.placed & 1 == 0 else (-mhi, -mlo)
-        return self.search(lo - 1, hi + 1)
-
-    def outcome(self) -> int:
-        """-1, 0 or 1: loss, draw or win for the player to move."""
-        if self.search(0, 1) >= 1:
-            return 1
-        return 0 if self.search(-1, 0) >= 0 else -1
-
-    def _child_at_most(self, bound: int) -> bool:
-        """After a move: whether the value for the new player to move is <= bound."""
-        if not self.reserve:
-            return self.final() <= bound
-        return self.search(bound, bound + 1) <= bound
-
-    def keeping_move(self, value: int) -> tuple[int, int]:
-        """A move (piece, cell) that secures at least `value` for the player to move (the exact
-        value, or 1 / 0 for a win / at least a draw)."""
-        for piece, cell in self.ordered_moves(self._table_move()):
-            self.place(piece, cell)
-            ok = self._child_at_most(-value)
-            self.unplace(piece, cell)
-            if ok:
-                return piece, cell
-        raise ValueError(f"no move secures {value}")
-
-    def keeping_outcome(self, result: int) -> tuple[int, int]:
-        """A move that keeps the outcome `result` (1 win, 0 draw) for the player to move; in a lost
-        position (-1) the first move of the ordering (every move loses)."""
-        if result < 0:
-            return self.ordered_moves(self._table_move())[0]
-        return self.keeping_move(result)
-
-    def principal(self, value: int) -> list[tuple[int, int]]:
-        """A best line from here to the full board, keeping `value` (exact, mover's view)."""
-        line: list[tuple[int, int]] = []
-        while self.reserve:
-            move = self.keeping_move(value)
-            line.append(move)
-            self.place(*move)
-            value = -value
-        for piece, cell in reversed(line):
-            self.unplace(piece, cell)
-        return line
-
     def _table_move(self) -> int:
         key, g = self.canonical()
         entry = self.table.get(key)
@@ -314,6 +320,3 @@ class ExactSearch:
             return -1
         return (entry[2] & ~15) | SYMMETRIES[g][entry[2] & 15]
 
-
-def _clip(v: int) -> int:
-    return (v > 0) - (v < 0)

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from engine.grid.exact import SYMMETRIES, SearchTimeout
+from engine.grid.exact import SYMMETRIES, ExactAnswers, SearchTimeout
 from engine.grid.paths import CELLS, PATHS
 
 try:  # numba is an optional speed-up, never a requirement
@@ -282,9 +282,9 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
     return _TABLES[0], _TABLES[1]
 
 
-class JitSearch:
-    """ExactSearch's interface (exact_value, outcome, keeping_move, keeping_outcome, principal,
-    nodes, place/unplace) over the compiled search."""
+class JitSearch(ExactAnswers):
+    """ExactSearch's answers (exact_value, outcome, keeping_move, keeping_outcome, principal) over
+    the compiled search."""
 
     def __init__(self, board: tuple[int, ...] | list[int], deadline: float | None = None,
                  table_bits: int = TABLE_BITS) -> None:
@@ -312,7 +312,11 @@ class JitSearch:
         return int(self.st[18])
 
     @property
-    def reserve(self) -> list[int]:
+    def placed(self) -> int:  # type: ignore[override]
+        return int(self.st[17])
+
+    @property
+    def reserve(self) -> list[int]:  # type: ignore[override]
         return [p for p in range(1, 17) if int(self.st[16]) >> p & 1]
 
     def place(self, piece: int, cell: int) -> None:
@@ -339,47 +343,8 @@ class JitSearch:
         lo, hi = _bounds(self.st, self.sums, self.emp, *_tables())
         return int(lo), int(hi)
 
-    def exact_value(self) -> int:
-        mlo, mhi = self.margin_bounds()
-        lo, hi = (mlo, mhi) if int(self.st[17]) & 1 == 0 else (-mhi, -mlo)
-        return self.search(lo - 1, hi + 1)
-
-    def outcome(self) -> int:
-        if self.search(0, 1) >= 1:
-            return 1
-        return 0 if self.search(-1, 0) >= 0 else -1
-
     def ordered_moves(self, first: int = -1) -> list[tuple[int, int]]:
         return [(int(m) >> 4, int(m) & 15) for m in _moves(self.st, self.sums, self.emp, first)]
 
-    def _child_at_most(self, bound: int) -> bool:
-        if int(self.st[17]) == 16:
-            return self.final() <= bound
-        return self.search(bound, bound + 1) <= bound
-
-    def keeping_move(self, value: int) -> tuple[int, int]:
-        for piece, cell in self.ordered_moves():
-            self.place(piece, cell)
-            try:
-                ok = self._child_at_most(-value)
-            finally:
-                self.unplace(piece, cell)
-            if ok:
-                return piece, cell
-        raise ValueError(f"no move secures {value}")
-
-    def keeping_outcome(self, result: int) -> tuple[int, int]:
-        if result < 0:
-            return self.ordered_moves()[0]
-        return self.keeping_move(result)
-
-    def principal(self, value: int) -> list[tuple[int, int]]:
-        line: list[tuple[int, int]] = []
-        while int(self.st[17]) < 16:
-            move = self.keeping_move(value)
-            line.append(move)
-            self.place(*move)
-            value = -value
-        for piece, cell in reversed(line):
-            self.unplace(piece, cell)
-        return line
+    def _table_move(self) -> int:
+        return -1  # the compiled search orders its own nodes; the root's first move needs no hint

@@ -155,20 +155,14 @@ def _cyclic(nodes: int, east: int, south: int, reading: str) -> int:
         low = m & -m
         m ^= low
         adj[low.bit_length() - 1] = []
-    m = east
-    while m:
-        low = m & -m
-        m ^= low
-        a = low.bit_length() - 1
-        adj[a].append(a + 1)
-        adj[a + 1].append(a)
-    m = south
-    while m:
-        low = m & -m
-        m ^= low
-        a = low.bit_length() - 1
-        adj[a].append(a + 7)
-        adj[a + 7].append(a)
+    for joins, step in ((east, 1), (south, 7)):
+        m = joins
+        while m:
+            low = m & -m
+            m ^= low
+            a = low.bit_length() - 1
+            adj[a].append(a + step)
+            adj[a + step].append(a)
     return longest_route(adj, reading)[0]
 
 
