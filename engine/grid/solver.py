@@ -319,12 +319,17 @@ def _root_move(search: _Search, depth: int) -> tuple[float, Place]:
     return sign * best, Place(best_move[0], best_move[1], mover)
 
 
+JIT_MIN_BUDGET = 20.0  # s: a first use compiles the search for about that long, whatever the deadline
+
+
 def _exact_search(state: GridState, deadline: float | None) -> Any:
-    """The compiled search (engine/grid/jitsearch.py) where numba is installed and the position is
-    deep enough to pay for it, else the pure-Python one; both give the same answers (tests)."""
+    """The compiled search (engine/grid/jitsearch.py) where numba is installed, the position is deep
+    enough to pay for it and the budget could absorb a first compile (no deadline, or one at least
+    JIT_MIN_BUDGET away); else the pure-Python one. Both give the same answers (tests)."""
     from engine.grid import jitsearch
 
-    if jitsearch.available() and len(state.empty_cells()) >= jitsearch.JIT_FROM:
+    roomy = deadline is None or deadline - time.perf_counter() >= JIT_MIN_BUDGET
+    if roomy and jitsearch.available() and len(state.empty_cells()) >= jitsearch.JIT_FROM:
         return jitsearch.JitSearch(state.board, deadline=deadline)
     return ExactSearch(state.board, deadline=deadline)
 
