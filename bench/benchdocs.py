@@ -94,6 +94,10 @@ def grid_page(r: dict[str, Any]) -> str:
         out.append(f"| {row['empty']} | {row['positions']} | {num(row['median_cpu_s'], 3)} | "
                    f"{num(row['max_cpu_s'], 3)} | {num(row['max_nodes'])} | "
                    f"{num(row['previous_median_cpu_s'], 3)} |\n")
+    if g.get("compiled_from_empty"):
+        out.append(f"\nFrom {g['compiled_from_empty']} empty cells `grid solve` ran the compiled search "
+                   "(engine/grid/jitsearch.py, numba installed); below that, and everywhere without numba, "
+                   "the pure-Python one.\n")
     e = g["empty_board"]
     kind = "exact" if e.get("exact") else "heuristic: the exact search did not finish in the limit"
     out.append(f"\nEmpty board, `grid solve` with --time {num(e['time_limit_s'])}: value {e['value']} "
