@@ -100,14 +100,20 @@ class TableReading:
     dice: list[Any]  # vision.route_dice.DieReading
     sheet_calibration: Any
     tray_calibration: Any
+    # what the readers saw (vision.sheets.reader.SheetReading; the dice and the tray's top view), for
+    # the next frame's reuse of unchanged regions
+    sheet_seen: Any = None
+    tray_seen: Any = None
 
 
 class RailroadInkAdapter(GameAdapter):
     game = "railroad-ink"
     has_reader = True
 
-    def __init__(self, seat: int = 0) -> None:
+    def __init__(self, seat: int = 0, reuse: bool = True) -> None:
         self.seat = seat  # the player whose sheet the camera watches
+        self.reuse = reuse  # unchanged squares and tray keep the last frame's reading
+        self._last: TableReading | None = None
 
     def board_svg(self, state: GameState) -> str:
         from referee_app.render.railroad_ink import sheet_svg
@@ -154,7 +160,8 @@ class RailroadInkAdapter(GameAdapter):
     # -- camera: frame -> observation ---------------------------------------------------------
     def read(self, frame: Any) -> Observation:
         image = frame.image if hasattr(frame, "image") else frame
-        reading, blocked = read_table(image)
+        reading, blocked = read_table(image, self._last if self.reuse else None)
+        self._last = reading
         if reading is None:
             return Observation({}, {}, blocked=blocked)
         items: dict[str, Any] = {}
@@ -345,14 +352,17 @@ def _base_pieces() -> frozenset[str]:
 _BASE_PIECES = _base_pieces()
 
 
-def read_table(image: np.ndarray) -> tuple[TableReading | None, str | None]:
+def read_table(
+    image: np.ndarray, previous: TableReading | None = None
+) -> tuple[TableReading | None, str | None]:
     """Locate the sheet and the tray by their own markers (one marker search per frame), then read
-    both. (None, why) when either is out of view or covered."""
+    both. (None, why) when either is out of view or covered. With `previous`, the last frame's
+    reading from the same camera, squares and a tray whose pixels did not change keep theirs."""
     from vision.localise import LocaliseError, SheetSpec, detect_markers, localise
     from vision.route_dice import geometry as tg
     from vision.route_dice import read_dice
     from vision.sheets import geometry as sg
-    from vision.sheets import read_sheet
+    from vision.sheets.reader import read_sheet_reading
 
     markers = detect_markers(image)
     try:
@@ -363,9 +373,10 @@ def read_table(image: np.ndarray) -> tuple[TableReading | None, str | None]:
         tray_cal = localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=markers)
     except LocaliseError as exc:
         return None, f"the dice tray is not in view or its corners are covered ({exc})"
-    squares = {reader_to_engine(name): sq for name, sq in read_sheet(image, sheet_cal).items()}
-    dice, _view = read_dice(image, tray_cal)
-    return TableReading(squares, dice, sheet_cal, tray_cal), None
+    sheet = read_sheet_reading(image, sheet_cal, previous.sheet_seen if previous else None)
+    squares = {reader_to_engine(name): sq for name, sq in sheet.squares.items()}
+    dice, tray = read_dice(image, tray_cal, previous.tray_seen if previous else None)
+    return TableReading(squares, dice, sheet_cal, tray_cal, sheet, (dice, tray)), None
 
 
 def reader_to_engine(name: str) -> str:

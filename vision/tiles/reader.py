@@ -19,6 +19,7 @@ from vision.tiles import geometry as g
 from vision.tiles.mlp import MLP
 from vision.tiles.patch import ANGLES, board_mask, ink_frame, patches, piece_ink, two_tone
 from vision.tiles.rectify import TopView, calibrate, top_view
+from vision.tiles.reuse import changed_regions
 from vision.types import Detections, check_image
 
 PX_PER_MM = 3.0
@@ -227,11 +228,23 @@ def _segment_cell(view: TopView, name: str, labels: np.ndarray, stats: np.ndarra
     return PieceCut(name, crop, blob, union)
 
 
-def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
+def read_cells_in_view(view: TopView, previous: GridReading | None = None) -> dict[str, CellReading]:
+    """Every cell's reading. With the last frame's reading, cells whose pixels did not change keep
+    theirs: when none changed nothing is segmented; otherwise the view is segmented again (an object
+    can reach across cells) and only pieces on changed cells, or cut differently, are classified."""
+    changed = set(g.cell_names())
+    if previous is not None:
+        changed = changed_regions(view, previous.view, cell_windows(view))
+        if not changed:
+            return dict(previous.cells)
     out: dict[str, CellReading] = {}
     for name, seg in segment_cells(view).items():
         if isinstance(seg, CellReading):
             out[name] = seg
+            continue
+        last = previous.cells.get(name) if previous is not None and name not in changed else None
+        if last is not None and last.status != "empty" and last.region_mm == seg.region_mm:
+            out[name] = last  # the same piece, cut the same way, on unchanged pixels
             continue
         number, conf, angle, why = classify_piece(seg.crop, seg.blob, view.px_per_mm)
         if number is None or conf < MIN_CONFIDENCE:
@@ -240,6 +253,17 @@ def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
             )
         else:
             out[name] = CellReading(name, "piece", number, conf, "", seg.region_mm, angle)
+    return out
+
+
+def cell_windows(view: TopView) -> dict[str, tuple[int, int, int, int]]:
+    """Each cell's square in top-view pixels, widened by the crop padding the classifier sees and a
+    little more (a piece can overhang its cell)."""
+    half = g.CELL_MM * view.px_per_mm / 2 + 8
+    out = {}
+    for name in g.cell_names():
+        cx, cy = view.mm_to_px(*g.cell_centre_mm(name))
+        out[name] = (int(cx - half), int(cy - half), int(np.ceil(cx + half)), int(np.ceil(cy + half)))
     return out
 
 
@@ -360,12 +384,15 @@ def grid_view(image: np.ndarray, calibration: Calibration | None = None) -> tupl
     return top_view(image, cal, region, PX_PER_MM), cal
 
 
-def read_grid_cells(image: np.ndarray, calibration: Calibration | None = None) -> GridReading:
+def read_grid_cells(
+    image: np.ndarray, calibration: Calibration | None = None, previous: GridReading | None = None
+) -> GridReading:
     """Full reading with status, reason and region per cell. Raises VisionError (LocaliseError)
-    when the board's markers cannot be found and no usable calibration is given."""
+    when the board's markers cannot be found and no usable calibration is given. `previous` (the
+    last frame's reading from the same camera) lets unchanged cells keep their reading."""
     check_image(image)
     view, cal = grid_view(image, calibration)
-    return GridReading(read_cells_in_view(view), view, cal)
+    return GridReading(read_cells_in_view(view, previous), view, cal)
 
 
 def read_grid_board(

@@ -1,0 +1,66 @@
+"""Which regions of a rectified top view changed since the last frame, so a reader re-reads only those.
+
+A camera watching a still table sees the same pixels frame after frame, up to sensor noise; a hand or
+a new piece changes a few cells. A region counts as changed when enough of its pixels moved by more
+than noise does (a number's strokes, a hand's edge) or when its mean brightness moved (the light
+changed: every reading there may shift). A view warped with a different homography (the board was
+moved, or found again) changes everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import cv2
+import numpy as np
+
+from vision.tiles.rectify import TopView
+
+PIXEL_STEP = 24  # grey levels (any colour channel) a pixel must move to count; sensor noise stays under
+CHANGED_SHARE = 0.002  # share of a region's pixels that moved above which the region changed
+MIN_CHANGED_PX = 4  # ... and never fewer than this many (a tiny region is not flipped by one pixel)
+BRIGHTNESS_STEP = 4.0  # mean grey-level shift of a region above which the light changed there
+HOMOGRAPHY_TOL = 1e-6  # relative change of the view's warp above which the board moved
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in top-view pixels, end exclusive
+
+
+def same_warp(view: TopView, last: TopView) -> bool:
+    """Whether both views were warped the same way from camera images of the same size."""
+    if view.image.shape != last.image.shape or view.px_per_mm != last.px_per_mm:
+        return False
+    if view.origin_mm != last.origin_mm:
+        return False
+    a, b = view.to_image / view.to_image[2, 2], last.to_image / last.to_image[2, 2]
+    return bool(np.abs(a - b).max() <= HOMOGRAPHY_TOL * max(1.0, float(np.abs(b).max())))
+
+
+def changed_regions(view: TopView, last: TopView | None, boxes: Mapping[str, Box]) -> set[str]:
+    """Names of `boxes` whose pixels in `view` differ from `last` (every name when there is no last
+    view or it was warped differently). Boxes are clipped to the view."""
+    if last is None or not same_warp(view, last):
+        return set(boxes)
+    diff = cv2.absdiff(view.image, last.image)
+    if not diff.any():
+        return set()
+    b, g, r = cv2.split(diff)
+    moved = (cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8)
+    count = cv2.integral(moved)
+    gray_now = cv2.integral(cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY))
+    gray_last = cv2.integral(cv2.cvtColor(last.image, cv2.COLOR_BGR2GRAY))
+    h, w = moved.shape
+    out: set[str] = set()
+    for name, (x0, y0, x1, y1) in boxes.items():
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        area = max(1, (x1 - x0) * (y1 - y0))
+        if _box_sum(count, x0, y0, x1, y1) > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
+            out.add(name)
+            continue
+        shift = (_box_sum(gray_now, x0, y0, x1, y1) - _box_sum(gray_last, x0, y0, x1, y1)) / area
+        if abs(shift) > BRIGHTNESS_STEP:
+            out.add(name)
+    return out
+
+
+def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
+    return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
