@@ -104,6 +104,7 @@ class TableReading:
     # the next frame's reuse of unchanged regions
     sheet_seen: Any = None
     tray_seen: Any = None
+    markers_seen: Any = None  # the camera pixels round the markers both calibrations were fitted to
 
 
 class RailroadInkAdapter(GameAdapter):
@@ -363,20 +364,30 @@ def read_table(
     from vision.route_dice import read_dice
     from vision.sheets import geometry as sg
     from vision.sheets.reader import read_sheet_reading
+    from vision.tiles.reuse import marker_patches, markers_still, steady
 
-    markers = detect_markers(image)
-    try:
-        sheet_cal = localise(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers=markers)
-    except LocaliseError as exc:
-        return None, f"the player's sheet is not in view or its corners are covered ({exc})"
-    try:
-        tray_cal = localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=markers)
-    except LocaliseError as exc:
-        return None, f"the dice tray is not in view or its corners are covered ({exc})"
+    if previous is not None and markers_still(image, previous.markers_seen):
+        # every marker looks as it did: neither sheet nor tray moved, no marker search needed
+        sheet_cal, tray_cal = previous.sheet_calibration, previous.tray_calibration
+        patches = previous.markers_seen  # kept from when they were found: slow drift adds up
+    else:
+        markers = detect_markers(image)
+        try:
+            sheet_cal = localise(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers=markers)
+        except LocaliseError as exc:
+            return None, f"the player's sheet is not in view or its corners are covered ({exc})"
+        try:
+            tray_cal = localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=markers)
+        except LocaliseError as exc:
+            return None, f"the dice tray is not in view or its corners are covered ({exc})"
+        if previous is not None:  # the same sheet and tray, not moved: keep their warps (see `steady`)
+            sheet_cal = steady(sheet_cal, previous.sheet_calibration)
+            tray_cal = steady(tray_cal, previous.tray_calibration)
+        patches = marker_patches(image, sheet_cal) + marker_patches(image, tray_cal)
     sheet = read_sheet_reading(image, sheet_cal, previous.sheet_seen if previous else None)
     squares = {reader_to_engine(name): sq for name, sq in sheet.squares.items()}
     dice, tray = read_dice(image, tray_cal, previous.tray_seen if previous else None)
-    return TableReading(squares, dice, sheet_cal, tray_cal, sheet, (dice, tray)), None
+    return TableReading(squares, dice, sheet_cal, tray_cal, sheet, (dice, tray), patches), None
 
 
 def reader_to_engine(name: str) -> str:

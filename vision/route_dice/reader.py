@@ -401,7 +401,7 @@ def read_dice(
     if previous is not None:
         h, w = view.image.shape[:2]
         if not changed_regions(view, previous[1], {"tray": (0, 0, w, h)}):
-            return list(previous[0]), view
+            return list(previous[0]), previous[1]  # its view stays the reference: slow drift adds up
     return read_view(view), view
 
 

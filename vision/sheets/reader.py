@@ -90,17 +90,16 @@ class SquareReading:
 
 def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(pen ink mask, brightness relative to the paper, covered mask) of the top view."""
-    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray8 = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    gray = gray8.astype(np.float32)
     k = int(round(7 * ppm)) | 1
-    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    paper = cv2.GaussianBlur(paper, (0, 0), 2 * ppm)
+    # closed on the 8-bit image: the same values (a closing only picks among them), 4x faster
+    paper8 = cv2.morphologyEx(gray8, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    paper = cv2.GaussianBlur(paper8.astype(np.float32), (0, 0), 2 * ppm)
     ratio = gray / np.maximum(paper, 1.0)
     ink = ratio < 0.62
     # covered: large dark areas (wider than any stroke or station box) or strongly coloured areas
-    big = int(round(8.0 * ppm)) | 1
-    dark = cv2.morphologyEx(
-        ink.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (big, big))
-    )
+    dark = _open_wide(ink.astype(np.uint8), int(round(8.0 * ppm)) | 1)
     hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
     coloured = ((hsv[..., 1] > 55) & (hsv[..., 2] > 40) & ~ink).astype(np.uint8)  # coloured pens are ink
     coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((int(3 * ppm), int(3 * ppm)), np.uint8))
@@ -108,6 +107,31 @@ def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.n
     gone = (paper < 35).astype(np.uint8)
     covered = (dark | coloured | gone) > 0
     return ink, ratio, covered
+
+
+def _open_wide(mask: np.ndarray, size: int) -> np.ndarray:
+    """Opening of a 0/1 mask by a `size` disc. Most frames have nothing that wide: the erosion by the
+    largest square inside the disc, which is fast and keeps at least what the disc's erosion keeps,
+    is then empty, and so is the opening."""
+    disc = _disc(size)
+    if not cv2.erode(mask, np.ones((_inner_square(size),) * 2, np.uint8)).any():
+        return np.zeros_like(mask)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+
+
+@cache
+def _disc(size: int) -> np.ndarray:
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+
+
+@cache
+def _inner_square(size: int) -> int:
+    """Side of the largest centred square of ones in `_disc(size)` (odd, so it stays centred)."""
+    disc, c = _disc(size), size // 2
+    h = 0
+    while h < c and disc[c - h - 1 : c + h + 2, c - h - 1 : c + h + 2].all():
+        h += 1
+    return 2 * h + 1
 
 
 def classify_squares(
@@ -299,7 +323,10 @@ def read_sheet_reading(
     if view.skew > MAX_SKEW:
         why = f"sheet seen at too steep an angle (side lengths differ by {view.skew:.0%})"
         return SheetReading({name: _unreadable(name, why) for name in g.square_names()}, view)
-    return SheetReading(read_squares_in_view(view, previous), view)
+    squares = read_squares_in_view(view, previous)
+    if previous is not None and all(squares[k] is previous.squares[k] for k in squares):
+        view = previous.view  # nothing read again: the last view stays the reference (drift adds up)
+    return SheetReading(squares, view)
 
 
 def read_sheet(image: np.ndarray, calibration: Calibration | None = None) -> dict[str, SquareReading]:
