@@ -4,6 +4,7 @@ again. Plus the exactness of the sheet reader's fast wide opening."""
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 
 import cv2
@@ -71,3 +72,24 @@ def test_the_fast_wide_opening_is_the_opening() -> None:
                 cv2.circle(mask, (int(rng.integers(0, 200)), int(rng.integers(0, 160))), size // 2 + 3, 1, -1)
             want = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
             assert np.array_equal(_open_wide(mask, size), want)
+
+
+def test_squares_read_on_a_crop_read_as_on_the_whole_view() -> None:
+    from referee_app.demo import bundled_demos
+    from referee_app.games.railroad_ink import read_table
+    from vision.sheets.reader import SheetReading, read_squares_in_view, square_windows
+
+    demo = next(d for d in bundled_demos() if d.game == "railroad-ink")
+    image = cv2.imread(str(demo.folder / demo.manifest["frames"][-1]["file"]))  # a full sheet
+    reading, _ = read_table(image)
+    view = reading.sheet_seen.view
+    whole = read_squares_in_view(view)
+    for name in ("a1", "d4", "g6", "c7"):  # corner, middle, edges: crops clipped differently
+        x0, y0, x1, y1 = square_windows(view, 0)[name]
+        before = view.image.copy()
+        before[y0 + 10 : y1 - 10, x0 + 10 : x1 - 10] = 250  # the square was blank a frame ago
+        marked = {k: dataclasses.replace(v, confidence=-1.0) for k, v in whole.items()}
+        part = read_squares_in_view(view, SheetReading(marked, dataclasses.replace(view, image=before)))
+        again = [k for k in part if part[k].confidence != -1.0]
+        assert name in again and len(again) < len(whole)
+        assert all(part[k] == whole[k] for k in again)

@@ -100,8 +100,8 @@ def changed_regions(view: TopView, last: TopView | None, boxes: Mapping[str, Box
     b, g, r = cv2.split(diff)
     moved = (cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8)
     count = cv2.integral(moved)
-    gray_now = cv2.integral(cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY))
-    gray_last = cv2.integral(cv2.cvtColor(last.image, cv2.COLOR_BGR2GRAY))
+    now_gray, last_gray = (cv2.cvtColor(v.image, cv2.COLOR_BGR2GRAY) for v in (view, last))
+    shifts = cv2.integral(cv2.subtract(now_gray, last_gray, dtype=cv2.CV_16S))
     h, w = moved.shape
     out: set[str] = set()
     for name, (x0, y0, x1, y1) in boxes.items():
@@ -110,8 +110,7 @@ def changed_regions(view: TopView, last: TopView | None, boxes: Mapping[str, Box
         if _box_sum(count, x0, y0, x1, y1) > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
             out.add(name)
             continue
-        shift = (_box_sum(gray_now, x0, y0, x1, y1) - _box_sum(gray_last, x0, y0, x1, y1)) / area
-        if abs(shift) > BRIGHTNESS_STEP:
+        if abs(_box_sum(shifts, x0, y0, x1, y1)) / area > BRIGHTNESS_STEP:
             out.add(name)
     return out
 
