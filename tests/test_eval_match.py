@@ -56,3 +56,15 @@ def test_bad_options_are_refused_with_a_clear_error(capsys):
 def test_seed_lists():
     assert parse_seeds("1-3,7") == [1, 2, 3, 7]
     assert parse_seeds("5") == [5]
+
+
+def test_grid_match_counts_a_piece_put_on_an_occupied_cell(tmp_path):
+    setup = make_setup("1280x720", 450, 10)
+    sim = simulate("highway-grid", 1, setup, turns=3)
+    stacked = [m for m in sim.moves if m.rule == "grid.cell-empty"]
+    assert stacked and all(m.scripted_illegal for m in stacked)  # seed 1: its second piece goes on the first
+    report = _eval(tmp_path, "highway-grid", "--seeds", "1", "--turns", "3", "--camera", "1280x720",
+                   "--height", "450")
+    _consistent(report, sim)
+    assert report["illegal_moves"] == len(stacked)
+    assert report["moves_right"] >= 1

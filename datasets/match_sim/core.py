@@ -30,6 +30,7 @@ class Setup:
     tilt_deg: float = 10.0
     light: str = "normal"
     hands: bool = False
+    fov_deg: float = 70.0  # the lens: horizontal field of view (a common webcam's)
 
     def __post_init__(self) -> None:
         if self.width < 160 or self.height < 120:
@@ -38,6 +39,8 @@ class Setup:
             raise ValueError(f"camera height {self.height_mm:g} mm is outside 150..3000 mm")
         if not 0.0 <= self.tilt_deg <= 60.0:
             raise ValueError(f"tilt {self.tilt_deg:g} degrees is outside 0..60")
+        if not 20.0 <= self.fov_deg <= 120.0:
+            raise ValueError(f"field of view {self.fov_deg:g} degrees is outside 20..120")
         if self.light not in LIGHTS:
             raise ValueError(f"light {self.light!r} is not one of {', '.join(LIGHTS)}")
 
@@ -51,7 +54,7 @@ class Setup:
 
     def to_json(self) -> dict[str, Any]:
         return {"camera": f"{self.width}x{self.height}", "height_mm": self.height_mm,
-                "tilt_deg": self.tilt_deg, "light": self.light, "hands": self.hands}
+                "tilt_deg": self.tilt_deg, "light": self.light, "hands": self.hands, "fov_deg": self.fov_deg}
 
 
 @dataclass
@@ -115,13 +118,16 @@ class SimMatch:
         return sum(s.hold for s in self.scenes)
 
 
-def camera_pose(setup: Setup, area_mm: tuple[float, float], rng: np.random.Generator,
-                fill: tuple[float, float] = (0.9, 0.94)) -> Pose:
+def camera_pose(setup: Setup, area_mm: tuple[float, float], rng: np.random.Generator) -> Pose:
     """The camera of `setup` over a table area of `area_mm` (w, h) with origin at its top-left
-    corner: exactly the set-up's height and tilt, from a seeded side, zoomed so the area fills most
-    of the frame."""
-    return random_pose(rng, area_mm, setup.size, height_mm=(setup.height_mm, setup.height_mm),
-                       tilt_deg=(setup.tilt_deg, setup.tilt_deg), yaw_deg=(-4.0, 4.0), fill=fill)
+    corner: exactly the set-up's height and tilt, from a seeded side, aimed near the area's centre,
+    with the set-up's lens (so a higher camera sees the table smaller, as a real one does)."""
+    pose = random_pose(rng, area_mm, setup.size, height_mm=(setup.height_mm, setup.height_mm),
+                       tilt_deg=(setup.tilt_deg, setup.tilt_deg), yaw_deg=(-4.0, 4.0))
+    w, h = setup.size
+    f = (w / 2) / np.tan(np.radians(setup.fov_deg) / 2)
+    pose.K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
+    return pose
 
 
 class Photographer:

@@ -27,6 +27,7 @@ from referee_app.cli import CliError, CommandTree
 GAMES = ("highway-dice", "highway-grid", "railroad-ink", "tokyo-highway")
 TUNING_SEEDS = tuple(range(1, 51))  # may be looked at while changing the referee
 REPORT_SEEDS = (101, 102, 103, 104, 105)  # the numbers in the docs come from these only
+LENS_DEG = {"tokyo-highway": 50.0}  # horizontal field of view where a game's set-up differs from 70
 CONFIDENT = 0.9  # a wrong verdict at or above this confidence is the worst kind
 # the report's fields (docs/benchmarks/referee-accuracy.md defines each)
 FIELDS = ("moves", "moves_right", "move_accuracy", "illegal_moves", "illegal_flagged_right",
@@ -82,12 +83,13 @@ def parse_camera(text: str) -> tuple[int, int]:
     return w, h
 
 
-def make_setup(camera: str, height_mm: float, tilt: float, light: str = "normal", hands: bool = False) -> Any:
+def make_setup(camera: str, height_mm: float, tilt: float, light: str = "normal", hands: bool = False,
+               fov: float = 70.0) -> Any:
     from datasets.match_sim import Setup
 
     w, h = parse_camera(camera)
     try:
-        return Setup(w, h, float(height_mm), float(tilt), light, hands)
+        return Setup(w, h, float(height_mm), float(tilt), light, hands, float(fov))
     except ValueError as exc:
         raise CliError(str(exc)) from exc
 
@@ -264,10 +266,10 @@ def evaluate(game: str, seeds: list[int], setup: Any, turns: int | None = None,
 
 
 def envelope(game: str, seeds: list[int], quick: bool, light: str, hands: bool, turns: int | None,
-             progress: Any = None) -> dict[str, Any]:
+             progress: Any = None, fov: float | None = None) -> dict[str, Any]:
     rows = []
     for camera, height, tilt in (QUICK if quick else ENVELOPE)[game]:
-        setup = make_setup(camera, height, tilt, light, hands)
+        setup = make_setup(camera, height, tilt, light, hands, fov or LENS_DEG.get(game, 70.0))
         rows.append(evaluate(game, seeds, setup, turns, progress))
     return {"game": game, "grid": "quick" if quick else "full", "seeds": seeds, "rows": rows,
             "total": combine(rows)}
@@ -304,6 +306,8 @@ def _setup_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tilt", type=float, default=10.0, help="camera tilt from straight down, degrees (10)")
     p.add_argument("--light", choices=("normal", "dim", "mixed"), default="normal")
     p.add_argument("--hands", action="store_true", help="hands cover every change and pass over the table")
+    p.add_argument("--fov", type=float, default=None,
+                   help="the lens's horizontal field of view, degrees (default 70; Tokyo Highway 50)")
     p.add_argument("--turns", type=int, default=None, help="turns per match (default: the game's own)")
     p.add_argument("--envelope", action="store_true", help="run the documented grid of set-ups, one table")
     p.add_argument("--quick", action="store_true", help="--envelope: a few set-ups of the grid only")
@@ -330,9 +334,11 @@ def _run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr, flush=True)
 
     if args.envelope:
-        result = envelope(args.game, seeds, args.quick, args.light, args.hands, args.turns, progress)
+        result = envelope(args.game, seeds, args.quick, args.light, args.hands, args.turns, progress,
+                          args.fov)
     else:
-        setup = make_setup(args.camera, args.height, args.tilt, args.light, args.hands)
+        setup = make_setup(args.camera, args.height, args.tilt, args.light, args.hands,
+                           args.fov or LENS_DEG.get(args.game, 70.0))
         result = evaluate(args.game, seeds, setup, args.turns, progress)
     text = table(result)
     print(f"{args.game}: seeds {','.join(map(str, seeds))}")
