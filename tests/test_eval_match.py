@@ -68,3 +68,14 @@ def test_grid_match_counts_a_piece_put_on_an_occupied_cell(tmp_path):
     _consistent(report, sim)
     assert report["illegal_moves"] == len(stacked)
     assert report["moves_right"] >= 1
+
+
+def test_railroad_ink_match_counts_illegal_drawings(tmp_path):
+    setup = make_setup("1280x720", 330, 10)
+    sim = simulate("railroad-ink", 1, setup, turns=1)
+    assert sum(m.scripted_illegal for m in sim.moves) >= 1  # seed 1 draws a route that was not rolled
+    report = _eval(tmp_path, "railroad-ink", "--seeds", "1", "--turns", "1", "--camera", "1280x720",
+                   "--height", "330")
+    _consistent(report, sim)
+    assert report["illegal_moves"] == sum(not m.legal for m in sim.moves) >= 1
+    assert report["moves_right"] >= 1
