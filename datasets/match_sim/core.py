@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.camera import Pose, apply_lighting, apply_sensor, random_pose, table_texture
+from datasets.camera import Pose, apply_lighting, random_pose, table_texture
 
 LIGHTS = ("normal", "dim", "mixed")
 
@@ -99,7 +99,7 @@ class SimMatch:
     moves: list[TrueMove]
     scenes: list[Scene]
     photographer: Photographer
-    draw: Callable[[Any, Pose], np.ndarray]  # scene content + pose -> BGR picture before light and noise
+    draw: Callable[[Any, Any], np.ndarray]  # scene content + pose -> BGR picture before light and noise
     variant: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # what the referee must be told (calibration...)
 
@@ -135,16 +135,22 @@ class Photographer:
     once); a passing shadow or glare spot belongs to a scene; sensor noise and blur change every
     frame. `bump` knocks the camera once: a small turn and shift that stays."""
 
-    def __init__(self, setup: Setup, pose: Pose, seed: int) -> None:
+    def __init__(self, setup: Setup, pose: Any, seed: int,
+                 bumper: Callable[[Any, np.random.Generator], Any] | None = None) -> None:
         self.setup = setup
-        self.pose = pose
+        self.pose = pose  # a datasets.camera Pose, or what the game's own renderer takes (`bumper`)
         self.seed = seed
+        self.bumper = bumper
+        self.focus_sigma = float(np.random.default_rng([seed, 106]).uniform(0.3, 0.8))  # the lens, fixed
         self.table = table_texture(np.random.default_rng([seed, 101]), setup.size)
         self.bumped = 0
 
     def bump(self) -> None:
         rng = np.random.default_rng([self.seed, 102, self.bumped])
         self.bumped += 1
+        if self.bumper is not None:
+            self.pose = self.bumper(self.pose, rng)
+            return
         angle = np.radians(rng.uniform(0.8, 1.6)) * rng.choice([-1, 1])
         axis = rng.normal(size=3)
         axis /= np.linalg.norm(axis)
@@ -175,8 +181,15 @@ class Photographer:
         return out
 
     def expose(self, still: np.ndarray, frame: int) -> np.ndarray:
-        strength = 0.3 if self.setup.light == "normal" else 0.55
-        return apply_sensor(still, np.random.default_rng([self.seed, 105, frame]), strength)
+        """One frame of a still scene: the lens's fixed softness, fresh sensor noise (more in dim
+        light, where the camera turns its gain up) and the camera's own JPEG compression."""
+        rng = np.random.default_rng([self.seed, 105, frame])
+        image = cv2.GaussianBlur(still, (0, 0), self.focus_sigma)
+        sigma = rng.uniform(1.0, 2.5) * (2.5 if self.setup.light == "dim" else 1.0)
+        noisy = image.astype(np.float32) + rng.normal(0.0, sigma, image.shape).astype(np.float32)
+        image = np.clip(noisy, 0, 255).astype(np.uint8)
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 93))])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else image
 
 
 def _colour_cast(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:

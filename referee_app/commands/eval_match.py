@@ -165,7 +165,7 @@ class Players:
         pending = [n for n, _ in loop.pending] if asked else []
         result = MoveResult(k, truth.notation, truth.legal, "missed",
                             [p.action.notation() for p in new])
-        if len(new) == 1 and new[0].action.notation() == truth.notation:
+        if len(new) == 1 and same_move(new[0].action, session.parse(truth.notation)):
             result.outcome, result.confidence = "right", new[0].confidence
         elif new:
             result.outcome = "wrong"
@@ -181,6 +181,15 @@ class Players:
         self.results.append(result)
         self._seen = len(session.played)
         self._confirmations = loop.stats.confirmations
+
+
+def same_move(logged: Any, truth: Any) -> bool:
+    """The camera's action is the move played: equal as the engine writes them, a field that
+    either leaves open (None: the player to move, cars not counted) aside."""
+    a, b = logged.to_json(), truth.to_json()
+    open_keys = {k for k in a.keys() | b.keys() if a.get(k) is None or b.get(k) is None}
+    return ({k: v for k, v in a.items() if k not in open_keys}
+            == {k: v for k, v in b.items() if k not in open_keys})
 
 
 def run_match(sim: Any) -> dict[str, Any]:
