@@ -42,16 +42,16 @@ ENVELOPE: dict[str, list[tuple[str, float, float]]] = {
     "highway-dice": [(cam, h, t) for cam in ("1920x1080", "1280x720") for t in (0, 10, 20, 30)
                      for h in (600, 850, 1000)],
     "highway-grid": [("1280x720", h, t) for t in (0, 10, 20, 30) for h in (450, 600)],
-    "railroad-ink": [("1280x720", h, t) for t in (0, 10, 20) for h in (650, 750)],
-    "tokyo-highway": [("1280x720", h, t) for t in (30, 40) for h in (650, 750)],
+    "railroad-ink": [("1280x720", h, t) for t in (0, 10, 20) for h in (300, 360)],
+    "tokyo-highway": [("1280x720", h, t) for t in (30, 40, 50) for h in (450, 550)],
 }
 # --quick: a corner of each grid, for a run of a few minutes on a small machine
 QUICK: dict[str, list[tuple[str, float, float]]] = {
     "highway-dice": [("1920x1080", 850, 10), ("1280x720", 850, 10), ("1280x720", 600, 20),
                      ("1280x720", 1000, 30)],
     "highway-grid": [("1280x720", 450, 10), ("1280x720", 600, 30)],
-    "railroad-ink": [("1280x720", 750, 10), ("1280x720", 650, 20)],
-    "tokyo-highway": [("1280x720", 720, 40)],
+    "railroad-ink": [("1280x720", 330, 10), ("1280x720", 360, 20)],
+    "tokyo-highway": [("1280x720", 550, 40)],
 }
 
 
