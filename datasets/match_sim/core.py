@@ -114,6 +114,15 @@ class SimMatch:
                 yield SimFrame(self.photographer.expose(still, index), k, scene.checkpoint if last else None)
                 index += 1
 
+    def truncate(self, max_moves: int) -> SimMatch:
+        """The same match stopped once its first `max_moves` moves are complete (a quick check)."""
+        if max_moves >= len(self.moves):
+            return self
+        last = next(k for k, s in enumerate(self.scenes) if s.checkpoint == max_moves - 1)
+        self.moves = self.moves[:max_moves]
+        self.scenes = self.scenes[:last + 1]
+        return self
+
     def frame_count(self) -> int:
         return sum(s.hold for s in self.scenes)
 

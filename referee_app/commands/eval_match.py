@@ -45,6 +45,11 @@ ENVELOPE: dict[str, list[tuple[str, float, float]]] = {
     "railroad-ink": [("1280x720", h, t) for t in (0, 10, 20) for h in (300, 360)],
     "tokyo-highway": [("1280x720", h, t) for t in (30, 40, 50) for h in (450, 550)],
 }
+# one set-up's defaults per game (camera, height mm, tilt degrees): inside each game's envelope
+DEFAULT_SETUP: dict[str, tuple[str, float, float]] = {
+    "highway-dice": ("1920x1080", 850, 10), "highway-grid": ("1280x720", 450, 10),
+    "railroad-ink": ("1280x720", 330, 10), "tokyo-highway": ("1280x720", 550, 40),
+}
 # --quick: a corner of each grid, for a run of a few minutes on a small machine
 QUICK: dict[str, list[tuple[str, float, float]]] = {
     "highway-dice": [("1920x1080", 850, 10), ("1280x720", 850, 10), ("1280x720", 600, 20),
@@ -94,7 +99,7 @@ def make_setup(camera: str, height_mm: float, tilt: float, light: str = "normal"
         raise CliError(str(exc)) from exc
 
 
-def simulate(game: str, seed: int, setup: Any, turns: int | None = None) -> Any:
+def simulate(game: str, seed: int, setup: Any, turns: int | None = None, max_moves: int | None = None) -> Any:
     """The simulated match of `game` for `seed`, with what its generator needs from the referee's
     own drawing code (the printed sheets)."""
     from datasets import match_sim
@@ -102,7 +107,8 @@ def simulate(game: str, seed: int, setup: Any, turns: int | None = None) -> Any:
     kwargs: dict[str, Any] = {} if turns is None else {"turns": turns}
     if game == "highway-dice":
         kwargs["sheet_rgb"] = _dice_sheet()
-    return match_sim.simulate(game, seed, setup, **kwargs)
+    sim = match_sim.simulate(game, seed, setup, **kwargs)
+    return sim.truncate(max_moves) if max_moves else sim
 
 
 def _dice_sheet() -> Any:
@@ -261,10 +267,10 @@ def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def evaluate(game: str, seeds: list[int], setup: Any, turns: int | None = None,
-             progress: Any = None) -> dict[str, Any]:
+             progress: Any = None, max_moves: int | None = None) -> dict[str, Any]:
     per_seed = []
     for seed in seeds:
-        result = run_match(simulate(game, seed, setup, turns))
+        result = run_match(simulate(game, seed, setup, turns, max_moves))
         per_seed.append({"seed": seed, **result})
         if progress is not None:
             progress(f"{game} {setup.label()} seed {seed}: {result['moves_right']}/{result['moves']} right, "
@@ -310,14 +316,16 @@ def _setup_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seeds", default=None,
                    help="matches to play, e.g. 101-105 (default: the report seeds, 101-105 for one set-up, "
                         "101-102 with --envelope). Seeds 1-50 are the tuning seeds")
-    p.add_argument("--camera", default="1920x1080", help="frame size WIDTHxHEIGHT (default 1920x1080)")
-    p.add_argument("--height", type=float, default=850.0, help="camera height above the table, mm (850)")
-    p.add_argument("--tilt", type=float, default=10.0, help="camera tilt from straight down, degrees (10)")
+    defaults = "; ".join(f"{g} {c} {h:g} mm {t:g}°" for g, (c, h, t) in DEFAULT_SETUP.items())
+    p.add_argument("--camera", default=None, help=f"frame size WIDTHxHEIGHT (default per game: {defaults})")
+    p.add_argument("--height", type=float, default=None, help="camera height above the table, mm")
+    p.add_argument("--tilt", type=float, default=None, help="camera tilt from straight down, degrees")
     p.add_argument("--light", choices=("normal", "dim", "mixed"), default="normal")
     p.add_argument("--hands", action="store_true", help="hands cover every change and pass over the table")
     p.add_argument("--fov", type=float, default=None,
                    help="the lens's horizontal field of view, degrees (default 70; Tokyo Highway 50)")
     p.add_argument("--turns", type=int, default=None, help="turns per match (default: the game's own)")
+    p.add_argument("--max-moves", type=int, default=None, help="stop each match after this many moves")
     p.add_argument("--envelope", action="store_true", help="run the documented grid of set-ups, one table")
     p.add_argument("--quick", action="store_true", help="--envelope: a few set-ups of the grid only")
     p.add_argument("--json", type=Path, help="write the report as JSON here")
@@ -332,6 +340,11 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--turns must be 1..200")
     if args.quick and not args.envelope:
         raise CliError("--quick goes with --envelope")
+    if args.envelope and (args.camera or args.height is not None or args.tilt is not None or args.max_moves):
+        raise CliError("--envelope runs the documented set-ups: leave out --camera, --height, --tilt and "
+                       "--max-moves")
+    if args.max_moves is not None and args.max_moves < 1:
+        raise CliError("--max-moves must be at least 1")
     for path in (args.json, args.markdown):
         if path is not None and not path.parent.is_dir():
             raise CliError(f"{path}: its folder does not exist")
@@ -346,9 +359,11 @@ def _run(args: argparse.Namespace) -> int:
         result = envelope(args.game, seeds, args.quick, args.light, args.hands, args.turns, progress,
                           args.fov)
     else:
-        setup = make_setup(args.camera, args.height, args.tilt, args.light, args.hands,
+        camera, height, tilt = DEFAULT_SETUP[args.game]
+        setup = make_setup(args.camera or camera, height if args.height is None else args.height,
+                           tilt if args.tilt is None else args.tilt, args.light, args.hands,
                            args.fov or LENS_DEG.get(args.game, 70.0))
-        result = evaluate(args.game, seeds, setup, args.turns, progress)
+        result = evaluate(args.game, seeds, setup, args.turns, progress, args.max_moves)
     text = table(result)
     print(f"{args.game}: seeds {','.join(map(str, seeds))}")
     print(text)
