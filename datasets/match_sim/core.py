@@ -244,6 +244,30 @@ def _glare_streak(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+SHADOW_SHARE = 0.12  # of still scenes with someone's shadow across the table
+GLARE_SHARE = 0.12  # of still scenes with a glare streak
+
+
+class Script:
+    """The scenes of a match as its script adds them: still scenes (each with its chance of a
+    shadow and of glare, drawn from the script's rng) and, when the set-up has hands, hand scenes."""
+
+    def __init__(self, setup: Setup, rng: np.random.Generator, frames_needed: int) -> None:
+        self.setup = setup
+        self.rng = rng
+        self.settle = settle_hold(frames_needed)
+        self.scenes: list[Scene] = []
+
+    def still(self, content: Any, note: str, checkpoint: int | None = None, hold: int | None = None) -> None:
+        self.scenes.append(Scene(content, hold or self.settle, note, checkpoint=checkpoint,
+                                 shadow=bool(self.rng.random() < SHADOW_SHARE),
+                                 glare=bool(self.rng.random() < GLARE_SHARE)))
+
+    def hand(self, content: Any, note: str) -> None:
+        if self.setup.hands:
+            self.scenes.append(Scene(content, 2, note, hand=True))
+
+
 def settle_hold(frames_needed: int) -> int:
     """Frames a still table is filmed after a change: what the referee needs to settle, and two more."""
     return frames_needed + 2

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from datasets.match_sim.core import Photographer, Scene, Setup, SimMatch, TrueMove, camera_pose, settle_hold
+from datasets.match_sim.core import Photographer, Scene, Script, Setup, SimMatch, TrueMove, camera_pose
 
 GAME = "highway-dice"
 DIE_MM = 16.0
@@ -139,18 +139,10 @@ def simulate(seed: int, setup: Setup, sheet_rgb: np.ndarray, turns: int = 12) ->
     area = (float(board.width), float(board.height))
     photographer = Photographer(setup, camera_pose(setup, area, np.random.default_rng([seed, 2])), seed)
     table = _Table(board, np.random.default_rng([seed, 3]))
-    settle = settle_hold(FRAMES_NEEDED)
     moves: list[TrueMove] = []
-    scenes: list[Scene] = []
+    film = Script(setup, rng, FRAMES_NEEDED)
+    scenes, add, hand, settle = film.scenes, film.still, film.hand, film.settle
     bump_turn = int(rng.integers(max(1, turns // 3), max(2, 2 * turns // 3 + 1)))
-
-    def add(content: list[dict], note: str, checkpoint: int | None = None, hold: int = settle) -> None:
-        scenes.append(Scene(content, hold, note, checkpoint=checkpoint, shadow=bool(rng.random() < 0.12),
-                            glare=bool(rng.random() < 0.12)))
-
-    def hand(content: list[dict], note: str) -> None:
-        if setup.hands:
-            scenes.append(Scene(content, 2, note, hand=True))
 
     def judge(action: Any, scripted_illegal: bool = False) -> tuple[int, Any]:
         verdict = state.judge(action)

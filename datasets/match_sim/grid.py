@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from datasets.match_sim.core import Photographer, Scene, Setup, SimMatch, TrueMove, camera_pose, settle_hold
+from datasets.match_sim.core import Photographer, Script, Setup, SimMatch, TrueMove, camera_pose
 
 GAME = "highway-grid"
 ILLEGAL_SHARE = 0.12  # of placements that go onto an occupied cell
@@ -70,19 +70,11 @@ def simulate(seed: int, setup: Setup, turns: int = 16) -> SimMatch:
     rng = np.random.default_rng([seed, 1])
     photographer = Photographer(setup, camera_pose(setup, g.SHEET_MM, np.random.default_rng([seed, 2])), seed)
     pieces = _Pieces(seed)
-    settle = settle_hold(FRAMES_NEEDED)
     moves: list[TrueMove] = []
-    scenes: list[Scene] = []
+    film = Script(setup, rng, FRAMES_NEEDED)
+    scenes, add, hand = film.scenes, film.still, film.hand
     board: dict[str, int] = {}
     bump_at = int(rng.integers(3, max(4, min(turns, 16) - 2)))
-
-    def add(content: Any, note: str, checkpoint: int | None = None) -> None:
-        scenes.append(Scene(content, settle, note, checkpoint=checkpoint, shadow=bool(rng.random() < 0.12),
-                            glare=bool(rng.random() < 0.12)))
-
-    def hand(content: Any, note: str) -> None:
-        if setup.hands:
-            scenes.append(Scene(content, 2, note, hand=True))
 
     state = game.new_state()
     add((dict(board), None), "empty board")

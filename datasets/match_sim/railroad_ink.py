@@ -11,7 +11,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.match_sim.core import Photographer, Scene, Setup, SimMatch, TrueMove, camera_pose, settle_hold
+from datasets.match_sim.core import Photographer, Script, Setup, SimMatch, TrueMove, camera_pose
 
 GAME = "railroad-ink"
 ILLEGAL_SHARE = 0.1  # of drawings that break a rule
@@ -48,22 +48,19 @@ def simulate(seed: int, setup: Setup, turns: int = 4) -> SimMatch:
     rng = np.random.default_rng([seed, 1])
     photographer = Photographer(setup, camera_pose(setup, TABLE_MM, np.random.default_rng([seed, 2])), seed)
     camera = TableCamera(seed)  # only its rasters (sheet squares in the player's hand, tray, dice)
-    settle = settle_hold(FRAMES_NEEDED)
     moves: list[TrueMove] = []
-    scenes: list[Scene] = []
+    film = Script(setup, rng, FRAMES_NEEDED)
+    scenes = film.scenes
     drawn: dict[int, tuple[str, bool, int | None]] = {}
     state = game.new_state(players=1)
     bump_round = int(rng.integers(1, max(2, turns)))
 
     def add(tray: list[str], note: str, checkpoint: int | None = None, extra: dict | None = None,
             nudge: int = 0) -> None:
-        content = (TableScene(dict(drawn) | (extra or {}), list(tray)), nudge)
-        scenes.append(Scene(content, settle, note, checkpoint=checkpoint, shadow=bool(rng.random() < 0.12),
-                            glare=bool(rng.random() < 0.12)))
+        film.still((TableScene(dict(drawn) | (extra or {}), list(tray)), nudge), note, checkpoint)
 
     def hand(tray: list[str], note: str) -> None:
-        if setup.hands:
-            scenes.append(Scene((TableScene(dict(drawn), list(tray)), 0), 2, note, hand=True))
+        film.hand((TableScene(dict(drawn), list(tray)), 0), note)
 
     def play(action: Any, scripted: bool = False) -> Any:
         nonlocal state

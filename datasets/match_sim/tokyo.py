@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from datasets.match_sim.core import Photographer, Scene, Setup, SimMatch, TrueMove, settle_hold
+from datasets.match_sim.core import Photographer, Script, Setup, SimMatch, TrueMove
 
 GAME = "tokyo-highway"
 ILLEGAL_SHARE = 0.15  # of builds that break a rule
@@ -70,19 +70,11 @@ def simulate(seed: int, setup: Setup, turns: int = 8) -> SimMatch:
         return camera(setup, yaw + bump_rng.uniform(0.8, 1.5), bump_rng.uniform(-0.8, 0.8))
 
     photographer = Photographer(setup, cam, seed, bumper=bump)
-    settle = settle_hold(FRAMES_NEEDED)
     moves: list[TrueMove] = []
-    scenes: list[Scene] = []
+    film = Script(setup, rng, FRAMES_NEEDED)
+    scenes, add, hand = film.scenes, film.still, film.hand
     state: TokyoState = game.new_state()
     bump_at = int(rng.integers(2, max(3, turns)))
-
-    def add(content: Any, note: str, checkpoint: int | None = None) -> None:
-        scenes.append(Scene(content, settle, note, checkpoint=checkpoint, shadow=bool(rng.random() < 0.12),
-                            glare=bool(rng.random() < 0.12)))
-
-    def hand(content: Any, note: str) -> None:
-        if setup.hands:
-            scenes.append(Scene(content, 2, note, hand=True))
 
     add(scene_from_state(state), "empty table")
     starts = [what for kind, what in SCRIPT if kind == "play" and " start " in what]
