@@ -3,7 +3,7 @@ sometimes break a rule (a wrong value on the needed cell, a die on a cell they m
 while a die was needed), nudge dice already on the board by a few mm, lean over the table (shadows),
 and once knock the camera.
 
-The printed sheet is passed in as an RGB raster (its drawing belongs to the referee's print code).
+The board is the printable sheet of drawing.dice_board, as the players print it.
 """
 
 from __future__ import annotations
@@ -128,12 +128,17 @@ def _legal_play(state: Any, rng: np.random.Generator) -> Any:
     return use.action(store)
 
 
-def simulate(seed: int, setup: Setup, sheet_rgb: np.ndarray, turns: int = 12) -> SimMatch:
+def simulate(seed: int, setup: Setup, turns: int = 12) -> SimMatch:
     """The whole match of `turns` turns (fewer if someone wins), scripted from `seed`."""
+    import cv2
+
     import engine
+    from drawing.dice_board import printable_board
     from engine.dice_road import Roll, load_board
 
     board = load_board()
+    _svg, png, _meta = printable_board(board, dpi=100)
+    sheet_rgb = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
     game = engine.get_game(GAME)
     rng = np.random.default_rng([seed, 1])
     area = (float(board.width), float(board.height))

@@ -17,6 +17,9 @@ GAME = "tokyo-highway"
 ILLEGAL_SHARE = 0.15  # of builds that break a rule
 FRAMES_NEEDED = 3
 TARGET_MM = (0.0, -15.0, 0.0)  # where the camera looks: the middle of the structure's usual spread
+STEP_MM = 10.0  # positions sit on this grid: the adapter reports positions to it
+# the two start roads of the bundled recording (referee_app.demo_tokyo)
+STARTS = ("purple start (-150,-60) table (-150,-170)", "green start (150,-60) table (150,-170)")
 
 
 def _snapped(action: Any, step: float) -> Any:
@@ -57,7 +60,7 @@ def camera(setup: Setup, yaw_deg: float, tilt_extra: float = 0.0) -> Any:
 def simulate(seed: int, setup: Setup, turns: int = 8) -> SimMatch:
     """Two start roads and up to `turns` builds, scripted from `seed`."""
     import engine
-    from datasets.demo_tokyo import SCRIPT, STEP_MM, scene_from_state, seen_action, with_build
+    from datasets.tokyo.state_scene import scene_from_state, seen_action, with_build
     from engine.tokyo import Skip, TokyoState
     from vision.tokyo import PieceSizes, TokyoCalibration
 
@@ -77,8 +80,7 @@ def simulate(seed: int, setup: Setup, turns: int = 8) -> SimMatch:
     bump_at = int(rng.integers(2, max(3, turns)))
 
     add(scene_from_state(state), "empty table")
-    starts = [what for kind, what in SCRIPT if kind == "play" and " start " in what]
-    script = [seen_action(state, what) for what in starts]
+    script = [seen_action(state, what) for what in STARTS]
     for turn in range(len(script) + turns):
         if state.is_terminal():
             break

@@ -100,25 +100,11 @@ def make_setup(camera: str, height_mm: float, tilt: float, light: str = "normal"
 
 
 def simulate(game: str, seed: int, setup: Any, turns: int | None = None, max_moves: int | None = None) -> Any:
-    """The simulated match of `game` for `seed`, with what its generator needs from the referee's
-    own drawing code (the printed sheets)."""
+    """The simulated match of `game` for `seed` (its first `max_moves` moves only, when given)."""
     from datasets import match_sim
 
-    kwargs: dict[str, Any] = {} if turns is None else {"turns": turns}
-    if game == "highway-dice":
-        kwargs["sheet_rgb"] = _dice_sheet()
-    sim = match_sim.simulate(game, seed, setup, **kwargs)
+    sim = match_sim.simulate(game, seed, setup, **({} if turns is None else {"turns": turns}))
     return sim.truncate(max_moves) if max_moves else sim
-
-
-def _dice_sheet() -> Any:
-    import cv2
-    import numpy as np
-
-    from referee_app.render.dice_board import printable_board
-
-    _svg, png, _meta = printable_board(dpi=100)
-    return cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
 
 
 @dataclass
