@@ -68,7 +68,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path)
     p.add_argument("--write-docs", action="store_true", help=f"write the tables into {DOC.relative_to(REPO)}")
     p.add_argument("--section", default="current", choices=("current", "before"))
+    p.add_argument("--from-json", type=Path, action="append", default=[], metavar="FILE",
+                   help="write the tables from saved --json results instead of running (repeatable)")
     args = p.parse_args(argv)
+    if args.from_json:
+        results = [r for path in args.from_json for r in json.loads(path.read_text())]
+        for result in results:
+            print(f"\n{result['game']}\n{table(result)}")
+        if args.write_docs:
+            write_docs(DOC, args.section, results, _command(args, results))
+        return 0
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     unknown = sorted(set(games) - set(GAMES))
     if unknown:
@@ -83,11 +92,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n")
     if args.write_docs:
-        command = "python bench/referee_accuracy.py --write-docs" + (" --quick" if args.quick else "") \
-            + (f" --seeds {args.seeds}" if args.seeds != "101-102" else "") \
-            + (f" --section {args.section}" if args.section != "current" else "")
-        write_docs(DOC, args.section, results, command)
+        write_docs(DOC, args.section, results, _command(args, results))
     return 0
+
+
+def _command(args: argparse.Namespace, results: list[dict]) -> str:
+    """The command that reproduces these tables."""
+    quick = all(r["grid"] == "quick" for r in results)
+    seeds = sorted({s for r in results for s in r["seeds"]})
+    games = [r["game"] for r in results]
+    return ("python bench/referee_accuracy.py --write-docs" + (" --quick" if quick else "")
+            + (f" --games {','.join(games)}" if set(games) != set(GAMES) else "")
+            + ("" if seeds == [101, 102] else f" --seeds {','.join(map(str, seeds))}")
+            + (f" --section {args.section}" if args.section != "current" else ""))
 
 
 if __name__ == "__main__":
