@@ -46,7 +46,8 @@ def write_docs(doc: Path, section: str, results: list[dict], command: str) -> No
                  f"{t['false_mismatches']} false mismatches, {t['confirmations']} confirmations, "
                  f"{t['wrong_verdicts']} wrong verdicts ({t['wrong_verdicts_confident']} at ≥ 0.9), "
                  f"{t['illegal_flagged_right']}/{t['illegal_moves']} illegal moves flagged right. "
-                 f"Seeds {','.join(map(str, result['seeds']))}, {result['grid']} grid, commit {_commit()}, "
+                 f"Seeds {','.join(map(str, result['seeds']))}, {result['grid']} grid, "
+                 f"commit {result.get('commit', 'unknown')}, "
                  f"`{command}`.\n{end}")
         pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
         if pattern.search(text):
@@ -72,7 +73,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="write the tables from saved --json results instead of running (repeatable)")
     args = p.parse_args(argv)
     if args.from_json:
-        results = [r for path in args.from_json for r in json.loads(path.read_text())]
+        results = []
+        for path in args.from_json:  # this script's list, or one `eval match --envelope --json` result
+            data = json.loads(path.read_text())
+            results += data if isinstance(data, list) else [data]
         for result in results:
             print(f"\n{result['game']}\n{table(result)}")
         if args.write_docs:
@@ -87,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     for game in games:
         result = envelope(game, seeds, args.quick, "normal", False, args.turns,
                           lambda line: print(line, file=sys.stderr, flush=True))
+        result["commit"] = _commit()
         results.append(result)
         print(f"\n{game}\n{table(result)}", flush=True)
     if args.json:
