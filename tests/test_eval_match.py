@@ -89,3 +89,12 @@ def test_seed_lists_and_move_comparison():
     # the camera does not say whose build it is; the script does: still the same move
     assert same_move(game.parse_action("s1 -> (-60,-10) h2"), game.parse_action("purple s1 -> (-60,-10) h2"))
     assert not same_move(game.parse_action("s1 -> (-60,-10) h2"), game.parse_action("s1 -> (-60,0) h2"))
+    # a colour or a seat number: the same player once the state says who is who
+    state = game.new_state()
+    for move in ("purple start (-150,-60) table (-150,-170)", "green start (150,-60) table (150,-170)"):
+        action = game.parse_action(move)
+        state = state.apply(action, state.judge(action))
+    assert same_move(game.parse_action("purple s1 -> (-60,-10) h2"), game.parse_action("p1 s1 -> (-60,-10) h2"),
+                     state)
+    assert not same_move(game.parse_action("green s2 -> (60,-10) h2"), game.parse_action("p1 s2 -> (60,-10) h2"),
+                         state)

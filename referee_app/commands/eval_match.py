@@ -157,7 +157,8 @@ class Players:
         pending = [n for n, _ in loop.pending] if asked else []
         result = MoveResult(k, truth.notation, truth.legal, "missed",
                             [p.action.notation() for p in new])
-        if len(new) == 1 and same_move(new[0].action, session.parse(truth.notation)):
+        before = session.states[self._seen]
+        if len(new) == 1 and same_move(new[0].action, session.parse(truth.notation), before):
             result.outcome, result.confidence = "right", new[0].confidence
         elif new:
             result.outcome = "wrong"
@@ -175,13 +176,29 @@ class Players:
         self._confirmations = loop.stats.confirmations
 
 
-def same_move(logged: Any, truth: Any) -> bool:
-    """The camera's action is the move played: equal as the engine writes them, a field that
-    either leaves open (None: the player to move, cars not counted) aside."""
+def same_move(logged: Any, truth: Any, before: Any = None) -> bool:
+    """The camera's action is the move played: equal as the engine writes them, a field that either
+    leaves open (None: the player to move, cars not counted) aside. The player may be written two
+    ways (Tokyo Highway: "green" or seat 1): given the state `before`, the same player is the one
+    whose move the engine judges and applies the same way."""
     a, b = logged.to_json(), truth.to_json()
     open_keys = {k for k in a.keys() | b.keys() if a.get(k) is None or b.get(k) is None}
-    return ({k: v for k, v in a.items() if k not in open_keys}
-            == {k: v for k, v in b.items() if k not in open_keys})
+    who = {"player", "seat"} - open_keys
+    if {k: v for k, v in a.items() if k not in open_keys | who} != {k: v for k, v in b.items()
+                                                                    if k not in open_keys | who}:
+        return False
+    if all(a.get(k) == b.get(k) for k in who):
+        return True
+    if before is None:
+        return False
+    from engine import EngineError
+
+    try:
+        va, vb = before.judge(logged), before.judge(truth)
+        return ((va.legal, va.rule) == (vb.legal, vb.rule)
+                and before.apply(logged, va).to_json() == before.apply(truth, vb).to_json())
+    except EngineError:  # one of them is no move of that player at all
+        return False
 
 
 def run_match(sim: Any) -> dict[str, Any]:
