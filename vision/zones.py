@@ -132,6 +132,8 @@ class ZoneDiceReader:
                 value, vconf, colour, readings, at = self._value(top_bgr, box, z, faces, learned=faced)
                 if faced and readings["learned"][2] < NOT_A_DIE:
                     continue  # a die's shadow or side: the crop reader sees no die there
+                if faced and not _inside(at / self.px, z, 0.25 * self.die_mm):
+                    continue  # its top face stands outside the zone: a neighbour's die seen in perspective
                 near = [float(np.linalg.norm(at - seen)) for seen in where]
                 if faced and min(near, default=np.inf) < 0.5 * self.die_mm * self.px:
                     continue  # one die seen as two blobs (its top face and its shadow): read once
@@ -316,6 +318,11 @@ class ZoneDiceReader:
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
 SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
 NOT_A_DIE = 0.5  # on the top-face view, a cell's blob the crop reader gives less chance of being a die
+
+
+def _inside(point_mm: np.ndarray, z: Zone, slack_mm: float) -> bool:
+    x, y = float(point_mm[0]), float(point_mm[1])
+    return z.x - slack_mm <= x <= z.x + z.w + slack_mm and z.y - slack_mm <= y <= z.y + z.h + slack_mm
 
 
 def _bounds(pts: np.ndarray) -> np.ndarray:
