@@ -40,13 +40,19 @@ def test_camera_check_measures_a_photo_and_says_it_can_referee(tilted, tmp_path,
     assert "inside_envelope:" in printed and "tilt:" in printed
 
 
-def test_camera_check_says_what_to_change_for_a_steep_low_camera(tmp_path, capsys):
-    steep = tmp_path / "steep"
-    assert main(["dataset", "board", "--out", str(steep), "--tilt", "50", "--height", "500", "--size", "1280", "720",
-                 "--seed", "3", "--setups", "1", "--photos", "1", "--dice", "0"]) == 0
-    assert main(["camera", "check", "--image", str(steep / "s0_empty.jpg"), "--game", "highway-dice",
+def check_empty_board(tmp_path: Path, tilt: int, height: int, size: tuple[int, int], seed: int) -> dict:
+    """`camera check --json` of a rendered empty board seen from the camera given."""
+    folder = tmp_path / "board"
+    assert main(["dataset", "board", "--out", str(folder), "--tilt", str(tilt), "--height", str(height),
+                 "--size", str(size[0]), str(size[1]), "--seed", str(seed), "--setups", "1", "--photos", "1",
+                 "--dice", "0"]) == 0
+    assert main(["camera", "check", "--image", str(folder / "s0_empty.jpg"), "--game", "highway-dice",
                  "--json", str(tmp_path / "c.json")]) == 0
-    report = json.loads((tmp_path / "c.json").read_text())
+    return json.loads((tmp_path / "c.json").read_text())
+
+
+def test_camera_check_says_what_to_change_for_a_steep_low_camera(tmp_path, capsys):
+    report = check_empty_board(tmp_path, 50, 500, (1280, 720), 3)
     assert report["inside_envelope"] is False
     assert any("degrees from straight down" in r for r in report["reasons"])
     assert any(a.startswith("raise the camera about") and a.split()[5] == "cm," for a in report["advice"])
@@ -177,11 +183,6 @@ def test_a_reflection_over_the_left_third_is_named(tilted, tmp_path):
 
 
 def test_a_camera_too_coarse_for_the_a2_board_is_told_the_resolution_it_needs(tmp_path):
-    coarse = tmp_path / "coarse"
-    assert main(["dataset", "board", "--out", str(coarse), "--tilt", "15", "--height", "850", "--size", "640", "360",
-                 "--seed", "4", "--setups", "1", "--photos", "1", "--dice", "0"]) == 0
-    assert main(["camera", "check", "--image", str(coarse / "s0_empty.jpg"), "--game", "highway-dice",
-                 "--json", str(tmp_path / "c.json")]) == 0
-    report = json.loads((tmp_path / "c.json").read_text())
+    report = check_empty_board(tmp_path, 15, 850, (640, 360), 4)
     assert report["inside_envelope"] is False
     assert any("or better is needed for the A2 board (now 640x360)" in a for a in report["advice"])

@@ -13,7 +13,6 @@ whose markers disagree or that extrapolates the sheet from too little (docs/visi
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -23,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.jsonfile import read_json_object, write_json
 from vision.markers import SHEET_BASE_IDS, dictionary, draw_corner_markers
 from vision.types import VisionError, check_image
 
@@ -242,25 +242,11 @@ class Calibration:
             raise VisionError(f"{where}: not a valid calibration: {exc}") from exc
 
     def save(self, path: Path | str) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=2), encoding="utf-8")
-        tmp.replace(path)  # never leave a half-written calibration behind
-        return path
+        return write_json(path, self.to_json())  # never leaves a half-written calibration behind
 
     @classmethod
     def load(cls, path: Path | str) -> Calibration:
-        path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise VisionError(f"{path}: no such calibration file") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise VisionError(f"{path}: not valid JSON: {exc}") from exc
-        if not isinstance(data, dict):
-            raise VisionError(f"{path}: expected a JSON object")
-        return cls.from_json(data, str(path))
+        return cls.from_json(read_json_object(path, "calibration"), str(path))
 
 
 def localise(image: np.ndarray, spec: SheetSpec, min_markers: int = 2,

@@ -13,7 +13,6 @@ object h mm tall has its top at z = -h and the camera sits at negative z.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.jsonfile import read_json_object, write_json
 from vision.types import VisionError
 
 ASSUMED_FOV_DEG = 70.0  # horizontal field of view assumed when the focal length cannot be seen
@@ -112,25 +112,11 @@ class CameraPose:
 
     def save(self, path: Path | str) -> Path:
         """Write the pose as JSON (one file per table, beside its calibration); never half a file."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=2), encoding="utf-8")
-        tmp.replace(path)
-        return path
+        return write_json(path, self.to_json())
 
     @classmethod
     def load(cls, path: Path | str) -> CameraPose:
-        path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise VisionError(f"{path}: no such camera pose file") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise VisionError(f"{path}: not valid JSON: {exc}") from exc
-        if not isinstance(data, dict):
-            raise VisionError(f"{path}: expected a JSON object")
-        return cls.from_json(data, str(path))
+        return cls.from_json(read_json_object(path, "camera pose"), str(path))
 
 
 def assumed_focal_px(image_size: tuple[int, int], fov_deg: float = ASSUMED_FOV_DEG) -> float:

@@ -124,16 +124,24 @@ class ZoneDiceReader:
                 self._refresh(z, margin, obs)
             dice: list[ZoneDie] = []
             where: list[np.ndarray] = []  # centres of the dice read in this zone (top-face view)
+            faced = faces is not None
             for bx0, by0, bx1, by1, kind in blobs:
-                if kind != "die":
+                # on the top-face view a tray or pool blob a little over the size limit may still be
+                # one die stretched by perspective and its shadow: the crop reader says whether it is
+                longest = max(bx1 - bx0, by1 - by0)
+                stretched = faced and z.many and longest <= STRETCHED_DIE * self.die_mm * self.px
+                if kind != "die" and not stretched:
                     out.unreadable[z.name] = kind
                     continue
                 box = np.array([bx0 + x0, by0 + y0, bx1 + x0, by1 + y0], np.float32)
                 # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
-                faced = faces is not None
                 value, vconf, colour, readings, at = self._value(top_bgr, box, z, faces, learned=faced)
                 if faced and readings["learned"][2] < NOT_A_DIE:
+                    if kind != "die":
+                        out.unreadable[z.name] = kind
                     continue  # a die's shadow or side: the crop reader sees no die there
+                if faced and not _inside(at / self.px, z, 0.25 * self.die_mm):
+                    continue  # its top face stands outside the zone: a neighbour's die seen in perspective
                 near = [float(np.linalg.norm(at - seen)) for seen in where]
                 if faced and min(near, default=np.inf) < 0.5 * self.die_mm * self.px:
                     continue  # one die seen as two blobs (its top face and its shadow): read once
@@ -238,11 +246,13 @@ class ZoneDiceReader:
             if area < (0.35 * die_px) ** 2:
                 continue  # noise, a shadow edge
             side = max(w, h)
+            if min(w, h) < 0.4 * die_px:
+                continue  # a sliver: a shadow edge, a printed outline a pixel off after the camera moved
             # a die and its long shadow fit; so does a die stretched by perspective (max_side)
             if side > (max_side or 2.3 * die_px) or (many and area > 3.0 * die_px ** 2):
                 out.append((x, y, x + w, y + h, "a large object (a hand, or dice touching)"))
-            elif side < 0.6 * die_px or min(w, h) < 0.4 * die_px:
-                continue  # too small, or a sliver (a shadow edge, a die's side along an outline)
+            elif side < 0.6 * die_px:
+                continue  # too small
             else:
                 out.append((x, y, x + w, y + h, "die"))
         return out
@@ -322,7 +332,13 @@ class ZoneDiceReader:
 
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
 SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
+STRETCHED_DIE = 3.2  # die sides: the largest tray or pool blob still tried as one die in 3D
 NOT_A_DIE = 0.5  # on the top-face view, a cell's blob the crop reader gives less chance of being a die
+
+
+def _inside(point_mm: np.ndarray, z: Zone, slack_mm: float) -> bool:
+    x, y = float(point_mm[0]), float(point_mm[1])
+    return z.x - slack_mm <= x <= z.x + z.w + slack_mm and z.y - slack_mm <= y <= z.y + z.h + slack_mm
 
 
 def _bounds(pts: np.ndarray) -> np.ndarray:

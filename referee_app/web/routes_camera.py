@@ -29,6 +29,14 @@ def _error(message: str, status: int) -> tuple[Response, int]:
     return jsonify(error=message, status=status), status
 
 
+class _Refused(Exception):
+    """A request the set-up routes answer with an error (message, HTTP status)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 def register(app: Flask) -> None:
     """Add the camera set-up routes to the page's app."""
 
@@ -51,11 +59,31 @@ def register(app: Flask) -> None:
                 return response, status
             try:
                 return view(*args, **kwargs)
+            except _Refused as exc:
+                return _error(str(exc), exc.status)
             finally:
                 busy.release()
 
         guarded.__name__ = view.__name__
         return guarded
+
+    def camera_frame(n: str, first: Callable[[], None] | None = None) -> tuple[int, Any]:
+        """Camera `n`'s index and one frame of it; `first` runs (and may refuse) before it opens."""
+        index = index_ok(n)
+        if index is None:
+            raise _Refused(f"{n!r}: a camera is a number 0..{MAX_CAMERA}", 404)
+        if first is not None:
+            first()
+        try:
+            return index, camera_setup.snapshot(index, opener())
+        except CameraError as exc:
+            raise _Refused(str(exc), 404) from exc
+
+    def known_game(game: str) -> None:
+        try:
+            camera_setup.board_geometry(game)
+        except CameraError as exc:
+            raise _Refused(str(exc), 400) from exc
 
     @app.get("/api/setup/cameras")
     @one_at_a_time
@@ -67,13 +95,7 @@ def register(app: Flask) -> None:
     def setup_preview(n: str):
         import cv2
 
-        index = index_ok(n)
-        if index is None:
-            return _error(f"{n!r}: a camera is a number 0..{MAX_CAMERA}", 404)
-        try:
-            frame = camera_setup.snapshot(index, opener())
-        except CameraError as exc:
-            return _error(str(exc), 404)
+        _index, frame = camera_frame(n)
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
         if not ok:
             return _error("could not encode the snapshot", 503)
@@ -82,18 +104,9 @@ def register(app: Flask) -> None:
     @app.get("/api/setup/cameras/<n>/check")
     @one_at_a_time
     def setup_check(n: str):
-        index = index_ok(n)
-        if index is None:
-            return _error(f"{n!r}: a camera is a number 0..{MAX_CAMERA}", 404)
         game = request.args.get("game", "")
-        try:
-            camera_setup.board_geometry(game)  # an unknown game is refused before the camera opens
-        except CameraError as exc:
-            return _error(str(exc), 400)
-        try:
-            frame = camera_setup.snapshot(index, opener())
-        except CameraError as exc:
-            return _error(str(exc), 404)
+        # an unknown game is refused before the camera opens
+        index, frame = camera_frame(n, lambda: known_game(game))
         report = camera_setup.run_check(frame, game)
         report["source"] = f"camera {index}"
         return jsonify(report)

@@ -1,0 +1,34 @@
+"""JSON files the readers keep per table (calibration, camera pose): written whole or not at all, read
+back with an error that names the file and the problem."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from vision.types import VisionError
+
+
+def write_json(path: Path | str, data: Any) -> Path:
+    """Write `data` to a temporary name and rename it: a crash never leaves half a file behind."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def read_json_object(path: Path | str, what: str) -> dict[str, Any]:
+    """The JSON object in `path`; VisionError "PATH: no such WHAT file" / "not valid JSON" / ..."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise VisionError(f"{path}: no such {what} file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise VisionError(f"{path}: not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise VisionError(f"{path}: expected a JSON object")
+    return data
