@@ -6,7 +6,7 @@ from __future__ import annotations
 from decoder_loop import run_loop
 
 import engine
-from datasets import demo_tokyo as dt
+from referee_app import demo_tokyo as dt
 from referee_app import events
 from referee_app.games.tokyo import TokyoAdapter, observation, table_read
 from referee_app.matchlog import read_log
