@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,6 +124,8 @@ class RefereeLoop:
             for cam, other in enumerate(others, start=2):
                 self._pictures[cam] = CameraPicture(cam, str(getattr(other, "source_id", "")),
                                                     note="no frame yet")
+        self.on_frame: Callable[[Frame], None] | None = None  # sees each frame first: the set-up check
+        self.camera_checks: dict[int, dict[str, Any]] = {}  # camera -> its set-up check (setup_watch.py)
         hub.loops[session.match_id] = self
 
     # -- control -------------------------------------------------------------------------------
@@ -146,7 +148,8 @@ class RefereeLoop:
     def cameras(self) -> list[dict[str, Any]]:
         """Each camera of this loop (1 = the first) with what its latest picture is."""
         with self._pictures_lock:
-            return [p.to_json() for _, p in sorted(self._pictures.items())]
+            shown = [p.to_json() for _, p in sorted(self._pictures.items())]
+        return [{**c, "check": self.camera_checks.get(c["camera"])} for c in shown]
 
     def camera_jpeg(self, camera: int) -> bytes:
         """Camera `camera`'s latest picture as JPEG. KeyError when the loop has no such camera,
@@ -246,6 +249,8 @@ class RefereeLoop:
 
     def process(self, frame: Frame) -> Explanation | None:
         self.stats.frames += 1
+        if self.on_frame is not None:  # must return at once (the set-up check runs in its own thread)
+            self.on_frame(frame)
         try:
             obs = self.adapter.read(frame)
         except VisionError as exc:

@@ -56,8 +56,11 @@ def main() -> None:
                               f"&match={ids[game]}")
                     page.wait_for_selector("#board svg", timeout=30000)
                     page.wait_for_selector("#latest:not([hidden])", timeout=30000)
-                    page.wait_for_timeout(500)  # the live view's last frame
-                    page.screenshot(path=str(args.out / name))
+                    page.wait_for_function("document.getElementById('live').naturalWidth > 0",
+                                           timeout=30000)  # the live view's last frame has come
+                    page.wait_for_timeout(500)
+                    # desktop: the whole page; phone: its first screen, where the turn and verdict are
+                    page.screenshot(path=str(args.out / name), full_page=width > 600)
                     page.close()
                     print(args.out / name)
                 browser.close()

@@ -87,7 +87,7 @@ def test_fuzzed_requests_without_a_token_change_nothing_and_never_5xx(tmp_path):
     before = snapshot(hub)
     seen: set[str] = set()
 
-    @settings(max_examples=300, deadline=None, derandomize=True, database=None,
+    @settings(max_examples=200, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     @given(requests(operations(load_spec()), ids))
     def run(req):
@@ -107,7 +107,7 @@ def test_fuzzed_requests_with_the_token_never_5xx(tmp_path):
     hub, app, ids = referee(tmp_path)
     client = app.test_client()
 
-    @settings(max_examples=150, deadline=None, derandomize=True, database=None,
+    @settings(max_examples=100, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     @given(requests(operations(load_spec()), ids, token=hub.admin_token))
     def run(req):

@@ -8,12 +8,11 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
-import threading
 
 import cv2
 import numpy as np
 import pytest
-from waitress.server import create_server
+from waitress_server import serving
 
 from referee_app.demo import DEMO_ROOT
 from referee_app.hub import Hub
@@ -47,13 +46,8 @@ Object.defineProperty(window, "speechSynthesis", { configurable: true,
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     hub = Hub(MatchStore(tmp_path_factory.mktemp("page_table") / "data"))
-    server = create_server(create_app(hub, stream_seconds=5), host="127.0.0.1", port=0, threads=12)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield hub, server.effective_port
-    server.task_dispatcher.shutdown(cancel_pending=True, timeout=8)
-    server.trigger.pull_trigger(server.close)  # closed from inside the server's loop (see test_web_server)
-    thread.join(timeout=5)
+    with serving(create_app(hub, stream_seconds=5), threads=12, drain=8) as port:
+        yield hub, port
     hub.bus.close()
 
 
@@ -160,6 +154,9 @@ def test_an_illegal_verdict_is_heard_and_verdicts_can_be_spoken(served, browser)
         page.wait_for_function("window.__spoken.length > 1", timeout=5000)
         assert page.evaluate("window.__beeps") == beeps
         assert page.evaluate("localStorage.getItem('referee-sound')") == "off"
+        # the end of the match is spoken too
+        request(port, "POST", f"/api/matches/{match.match_id}/end", {"reason": "bed time"}, hub.admin_token)
+        page.wait_for_function("window.__spoken.includes('Match ended: bed time')", timeout=5000)
     finally:
         context.close()
 

@@ -55,7 +55,8 @@ class ZoneDiceReader:
 
     def __init__(self, reference_rgb: np.ndarray, sheet_mm: tuple[float, float], zones: list[Zone],
                  die_mm: float = 16.0, px_per_mm: float = 3.0, colors: list[str] | None = None,
-                 empty_ncc: float = 0.55, learn_empty: bool = True, value_order: str = "pips") -> None:
+                 empty_ncc: float = 0.55, learn_empty: bool = True, value_order: str = "pips",
+                 profile: Any = None) -> None:
         from vision.dice.colour import palette_lab
 
         self.sheet_mm = sheet_mm
@@ -79,6 +80,7 @@ class ZoneDiceReader:
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
         self.value_order = value_order  # which value reader speaks first; the other is the fallback
         self.read_both = False  # ask both value readers for every die (to compare them, eval board)
+        self.profile = profile  # a taught dice profile (vision/learned/profile.py): it reads first
 
     # -- geometry ------------------------------------------------------------------------------
     def _window(self, z: Zone, margin_mm: float) -> tuple[int, int, int, int]:
@@ -277,6 +279,11 @@ class ZoneDiceReader:
             readings["pips"] = (int(counted[0]), float(counted[1]))
         colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
         at = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+        if self.profile is not None:  # the player's own dice, symbol faces included, where it knows them
+            taught = self.profile.read(image, np.asarray(box, np.float32)[None])
+            if taught.value_applies[0]:
+                readings["profile"] = (int(taught.values[0]), float(taught.confidence[0]))
+                return int(taught.values[0]), float(taught.confidence[0]), colour, readings, at
         if counted is not None and (pips_first or (net[1] < LEARNED_SURE and counted[1] > net[1])):
             return counted[0], counted[1], colour, readings, at  # pips first, or an unsure network
         if net is None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import EngineError
+from engine.grid.exact import ExactSearch, SearchTimeout
 from engine.grid.paths import CELLS, PATHS, cell_name
 from engine.grid.state import GridState, Place
 
@@ -48,6 +49,9 @@ class _Timeout(Exception):
     pass
 
 
+_OUTCOME_NAMES = {1: "player 1 wins", 0: "draw", -1: "player 2 wins"}
+
+
 @dataclass(frozen=True)
 class SolveResult:
     """The answer of a search. `value` is p2_best - p1_best from Player 1's view (exact when
@@ -60,9 +64,13 @@ class SolveResult:
     nodes: int
     seconds: float
     principal: tuple[Place, ...] = field(default=())
+    outcome_only: bool = False  # value is only the sign: 1 / 0 / -1 = Player 1 wins / draw / Player 2 wins
 
     def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"outcome": _OUTCOME_NAMES[(self.value > 0) - (self.value < 0)]} \
+            if self.outcome_only and self.exact else {}
         return {
+            **out,
             "value": self.value,
             "best": self.best.notation() if self.best else None,
             "exact": self.exact,
@@ -311,30 +319,76 @@ def _root_move(search: _Search, depth: int) -> tuple[float, Place]:
     return sign * best, Place(best_move[0], best_move[1], mover)
 
 
-def solve(state: GridState, time_limit: float | None = None, max_depth: int | None = None) -> SolveResult:
+JIT_MIN_BUDGET = 20.0  # s: a first use compiles the search for about that long, whatever the deadline
+
+
+def _exact_search(state: GridState, deadline: float | None) -> Any:
+    """The compiled search (engine/grid/jitsearch.py) where numba is installed, the position is deep
+    enough to pay for it and the budget could absorb a first compile (no deadline, or one at least
+    JIT_MIN_BUDGET away); else the pure-Python one. Both give the same answers (tests)."""
+    from engine.grid import jitsearch
+
+    roomy = deadline is None or deadline - time.perf_counter() >= JIT_MIN_BUDGET
+    if roomy and jitsearch.available() and len(state.empty_cells()) >= jitsearch.JIT_FROM:
+        return jitsearch.JitSearch(state.board, deadline=deadline)
+    return ExactSearch(state.board, deadline=deadline)
+
+
+def _exact(state: GridState, deadline: float | None, outcome: bool) -> SolveResult:
+    """The exact search of engine/grid/exact.py (symmetry-keyed bound table, null-window probes):
+    the margin, or with `outcome` only who wins. Raises SearchTimeout past the deadline."""
+    start = time.perf_counter()
+    search = _exact_search(state, deadline)
+    sign = 1 if state.placed % 2 == 0 else -1
+    value = search.outcome() if outcome else search.exact_value()
+    search.deadline = None  # the line of a finished search is cheap: the table is warm
+    if outcome:
+        line = [search.keeping_outcome(value)]
+    else:
+        line = search.principal(value)
+    mover = state.placed % 2
+    moves = tuple(Place(p, c, (mover + k) % 2) for k, (p, c) in enumerate(line))
+    n = len(state.empty_cells())
+    return SolveResult(sign * value, moves[0], True, n, search.nodes, time.perf_counter() - start, moves,
+                       outcome)
+
+
+def solve(state: GridState, time_limit: float | None = None, max_depth: int | None = None,
+          outcome: bool = False) -> SolveResult:
     """Best move and value of `state`. Without `time_limit` the search goes straight to the exact
     value. With `time_limit` (seconds) it first completes a 2-ply heuristic pass (a move is always
     ready), then tries the exact search when at most EXACT_REACH cells are empty, otherwise deepens
     2 plies per pass; at the deadline it returns the deepest completed pass (exact=False unless it
-    reached the end). `max_depth` caps the plies (a fixed-strength computer player)."""
+    reached the end). `max_depth` caps the plies (a fixed-strength computer player). With
+    `outcome` the exact search settles only who wins (value 1, 0 or -1 from Player 1's view),
+    which is much faster than the margin."""
     if not isinstance(state, GridState):
         raise EngineError(f"the 4x4 solver needs a highway-grid state, got {type(state).__name__}")
     start = time.perf_counter()
     n = len(state.empty_cells())
     if n == 0:
-        return SolveResult(final_margin(state.board), None, True, 0, 0, 0.0)
+        value = final_margin(state.board)
+        return SolveResult((value > 0) - (value < 0) if outcome else value, None, True, 0, 0, 0.0,
+                           outcome_only=outcome)
     deadline = start + time_limit if time_limit is not None else None
+    if max_depth is None and (time_limit is None or outcome):
+        try:
+            return _exact(state, deadline, outcome)
+        except SearchTimeout:
+            pass  # fall through to the heuristic passes (only reached with a time limit)
     search = _Search(state, deadline)
     target = n if max_depth is None else max(1, min(n, max_depth))
     result: SolveResult | None = None
-    depth = min(2, target) if time_limit is not None else target
+    depth = min(2, target)
     while True:
         try:
+            if depth >= n:
+                result = _exact(state, deadline, outcome=False)
+                break
             value, move = _root_move(search, depth)
-        except _Timeout:
+        except (_Timeout, SearchTimeout):
             break
-        exact = depth >= n
-        result = SolveResult(value, move, exact, depth, search.nodes, time.perf_counter() - start)
+        result = SolveResult(value, move, False, depth, search.nodes, time.perf_counter() - start)
         if depth >= target:
             break
         # Shallow heuristic passes only pay off where the exact search is out of reach; up to
@@ -347,10 +401,22 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
         est = search._estimate()
         result = SolveResult(est, Place(piece, cell, mover), False, 0, search.nodes,
                              time.perf_counter() - start)
-    search.deadline = None  # completing the line of an exact result is cheap: the table is warm
-    line = tuple(search.principal(result.depth)) if result.exact else (result.best,)
-    return SolveResult(result.value, result.best, result.exact, result.depth, search.nodes,
-                       time.perf_counter() - start, tuple(m for m in line if m is not None))
+    if result.exact:
+        return result
+    return SolveResult(result.value, result.best, False, result.depth, search.nodes,
+                       time.perf_counter() - start, (result.best,) if result.best else ())
+
+
+def solve_previous(state: GridState) -> SolveResult:
+    """The exact search this module used before engine/grid/exact.py: principal-variation search
+    with a depth-flag table keyed by the plain board. Kept as the benchmark's baseline."""
+    start = time.perf_counter()
+    n = len(state.empty_cells())
+    if n == 0:
+        return SolveResult(final_margin(state.board), None, True, 0, 0, 0.0)
+    search = _Search(state, None)
+    value, move = _root_move(search, n)
+    return SolveResult(value, move, True, n, search.nodes, time.perf_counter() - start)
 
 
 def hint(state: GridState, time_limit: float | None = None) -> tuple[Place | None, float]:
@@ -388,4 +454,4 @@ def describe(value: float) -> str:
 
 
 __all__ = ["SolveResult", "brute_force_value", "computer_move", "describe", "final_margin", "hint",
-           "solve", "cell_name"]
+           "solve", "solve_previous", "cell_name"]

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from engine.core import EngineError
+from engine.railroad_ink.packed import pack_erase, pack_infos, pack_put
 from engine.railroad_ink.tiles import (
     PIECES,
     TileInfo,
@@ -94,6 +95,23 @@ class Square:
     @classmethod
     def make(cls, sides: str, piece: str | None = None, overpass: bool | None = None, round: int = 0,
              where: str = "") -> Square:
+        """A validated square. A (sides, piece, overpass) combination seen valid before is not
+        checked again: reading a sheet meets the same few dozen shapes over and over."""
+        key = (sides, piece, overpass)
+        known = _VALID.get(key) if type(sides) is str and (piece is None or type(piece) is str) \
+            and (overpass is None or type(overpass) is bool) else None
+        if known is None:
+            known = cls._validate(sides, piece, overpass, where)
+            if type(sides) is str:
+                _VALID[key] = known
+        sq = object.__new__(cls)  # the frozen dataclass's __init__ would redo the shape lookup
+        sq.__dict__.update(sides=sides, piece=known[0], overpass=known[1], round=round, special=known[2],
+                           info=known[3])
+        return sq
+
+    @staticmethod
+    def _validate(sides: str, piece: str | None, overpass: bool | None, where: str
+                  ) -> tuple[str, bool, bool, TileInfo]:
         check_sides(sides, where)
         at = f" at {where}" if where else ""
         if piece is None:
@@ -106,7 +124,11 @@ class Square:
         op = is_overpass(piece)
         if overpass is not None and bool(overpass) != op:
             raise EngineError(f"{piece}{at}: overpass must be {str(op).lower()} (rule rri.face)")
-        return cls(sides, piece, op, round, piece.startswith("special_"))
+        return piece, op, piece.startswith("special_"), tile_info(sides, op)
+
+
+# (sides, piece or None, overpass or None) -> (piece, overpass, special, shape) for valid squares
+_VALID: dict[tuple[str, str | None, bool | None], tuple[str, bool, bool, TileInfo]] = {}
 
 
 @dataclass(frozen=True)
@@ -119,23 +141,46 @@ class Sheet:
     impact: int = MIDDLE  # where the next meteor starts from
     specials: tuple[str, ...] = ()  # specials crossed off, in order (incl. one spent to ignore a meteor)
     exits: tuple[tuple[int, int, str], ...] = field(default=STANDARD_EXITS, compare=False)
+    # bit-packed sides (engine/railroad_ink/packed.py), derived from `cells`
+    packed: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.cells) != CELLS:
             raise EngineError(f"a sheet has {CELLS} squares, got {len(self.cells)}")
+        if len(self.packed) != 23:
+            object.__setattr__(self, "packed", pack_infos([sq.info if sq else None for sq in self.cells]))
+
+    def _derive(self, cells: tuple[Square | None, ...], order: tuple[int, ...], craters: frozenset[int],
+                specials: tuple[str, ...], packed: tuple[int, ...]) -> Sheet:
+        """A copy with new squares, built without re-validating or re-packing them (the hot path of
+        replaying a game: dataclasses.replace would re-run __post_init__ over all 49 squares)."""
+        new = object.__new__(Sheet)
+        set_ = object.__setattr__
+        set_(new, "cells", cells)
+        set_(new, "order", order)
+        set_(new, "craters", craters)
+        set_(new, "impact", self.impact)
+        set_(new, "specials", specials)
+        set_(new, "exits", self.exits)
+        set_(new, "packed", packed)
+        return new
 
     def put(self, cell: int, square: Square) -> Sheet:
         cells = list(self.cells)
+        old = cells[cell]
         cells[cell] = square
-        order = tuple(c for c in self.order if c != cell) + (cell,)
-        specials = self.specials + ((square.piece,) if square.special else ())
-        return replace(self, cells=tuple(cells), order=order, craters=self.craters - {cell},
-                       specials=specials)
+        order = (tuple(c for c in self.order if c != cell) if cell in self.order else self.order) + (cell,)
+        specials = self.specials + (square.piece,) if square.special else self.specials
+        craters = self.craters - {cell} if cell in self.craters else self.craters
+        return self._derive(tuple(cells), order, craters, specials,
+                            pack_put(self.packed, cell, square.info, old.info if old else None))
 
     def erase(self, cell: int) -> Sheet:
         cells = list(self.cells)
+        old = cells[cell]
         cells[cell] = None
-        return replace(self, cells=tuple(cells), order=tuple(c for c in self.order if c != cell))
+        return self._derive(tuple(cells), tuple(c for c in self.order if c != cell), self.craters,
+                            self.specials, pack_erase(self.packed, cell, old.info if old else None))
 
     def placed(self) -> Iterator[tuple[int, Square]]:
         for c in self.order:

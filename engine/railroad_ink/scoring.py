@@ -11,6 +11,13 @@ from typing import Any
 
 from engine.core import EngineError
 from engine.railroad_ink.board import CENTRE, NEIGHBOURS, OPPOSITE, STANDARD_EXITS, Sheet, cell_name
+from engine.railroad_ink.fastscore import (
+    centre_squares,
+    errors_and_craters,
+    exit_slots,
+    longest_routes,
+    network_exit_counts,
+)
 from engine.railroad_ink.longest import READINGS, longest_route
 
 # exits on one network -> points (the published score table, printed on every sheet)
@@ -19,6 +26,8 @@ CLOSED_LAVA_LAKE_POINTS = 5
 CRATER_END_POINTS = 2
 RIVER_BOTH_EDGES_BONUS = 3
 _STANDARD_EXIT_MAP = {(c, s): k for c, s, k in STANDARD_EXITS}
+_STANDARD_SLOTS = exit_slots(STANDARD_EXITS)
+_FAST_EXPANSIONS = frozenset({"meteor"})
 
 
 @dataclass(frozen=True)
@@ -33,7 +42,8 @@ class Score:
     total: int
     longest: str
     expansion: dict[str, int] = field(default_factory=dict)
-    # for drawings: networks (cells, exits), longest routes (cells in order), open ends (cell, side)
+    # for drawings, filled with trace=True only: networks (cells, exits), longest routes (cells in
+    # order), open ends (cell, side)
     networks: tuple[tuple[tuple[int, ...], int], ...] = field(default=(), compare=False)
     highway_route: tuple[int, ...] = field(default=(), compare=False)
     railway_route: tuple[int, ...] = field(default=(), compare=False)
@@ -60,7 +70,37 @@ class Score:
 def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...] = (),
                 trace: bool = False) -> Score:
     """Score a sheet. `longest` picks the reading (trail: the seed's; path: distinct squares).
-    Expansion points are added for the expansions named (their tiles are always read)."""
+    Expansion points are added for the expansions named (their tiles are always read). Without a
+    trace and without the river, lake or lava expansions the score comes from the bit-packed sides
+    (engine/railroad_ink/fastscore.py); otherwise from `score_sheet_full`, which gives the same
+    numbers plus the drawings' details."""
+    if trace or longest not in READINGS or (expansions and not _FAST_EXPANSIONS.issuperset(expansions)):
+        return score_sheet_full(sheet, longest, expansions, trace)
+    p = sheet.packed
+    exits = _STANDARD_SLOTS if sheet.exits is STANDARD_EXITS else exit_slots(sheet.exits)
+    craters = 0
+    for c in sheet.craters:
+        craters |= 1 << c
+    errors, crater_ends = errors_and_craters(p, craters)
+    counts = network_exit_counts(p, exits)
+    exit_points = sum([EXIT_POINTS[n] for n in counts])
+    lh, lr = longest_routes(p, longest)
+    centre = centre_squares(p)
+    expansion = {"meteor": CRATER_END_POINTS * crater_ends} if expansions else {}
+    extra = expansion.get("meteor", 0)
+    score = object.__new__(Score)  # the frozen dataclass's __init__ costs more than the scoring
+    score.__dict__.update(exit_points=exit_points, network_exit_counts=counts, longest_highway=lh,
+                          longest_railway=lr, center_squares=centre, errors=errors, expansion_points=extra,
+                          total=exit_points + lh + lr + centre + extra - errors, longest=longest,
+                          expansion=expansion, networks=(), highway_route=(), railway_route=(),
+                          error_sides=())
+    return score
+
+
+def score_sheet_full(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...] = (),
+                     trace: bool = False) -> Score:
+    """Score a sheet square by square, with every detail a drawing needs (`trace`) and every
+    expansion's points."""
     if longest not in READINGS:
         raise EngineError(f"longest must be one of {READINGS}, got {longest!r}")
     cells = sheet.cells

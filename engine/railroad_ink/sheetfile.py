@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import EngineError
-from engine.railroad_ink.board import MIDDLE, Sheet, Square, cell_name, check_square
+from engine.railroad_ink.board import CELLS, MIDDLE, Sheet, Square, cell_name, check_square
 from engine.railroad_ink.tiles import SPECIALS, check_expansions
 
 FORMAT = "railroad-ink-sheet"
@@ -135,6 +135,18 @@ def build_sheet(entries: list[Entry] | tuple[Entry, ...], craters: list | tuple 
     for i, (cell, rnd) in enumerate(craters):
         events.append(((rnd if rnd is not None else 10**6, 0, i), cell, None))
     events.sort(key=lambda ev: ev[0])
+    if not craters:  # the usual case: fill the squares once instead of copying the sheet per placement
+        cells: list[Square | None] = [None] * CELLS
+        order: list[int] = []
+        specials = []
+        for _, cell, sq in events:
+            if cells[cell] is not None:
+                order.remove(cell)
+            cells[cell] = sq
+            order.append(cell)
+            if sq.special:
+                specials.append(sq.piece)
+        return Sheet(tuple(cells), tuple(order), specials=tuple(specials))
     sheet = Sheet()
     for _, cell, sq in events:
         if sq is None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from referee_app.cli import CliError, CommandTree
 
-READERS = ("classical", "learned", "combo", "combo-tiled", "crops", "crops-tiled")
+READERS = ("classical", "learned", "combo", "combo-tiled", "crops", "crops-any-scale", "crops-tiled")
 
 
 def _setup(p: argparse.ArgumentParser) -> None:
@@ -53,6 +53,8 @@ def make_reader(name: str, value_model: Path | None = None):  # noqa: ANN201 - i
         return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="combo", tile=640).read
     if name == "crops":
         return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="crops").read
+    if name == "crops-any-scale":  # re-read at the dice's trained size when they are far from it
+        return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="crops", any_scale=True).read
     if name == "crops-tiled":
         return LearnedDiceReader(MODELS / "dice_die_n320.onnx", mode="crops", tile=640).read
     raise CliError(f"unknown reader {name!r}; choose from {', '.join(READERS)}")

@@ -33,6 +33,13 @@ def _setup(p: argparse.ArgumentParser) -> None:
                         "lists the photos it trained on, which are left out). Given more than once: "
                         "cross-validation, each photo is scored by the first listed model that did not "
                         "train on it")
+    p.add_argument("--profile", type=Path, metavar="JSON",
+                   help="crops reader: adapt it with this dice profile (`teach dice`); the photos it was "
+                        "taught on are left out")
+    p.add_argument("--scales", choices=("whole", "any"), default="whole",
+                   help="crops reader: whole (default): the whole frame, read once; any: read again at "
+                        "the scale that brings the dice to the detector's trained size when they are far "
+                        "from it (dice at any share of the frame; slower where it rereads)")
     p.add_argument("--die-px", type=float, nargs=2, metavar=("MIN", "MAX"), default=(20.0, 72.0),
                    help="die sizes (box side, pixels) to look for (default 20 72)")
 
@@ -46,19 +53,25 @@ def _run(args: argparse.Namespace) -> int:
     models = args.models or MODELS
     if not models.is_dir():
         raise CliError(f"--models {models}: no such folder")
-    if args.crop_model and args.reader != "crops":
-        raise CliError("--crop-model goes with --reader crops")
+    if (args.crop_model or args.profile) and args.reader != "crops":
+        raise CliError("--crop-model and --profile go with --reader crops")
+    if args.profile and args.crop_model and len(args.crop_model) > 1:
+        raise CliError("--profile goes with at most one --crop-model")
     # (reader, photos it trained on per folder): one pair, or one per --crop-model for cross-validation
     trained = {} if args.include_training else trained_photos(models)
     try:
-        if args.reader == "classical":
+        if args.profile:
+            readers = [_profile_reader(args.profile, args.crop_model, models, trained, args.include_training,
+                                       args.scales == "any")]
+        elif args.reader == "classical":
             readers = [(DiceReader(models, die_px=tuple(args.die_px)).read, trained)]
         elif not args.crop_model:
             from vision.learned.reader import LearnedDiceReader
 
-            readers = [(LearnedDiceReader(mode="crops").read, trained)]
+            readers = [(LearnedDiceReader(mode="crops", any_scale=args.scales == "any").read, trained)]
         else:
-            readers = [_crop_reader(m, models, args.include_training) for m in args.crop_model]
+            readers = [_crop_reader(m, models, args.include_training, args.scales == "any")
+                       for m in args.crop_model]
     except VisionError as exc:
         raise CliError(str(exc)) from exc
     reports = []
@@ -79,6 +92,11 @@ def _run(args: argparse.Namespace) -> int:
             except OSError as exc:
                 raise CliError(f"cannot write drawings to {draw}: {exc.strerror or exc}", 1) from exc
             report["reader"] = args.reader
+            if args.profile:
+                report["profile"] = str(args.profile)
+                printout.append(f"dice profile: {args.profile} (the photos it was taught on are left out)")
+            if args.reader == "crops":
+                report["scales"] = args.scales
             if args.crop_model:
                 report["crop_model"] = str(args.crop_model[k])
                 printout.append(f"crop model: {args.crop_model[k]}")
@@ -96,8 +114,8 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _crop_reader(model: Path, classical: Path,
-                 include_training: bool) -> tuple[Callable[[Any], Any], dict[str, set[str]]]:
+def _crop_reader(model: Path, classical: Path, include_training: bool,
+                 any_scale: bool = False) -> tuple[Callable[[Any], Any], dict[str, set[str]]]:
     """The crops reader with crop network MODEL, and the photos to leave out for it: those its card
     lists plus those the other shipped models (box detector, classical reader) trained on: not those of the
     shipped crop network, which MODEL replaces."""
@@ -120,7 +138,28 @@ def _crop_reader(model: Path, classical: Path,
                            "photos it trained on are unknown (give --include-training to score all)") from exc
         if meta.get("trained_on"):
             skips.setdefault(str(meta["trained_on"]), set()).update(meta.get("train_photos") or [])
-    return LearnedDiceReader(mode="crops", crop_model=model).read, skips
+    return LearnedDiceReader(mode="crops", crop_model=model, any_scale=any_scale).read, skips
+
+
+def _profile_reader(path: Path, crop_models: list[Path] | None, classical: Path,
+                    trained: dict[str, set[str]], include_training: bool,
+                    any_scale: bool = False) -> tuple[Callable[[Any], Any], dict[str, set[str]]]:
+    """The crops reader adapted by a taught profile; its teaching photos are left out (always: they are
+    what it learned from)."""
+    from vision.learned.profile import load_profile
+    from vision.learned.reader import LearnedDiceReader
+
+    profile = load_profile(path)
+    if crop_models:
+        _read, skips = _crop_reader(crop_models[0], classical, include_training)
+        read = LearnedDiceReader(mode="crops", crop_model=crop_models[0], profile=profile,
+                                 any_scale=any_scale).read
+    else:
+        read = LearnedDiceReader(mode="crops", profile=profile, any_scale=any_scale).read
+        skips = {k: set(v) for k, v in trained.items()}
+    taught = profile.taught_on
+    skips.setdefault(str(taught.get("folder", "")), set()).update(taught.get("photos") or [])
+    return read, skips
 
 
 def _pool(reports: list[dict]) -> dict:

@@ -118,6 +118,9 @@ def _setup_search(default_time: float) -> Any:
                        help=f"time budget in seconds (default {default_time:g}); past it the deepest "
                        "finished search is used (a heuristic estimate)")
         p.add_argument("--json", action="store_true")
+        if default_time >= 10:
+            p.add_argument("--outcome", action="store_true",
+                           help="settle only who wins (win/draw/loss search: much faster than the margin)")
     return setup
 
 
@@ -127,7 +130,7 @@ def _solve(args: argparse.Namespace) -> tuple[GridState, Any]:
         raise CliError(f"--time must be positive, got {args.time}", 2)
     if state.is_terminal():
         raise CliError("the board is full: nothing to solve (use `grid show` for the result)", 2)
-    return state, solve(state, time_limit=args.time)
+    return state, solve(state, time_limit=args.time, outcome=getattr(args, "outcome", False))
 
 
 def _run_solve(args: argparse.Namespace) -> int:
@@ -138,8 +141,11 @@ def _run_solve(args: argparse.Namespace) -> int:
     kind = "exact" if result.exact else f"heuristic, {result.depth} plies deep"
     print(board_text(state))
     print(f"to move: {PLAYER_NAMES[state.current_player()]}")
-    print(f"value: {result.value:g} = {describe(result.value)} ({kind}; value = Player 2's best path "
-          "minus Player 1's with best play)")
+    if result.outcome_only and result.exact:
+        print(f"outcome: {result.to_json()['outcome']} with best play (exact; the margin was not searched)")
+    else:
+        print(f"value: {result.value:g} = {describe(result.value)} ({kind}; value = Player 2's best path "
+              "minus Player 1's with best play)")
     print(f"best move: {result.best.notation()}")
     if len(result.principal) > 1:
         print("best play: " + " ".join(m.notation() for m in result.principal))

@@ -32,6 +32,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibration", metavar="FILE",
                    help="camera calibration for readers that need one (Tokyo Highway: "
                         "`highway-referee tokyo calibrate PHOTO --out FILE`)")
+    p.add_argument("--dice-profile", metavar="JSON",
+                   help="read the players' own dice with this profile (`highway-referee teach dice`)")
     p.add_argument("--camera2", metavar="SPEC",
                    help="a second camera watching the same table (index, video file, folder or stream URL; "
                         "Tokyo Highway reads column heights from both views). Folders and videos pair "
@@ -79,8 +81,10 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     from referee_app.games import get_adapter
     from referee_app.hub import Hub
     from referee_app.loop import RefereeLoop
+    from referee_app.setup_watch import watch_setup
     from referee_app.store import MatchStore, default_data_dir
 
+    profile = _dice_profile(args)  # checked before anything is opened or written
     data_dir = Path(args.data) if args.data else default_data_dir()
     store = MatchStore(data_dir)
     store.reindex()  # the logs are the truth: a crash may have left the index behind them
@@ -125,6 +129,11 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
                 adapter.use_calibration(args.calibration)
             except Exception as exc:
                 raise CliError(f"cannot use the calibration {args.calibration!r}: {exc}", 1) from exc
+        if profile is not None:
+            if not hasattr(adapter, "use_dice_profile"):
+                frames.close()
+                raise CliError(f"{args.game}'s reader reads no pip dice, so --dice-profile does not apply")
+            adapter.use_dice_profile(profile)
         if args.camera2 or extras:
             frames = _pair(frames, adapter, args)
         if not adapter.has_reader:
@@ -132,6 +141,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         players = [s.strip() for s in args.players.split(",") if s.strip()] or ["Player 1", "Player 2"]
         session = hub.create_match(args.game, players)
         loops.append(RefereeLoop(hub, session, adapter, frames))
+        watch_setup(loops[-1], args.game)  # the set-up check of the first usable frame, off the frame path
         hub.featured = session.match_id
     if args.led:
         from referee_app.led import LayoutError, attach_led_board
@@ -144,6 +154,25 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         except LayoutError as exc:
             raise CliError(f"LED board: {exc}", 2) from exc
     return hub, loops
+
+
+def _dice_profile(args: argparse.Namespace) -> Any:
+    """The --dice-profile loaded, or None; a bad file or a profile with nothing to read is refused."""
+    if not getattr(args, "dice_profile", None):
+        return None
+    sources = [a for a in ("camera", "video", "frames", "stream") if getattr(args, a, None) is not None]
+    if not sources:
+        raise CliError("--dice-profile is for the dice a camera watches: give --camera, --video, --frames "
+                       "or --stream")
+    from vision.learned.profile import load_profile
+    from vision.types import VisionError
+
+    try:
+        profile = load_profile(args.dice_profile)
+        profile.net()  # the crop model it was taught with, and the run time it needs, are here
+    except VisionError as exc:
+        raise CliError(f"--dice-profile: {exc}") from exc
+    return profile
 
 
 def _check_camera_opened(frames: Any, kind: str, spec: Any) -> None:

@@ -37,6 +37,12 @@ class DiceAdapter(GameAdapter):
 
     def __init__(self) -> None:
         self._reader: Any = None
+        self._profile: Any = None
+
+    def use_dice_profile(self, profile: Any) -> None:
+        """Read the dice with a taught profile (vision/learned/profile.py, `teach dice`)."""
+        self._profile = profile
+        self._reader = None
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -79,7 +85,7 @@ class DiceAdapter(GameAdapter):
     # -- camera ------------------------------------------------------------------------------
     def read(self, frame: Any) -> Observation:
         if self._reader is None:
-            self._reader = BoardDiceReader()
+            self._reader = BoardDiceReader(profile=self._profile)
         image = frame.image if hasattr(frame, "image") else frame
         return self._reader.read(image)
 
@@ -249,7 +255,8 @@ class BoardDiceReader:
     "learned" (the crop reader first, the pip counter when it is unsure); default learned in 3d."""
 
     def __init__(self, board: Any = None, geometry: str = "3d", value_order: str | None = None,
-                 focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False) -> None:
+                 focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False,
+                 profile: Any = None) -> None:
         from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles
         from engine.dice_road import load_board
         from vision.localise import Localiser, SheetSpec
@@ -264,6 +271,7 @@ class BoardDiceReader:
         value_order = value_order or ("learned" if geometry == "3d" else "pips")
         self.geometry, self.value_order, self.learn_empty = geometry, value_order, learn_empty
         self.read_both = read_both  # ask both value readers for every die (eval board compares them)
+        self.profile = profile  # a taught dice profile (`teach dice`), handed to the zone reader
         w, h = float(self.board.width), float(self.board.height)
         self.sheet_mm = (w, h)
         self.localiser = Localiser(SheetSpec("highway-dice", w, h, MARKER_SIZE, MARKER_MARGIN))
@@ -299,7 +307,7 @@ class BoardDiceReader:
                                  cv2.COLOR_BGR2RGB)
         zones = ZoneDiceReader(reference, self.sheet_mm, self._zone_list, px_per_mm=px_per_mm,
                                colors=list(self.colours), learn_empty=self.learn_empty,
-                               value_order=self.value_order)
+                               value_order=self.value_order, profile=self.profile)
         zones.read_both = self.read_both
         return zones
 

@@ -50,8 +50,10 @@ class GridAdapter(GameAdapter):
         return [cell_name(action.cell)] if isinstance(action, Place) else []
 
     # -- camera -------------------------------------------------------------------------------
-    def __init__(self) -> None:
+    def __init__(self, reuse: bool = True) -> None:
         self._calibration: Any = None
+        self.reuse = reuse  # unchanged cells keep the last frame's reading
+        self._last: Any = None  # the last frame's GridReading
 
     def read(self, frame: Any) -> Observation:
         from vision.tiles import read_grid_cells
@@ -59,12 +61,14 @@ class GridAdapter(GameAdapter):
 
         image = frame.image if hasattr(frame, "image") else frame
         try:
-            reading = read_grid_cells(image, self._calibration)
+            reading = read_grid_cells(image, self._calibration, self._last if self.reuse else None)
         except VisionError as exc:
+            self._last = None
             if "marker" in str(exc).lower():  # the board is out of view or covered: not a bad frame
                 return Observation({}, {}, blocked=f"the board cannot be located: {exc}")
             raise
         self._calibration = reading.calibration
+        self._last = reading
         cells = reading.board()
         for c in reading.cells.values():  # a number the reader is unsure of: ask, do not block
             guess = _GUESS.search(c.reason or "") if c.status == "unreadable" else None

@@ -100,14 +100,21 @@ class TableReading:
     dice: list[Any]  # vision.route_dice.DieReading
     sheet_calibration: Any
     tray_calibration: Any
+    # what the readers saw (vision.sheets.reader.SheetReading; the dice and the tray's top view), for
+    # the next frame's reuse of unchanged regions
+    sheet_seen: Any = None
+    tray_seen: Any = None
+    markers_seen: Any = None  # the camera pixels round the markers both calibrations were fitted to
 
 
 class RailroadInkAdapter(GameAdapter):
     game = "railroad-ink"
     has_reader = True
 
-    def __init__(self, seat: int = 0) -> None:
+    def __init__(self, seat: int = 0, reuse: bool = True) -> None:
         self.seat = seat  # the player whose sheet the camera watches
+        self.reuse = reuse  # unchanged squares and tray keep the last frame's reading
+        self._last: TableReading | None = None
 
     def board_svg(self, state: GameState) -> str:
         from referee_app.render.railroad_ink import sheet_svg
@@ -154,7 +161,8 @@ class RailroadInkAdapter(GameAdapter):
     # -- camera: frame -> observation ---------------------------------------------------------
     def read(self, frame: Any) -> Observation:
         image = frame.image if hasattr(frame, "image") else frame
-        reading, blocked = read_table(image)
+        reading, blocked = read_table(image, self._last if self.reuse else None)
+        self._last = reading
         if reading is None:
             return Observation({}, {}, blocked=blocked)
         items: dict[str, Any] = {}
@@ -345,27 +353,41 @@ def _base_pieces() -> frozenset[str]:
 _BASE_PIECES = _base_pieces()
 
 
-def read_table(image: np.ndarray) -> tuple[TableReading | None, str | None]:
+def read_table(
+    image: np.ndarray, previous: TableReading | None = None
+) -> tuple[TableReading | None, str | None]:
     """Locate the sheet and the tray by their own markers (one marker search per frame), then read
-    both. (None, why) when either is out of view or covered."""
+    both. (None, why) when either is out of view or covered. With `previous`, the last frame's
+    reading from the same camera, squares and a tray whose pixels did not change keep theirs."""
     from vision.localise import LocaliseError, SheetSpec, detect_markers, localise
     from vision.route_dice import geometry as tg
     from vision.route_dice import read_dice
     from vision.sheets import geometry as sg
-    from vision.sheets import read_sheet
+    from vision.sheets.reader import read_sheet_reading
+    from vision.tiles.reuse import marker_patches, markers_still, steady
 
-    markers = detect_markers(image)
-    try:
-        sheet_cal = localise(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers=markers)
-    except LocaliseError as exc:
-        return None, f"the player's sheet is not in view or its corners are covered ({exc})"
-    try:
-        tray_cal = localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=markers)
-    except LocaliseError as exc:
-        return None, f"the dice tray is not in view or its corners are covered ({exc})"
-    squares = {reader_to_engine(name): sq for name, sq in read_sheet(image, sheet_cal).items()}
-    dice, _view = read_dice(image, tray_cal)
-    return TableReading(squares, dice, sheet_cal, tray_cal), None
+    if previous is not None and markers_still(image, previous.markers_seen):
+        # every marker looks as it did: neither sheet nor tray moved, no marker search needed
+        sheet_cal, tray_cal = previous.sheet_calibration, previous.tray_calibration
+        patches = previous.markers_seen  # kept from when they were found: slow drift adds up
+    else:
+        markers = detect_markers(image)
+        try:
+            sheet_cal = localise(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers=markers)
+        except LocaliseError as exc:
+            return None, f"the player's sheet is not in view or its corners are covered ({exc})"
+        try:
+            tray_cal = localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=markers)
+        except LocaliseError as exc:
+            return None, f"the dice tray is not in view or its corners are covered ({exc})"
+        if previous is not None:  # the same sheet and tray, not moved: keep their warps (see `steady`)
+            sheet_cal = steady(sheet_cal, previous.sheet_calibration)
+            tray_cal = steady(tray_cal, previous.tray_calibration)
+        patches = marker_patches(image, sheet_cal) + marker_patches(image, tray_cal)
+    sheet = read_sheet_reading(image, sheet_cal, previous.sheet_seen if previous else None)
+    squares = {reader_to_engine(name): sq for name, sq in sheet.squares.items()}
+    dice, tray = read_dice(image, tray_cal, previous.tray_seen if previous else None)
+    return TableReading(squares, dice, sheet_cal, tray_cal, sheet, (dice, tray), patches), None
 
 
 def reader_to_engine(name: str) -> str:

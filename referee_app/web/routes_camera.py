@@ -1,7 +1,8 @@
 """The page's camera set-up routes (read-only, so no token): the cameras on this machine, a preview
 snapshot of one, and the camera check of what it sees (referee_app.camera_setup).
 
-    GET /api/setup/cameras                      -> {"cameras": [{"index", "width", "height"}]}
+    GET /api/setup/cameras                      -> {"cameras": [{"index", "width", "height"}],
+                                                    "games": the games whose board the check knows}
     GET /api/setup/cameras/<n>/preview.jpg      -> one JPEG snapshot
     GET /api/setup/cameras/<n>/check?game=GAME  -> the `camera check` report as JSON
 
@@ -59,7 +60,7 @@ def register(app: Flask) -> None:
     @app.get("/api/setup/cameras")
     @one_at_a_time
     def setup_cameras():
-        return jsonify(cameras=camera_setup.probe_cameras(opener()))
+        return jsonify(cameras=camera_setup.probe_cameras(opener()), games=list(camera_setup.GAMES))
 
     @app.get("/api/setup/cameras/<n>/preview.jpg")
     @one_at_a_time

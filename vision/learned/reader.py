@@ -9,7 +9,9 @@ Modes (what the referee and `compare dice` choose between):
               (vision/learned/crops.py) keeps the ones that frame a die and reads their value: both
               stages learned, trained on real crops and renders; the default of `eval dice`;
   a tiling option splits a large frame (e.g. 1280x720) into overlapping squares so small dice keep
-  their pixels at the detector's small input size.
+  their pixels at the detector's small input size; in "crops" mode without it, `any_scale=True` reads
+  the frame again at the scale that brings its dice to the detector's trained size when the whole-frame
+  read finds them far from it (vision/learned/scales.py; off by default: it costs extra reads).
 Output is the same as vision.dice.read_dice: Detections of kind "die", values 1..6 (or -1), colours.
 """
 
@@ -22,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from vision.learned import scales
+from vision.learned.scales import tile_windows
 from vision.learned.yolo import OnnxYolo, nms
 from vision.types import Detections, VisionError, check_image
 
@@ -46,23 +50,13 @@ def model_names(path: Path) -> list[str]:
     return ["die"]
 
 
-def tile_windows(width: int, height: int, tile: int, overlap: float = 0.2) -> list[tuple[int, int, int, int]]:
-    """Square windows of side `tile` (clipped to the frame) covering it with at least `overlap`."""
-    def starts(length: int) -> list[int]:
-        if length <= tile:
-            return [0]
-        n = int(np.ceil((length - tile * overlap) / (tile * (1 - overlap))))
-        return [int(round(v)) for v in np.linspace(0, length - tile, max(n, 2))]
-    return [(x, y, min(width, x + tile), min(height, y + tile))
-            for y in starts(height) for x in starts(width)]
-
-
 class LearnedDiceReader:
     def __init__(self, model: Path | str = DEFAULT_MODEL, mode: str = "combo", conf: float | None = None,
                  iou: float = 0.5, tile: int = 0, backend: str = "auto", tta: int | None = None,
                  verify: float = 0.3,
                  colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None,
-                 crop_model: Path | str | None = None, keep: float = 0.5) -> None:
+                 crop_model: Path | str | None = None, keep: float = 0.5, profile: Any = None,
+                 any_scale: bool = False) -> None:
         if mode not in MODES:
             raise VisionError(f"mode must be one of {MODES}, got {mode!r}")
         if tta is None:  # crops: 4 views keep 30 fps on one core (8 read 1 more of 413 held-out dice)
@@ -91,6 +85,15 @@ class LearnedDiceReader:
         if not 0.0 < keep < 1.0:
             raise VisionError(f"keep must be in (0, 1), got {keep}")
         self.keep = keep
+        # a taught dice profile (vision/learned/profile.py) adapts the crop reader's verdict
+        self.profile = profile
+        if profile is not None:
+            if mode != "crops":
+                raise VisionError("a dice profile adapts the crops reader: use mode 'crops'")
+            profile.net(crop_model)
+            if colors is None and profile.colours:
+                self._colors = profile.colours
+        self.any_scale = any_scale
 
     def _classical(self) -> Any:
         """The classical reader with its finding stage replaced by given boxes, so the value and colour
@@ -135,6 +138,8 @@ class LearnedDiceReader:
                 values[i] = int(name) if name.isdigit() else -1
             vconf[:] = score
         if self.mode == "crops":
+            if self.any_scale and not self.tile:
+                return self._read_any_scale(image, xyxy, score, cls)
             return self._read_crops(image, xyxy, score, cls)
         if n and self.mode == "combo" and self.verify > 0:
             # the classical verifier re-scores each learned box: it was trained to reject tray prints and
@@ -161,7 +166,10 @@ class LearnedDiceReader:
     def _read_crops(self, image: np.ndarray, xyxy: np.ndarray, score: np.ndarray,
                     cls: np.ndarray) -> Detections:
         p_die, values, vconf, xyxy = self.crops.read(image, xyxy, dedupe=CROPS_NMS)
-        keep = p_die >= self.keep
+        if self.profile is not None:
+            keep, values, vconf = self.profile.adapt(image, xyxy, p_die, values, vconf, self.keep)
+        else:
+            keep = p_die >= self.keep
         xyxy, p_die, values, vconf, cls = xyxy[keep], p_die[keep], values[keep], vconf[keep], cls[keep]
         # repeats of one die were already dropped by the crop reader (dedupe): only sort, surest first
         order = np.argsort(-p_die, kind="stable")
@@ -169,6 +177,44 @@ class LearnedDiceReader:
         return Detections(xyxy=xyxy.astype(np.float32), confidence=p_die, values=values,
                           value_confidence=vconf, colors=self._colours(image, xyxy), kind="die",
                           data={"class": cls.astype(np.int32)})
+
+    def _crop_read(self, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray,
+                   seen_px: np.ndarray) -> scales.Read:
+        """The proposals the crop network takes for dice, re-framed, with their size at the input."""
+        p_die, values, vconf, framed = self.crops.read(image, xyxy, dedupe=CROPS_NMS)
+        if self.profile is not None:
+            keep, values, vconf = self.profile.adapt(image, framed, p_die, values, vconf, self.keep)
+        else:
+            keep = p_die >= self.keep
+        return scales.Read(framed[keep].astype(np.float32), p_die[keep], values[keep], vconf[keep],
+                           np.asarray(cls)[keep], np.asarray(seen_px, np.float64)[keep])
+
+    def _read_any_scale(self, image: np.ndarray, xyxy: np.ndarray, score: np.ndarray,
+                        cls: np.ndarray) -> Detections:
+        """The whole-frame read, then (only when its dice are far from the trained size, or it found
+        none) reads at the scales that bring dice to that size, merged."""
+        H, W = image.shape[:2]
+        long, size = max(H, W), self.net.size
+        reads = [self._crop_read(image, xyxy, cls, scales.sides(xyxy) * size / long)]
+        tried = [1.0]
+        for _ in range(2):  # a second round only when the first had to explore (no die found whole)
+            est = scales.die_size_at_input(scales.Read.join(reads).xyxy, long, size)
+            zooms = scales.zooms_to_try(est, tried)
+            for zoom in zooms:
+                b, _s, c, seen = scales.proposals_at(image, zoom, self._detect, size)
+                reads.append(self._crop_read(image, b, c, seen))
+                tried.append(zoom)
+            if est is not None or not zooms:
+                break
+        found = reads[0] if len(reads) == 1 else scales.merge(reads, CROPS_NMS)
+        order = np.argsort(-found.p_die, kind="stable")
+        found = found.take(order)
+        return Detections(xyxy=found.xyxy.astype(np.float32), confidence=found.p_die, values=found.values,
+                          value_confidence=found.vconf, colors=self._colours(image, found.xyxy), kind="die",
+                          data={"class": found.cls.astype(np.int32)})
+
+    def _detect(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.net.detect(image, max(self.conf, scales.EXTRA_CONF), self.iou)
 
     def _colours(self, image: np.ndarray, xyxy: np.ndarray) -> list[str | None]:
         """Palette class of each box, when the reader was given a palette."""

@@ -27,6 +27,7 @@ from vision.route_dice.faces import FACE_MM, FACES, FRAME_W, MARGIN, OUTER
 from vision.route_dice.search import Square, find_square
 from vision.tiles.mlp import MLP
 from vision.tiles.rectify import TopView, calibrate, top_view
+from vision.tiles.reuse import changed_regions
 from vision.types import Detections, check_image
 
 PX_PER_MM = 4.0
@@ -387,9 +388,20 @@ def tray_view(image: np.ndarray, calibration: Calibration | None = None) -> tupl
     return top_view(image, cal, (-m, -m, g.SHEET_MM[0] + m, g.SHEET_MM[1] + m), PX_PER_MM), cal
 
 
-def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> tuple[list[DieReading], TopView]:
+def read_dice(
+    image: np.ndarray,
+    calibration: Calibration | None = None,
+    previous: tuple[list[DieReading], TopView] | None = None,
+) -> tuple[list[DieReading], TopView]:
+    """Every die on the tray and the tray's top view. With `previous`, the last frame's result from
+    the same camera, a tray whose pixels did not change keeps its reading (dice are rolled and taken
+    all together, so the tray is one region; the blur test reads its markers, inside it too)."""
     check_image(image)
     view, _ = tray_view(image, calibration)
+    if previous is not None:
+        h, w = view.image.shape[:2]
+        if not changed_regions(view, previous[1], {"tray": (0, 0, w, h)}):
+            return list(previous[0]), previous[1]  # its view stays the reference: slow drift adds up
     return read_view(view), view
 
 

@@ -93,13 +93,15 @@ def piece_ink(bgr: np.ndarray, blob: np.ndarray, erode_px: int, keep_rim: bool =
     return ink
 
 
-def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int) -> float:
+def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int, ink: np.ndarray | None = None) -> float:
     """Share of the face (away from ink) whose colour is far from the face's median colour. A piece
     is one colour; a piece partly lying on another of a different colour is two. Lab chroma only,
-    so uneven light and shadow bands, which change lightness, do not count."""
+    so uneven light and shadow bands, which change lightness, do not count. `ink`: the piece's
+    `piece_ink(bgr, blob, erode_px)` when the caller has it already."""
     k = max(1, erode_px)
     face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
-    ink = piece_ink(bgr, blob, erode_px)
+    if ink is None:
+        ink = piece_ink(bgr, blob, erode_px)
     if ink is not None:
         face &= cv2.dilate((ink > 0.1).astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
     ab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[face][:, 1:].astype(np.float32)

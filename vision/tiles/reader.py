@@ -19,6 +19,7 @@ from vision.tiles import geometry as g
 from vision.tiles.mlp import MLP
 from vision.tiles.patch import ANGLES, board_mask, ink_frame, patches, piece_ink, two_tone
 from vision.tiles.rectify import TopView, calibrate, top_view
+from vision.tiles.reuse import changed_regions
 from vision.types import Detections, check_image
 
 PX_PER_MM = 3.0
@@ -64,15 +65,17 @@ class GridReading:
 
 
 def classify_piece(
-    bgr: np.ndarray, blob: np.ndarray, px_per_mm: float
+    bgr: np.ndarray, blob: np.ndarray, px_per_mm: float, clean_ink: np.ndarray | None = None
 ) -> tuple[int | None, float, float, str]:
     """(number, confidence, angle, reason) for one piece footprint `blob` in `bgr`. The ink is read
     without the marks touching the piece's rim; when that dropped ink, it is also read with them.
     Differing readings: with a fifth or more of the ink dropped, the number itself may reach the rim
     (a big number on a small token), so neither is trusted; with less, the clean one is taken when
-    it is sure (measured on rendered boards: rim marks were then always the piece's side or edge)."""
+    it is sure (measured on rendered boards: rim marks were then always the piece's side or edge).
+    `clean_ink`: the rim-less ink map when the caller has it already (`PieceCut.ink`)."""
     erode = max(1, round(1.2 * px_per_mm))
-    clean_ink = piece_ink(bgr, blob, erode)
+    if clean_ink is None:
+        clean_ink = piece_ink(bgr, blob, erode)
     clean = read_ink(clean_ink)
     full_ink = piece_ink(bgr, blob, erode, keep_rim=True)
     if full_ink is None or clean_ink is None:
@@ -125,6 +128,7 @@ class PieceCut:
     crop: np.ndarray
     blob: np.ndarray
     region_mm: tuple[float, float, float, float]
+    ink: np.ndarray | None = None  # the piece's rim-less ink map, made for the two-tone test
 
 
 def foreground(img: np.ndarray, px_per_mm: float, fill_holes: bool = False) -> np.ndarray:
@@ -220,26 +224,51 @@ def _segment_cell(view: TopView, name: str, labels: np.ndarray, stats: np.ndarra
     pad = 4
     bx0, by0 = max(0, x0 - pad), max(0, y0 - pad)
     crop, blob = img[by0 : y1 + pad, bx0 : x1 + pad], blob[by0 : y1 + pad, bx0 : x1 + pad]
-    if two_tone(crop, blob, max(1, round(1.2 * ppm))) > TWO_TONE:
+    erode = max(1, round(1.2 * ppm))
+    ink = piece_ink(crop, blob, erode)
+    if two_tone(crop, blob, erode, ink) > TWO_TONE:
         return CellReading(
             name, "unreadable", None, 0.0, "two pieces of different colours on the cell", union
         )
-    return PieceCut(name, crop, blob, union)
+    return PieceCut(name, crop, blob, union, ink)
 
 
-def read_cells_in_view(view: TopView) -> dict[str, CellReading]:
+def read_cells_in_view(view: TopView, previous: GridReading | None = None) -> dict[str, CellReading]:
+    """Every cell's reading. With the last frame's reading, cells whose pixels did not change keep
+    theirs: when none changed nothing is segmented; otherwise the view is segmented again (an object
+    can reach across cells) and only pieces on changed cells, or cut differently, are classified."""
+    changed = set(g.cell_names())
+    if previous is not None:
+        changed = changed_regions(view, previous.view, cell_windows(view))
+        if not changed:
+            return dict(previous.cells)
     out: dict[str, CellReading] = {}
     for name, seg in segment_cells(view).items():
         if isinstance(seg, CellReading):
             out[name] = seg
             continue
-        number, conf, angle, why = classify_piece(seg.crop, seg.blob, view.px_per_mm)
+        last = previous.cells.get(name) if previous is not None and name not in changed else None
+        if last is not None and last.status != "empty" and last.region_mm == seg.region_mm:
+            out[name] = last  # the same piece, cut the same way, on unchanged pixels
+            continue
+        number, conf, angle, why = classify_piece(seg.crop, seg.blob, view.px_per_mm, seg.ink)
         if number is None or conf < MIN_CONFIDENCE:
             out[name] = CellReading(
                 name, "unreadable", None, conf, why or f"number unclear (best guess {number})", seg.region_mm
             )
         else:
             out[name] = CellReading(name, "piece", number, conf, "", seg.region_mm, angle)
+    return out
+
+
+def cell_windows(view: TopView) -> dict[str, tuple[int, int, int, int]]:
+    """Each cell's square in top-view pixels, widened by the crop padding the classifier sees and a
+    little more (a piece can overhang its cell)."""
+    half = g.CELL_MM * view.px_per_mm / 2 + 8
+    out = {}
+    for name in g.cell_names():
+        cx, cy = view.mm_to_px(*g.cell_centre_mm(name))
+        out[name] = (int(cx - half), int(cy - half), int(np.ceil(cx + half)), int(np.ceil(cy + half)))
     return out
 
 
@@ -360,12 +389,18 @@ def grid_view(image: np.ndarray, calibration: Calibration | None = None) -> tupl
     return top_view(image, cal, region, PX_PER_MM), cal
 
 
-def read_grid_cells(image: np.ndarray, calibration: Calibration | None = None) -> GridReading:
+def read_grid_cells(
+    image: np.ndarray, calibration: Calibration | None = None, previous: GridReading | None = None
+) -> GridReading:
     """Full reading with status, reason and region per cell. Raises VisionError (LocaliseError)
-    when the board's markers cannot be found and no usable calibration is given."""
+    when the board's markers cannot be found and no usable calibration is given. `previous` (the
+    last frame's reading from the same camera) lets unchanged cells keep their reading."""
     check_image(image)
     view, cal = grid_view(image, calibration)
-    return GridReading(read_cells_in_view(view), view, cal)
+    cells = read_cells_in_view(view, previous)
+    if previous is not None and all(cells[k] is previous.cells[k] for k in cells):
+        view = previous.view  # nothing read again: the last view stays the reference (drift adds up)
+    return GridReading(cells, view, cal)
 
 
 def read_grid_board(

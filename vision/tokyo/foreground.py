@@ -110,16 +110,21 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
     halo around each: a glare spot's fading rim is brighter than the table and would read as pieces.
     The halo is searched only within about a spot's radius of it, so bright pieces elsewhere stay; with
     `keep_pieces` it takes only the table washed towards white, not a light piece beside the spot."""
-    core = (image.min(2) >= 245).astype(np.uint8)
+    guarded, every = glare_masks(image, table)
+    return guarded if keep_pieces else every
+
+
+def glare_masks(image: np.ndarray, table: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """`glare_mask` with and without `keep_pieces`, from one search for the spots (the reader needs
+    both: the second says whether there is glare at all)."""
+    core = compact_blobs((image.min(2) >= 245).astype(np.uint8))
     if table is None or not core.any():
-        return core * 255
+        return core * 255, core * 255
     # with the white-light test guarding pieces, the halo's faint outer rim can be taken as well
-    gain = HALO_GAIN_GUARDED if keep_pieces else 1.12
-    bright = (
-        cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        > gain * cv2.cvtColor(table, cv2.COLOR_BGR2GRAY).astype(np.float32) + 4
-    ).astype(np.uint8)
-    out = core.copy()
+    gray, gray_table = (cv2.cvtColor(a, cv2.COLOR_BGR2GRAY).astype(np.float32) for a in (image, table))
+    bright_guarded = (gray > HALO_GAIN_GUARDED * gray_table + 4).astype(np.uint8)
+    bright_every = (gray > 1.12 * gray_table + 4).astype(np.uint8)
+    guarded, every = core.copy(), core.copy()
     n, lab, stats, _ = cv2.connectedComponentsWithStats(core)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
@@ -127,14 +132,44 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
         y0, y1, x0, x1 = max(0, y - r), y + h + r, max(0, x - r), x + w + r
         spot = (lab[y0:y1, x0:x1] == i).astype(np.uint8)
         near = cv2.dilate(spot, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-        halo = near & bright[y0:y1, x0:x1]
-        if keep_pieces:
-            halo &= _like_glare(image[y0:y1, x0:x1], table[y0:y1, x0:x1])
-        out[y0:y1, x0:x1] |= halo
-    return cv2.dilate(out, np.ones((5, 5), np.uint8)) * 255
+        guarded[y0:y1, x0:x1] |= near & bright_guarded[y0:y1, x0:x1] & _like_glare(image[y0:y1, x0:x1],
+                                                                                   table[y0:y1, x0:x1])
+        every[y0:y1, x0:x1] |= near & bright_every[y0:y1, x0:x1]
+    grow = np.ones((5, 5), np.uint8)
+    return cv2.dilate(guarded, grow) * 255, cv2.dilate(every, grow) * 255
 
 
 HALO_GAIN_GUARDED = 1.04
+GLARE_MIN_AREA = 12  # px: smaller saturated specks are sensor noise or a glint, not a spot to mask
+GLARE_MAX_ELONGATION = 3.0  # a spot is round-ish; a saturated streak along a white stick is not
+GLARE_MIN_SOLIDITY = 0.6  # area / convex hull: the lit tops of crossing white sticks make a star
+GLARE_MIN_RADIUS = 3.0  # px inscribed: a streak cut short between crossing sticks is round-ish but thin
+
+
+def compact_blobs(core: np.ndarray) -> np.ndarray:
+    """The saturated components that can be glare: compact blobs. A white or light stick on a grey
+    table saturates along its lit top in a thin streak (and crossing ones in a star); masking those
+    would cut the sticks apart, so components that are long for their width, or far from convex,
+    are left to the piece masks, and so are thin ones (a streak cut short where sticks cross over
+    it can be round-ish, but no spot is only a few pixels wide)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    out = np.zeros_like(core)
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if area < GLARE_MIN_AREA:
+            continue
+        blob = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+        if cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max() < GLARE_MIN_RADIUS:
+            continue
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        pts = np.vstack(contours).reshape(-1, 2).astype(np.float32)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+        long_side, short_side = max(rw, rh) + 1.0, min(rw, rh) + 1.0  # +1: pixel centres to extent
+        hull = cv2.contourArea(cv2.convexHull(pts)) + 0.5 * cv2.arcLength(cv2.convexHull(pts), True) + 1.0
+        if long_side > GLARE_MAX_ELONGATION * short_side or area < GLARE_MIN_SOLIDITY * hull:
+            continue
+        out[y:y + h, x:x + w] |= blob
+    return out
 
 
 def _like_glare(image: np.ndarray, table: np.ndarray) -> np.ndarray:

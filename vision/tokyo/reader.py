@@ -16,17 +16,18 @@ from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossing_votes import plan_crossing
 from vision.tokyo.crossings import decide_top, gradient, intersect
 from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
-from vision.tokyo.foreground import BRIGHT, CHROMA, glare_mask, pieces_masks
+from vision.tokyo.foreground import BRIGHT, CHROMA, glare_masks, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
 from vision.tokyo.large_objects import LargeObject, drop_fingers, large_objects, rod_half_width_floor
+from vision.tokyo.masked_joins import cut_ends, join_across_mask
 from vision.tokyo.observation import (
     CrossingReading,
     StickReading,
     SupportReading,
     TokyoObservation,
 )
-from vision.tokyo.sticks import RawStick, _sample, detect_sticks
+from vision.tokyo.sticks import RawStick, detect_sticks
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.types import VisionError, check_image
 
@@ -51,10 +52,10 @@ def read_tokyo(
         image, (BRIGHT, STICK_BRIGHT, STICK_BRIGHT), (CHROMA, CHROMA, FAINT_CHROMA)
     )
     h, w = fg.shape
-    glare = glare_mask(image, table)
+    glare, every_bright = glare_masks(image, table)
     withheld = np.zeros(fg.shape, np.uint8)
     # whether there is glare at all counts every bright pixel around a spot, pieces included
-    if np.count_nonzero(glare_mask(image, table, keep_pieces=False)) > 0.0008 * h * w:
+    if np.count_nonzero(every_bright) > 0.0008 * h * w:
         obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
         fg[glare > 0] = 0
         withheld |= glare
@@ -73,6 +74,8 @@ def read_tokyo(
         # a grey road's end can run on down the grey column it rests on: put it back on the top
         trim_column_runs(raw, cv2.distanceTransform(fg, cv2.DIST_L2, 5), calibration)
     if withheld.any():
+        # a stick whose middle lies under the mask shows both its ends: one stick, kept
+        raw = join_across_mask(withheld, raw, hw)
         raw = [s for s in raw if _complete_cut_stick(withheld, s, hw, calibration)]
         raw = drop_fingers(obs, raw, objects)
     # roads stacked on a shared column hide the ends of the lower ones
@@ -259,23 +262,12 @@ def _dist_to_box(p: np.ndarray, box: tuple[int, int, int, int]) -> float:
     return float(np.hypot(dx, dy))
 
 
-def _cut_ends(mask: np.ndarray, s: RawStick, hw: float) -> list[int]:
-    """The ends (0 for p0, 1 for p1) with the mask on the stick's axis just beyond them."""
-    u = (s.p1 - s.p0) / max(s.length, 1e-6)
-    steps = np.arange(1.0, hw + 1.0, 1.0)[:, None]
-    out = []
-    for k, (p, sign) in enumerate(((s.p0, -1.0), (s.p1, 1.0))):
-        if (_sample(mask, p[None] + sign * steps * u[None]) > 0).any():
-            out.append(k)
-    return out
-
-
 def _complete_cut_stick(mask: np.ndarray, s: RawStick, hw: float, calib: TokyoCalibration | None) -> bool:
     """A stick running into glare or under a hand has an unknown end. Without a camera it is withheld
     (False). With one, a stick that already shows most of the set's stick length on the table keeps
     the end it shows and has the other put at the full length along its axis; a shorter piece, or one
     cut at both ends, is withheld."""
-    cut = _cut_ends(mask, s, hw)
+    cut = cut_ends(mask, s, hw)
     if not cut:
         return True
     if calib is None or len(cut) == 2:

@@ -111,6 +111,10 @@
   }
 
   function renderPrefs() {
+    if (!window.speechSynthesis) {  // some browsers (or systems) have no speech
+      $("speak-toggle").disabled = true;
+      $("speak-toggle").parentElement.title = "This browser cannot speak";
+    }
     $("sound-toggle").setAttribute("aria-pressed", String(prefs.sound));
     $("sound-toggle").textContent = prefs.sound ? "Sound on" : "Sound off";
     $("speak-toggle").checked = prefs.speak;
@@ -249,6 +253,7 @@
 
   function renderCameras(cams) {
     lastCameras = cams;
+    if (window.refereeSetup) window.refereeSetup.showMatchCheck(cams);  // the set-up check (setup.js)
     const box = $("cameras");
     const others = cams.filter((c) => c.camera > 1);
     box.hidden = !others.length;
@@ -377,6 +382,10 @@
         if (!shown) {
           addFeed(ev);
           if (kind === "verdict") announce(ev, summary);
+          if (kind === "match-end" && prefs.speak) {
+            const d = ev.data || {};
+            say(d.ended ? `Match ended: ${d.ended}` : named((d.outcome || {}).reason || "Game over"));
+          }
         }
       }
       if (kind === "confirm-needed") showConfirm(ev.data);

@@ -1,0 +1,180 @@
+"""Base-game scoring from a sheet's bit-packed sides (engine/railroad_ink/packed.py).
+
+Every fact a score needs is a whole-sheet integer expression over the 49-bit masks:
+- a connection east of cell c is "c shows kind k on E and c+1 shows k on W": `Ke & (Kw >> 1)`
+  outside column 6; south is `Ks & (Kn >> 7)`;
+- an error is a highway, railway or river side whose neighbour square exists and does not show the
+  same kind, unless that neighbour is an empty crater (which scores instead), or a lava side facing
+  an empty square: again a few masks per direction, counted with int.bit_count();
+- the centre is `ROUTE & CENTRE`.
+Networks are joined by a union-find over the connection bits only (an overpass is two parts: its
+north-south sides and its east-west sides), and the longest routes run on adjacency built from the
+highway and railway connection bits: forests (the usual case) by peeling leaves, all components at
+once, with a few integer operations per round. The results equal `scoring.score_sheet_full` on
+every sheet (tests/test_rri_fastscore.py).
+"""
+
+from __future__ import annotations
+
+from engine.railroad_ink.longest import longest_route
+from engine.railroad_ink.packed import OCCUPIED, OVERPASS, ROUTE
+
+_H, _R, _W, _L, _V = 0, 4, 8, 12, 16  # first mask index of each kind (then + side N, E, S, W)
+_ALL = (1 << 49) - 1
+_COL0 = sum(1 << (r * 7) for r in range(7))
+_COL6 = _COL0 << 6
+_NOT_COL0 = _ALL & ~_COL0
+_NOT_COL6 = _ALL & ~_COL6
+_NOT_ROW0 = _ALL & ~((1 << 7) - 1)
+_NOT_ROW6 = _ALL & ~(((1 << 7) - 1) << 42)
+CENTRE_MASK = sum(1 << (r * 7 + c) for r in range(2, 5) for c in range(2, 5))
+EXIT_POINTS = (0, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 45)
+_KIND = {"H": _H, "R": _R}
+
+
+def exit_slots(exits: tuple[tuple[int, int, str], ...]) -> tuple[tuple[int, int, int, bool], ...]:
+    """(cell, mask index, bit, east-west side) of each highway or railway exit."""
+    return tuple((c, _KIND[k] + s, 1 << c, s in (1, 3)) for c, s, k in exits if k in _KIND)
+
+
+def errors_and_craters(p: tuple[int, ...], craters: int) -> tuple[int, int]:
+    """(open-end errors, open ends at a crater) of the whole sheet."""
+    occ = p[OCCUPIED]
+    hn, he, hs, hw = p[0], p[1], p[2], p[3]
+    rn, re, rs, rw = p[4], p[5], p[6], p[7]
+    wn, we, ws, ww = p[8], p[9], p[10], p[11]
+    errors = ends = 0
+    # east: neighbour c + 1
+    x = (he | re | we) & _NOT_COL6
+    ok = (he & (hw >> 1)) | (re & (rw >> 1)) | (we & (ww >> 1))
+    cr = x & (craters >> 1)
+    ends += cr.bit_count()
+    errors += (x & ~ok & ~cr).bit_count() + (p[17] & _NOT_COL6 & ~(occ >> 1)).bit_count()
+    # west: neighbour c - 1
+    x = (hw | rw | ww) & _NOT_COL0
+    ok = (hw & (he << 1)) | (rw & (re << 1)) | (ww & (we << 1))
+    cr = x & (craters << 1)
+    ends += cr.bit_count()
+    errors += (x & ~ok & ~cr).bit_count() + (p[19] & _NOT_COL0 & ~(occ << 1)).bit_count()
+    # north: neighbour c - 7
+    x = (hn | rn | wn) & _NOT_ROW0
+    ok = (hn & (hs << 7)) | (rn & (rs << 7)) | (wn & (ws << 7))
+    cr = x & (craters << 7)
+    ends += cr.bit_count()
+    errors += (x & ~ok & ~cr).bit_count() + (p[16] & _NOT_ROW0 & ~(occ << 7)).bit_count()
+    # south: neighbour c + 7
+    x = (hs | rs | ws) & _NOT_ROW6
+    ok = (hs & (hn >> 7)) | (rs & (rn >> 7)) | (ws & (wn >> 7))
+    cr = x & (craters >> 7)
+    ends += cr.bit_count()
+    errors += (x & ~ok & ~cr).bit_count() + (p[18] & _NOT_ROW6 & ~(occ >> 7)).bit_count()
+    return errors, ends
+
+
+def network_exit_counts(p: tuple[int, ...], exits: tuple[tuple[int, int, int, bool], ...]) -> tuple[int, ...]:
+    """Exits per network (highway, railway and lake sides joined), largest first; networks
+    without an exit are left out."""
+    heads = [(c, bit, ew) for c, i, bit, ew in exits if p[i] & bit]
+    if len(heads) < 2:
+        return (1,) if heads else ()
+    east = ((p[1] & (p[3] >> 1)) | (p[5] & (p[7] >> 1)) | (p[13] & (p[15] >> 1))) & _NOT_COL6
+    south = (p[2] & (p[0] >> 7)) | (p[6] & (p[4] >> 7)) | (p[14] & (p[12] >> 7))
+    ovp = p[OVERPASS]
+    parent = list(range(98))  # cell c; an overpass's east-west part is c + 49
+    m = east
+    while m:
+        low = m & -m
+        m ^= low
+        a = low.bit_length() - 1
+        b = a + 1
+        if ovp:
+            if ovp & low:
+                a += 49
+            if ovp >> b & 1:
+                b += 49
+        while parent[a] != a:
+            a = parent[a]
+        while parent[b] != b:
+            b = parent[b]
+        if a != b:
+            parent[a] = b
+    m = south
+    while m:
+        low = m & -m
+        m ^= low
+        a = low.bit_length() - 1
+        b = a + 7
+        while parent[a] != a:
+            a = parent[a]
+        while parent[b] != b:
+            b = parent[b]
+        if a != b:
+            parent[b] = a
+    counts: dict[int, int] = {}
+    for c, bit, ew in heads:
+        a = c + 49 if ew and ovp & bit else c
+        while parent[a] != a:
+            a = parent[a]
+        counts[a] = counts.get(a, 0) + 1
+    return tuple(sorted(counts.values(), reverse=True))
+
+
+def longest(nodes: int, east: int, south: int, reading: str) -> int:
+    """Longest route in squares over one kind's graph (nodes: squares showing the kind; east and
+    south: the connection bits).
+
+    Forests (the usual case) are peeled: every round removes all squares with at most one
+    connection left, in every component at once. A tree whose longest path has d squares vanishes
+    after ceil(d / 2) rounds and its last round removes its centre: one square when d is odd, two
+    joined ones when d is even. So the rounds of the last component standing give the answer.
+    Peeling stops with squares left only when a cycle exists; then the search over chains in
+    `longest.longest_route` (which knows both readings) takes the whole graph."""
+    if not nodes:
+        return 0
+    rem = nodes
+    rounds = 0
+    while True:
+        e = east & rem & (rem >> 1)  # c joined to c + 1, both still there
+        s = south & rem & (rem >> 7)
+        w = e << 1
+        n = s << 7
+        busy = (e & (w | s | n)) | (w & (s | n)) | (s & n)  # two or more connections left
+        leaves = rem & ~busy
+        if not leaves:
+            return _cyclic(nodes, east, south, reading)
+        rounds += 1
+        if leaves == rem:
+            return 2 * rounds if e | s else 2 * rounds - 1
+        rem = busy
+
+
+def _cyclic(nodes: int, east: int, south: int, reading: str) -> int:
+    adj: dict[int, list[int]] = {}
+    m = nodes
+    while m:
+        low = m & -m
+        m ^= low
+        adj[low.bit_length() - 1] = []
+    for joins, step in ((east, 1), (south, 7)):
+        m = joins
+        while m:
+            low = m & -m
+            m ^= low
+            a = low.bit_length() - 1
+            adj[a].append(a + step)
+            adj[a + step].append(a)
+    return longest_route(adj, reading)[0]
+
+
+def longest_routes(p: tuple[int, ...], reading: str) -> tuple[int, int]:
+    """(longest highway, longest railway) in squares."""
+    he = p[1] & (p[3] >> 1) & _NOT_COL6
+    hs = p[2] & (p[0] >> 7)
+    re = p[5] & (p[7] >> 1) & _NOT_COL6
+    rs = p[6] & (p[4] >> 7)
+    return (longest(p[0] | p[1] | p[2] | p[3], he, hs, reading),
+            longest(p[4] | p[5] | p[6] | p[7], re, rs, reading))
+
+
+def centre_squares(p: tuple[int, ...]) -> int:
+    return (p[ROUTE] & CENTRE_MASK).bit_count()

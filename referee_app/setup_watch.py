@@ -1,0 +1,110 @@
+"""The camera check of a running match (issue 20 item 4): when `serve` watches a camera, a video or a
+folder of frames, the check `camera check` runs (referee_app.camera_setup.run_check) is run on the first
+usable frame of camera 1, in a thread of its own so the referee loop never waits for it, and its
+report is kept on the loop (`loop.camera_checks[1]`, shown by GET /api/matches/<id>/cameras and
+the page beside the live view).
+
+A frame in which the board's markers are not found (a webcam's first dark frames, a hand over the
+board) is not the set-up: the check is tried again on a later frame, a few times, before that
+answer stands. After the camera was lost and came back (it may have been moved) it runs again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from referee_app import camera_setup
+from vision.types import Frame
+
+log = logging.getLogger("referee_app.setup_watch")
+
+TRIES = 5  # frames tried while the markers are not found
+RETRY_SECONDS = 2.0  # between those tries
+
+
+def verdict_text(report: dict[str, Any]) -> str:
+    """One line for the page and the log: OK, or the first reason and what to change."""
+    if report.get("inside_envelope"):
+        return "set-up OK"
+    reasons, advice = report.get("reasons") or [], report.get("advice") or []
+    text = "outside the envelope: " + (reasons[0] if reasons else "see the report")
+    return text + (f"; {advice[0]}" if advice else "")
+
+
+class SetupWatch:
+    """Runs the set-up check of one loop's camera 1 off the frame path and keeps its state:
+    waiting (no frame yet), running, done (with the report), unavailable (a game whose board the
+    check does not know) or error."""
+
+    def __init__(self, loop: Any, game: str, check: Callable[[Any, str], dict[str, Any]] | None = None,
+                 tries: int | None = None, retry_seconds: float | None = None) -> None:
+        self.loop, self.game = loop, game
+        self.check = check or camera_setup.run_check
+        self.tries = TRIES if tries is None else tries
+        self.retry_seconds = RETRY_SECONDS if retry_seconds is None else retry_seconds
+        self._lock = threading.Lock()
+        self._busy = False
+        self._tried = 0
+        self._next_try = 0.0
+        self._camera_since: float | None = None  # the hub's camera status time at the last check
+        self.thread: threading.Thread | None = None
+        if game not in camera_setup.GAMES:
+            known = ", ".join(camera_setup.GAMES)
+            self._keep("unavailable", f"the set-up check knows the boards of {known}, not {game}")
+            return
+        self._keep("waiting", "waiting for the camera's first frame")
+        loop.on_frame = self.offer
+
+    def _keep(self, state: str, message: str, report: dict[str, Any] | None = None,
+              frame: int | None = None) -> None:
+        self.loop.camera_checks[1] = {"state": state, "message": message, "frame": frame, "report": report}
+
+    def _due(self, camera_since: float | None) -> bool:
+        state = self.loop.camera_checks[1]
+        if state["state"] == "waiting":
+            return True
+        if camera_since != self._camera_since:  # the camera was lost and is back: check it afresh
+            self._tried = 0
+            return True
+        report = state.get("report") or {}
+        unfound = state["state"] == "error" or not report.get("localised")
+        return unfound and self._tried < self.tries and time.monotonic() >= self._next_try
+
+    def offer(self, frame: Frame) -> None:
+        """Called by the loop with each frame: starts a check when one is due, returns at once."""
+        camera_since = (getattr(self.loop.hub, "camera", None) or {}).get("since")
+        with self._lock:
+            if self._busy or frame.image is None or not self._due(camera_since):
+                return
+            self._busy, self._camera_since = True, camera_since
+            self._tried += 1
+        image = frame.image.copy()  # the loop's reader may draw on its frame
+        self._keep("running", f"checking frame {frame.index}", self.loop.camera_checks[1].get("report"),
+                   frame.index)
+        self.thread = threading.Thread(target=self._run, args=(image, frame.index, frame.source_id),
+                                       name=f"setup-check-{self.loop.session.match_id}", daemon=True)
+        self.thread.start()
+
+    def _run(self, image: Any, index: int, source: str) -> None:
+        try:
+            report = self.check(image, self.game)
+        except Exception as exc:  # noqa: BLE001 - a failed check must not touch the match
+            log.exception("set-up check of frame %s", index)
+            self._keep("error", f"the set-up check failed: {exc}", None, index)
+        else:
+            report["source"] = source
+            self._keep("done", verdict_text(report), report, index)
+            log.info("%s: camera set-up check: %s", self.loop.session.match_id, verdict_text(report))
+        finally:
+            with self._lock:
+                self._busy = False
+                self._next_try = time.monotonic() + self.retry_seconds
+
+
+def watch_setup(loop: Any, game: str) -> SetupWatch:
+    """Attach the set-up check to a camera loop (before it starts)."""
+    return SetupWatch(loop, game)

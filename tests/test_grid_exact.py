@@ -1,0 +1,126 @@
+"""The exact 4x4 search (engine/grid/exact.py): its symmetries, margins and win/draw/loss answers
+against plain minimax, the previous search, and the `grid solve --outcome` command."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_grid_solver import random_position
+
+from engine.grid import PATHS, GridState
+from engine.grid.exact import SWAPPING, SYMMETRIES, ExactSearch
+from engine.grid.solver import brute_force_value, final_margin, solve, solve_previous
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _paths(g: tuple[int, ...], seat: int) -> set[frozenset[int]]:
+    return {frozenset(g[c] for c in p) for p in PATHS[seat]}
+
+
+def test_which_symmetries_keep_each_players_paths():
+    own = [set(map(frozenset, PATHS[0])), set(map(frozenset, PATHS[1]))]
+    for g in SYMMETRIES:
+        assert _paths(g, 0) == own[0] and _paths(g, 1) == own[1]
+    for g in SWAPPING:
+        assert _paths(g, 0) == own[1] and _paths(g, 1) == own[0]
+    assert len({*SYMMETRIES, *SWAPPING}) == 8
+
+
+def test_symmetric_positions_have_the_same_value():
+    rng = random.Random(5)
+    for _ in range(3):
+        state = random_position(rng, 4)
+        value = brute_force_value(state)
+        for g in SYMMETRIES:
+            board = [0] * 16
+            for c, v in enumerate(state.board):
+                board[g[c]] = v
+            assert brute_force_value(GridState(tuple(board))) == value
+
+
+@pytest.mark.parametrize("empties,count", [(2, 10), (3, 12), (4, 8), (5, 1)])
+def test_margin_and_outcome_match_brute_force(empties, count):
+    rng = random.Random(40 + empties)
+    for _ in range(count):
+        state = random_position(rng, empties)
+        want = brute_force_value(state)
+        exact = solve(state)
+        assert exact.exact and exact.value == want
+        assert brute_force_value(state.apply(exact.best)) == want
+        line = state
+        for move in exact.principal:
+            line = line.apply(move)
+        assert line.is_terminal() and final_margin(line.board) == want
+        wdl = solve(state, outcome=True)
+        sign = (want > 0) - (want < 0)
+        assert wdl.exact and wdl.outcome_only and wdl.value == sign
+        after = brute_force_value(state.apply(wdl.best))
+        assert (after > 0) - (after < 0) == sign  # the named move keeps the outcome
+
+
+def test_new_search_agrees_with_the_previous_one():
+    rng = random.Random(8)
+    for empties in (6, 7):
+        for _ in range(3):
+            state = random_position(rng, empties)
+            assert solve(state).value == solve_previous(state).value
+
+
+def test_a_tiny_table_gives_the_same_values():
+    rng = random.Random(3)
+    for _ in range(4):
+        state = random_position(rng, 6)
+        small = ExactSearch(state.board, table_cap=20)
+        big = ExactSearch(state.board)
+        assert small.exact_value() == big.exact_value()
+        assert small.outcome() == big.outcome()
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee_app", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+def test_grid_solve_outcome_on_the_command_line():
+    state = random_position(random.Random(12), 4)
+    text = " ".join(str(v) if v else "." for v in state.board)
+    proc = _cli("grid", "solve", text, "--outcome", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    want = brute_force_value(state)
+    assert out["exact"] is True
+    assert out["outcome"] == {1: "player 1 wins", 0: "draw", -1: "player 2 wins"}[(want > 0) - (want < 0)]
+    plain = _cli("grid", "solve", text, "--outcome")
+    assert plain.returncode == 0 and "outcome:" in plain.stdout
+
+
+def test_compiled_search_agrees_with_the_python_one():
+    """engine/grid/jitsearch.py (numba, optional) against engine/grid/exact.py: margins, outcomes,
+    moves that keep them, and a deadline that stops it."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    from engine.grid.exact import SearchTimeout
+
+    rng = random.Random(21)
+    for empties in (1, 2, 5, 7, 8):
+        for _ in range(2):
+            state = random_position(rng, empties)
+            want = ExactSearch(state.board).exact_value()
+            fast = jitsearch.JitSearch(state.board, table_bits=12)  # a small table: slots get reused
+            assert fast.exact_value() == want
+            assert jitsearch.JitSearch(state.board, table_bits=12).outcome() == (want > 0) - (want < 0)
+            piece, cell = fast.keeping_move(want)
+            child = list(state.board)
+            child[cell] = piece
+            if empties > 1:  # the named move keeps the value
+                assert -ExactSearch(child).exact_value() == want
+    deep = jitsearch.JitSearch([0] * 16, deadline=0.0001, table_bits=12)
+    with pytest.raises(SearchTimeout):
+        deep.outcome()

@@ -1,0 +1,95 @@
+"""The Railroad Ink adapter's reuse of the last frame's reading: unchanged squares and an unchanged
+tray keep theirs, what changed is read again, and a moved table or changed light reads everything
+again. Plus the exactness of the sheet reader's fast wide opening."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+
+import cv2
+import numpy as np
+
+from datasets.demo_railroad_ink import TableCamera, TableScene
+from engine.railroad_ink import cell_name
+from referee_app.games.railroad_ink import RailroadInkAdapter
+from vision.sheets.reader import _open_wide
+
+FACES = ["highway_straight", "railway_curve", "railway_t", "station_straight"]
+FIRST = {1: ("H--H", False, 1)}
+SECOND = {**FIRST, 30: ("-R-R", False, 1)}
+
+
+@cache
+def shot(seed: int, squares: tuple = tuple(FIRST.items()), tray: tuple = tuple(FACES)) -> np.ndarray:
+    image = TableCamera(seed=seed).shot(TableScene(dict(squares), list(tray)), 5)
+    image.flags.writeable = False
+    return image
+
+
+def read_twice(first: np.ndarray, second: np.ndarray):
+    adapter = RailroadInkAdapter()
+    a = adapter.read(first)
+    b = adapter.read(second)
+    fresh = RailroadInkAdapter(reuse=False).read(second)
+    return a, b, fresh
+
+
+def test_a_new_drawing_is_read_and_the_rest_kept() -> None:
+    a, b, fresh = read_twice(shot(21), shot(21, tuple(SECOND.items())))
+    assert cell_name(30) not in a.items and b.items[cell_name(30)] == "-R-R"
+    assert b.items == fresh.items and b.blocked == fresh.blocked
+    far = cell_name(48)  # the opposite corner of the sheet: not read again
+    assert b.reading.squares[far] is a.reading.squares[far]
+    assert b.reading.squares[cell_name(30)] is not a.reading.squares[cell_name(30)]
+    assert all(x is y for x, y in zip(b.reading.dice, a.reading.dice, strict=True))  # tray untouched
+
+
+def test_a_new_roll_is_read_and_the_sheet_kept() -> None:
+    roll = ("railway_straight", "highway_curve", "highway_t", "overpass")
+    a, b, fresh = read_twice(shot(21), shot(21, tray=roll))
+    assert b.items == fresh.items and b.items["tray"] == tuple(sorted(roll))
+    assert all(b.reading.squares[k] is a.reading.squares[k] for k in a.reading.squares)
+
+
+def test_a_moved_table_or_new_light_reads_everything_again() -> None:
+    a, b, fresh = read_twice(shot(21), shot(22, tuple(SECOND.items())))  # another camera pose
+    assert b.items == fresh.items and b.items[cell_name(30)] == "-R-R"
+    assert b.reading.sheet_calibration is not a.reading.sheet_calibration
+    dim = (shot(21) * 0.8).astype(np.uint8)
+    a, b, fresh = read_twice(shot(21), dim)
+    assert b.items == fresh.items
+    assert not any(b.reading.squares[k] is a.reading.squares[k] for k in a.reading.squares)
+
+
+def test_the_fast_wide_opening_is_the_opening() -> None:
+    rng = np.random.default_rng(3)
+    for size in (41, 25, 15):
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        for trial in range(6):
+            mask = (rng.random((160, 200)) < 0.2).astype(np.uint8)  # strokes: nothing that wide
+            if trial % 2:
+                cv2.circle(mask, (int(rng.integers(0, 200)), int(rng.integers(0, 160))), size // 2 + 3, 1, -1)
+            want = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+            assert np.array_equal(_open_wide(mask, size), want)
+
+
+def test_squares_read_on_a_crop_read_as_on_the_whole_view() -> None:
+    from referee_app.demo import bundled_demos
+    from referee_app.games.railroad_ink import read_table
+    from vision.sheets.reader import SheetReading, read_squares_in_view, square_windows
+
+    demo = next(d for d in bundled_demos() if d.game == "railroad-ink")
+    image = cv2.imread(str(demo.folder / demo.manifest["frames"][-1]["file"]))  # a full sheet
+    reading, _ = read_table(image)
+    view = reading.sheet_seen.view
+    whole = read_squares_in_view(view)
+    for name in ("a1", "d4", "g6", "c7"):  # corner, middle, edges: crops clipped differently
+        x0, y0, x1, y1 = square_windows(view, 0)[name]
+        before = view.image.copy()
+        before[y0 + 10 : y1 - 10, x0 + 10 : x1 - 10] = 250  # the square was blank a frame ago
+        marked = {k: dataclasses.replace(v, confidence=-1.0) for k, v in whole.items()}
+        part = read_squares_in_view(view, SheetReading(marked, dataclasses.replace(view, image=before)))
+        again = [k for k in part if part[k].confidence != -1.0]
+        assert name in again and len(again) < len(whole)
+        assert all(part[k] == whole[k] for k in again)

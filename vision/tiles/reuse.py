@@ -1,0 +1,119 @@
+"""Which regions of a rectified top view changed since the last frame, so a reader re-reads only those.
+
+A camera watching a still table sees the same pixels frame after frame, up to sensor noise; a hand or
+a new piece changes a few cells. A region counts as changed when enough of its pixels moved by more
+than noise does (a number's strokes, a hand's edge) or when its mean brightness moved (the light
+changed: every reading there may shift). A view warped with a different homography (the board was
+moved, or found again) changes everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import cv2
+import numpy as np
+
+from vision.localise import Calibration
+from vision.tiles.rectify import TopView
+
+PIXEL_STEP = 24  # grey levels (any colour channel) a pixel must move to count; sensor noise stays under
+CHANGED_SHARE = 0.002  # share of a region's pixels that moved above which the region changed
+MIN_CHANGED_PX = 4  # ... and never fewer than this many (a tiny region is not flipped by one pixel)
+BRIGHTNESS_STEP = 4.0  # mean grey-level shift of a region above which the light changed there
+HOMOGRAPHY_TOL = 1e-6  # relative change of the view's warp above which the board moved
+STEADY_PX = 0.75  # a sheet found again this close to where it was (image px) has not moved
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in top-view pixels, end exclusive
+
+
+def same_warp(view: TopView, last: TopView) -> bool:
+    """Whether both views were warped the same way from camera images of the same size."""
+    if view.image.shape != last.image.shape or view.px_per_mm != last.px_per_mm:
+        return False
+    if view.origin_mm != last.origin_mm:
+        return False
+    a, b = view.to_image / view.to_image[2, 2], last.to_image / last.to_image[2, 2]
+    return bool(np.abs(a - b).max() <= HOMOGRAPHY_TOL * max(1.0, float(np.abs(b).max())))
+
+
+def steady(found: Calibration, last: Calibration | None, tol_px: float = STEADY_PX) -> Calibration:
+    """`last` when `found` (this frame's localisation of the same sheet) puts the sheet's corners
+    within `tol_px` of where `last` does, else `found`. Marker corners jitter by a fraction of a pixel
+    between frames; keeping one warp while the sheet stays put lets the views be compared pixel for
+    pixel, so unchanged regions keep their reading."""
+    if last is None or last.sheet != found.sheet or tuple(last.image_size) != tuple(found.image_size):
+        return found
+    w, h = found.sheet_size_mm
+    corners = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
+    moved = np.linalg.norm(found.to_image(corners) - last.to_image(corners), axis=1).max()
+    return last if moved <= tol_px else found
+
+
+def patch_changed(now: np.ndarray, last: np.ndarray) -> bool:
+    """Whether one BGR patch differs from the last frame's by the rule `changed_regions` applies."""
+    if now.shape != last.shape:
+        return True
+    diff = cv2.absdiff(now, last)
+    if not diff.any():
+        return False
+    moved = int(np.count_nonzero(diff.reshape(-1, 3).max(axis=1) > PIXEL_STEP))
+    if moved > max(MIN_CHANGED_PX, CHANGED_SHARE * now.shape[0] * now.shape[1]):
+        return True
+    shift = float(now.mean(axis=2).mean() - last.mean(axis=2).mean())
+    return abs(shift) > BRIGHTNESS_STEP
+
+
+def marker_patches(image: np.ndarray, cal: Calibration, pad_px: int = 4) -> list[tuple[Box, np.ndarray]]:
+    """The camera-image boxes round the markers `cal` was fitted to, with their pixels (copies)."""
+    corners = cal.spec().marker_corners()
+    h, w = image.shape[:2]
+    out = []
+    for mid in cal.markers_used:
+        if mid not in corners:
+            continue
+        p = cal.to_image(corners[mid])
+        x0, y0 = (int(np.floor(v)) - pad_px for v in p.min(0))
+        x1, y1 = (int(np.ceil(v)) + pad_px for v in p.max(0))
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        if x1 > x0 and y1 > y0:
+            out.append(((x0, y0, x1, y1), image[y0:y1, x0:x1].copy()))
+    return out
+
+
+def markers_still(image: np.ndarray, patches: list[tuple[Box, np.ndarray]]) -> bool:
+    """Whether every marker patch of the last frame looks the same in `image` (the sheet has not
+    moved, so its last calibration holds without searching for markers)."""
+    if not patches:
+        return False
+    return not any(patch_changed(image[y0:y1, x0:x1], last) for (x0, y0, x1, y1), last in patches)
+
+
+def changed_regions(view: TopView, last: TopView | None, boxes: Mapping[str, Box]) -> set[str]:
+    """Names of `boxes` whose pixels in `view` differ from `last` (every name when there is no last
+    view or it was warped differently). Boxes are clipped to the view."""
+    if last is None or not same_warp(view, last):
+        return set(boxes)
+    diff = cv2.absdiff(view.image, last.image)
+    if not diff.any():
+        return set()
+    b, g, r = cv2.split(diff)
+    moved = (cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8)
+    count = cv2.integral(moved)
+    now_gray, last_gray = (cv2.cvtColor(v.image, cv2.COLOR_BGR2GRAY) for v in (view, last))
+    shifts = cv2.integral(cv2.subtract(now_gray, last_gray, dtype=cv2.CV_16S))
+    h, w = moved.shape
+    out: set[str] = set()
+    for name, (x0, y0, x1, y1) in boxes.items():
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+        area = max(1, (x1 - x0) * (y1 - y0))
+        if _box_sum(count, x0, y0, x1, y1) > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
+            out.add(name)
+            continue
+        if abs(_box_sum(shifts, x0, y0, x1, y1)) / area > BRIGHTNESS_STEP:
+            out.add(name)
+    return out
+
+
+def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
+    return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
