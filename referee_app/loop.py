@@ -280,6 +280,8 @@ class RefereeLoop:
         self.stats.settled += 1
         self.message = f"watching (frame {frame.index})"
         self._handle(explanation, frame)
+        if self.decoder is not None:
+            self.decoder.note_state(self.session.state)
         return explanation
 
     def _log_notices(self) -> None:

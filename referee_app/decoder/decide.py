@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from referee_app.decoder.candidates import ACTION, FLAG, NOTHING, OTHER, WAIT, Candidate, judge
+from referee_app.decoder.candidates import ACTION, FLAG, NOTHING, OTHER, WAIT, Candidate, judge, wait
 from referee_app.decoder.evidence import Evidence, beliefs_from_items
 from referee_app.games.base import Explanation, Observation
 
@@ -23,7 +23,7 @@ PENALTY_PRESENCE = 1.0  # "something else": a piece appeared or vanished
 STRONG = 1.0  # nats by which "something else" must lead to be raised at once; less must persist
 COMMIT_MARGIN = 1.0  # nats the best candidate must lead the runner-up by to be committed unasked
 JUDGE_TOP = 6  # how many of the best action candidates the engine is asked about
-ALPHA = 0.7  # weight of the newest frame in the evidence: a change shows in the likeliest table at once
+ALPHA = 0.85  # weight of the newest frame in the evidence: a change shows in the likeliest table at once
 
 
 class Decodable(Protocol):
@@ -69,11 +69,14 @@ def rank(evidence: Evidence, expected: dict[str, Any], table: dict[str, Any],
     for c in [c for c in cands if c.kind == OTHER]:
         keys = (set(table) | set(expected)) if c.scope is None else set(c.scope)
         diff = {k: table.get(k) for k in keys if table.get(k) != expected.get(k)}
+        # "something else" changes only the items whose evidence outweighs their penalty
+        net = {k: gain(k, v) - (PENALTY_CHANGED if v is not None and expected.get(k) is not None
+                                and not c.loose else PENALTY_PRESENCE) for k, v in diff.items()}
+        diff = {k: v for k, v in diff.items() if net[k] > 0}
         if not diff or _signature(diff) in seen:
             continue  # the table as read is "nothing" or one of the candidates: nothing else
         c.delta = diff
-        c.score = sum(gain(k, v) - (PENALTY_CHANGED if v is not None and expected.get(k) is not None
-                                    and not c.loose else PENALTY_PRESENCE) for k, v in diff.items())
+        c.score = sum(net[k] for k in diff)
         scored.append(c)
     if not scored:
         return None
@@ -99,9 +102,9 @@ def _signature(delta: dict[str, Any]) -> tuple:
 
 
 class Decoder:
-    """Per frame: add the observation's beliefs to the evidence; once the likeliest table has been
-    the same for `frames_needed` usable frames and differs from the last one decided, rank the
-    adapter's candidates and turn the best into an Explanation for the loop."""
+    """Per usable frame: add the observation's beliefs to the evidence, rank the adapter's
+    candidates against it, and once the same candidate has been the best in `frames_needed` frames
+    since the last decision, turn it into an Explanation for the loop (once per state and candidate)."""
 
     def __init__(self, adapter: Decodable, frames_needed: int = 3, persist: int | None = None,
                  commit_margin: float = COMMIT_MARGIN, alpha: float = ALPHA,
@@ -112,18 +115,16 @@ class Decoder:
         self.persist = persist if persist is not None else self.frames_needed + 3
         self.commit_margin = commit_margin
         self.evidence = Evidence(alpha)
-        self._table: dict[str, Any] | None = None
-        self._stable = 0
-        self._other_run = 0
+        self._votes: dict[tuple, int] = {}  # candidate -> frames it was the best since the last decision
         self._hand = True  # a hand (a blocked view) since the last decision
-        self.last_decided: dict[str, Any] | None = None
+        self._decided_at: tuple[Any, tuple | None, dict[str, Any] | None] = (None, None, None)
+        self._linger: dict[str, Any] = {}  # what an illegal move left on the table, until it goes
         self.last: Ranked | None = None  # the latest ranking, for the page and tests
 
     def reset(self) -> None:
         """A hand over the table: what was seen before it says nothing about what lies there now."""
         self.evidence.reset()
-        self._table, self._stable, self._other_run = None, 0, 0
-        self._hand = True
+        self._votes, self._hand = {}, True
 
     def push(self, obs: Observation, state: Any) -> Explanation | None:
         if obs.blocked:
@@ -131,58 +132,82 @@ class Decoder:
             return None
         self.evidence.add(obs.beliefs or beliefs_from_items(obs.items, obs.confidence))
         table = self.evidence.table()
-        if table == self._table:
-            self._stable += 1
-        else:
-            self._table, self._stable, self._other_run = table, 1, 0
-        if self._stable < self.frames_needed or table == self.last_decided:
-            return None
+        decided_state, decided_key, decided_table = self._decided_at
+        if state is decided_state and table == decided_table:
+            return None  # nothing new since the last decision
         cands = self.adapter.candidates(state, table)
         if cands is None:
             return None
-        expected = self.adapter.expected(state)
-        ranked = rank(self.evidence, expected, table, cands, state, self._hand)
+        if self._linger and state is decided_state:
+            cands.insert(0, wait(self._linger))  # listed first: it stands for the same change
+        ranked = rank(self.evidence, self.adapter.expected(state), table, cands, state, self._hand)
         self.last = ranked
         if ranked is None:
-            self._decided(table)
-            return Explanation()
-        best = ranked.best
-        if best.kind == WAIT:
             return None
-        if best.kind == OTHER:
-            self._other_run += 1
-            if ranked.margin < STRONG and self._other_run < self.persist:
+        best = ranked.best
+        key = (best.kind, best.label(), _signature(best.delta))
+        # frames it led, not frames running: one misread frame delays a move, it does not hide it
+        votes = self._votes[key] = self._votes.get(key, 0) + 1
+        if votes < self.frames_needed or best.kind == WAIT:
+            return None
+        if state is decided_state and key == decided_key:
+            self._decided_at = (state, key, table)
+            return None  # already said
+        if best.kind == OTHER and ranked.margin < STRONG and votes < self.persist:
+            return None
+        # another change led nearly as often (a reading flickering between two): not clear
+        rival = max(2, self.frames_needed - 1)
+        if any(v >= rival and k != key and k[0] != NOTHING for k, v in self._votes.items()):
+            if best.kind == OTHER:
                 return None
-            self._decided(table)
-            return Explanation(mismatch=self._describe(state, table, best), cells=self._cells(best.delta),
-                               margin=ranked.margin)
-        self._other_run = 0
-        self._decided(table)
+            ranked.margin = min(ranked.margin, 0.0)
+        return self._decide(state, key, table, ranked)
+
+    def _decide(self, state: Any, key: tuple, table: dict[str, Any], ranked: Ranked) -> Explanation | None:
+        best = ranked.best
+        clear = ranked.margin >= self.commit_margin
+        self._hand, self._votes = False, {}
+        self._decided_at = (state, key, table)
         if best.kind == NOTHING:
+            self._linger = {}
             return Explanation(margin=ranked.margin)
-        if best.kind == FLAG and ranked.margin >= self.commit_margin:
+        if best.kind == OTHER:
+            return Explanation(mismatch=self._describe(state, best), cells=self._cells(best.delta),
+                               margin=ranked.margin)
+        if best.kind == FLAG and clear:
+            self._after_illegal(best)
             return Explanation(mismatch=best.message, cells=best.cells or self._cells(best.delta),
                                margin=ranked.margin, flagged=True)
-        clear = ranked.margin >= self.commit_margin
         if best.kind == ACTION and clear and ranked.confidence >= self.confirm_below:
+            if best.legal is False:
+                self._after_illegal(best)
             return Explanation(best.action, ranked.confidence, cells=best.cells, margin=ranked.margin)
         # not clear: the players choose among the best actions the engine can judge
-        top = math.exp(ranked.best.score)
-        total = sum(math.exp(c.score) for c in ranked.ranked) / top
-        options = [(c.action, math.exp(c.score) / top / total) for c in ranked.ranked
+        top = ranked.best.score
+        total = sum(math.exp(c.score - top) for c in ranked.ranked)
+        options = [(c.action, math.exp(c.score - top) / total) for c in ranked.ranked
                    if c.kind == ACTION and c.action is not None][:3]
         if not options:
             return None
         cells = sorted({cell for c in ranked.ranked[:3] for cell in c.cells})
         return Explanation(candidates=options, cells=cells, margin=ranked.margin)
 
-    def _decided(self, table: dict[str, Any]) -> None:
-        self.last_decided, self._hand = table, False
+    def _after_illegal(self, best: Candidate) -> None:
+        """An illegal placement stays on the table until the players take it back: while it does,
+        it is a thing already said, not news (the state the engine moves to does not hold it)."""
+        self._linger = dict(best.delta)
+        self._decided_at = (None, None, None)  # the engine's next state is the one to compare with
 
-    def _describe(self, state: Any, table: dict[str, Any], best: Candidate) -> str:
+    def note_state(self, state: Any) -> None:
+        """The state the loop's last explanation led to (after the engine applied it)."""
+        if self._linger and self._decided_at[0] is None:
+            self._decided_at = (state, None, None)
+
+    def _describe(self, state: Any, best: Candidate) -> str:
         """What "something else" is, in the adapter's own words where it has them."""
+        seen = {k: v for k, v in {**self.adapter.expected(state), **best.delta}.items() if v is not None}
         try:
-            said = self.adapter.explain(state, Observation(dict(table))).mismatch
+            said = self.adapter.explain(state, Observation(seen)).mismatch
         except Exception:  # noqa: BLE001 - the generic description below is always right
             said = None
         if said:
