@@ -26,7 +26,10 @@ def beliefs_from_items(items: dict[str, Any], confidence: dict[str, float]) -> d
     out: dict[str, Belief] = {}
     for k, v in items.items():
         c = min(0.98, max(0.02, float(confidence.get(k, 0.95))))
-        out[k] = {v: c, REST: max(FLOOR, (1.0 - c) / 4)}
+        # the read value is still the likeliest state: an unnamed alternative (e.g. the value this item
+        # had before) gets at most half its probability, or a doubtful new reading (a Tokyo column's
+        # heights at 0.12) could never displace the old one
+        out[k] = {v: c, REST: max(FLOOR, min((1.0 - c) / 4, c / 2))}
     return out
 
 
