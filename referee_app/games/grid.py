@@ -65,15 +65,19 @@ class GridAdapter(GameAdapter):
         """(calibration, why the board cannot be read). Markers that look exactly as they did on the
         last frame need no search; otherwise the localiser checks them against the calibration."""
         from vision.tiles.reuse import marker_patches, markers_still
+        from vision.types import check_image
 
+        check_image(image)  # a broken frame is a VisionError, as from the reader
         cal = self.localiser.calibration
-        if cal is not None and self._patches and markers_still(image, self._patches):
+        same_size = cal is not None and tuple(cal.image_size) == (image.shape[1], image.shape[0])
+        if same_size and self._patches and markers_still(image, self._patches):
             return cal, None
         result = self.localiser.update(image)
         if result.status == "none":
             return None, result.message
-        if result.status == "stale":  # the old calibration is known wrong: do not read with it
-            return None, result.message
+        if result.status == "stale":  # the old calibration is known wrong: do not read through it
+            return None, (f"the board moved by {result.shift_mm:.1f} mm and too few of its markers "
+                          "are visible to find it again")
         if result.status != "kept":  # located, moved or steady: remember how the markers look now
             self._patches = marker_patches(image, result.calibration)
         return result.calibration, None
