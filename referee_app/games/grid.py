@@ -51,9 +51,36 @@ class GridAdapter(GameAdapter):
 
     # -- camera -------------------------------------------------------------------------------
     def __init__(self, reuse: bool = True) -> None:
-        self._calibration: Any = None
+        from vision.localise import Localiser, SheetSpec
+        from vision.tiles import geometry as g
+
+        # tracks the board's markers: keeps the calibration while the board stays put (or a marker
+        # is covered) and re-localises when they moved more than MOVE_MM on the board (a bumped camera)
+        self.localiser = Localiser(SheetSpec(g.SHEET, *g.SHEET_MM, g.MARKER_MM, g.MARKER_MARGIN_MM))
         self.reuse = reuse  # unchanged cells keep the last frame's reading
         self._last: Any = None  # the last frame's GridReading
+        self._patches: list[Any] = []  # the last calibration's marker pixels (see `_calibrate`)
+
+    def _calibrate(self, image: Any) -> tuple[Any, str | None]:
+        """(calibration, why the board cannot be read). Markers that look exactly as they did on the
+        last frame need no search; otherwise the localiser checks them against the calibration."""
+        from vision.tiles.reuse import marker_patches, markers_still
+        from vision.types import check_image
+
+        check_image(image)  # a broken frame is a VisionError, as from the reader
+        cal = self.localiser.calibration
+        same_size = cal is not None and tuple(cal.image_size) == (image.shape[1], image.shape[0])
+        if same_size and self._patches and markers_still(image, self._patches):
+            return cal, None
+        result = self.localiser.update(image)
+        if result.status == "none":
+            return None, result.message
+        if result.status == "stale":  # the old calibration is known wrong: do not read through it
+            return None, (f"the board moved by {result.shift_mm:.1f} mm and too few of its markers "
+                          "are visible to find it again")
+        if result.status != "kept":  # located, moved or steady: remember how the markers look now
+            self._patches = marker_patches(image, result.calibration)
+        return result.calibration, None
 
     def read(self, frame: Any) -> Observation:
         from vision.tiles import read_grid_cells
@@ -61,13 +88,16 @@ class GridAdapter(GameAdapter):
 
         image = frame.image if hasattr(frame, "image") else frame
         try:
-            reading = read_grid_cells(image, self._calibration, self._last if self.reuse else None)
+            cal, why = self._calibrate(image)
+            if cal is None:
+                self._last = None
+                return Observation({}, {}, blocked=f"the board cannot be located: {why}")
+            reading = read_grid_cells(image, cal, self._last if self.reuse else None)
         except VisionError as exc:
             self._last = None
             if "marker" in str(exc).lower():  # the board is out of view or covered: not a bad frame
                 return Observation({}, {}, blocked=f"the board cannot be located: {exc}")
             raise
-        self._calibration = reading.calibration
         self._last = reading
         cells = reading.board()
         for c in reading.cells.values():  # a number the reader is unsure of: ask, do not block
