@@ -23,6 +23,9 @@ def serving(app: Any, threads: int = 8, drain: float = 1.0, **options: Any) -> I
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=drain)
         # closed from inside the server's own loop: closing its sockets under a running select()
         # from another thread made that thread fail with EBADF
-        server.trigger.pull_trigger(server.close)
+        try:
+            server.trigger.pull_trigger(server.close)
+        except OSError:  # EBADF: the trigger is already closed, so the server has closed itself
+            pass
         thread.join(timeout=5)
         assert not thread.is_alive(), "the server thread did not stop"
