@@ -10,12 +10,12 @@ from typing import Any
 from vision.types import VisionError
 
 
-def write_json(path: Path | str, data: Any) -> Path:
+def write_json(path: Path | str, data: Any, indent: int | None = 2) -> Path:
     """Write `data` to a temporary name and rename it: a crash never leaves half a file behind."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    tmp.write_text(json.dumps(data, indent=indent), encoding="utf-8")
     tmp.replace(path)
     return path
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.jsonfile import write_json
 from vision.learned.crops import DEFAULT_CROP_MODEL, SCREEN, box_crops, dihedral_stack, softmax
 from vision.types import VisionError
 
@@ -219,8 +220,8 @@ def profile_json(p: DiceProfile) -> dict[str, Any]:
 
 
 def save_profile(p: DiceProfile, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(profile_json(p)), encoding="utf-8")
+    # the same whole-or-nothing write as calibrations and poses: a crash leaves no half profile
+    write_json(path, profile_json(p), indent=None)
 
 
 def load_profile(path: Path | str) -> DiceProfile:
