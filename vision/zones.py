@@ -75,6 +75,8 @@ class ZoneDiceReader:
         self.names, self.lab = palette_lab(colors)
         self._values = None
         self._changed: np.ndarray | None = None
+        self._pending: list[tuple[tuple[int, int, int, int], np.ndarray]] = []  # refreshes to apply
+        self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
         if value_order not in ("pips", "learned"):
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
@@ -92,9 +94,13 @@ class ZoneDiceReader:
         return x0, y0, x1, y1
 
     # -- reading -------------------------------------------------------------------------------
-    def read(self, top_bgr: np.ndarray, faces: FaceView | None = None) -> ZoneReading:
+    def read(self, top_bgr: np.ndarray, faces: FaceView | None = None, skip: frozenset[str] = frozenset(),
+             inside: np.ndarray | None = None) -> ZoneReading:
         """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference). `faces`: the
-        same frame rectified on the dice's top faces (vision.board3d), where values are then read."""
+        same frame rectified on the dice's top faces (vision.board3d), where values are then read.
+        `skip`: zones the camera does not see (out of the frame): not read, not learned, no entry in
+        the reading. `inside`: the top view's pixels that show the frame (the rest is warp border):
+        only they are learned as the empty sheet; elsewhere the printed drawing stays the guess."""
         if top_bgr.shape[:2] != self.reference.shape[:2]:
             raise VisionError(f"rectified view is {top_bgr.shape[1]}x{top_bgr.shape[0]}, expected "
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
@@ -103,11 +109,17 @@ class ZoneDiceReader:
                                    np.ones((3, 3), np.uint8))
         out = ZoneReading()
         if self.learn_empty and not self._learned:
-            self.reference = obs.copy()
+            if inside is None:
+                self.reference = obs.copy()
+            else:
+                self.reference[inside] = obs[inside]
             self._learned = True
             return ZoneReading({z.name: [] for z in self.zones})
         on_faces = self._faces_prep(faces)
+        self._pending = []
         for z in self.zones:
+            if z.name in skip:
+                continue
             if on_faces is not None and not z.many:
                 self._read_cell_on_faces(z, faces, *on_faces, obs, out)
                 continue
@@ -152,7 +164,70 @@ class ZoneDiceReader:
             if not z.many and not dice and z.name not in out.unreadable:
                 out.unreadable[z.name] = "something covers the cell but it is not a die"
             out.dice[z.name] = dice
+        self._apply_refreshes(out)
         return out
+
+    def _apply_refreshes(self, out: ZoneReading) -> None:
+        """Blend the empty zones into the reference, except where a die stands (now or in the previous
+        frame): a die's sides lean into its neighbours' windows in perspective, and the 20 mm
+        normalisation of `_prep` carries it further, so refreshing a neighbour's window as empty
+        slowly painted the die into the reference until the die itself read as empty (seed 3, after
+        its camera bump: a white 1 on B04 faded in four frames and the match never recovered)."""
+        held = np.zeros(self.reference.shape[:2], bool)
+        H, W = held.shape
+        by_name = {z.name: z for z in self.zones}
+        for name, dice in out.dice.items():
+            spill = max(self.die_side_mm.get(name, self.die_mm) - self.die_mm, 0.0) + 3.0
+            for d in dice:
+                x0, y0, x1, y1 = d.box_mm
+                held[max(0, int((y0 - spill) * self.px)):min(H, int((y1 + spill) * self.px) + 1),
+                     max(0, int((x0 - spill) * self.px)):min(W, int((x1 + spill) * self.px) + 1)] = True
+        for name in out.unreadable:
+            z = by_name.get(name)
+            if z is not None:
+                spill = max(self.die_side_mm.get(name, self.die_mm) - self.die_mm, 0.0) + 3.0
+                x0, y0, x1, y1 = self._window(z, spill)
+                held[y0:y1, x0:x1] = True
+        keep = held if self._held_last is None else held | self._held_last
+        self._held_last = held
+        for (x0, y0, x1, y1), obs in self._pending:
+            ref = self.reference[y0:y1, x0:x1]
+            free = ~keep[y0:y1, x0:x1]
+            ref[free] += 0.25 * (obs[y0:y1, x0:x1][free] - ref[free])
+        self._pending = []
+
+    def register(self, top_bgr: np.ndarray) -> float | None:
+        """Bring the learned empty sheet onto a new view of it (the camera or the sheet moved and was
+        re-localised). Each calibration is off by its own fraction of a millimetre, so the reference
+        learned through the old one lies up to about a millimetre off the new view: its printed
+        outlines then differ from the frame along thin lines that the blob mask closes into a frame
+        round a zone ("a large object" in the tray and a pool for the rest of the match, tuning seed
+        1 at 600 mm / 20 degrees). The printed sheet itself says where: an ECC fit of the reference to
+        the view, away from the dice last seen. Returns how far it moved the reference (mm), or None
+        when the fit failed or moved it implausibly far (the reference is then kept as it was)."""
+        if not self._learned:
+            return None
+        obs = _prep(top_bgr, self.px)
+        if obs.shape != self.reference.shape:
+            return None
+        free = np.ones(obs.shape, np.uint8)
+        if self._held_last is not None:
+            free[self._held_last] = 0
+        warp = np.eye(3, dtype=np.float32)
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
+        try:
+            _cc, warp = cv2.findTransformECC(obs.astype(np.float32), self.reference.astype(np.float32),
+                                             warp, cv2.MOTION_HOMOGRAPHY, criteria, free, 3)
+        except cv2.error:
+            return None
+        h, w = obs.shape
+        corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]], [[w / 2, h / 2]]], np.float32)
+        moved = float(np.abs(cv2.perspectiveTransform(corners, warp) - corners).max()) / self.px
+        if not np.isfinite(moved) or moved > MAX_REGISTER_MM:
+            return None
+        self.reference = cv2.warpPerspective(self.reference, warp, (w, h), borderMode=cv2.BORDER_REPLICATE,
+                                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        return moved
 
     def _faces_prep(self, faces: FaceView | None) -> tuple[np.ndarray, np.ndarray] | None:
         """The top-face view normalised, and the empty sheet as it shows there."""
@@ -224,9 +299,8 @@ class ZoneDiceReader:
         return max(2.3 * self.die_mm, self.die_side_mm.get(z.name, 0.0) + self.die_mm) * self.px
 
     def _refresh(self, z: Zone, margin: float, obs: np.ndarray) -> None:
-        x0, y0, x1, y1 = self._window(z, margin)
-        ref = self.reference[y0:y1, x0:x1]
-        ref += 0.25 * (obs[y0:y1, x0:x1] - ref)
+        """Queue the zone's window to be blended into the reference once the frame is read."""
+        self._pending.append((self._window(z, margin), obs))
 
     def _blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True,
                max_side: float | None = None) -> list[tuple[int, int, int, int, str]]:
@@ -330,6 +404,7 @@ class ZoneDiceReader:
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(framed[0], np.float32)
 
 
+MAX_REGISTER_MM = 3.0  # a registration that moves the reference further than this is not believed
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
 SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
 STRETCHED_DIE = 3.2  # die sides: the largest tray or pool blob still tried as one die in 3D

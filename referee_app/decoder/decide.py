@@ -23,6 +23,7 @@ PENALTY_PRESENCE = 1.0  # "something else": a piece appeared or vanished
 STRONG = 1.0  # nats by which "something else" must lead to be raised at once; less must persist
 COMMIT_MARGIN = 1.0  # nats the best candidate must lead the runner-up by to be committed unasked
 JUDGE_TOP = 6  # how many of the best action candidates the engine is asked about
+SEEN_AS_EXPECTED = 0.9  # the belief given to an unseen item the evidence holds nothing about
 ALPHA = 0.85  # weight of the newest frame in the evidence: a change shows in the likeliest table at once
 
 
@@ -130,7 +131,19 @@ class Decoder:
         if obs.blocked:
             self.reset()
             return None
-        self.evidence.add(obs.beliefs or beliefs_from_items(obs.items, obs.confidence))
+        beliefs = obs.beliefs or beliefs_from_items(obs.items, obs.confidence)
+        unseen = obs.unseen
+        if unseen:
+            # an item out of the frame with no evidence yet (since a hand, or ever) is taken to be as the
+            # match has it: not seeing a die is no evidence that it went
+            expected = self.adapter.expected(state)
+            known = self.evidence.keys()
+            beliefs = dict(beliefs)
+            for k in unseen:
+                if k not in known and expected.get(k) is not None:
+                    beliefs[k] = {expected[k]: SEEN_AS_EXPECTED}
+            unseen = frozenset(k for k in unseen if k not in beliefs)
+        self.evidence.add(beliefs, unseen)
         table = self.evidence.table()
         decided_state, decided_key, decided_table = self._decided_at
         if state is decided_state and table == decided_table:

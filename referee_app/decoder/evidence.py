@@ -45,11 +45,12 @@ class Evidence:
         self._e.clear()
         self._rest.clear()
 
-    def add(self, beliefs: dict[str, Belief]) -> None:
+    def add(self, beliefs: dict[str, Belief], unseen: frozenset[str] = frozenset()) -> None:
+        """One frame's beliefs. An `unseen` item (out of the frame) keeps its evidence as it was."""
         a = self.alpha if self.frames else 1.0
         keep = 1.0 - a
         default: Belief = {EMPTY: EMPTY_P}
-        for key in set(self._e) | set(beliefs):
+        for key in (set(self._e) | set(beliefs)) - unseen:
             b = beliefs.get(key, default)
             e = self._e.get(key)
             if e is None:  # first seen now: until now it looked like an empty zone

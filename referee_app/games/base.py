@@ -19,8 +19,8 @@ class Observation:
     """What a reader saw in one frame, as comparable items: key (a cell, a tray slot...) -> value.
     `confidence` per key; `blocked` is set when the view is not usable (a hand, glare, no board).
     `beliefs`: per item, a probability distribution over its states (vision.beliefs; None is
-    empty); an item not listed was seen empty. Readers without beliefs leave it empty and the
-    decoder takes each item's value with its confidence."""
+    empty); an item not listed was seen empty, unless it is `unseen`. Readers without beliefs leave
+    it empty and the decoder takes each item's value with its confidence."""
 
     items: dict[str, Any]
     confidence: dict[str, float] = field(default_factory=dict)
@@ -30,6 +30,9 @@ class Observation:
     frame_index: int = 0
     timestamp: float = 0.0
     beliefs: dict[str, dict[Any, float]] = field(default_factory=dict)
+    # items the camera cannot see in this frame (out of the frame): neither empty nor read; the decoder
+    # keeps what it believed of them
+    unseen: frozenset[str] = frozenset()
 
     def min_confidence(self) -> float:
         return min(self.confidence.values(), default=1.0)

@@ -288,6 +288,9 @@ class BoardDiceReader:
         self._posed: Any = None  # the calibration the pose was made from
         self.px_per_mm = PX_PER_MM
         self.zones = self._zone_reader(PX_PER_MM)
+        self._frame_cover: tuple[Any, frozenset[str], Any] | None = None  # see _out_of_frame
+        self._read_with: Any = None  # the calibration the last frame was read through
+        self.registered_mm: float | None = None  # how far the last re-localisation moved the empty sheet
         # a board printed on home paper and taped together (print highway-dice --paper): each tile is
         # located by its own markers; decided once, from the first frame that shows markers
         self.tiled: bool | None = None
@@ -349,14 +352,19 @@ class BoardDiceReader:
         if calib is None:
             return Observation({}, {}, blocked="the board's markers are not visible")
         faces = None
-        if self.geometry == "3d" and not self.tiled:  # a taped-together board: its tiles' fits, flat
+        posed = self.geometry == "3d" and not self.tiled  # a taped-together board: its tiles' fits, flat
+        if posed:
             from vision.board3d import face_view
 
             if calib is not self._posed:
                 self._use_pose(calib)
             faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm)
+        unseen, inside = self._out_of_frame(calib, image.shape, posed)
         top = calib.rectify(image, self.px_per_mm)
-        reading = self.zones.read(top, faces)
+        if self._read_with is not None and calib is not self._read_with and not self.tiled:
+            self.registered_mm = self.zones.register(top)  # re-localised: the learned sheet follows
+        self._read_with = calib
+        reading = self.zones.read(top, faces, skip=unseen, inside=inside)
         self.last_reading = reading  # per die, each value reader's answer (eval board compares them)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
@@ -386,7 +394,40 @@ class BoardDiceReader:
             zone, why = sorted(reading.unreadable.items())[0]
             blocked = f"{zone.split(':')[-1]}: {why}" + (f" (+{len(reading.unreadable) - 1} more)"
                                                           if len(reading.unreadable) > 1 else "")
-        return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading), beliefs=beliefs)
+        return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading), beliefs=beliefs,
+                           unseen=unseen)
+
+    def _out_of_frame(self, calib: Any, shape: tuple[int, ...], posed: bool) -> tuple[frozenset[str], Any]:
+        """The zones not wholly in the frame (a die there, its sides included, would be cut by the
+        frame's edge: "not seen", never read as empty or as a hand), and the top view's pixels that
+        show the frame at all. Once per calibration: the camera only changes them by moving."""
+        import cv2
+
+        from vision.board3d import DIE_MM
+
+        key = (self.px_per_mm, posed)
+        cover = self._frame_cover
+        if cover is not None and cover[0][0] is calib and cover[0][1:] == key:
+            return self._frame_cover[1], self._frame_cover[2]
+        h, w = shape[:2]
+        edge = 2.0  # px: the outermost pixels are the warp's border
+        unseen = set()
+        for z in self._zone_list:
+            m = 3.0
+            rect = np.array([[z.x - m, z.y - m], [z.x + z.w + m, z.y - m], [z.x + z.w + m, z.y + z.h + m],
+                             [z.x - m, z.y + z.h + m]], np.float64)
+            pts = calib.to_image(rect)
+            if posed and self.pose is not None:
+                pts = np.concatenate([pts, self.pose.project(np.column_stack([rect, np.full(4, DIE_MM)]))])
+            if (pts[:, 0].min() < edge or pts[:, 1].min() < edge or pts[:, 0].max() > w - 1 - edge
+                    or pts[:, 1].max() > h - 1 - edge):
+                unseen.add(z.name)
+        inside = None
+        if unseen:
+            white = np.full((h, w, 3), 255, np.uint8)
+            inside = cv2.erode(calib.rectify(white, self.px_per_mm)[..., 0], np.ones((5, 5), np.uint8)) > 128
+        self._frame_cover = ((calib, *key), frozenset(unseen), inside)
+        return self._frame_cover[1], inside
 
 
 PRESENT = 0.97  # a die the zone reader found: its presence test (NCC and the blob's size) rarely errs
