@@ -159,17 +159,21 @@ def _agrees(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], mid: in
     return err <= MAX_ERROR_MM
 
 
-def detect_sheet_markers(image: np.ndarray, spec: SheetSpec) -> dict[int, np.ndarray]:
+def detect_sheet_markers(image: np.ndarray, spec: SheetSpec,
+                         in_view: set[int] | None = None) -> dict[int, np.ndarray]:
     """The sheet's markers: id -> (4, 2) corner pixels. A plain detection first; when it misses some
     of the sheet's four markers (blur, glare, small markers at a steep angle), sharpened, wider-
     threshold and upscaled passes look for the missing ones. A marker found only by a later pass is
-    kept only if it sits where the markers already found put it; markers of other sheets are dropped."""
+    kept only if it sits where the markers already found put it; markers of other sheets are dropped.
+    `in_view`: the markers that can be in the frame at all (the rest lie outside it, where the kept
+    calibration puts them): the passes do not search for the others, which no pass can find."""
     check_image(image)
     wanted = spec.marker_corners()
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     found = {m: c for m, c in _detect_gray(gray, _detector_params()).items() if m in wanted}
+    sought = set(wanted) if in_view is None else set(wanted) & set(in_view)
     for run_pass in _rescue_passes(gray):
-        if len(found) == len(wanted):
+        if sought <= set(found):
             break
         extra = {m: c for m, c in run_pass().items() if m in wanted and m not in found}
         # accept the agreeing ones one at a time, so each new marker is checked against all before it
@@ -303,6 +307,46 @@ class LocaliseResult:
     shift_mm: float = 0.0  # the same displacement measured on the sheet
 
 
+def follow(cal: Calibration, found: dict[int, np.ndarray], spec: SheetSpec,
+           max_error_mm: float = MAX_ERROR_MM) -> Calibration | None:
+    """The kept calibration moved as the visible markers moved: a camera knocked by a degree or two,
+    or a sheet pushed, moves its picture by a shift, a turn and a scale change (to well under a pixel
+    of perspective across the sheet), which two markers far apart pin down even when they cannot place
+    the sheet on their own (two on one edge: `localise` refuses them). None with fewer than two
+    markers, or when the markers do not move together (RMS misfit above `max_error_mm`)."""
+    wanted = spec.marker_corners()
+    ids = sorted(m for m in found if m in wanted)
+    if len(ids) < 2:
+        return None
+    before = np.concatenate([cal.to_image(wanted[m]) for m in ids]).astype(np.float32)
+    now = np.concatenate([found[m] for m in ids]).astype(np.float32)
+    S, _inliers = cv2.estimateAffinePartial2D(before, now, method=cv2.LMEDS)
+    if S is None:
+        return None
+    move = np.vstack([S, [0.0, 0.0, 1.0]])
+    H = cal.homography @ np.linalg.inv(move)
+    H = H / H[2, 2]
+    mm = cv2.perspectiveTransform(now.reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
+    err = float(np.sqrt(np.mean(np.sum((mm - np.concatenate([wanted[m] for m in ids])) ** 2, axis=1))))
+    if not np.isfinite(err) or err > max_error_mm:
+        return None
+    return Calibration(cal.sheet, cal.sheet_size_mm, H, cal.image_size, ids, err,
+                       marker_size_mm=cal.marker_size_mm, margin_mm=cal.margin_mm)
+
+
+def markers_in_view(cal: Calibration, spec: SheetSpec, slack_px: float = 0.0) -> set[int]:
+    """The sheet's markers that `cal` puts wholly inside its frames (`slack_px` more or less): a marker
+    cut by the frame's edge cannot be read by any pass either."""
+    w, h = cal.image_size
+    out = set()
+    for m, corners in spec.marker_corners().items():
+        px = cal.to_image(corners)
+        if (px[:, 0].min() > -slack_px and px[:, 1].min() > -slack_px and px[:, 0].max() < w + slack_px
+                and px[:, 1].max() < h + slack_px):
+            out.add(m)
+    return out
+
+
 MOVE_MM = 1.5  # mean marker-corner displacement on the sheet that counts as the camera or sheet moving
 
 
@@ -320,12 +364,13 @@ class Localiser:
     def update(self, image: np.ndarray) -> LocaliseResult:
         """Never raises on a bad view of the sheet; raises VisionError only on a bad frame."""
         check_image(image)
-        found = detect_sheet_markers(image, self.spec)
-        seen = sorted(found)
         cal = self.calibration
         h, w = image.shape[:2]
         if cal is not None and tuple(cal.image_size) != (w, h):
             cal = None  # a different camera mode: the old mapping is meaningless
+        in_view = None if cal is None else markers_in_view(cal, self.spec)
+        found = detect_sheet_markers(image, self.spec, in_view)
+        seen = sorted(found)
         shift = shift_mm = 0.0
         if cal is not None and found:
             wanted = self.spec.marker_corners()
@@ -340,7 +385,13 @@ class Localiser:
             try:
                 new = localise(image, self.spec, self.min_markers, markers=found)
             except LocaliseError as exc:
-                return self._keep(cal, str(exc), seen, shift, shift_mm)
+                new = None if cal is None else follow(cal, found, self.spec)
+                if new is None:
+                    return self._keep(cal, str(exc), seen, shift, shift_mm)
+                msg = (f"camera or sheet moved by {shift_mm:.1f} mm; markers {seen} alone cannot place the "
+                       "sheet, so the last calibration was moved as they moved")
+                self.calibration = new
+                return LocaliseResult("moved", new, msg, seen, shift, shift_mm)
             status = "located" if self.calibration is None else "moved"
             self.calibration = new
             msg = (f"sheet located from markers {seen}" if status == "located"
