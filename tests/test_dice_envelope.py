@@ -14,7 +14,6 @@ from datasets.camera import Pose, random_pose, table_texture
 from datasets.dice.scenes import render_dice_on_sheet
 from engine.dice_road import load_board
 from referee_app import events
-from referee_app.games.base import Observation
 from referee_app.games.dice import TRAY, BoardDiceReader, DiceAdapter, cell_key
 
 
@@ -152,4 +151,3 @@ def test_without_unseen_the_same_die_is_missing(tmp_path):
     script = [table(board)] * 3 + [table({"pool:0": 4})] * 10
     _session, said = _run(tmp_path, moves, script)
     assert events.MISMATCH in [e.kind for e in said]
-    assert isinstance(Observation({}).unseen, frozenset)

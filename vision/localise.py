@@ -149,6 +149,51 @@ def _spread_mm(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], used
     return worst
 
 
+def _posed_fit(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], used: list[int],
+               size: tuple[int, int], spec: SheetSpec, focal_px: float | None,
+               max_error_mm: float) -> tuple[np.ndarray, float, float] | None:
+    """The sheet placed by a camera pose (planar PnP, vision.pose) fitted to the markers' corners, with
+    the lens's focal length given or a common webcam's (vision.pose.ASSUMED_FOV_DEG): (image px -> mm
+    homography, RMS corner misfit in mm, spread in mm as `_spread_mm` measures it for a homography).
+    Two or three markers that leave a homography free to swing (bunched, small, smeared) pin a pose
+    down: it cannot bend the sheet. None when no pose fits within `max_error_mm`."""
+    from vision.pose import assumed_focal_px, pose_from_points
+    from vision.types import VisionError
+
+    f = focal_px or assumed_focal_px(size)
+    src = np.concatenate([found[m] for m in used]).astype(np.float64)
+    dst = np.concatenate([wanted[m] for m in used]).astype(np.float64)
+
+    def fit(px: np.ndarray) -> np.ndarray | None:
+        try:
+            pose = pose_from_points(dst, px, size, f, "given" if focal_px else "assumed")
+        except (VisionError, cv2.error):
+            return None
+        H = np.linalg.inv(pose.plane_homography(0.0))
+        return H / H[2, 2]
+
+    H = fit(src)
+    if H is None:
+        return None
+    mm = cv2.perspectiveTransform(src.reshape(-1, 1, 2), H).reshape(-1, 2)
+    err = float(np.sqrt(np.mean(np.sum((mm - dst) ** 2, axis=1))))
+    if err > max_error_mm:
+        return None
+    sheet = spec.outline_mm()
+    sheet_px = cv2.perspectiveTransform(sheet.reshape(-1, 1, 2), np.linalg.inv(H))
+    back = cv2.perspectiveTransform(dst.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
+    sigma = max(_JITTER_PX, float(np.sqrt(np.mean(np.sum((back - src) ** 2, axis=1)))))
+    rng = np.random.default_rng(0)
+    worst = 0.0
+    for _ in range(12):
+        Hj = fit(src + rng.normal(0, sigma, src.shape))
+        if Hj is None:
+            return None
+        worst = max(worst, float(np.linalg.norm(cv2.perspectiveTransform(sheet_px, Hj).reshape(-1, 2) - sheet,
+                                                axis=1).max()))
+    return H, err, worst
+
+
 def _agrees(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], mid: int,
             corners: np.ndarray) -> bool:
     """Does a marker found by a later pass fit one homography with the markers already found?
@@ -255,7 +300,8 @@ class Calibration:
 
 def localise(image: np.ndarray, spec: SheetSpec, min_markers: int = 2,
              markers: dict[int, np.ndarray] | None = None,
-             max_error_mm: float = MAX_ERROR_MM, max_spread_mm: float = MAX_SPREAD_MM) -> Calibration:
+             max_error_mm: float = MAX_ERROR_MM, max_spread_mm: float = MAX_SPREAD_MM,
+             focal_px: float | None = None) -> Calibration:
     """Locate the sheet from its markers (all four corners of each). Two markers suffice for a
     homography (8 points); fewer raises LocaliseError naming which markers were seen. A fit whose
     marker corners miss by more than `max_error_mm` (RMS) is retried without its worst marker (when
@@ -283,6 +329,13 @@ def localise(image: np.ndarray, spec: SheetSpec, min_markers: int = 2,
                                 f"{err:.1f} mm RMS, limit {max_error_mm} mm); not trusting this view")
         err, H, used = best
     spread = _spread_mm(found, wanted, used, H, spec)
+    if spread > max_spread_mm and len(used) >= 3:
+        # a homography has 8 degrees of freedom; a camera over a flat sheet has 6 once its lens is
+        # known: fitted as a camera pose, three markers may place the whole sheet (two on one edge
+        # leave the turn about that edge to the lens's assumed focal length: not trusted)
+        posed = _posed_fit(found, wanted, used, image.shape[1::-1], spec, focal_px, max_error_mm)
+        if posed is not None and posed[2] <= max_spread_mm:
+            H, err, spread = posed
     if spread > max_spread_mm:
         raise LocaliseError(f"sheet {spec.kind!r}: markers {used} are too few or too close together to "
                             f"place the whole sheet (its corners are uncertain by {spread:.1f} mm, "
