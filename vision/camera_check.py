@@ -78,6 +78,13 @@ def _thirds(top: np.ndarray, reference_rgb: np.ndarray | None) -> dict[str, dict
     return out
 
 
+def _in_frame(points_px: np.ndarray, size: tuple[int, int], edge: float = 2.0) -> bool:
+    p = np.asarray(points_px, np.float64).reshape(-1, 2)
+    w, h = size
+    return bool((p[:, 0] >= edge).all() and (p[:, 1] >= edge).all() and (p[:, 0] <= w - 1 - edge).all()
+                and (p[:, 1] <= h - 1 - edge).all())
+
+
 def _more_pixels(scale: float, size: tuple[int, int], board_name: str) -> list[str]:
     """What to change when the board needs `scale` times more pixels per mm: the next common camera
     resolution that gives them, or the camera that much closer."""
@@ -141,10 +148,21 @@ def check_camera(image: np.ndarray, spec: SheetSpec, cells_mm: np.ndarray, board
                   "thirds": thirds},
         smallest_die_face_px=round(face, 1), largest_top_offset_mm=round(max(offsets), 1),
     )
-    if report["markers_missing"]:
-        reasons.append(f"markers {report['markers_missing']} not seen")
-        advice.append(f"uncover the {board_name}'s corner markers {report['markers_missing']} and keep all "
-                      "four in view")
+    # a marker the fit puts outside the frame is out of view, not covered: the referee places the board
+    # from the others (vision.localise: three as a camera pose); what matters then is whether every cell
+    # (a die standing on it included) is still in the frame
+    printed = spec.marker_corners()
+    out_of_view = [m for m in report["markers_missing"] if not _in_frame(calib.to_image(printed[m]), (w, h))]
+    covered = [m for m in report["markers_missing"] if m not in out_of_view]
+    cells_out = [i for i, (cx, cy) in enumerate(cells) if not _in_frame(pose.project(np.array(
+        [[cx + dx, cy + dy, z] for dx in (-13, 13) for dy in (-13, 13) for z in (0.0, DIE_MM)])), (w, h))]
+    report.update(markers_out_of_view=out_of_view, cells_out_of_view=len(cells_out))
+    if covered:
+        reasons.append(f"markers {covered} not seen")
+        advice.append(f"uncover the {board_name}'s corner markers {covered} and keep all four in view")
+    if cells_out:
+        reasons.append(f"{len(cells_out)} cells of the {board_name} are out of the frame")
+        advice.append(f"raise the camera or aim it at the {board_name}'s centre so all of it is in view")
     tilt = max(pose.tilt_deg, view_deg)
     if tilt > limits.max_tilt_deg:
         reasons.append(f"the camera looks at the {board_name} {tilt:.0f} degrees from straight down "
