@@ -9,34 +9,16 @@ import numpy as np
 import pytest
 from decoder_loop import run_loop, scripted
 from test_decoder_dice import HAND, first_cell, table
+from test_vision_zones import board_camera
 
-from datasets.camera import Pose, random_pose, table_texture
-from datasets.dice.scenes import render_dice_on_sheet
-from engine.dice_road import load_board
+from datasets.camera import Pose
 from referee_app import events
 from referee_app.games.dice import TRAY, BoardDiceReader, DiceAdapter, cell_key
 
 
 @pytest.fixture(scope="module")
 def camera():
-    import cv2
-
-    from drawing.dice_board import printable_board
-
-    board = load_board()
-    size = (1280, 720)
-    mm = (float(board.width), float(board.height))
-    _svg, png, _ = printable_board(board, dpi=100)
-    sheet = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
-    pose = random_pose(np.random.default_rng(3), mm, size, height_mm=(850, 900), tilt_deg=(3, 7),
-                       yaw_deg=(-3, 3), fill=(0.93, 0.96))
-    background = np.ascontiguousarray(table_texture(np.random.default_rng(4), size))
-
-    def shoot(dice, at=pose, noise=5):
-        return render_dice_on_sheet(sheet, mm, dice, at, rng=np.random.default_rng(noise), effects=0.3,
-                                    background=background)[0]
-
-    return board, pose, shoot
+    return board_camera()
 
 
 def die(board, cell, value, colour="white"):
@@ -54,7 +36,7 @@ def test_a_die_is_never_learned_as_empty_paper_by_its_neighbours(camera):
     board, _pose, shoot = camera
     reader = BoardDiceReader(board)
     reader.read(shoot([]))
-    frames = [shoot([die(board, "W02", 1)], noise=n) for n in range(6)]
+    frames = [shoot([die(board, "W02", 1)], noise=n) for n in range(4)]
     reader.read(frames[0])
     zr = reader.zones
     c = board.cells["W02"]

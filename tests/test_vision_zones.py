@@ -12,8 +12,9 @@ from engine.dice_road import load_board
 from referee_app.games.dice import TRAY, BoardDiceReader, cell_key, pool_key
 
 
-@pytest.fixture(scope="module")
-def scene():
+def board_camera():
+    """The printed dice board filmed by one fixed 1280x720 camera: (board, pose, shoot); `shoot(dice,
+    at=pose, noise=5)` renders the dice on it, from another camera pose if given."""
     import cv2
 
     from drawing.dice_board import printable_board
@@ -27,10 +28,16 @@ def scene():
                        yaw_deg=(-3, 3), fill=(0.93, 0.96))
     table = np.ascontiguousarray(table_texture(np.random.default_rng(4), size))
 
-    def shoot(dice):
-        return render_dice_on_sheet(sheet, mm, dice, pose, rng=np.random.default_rng(5), effects=0.3,
+    def shoot(dice, at=pose, noise=5):
+        return render_dice_on_sheet(sheet, mm, dice, at, rng=np.random.default_rng(noise), effects=0.3,
                                     background=table)[0]
 
+    return board, pose, shoot
+
+
+@pytest.fixture(scope="module")
+def scene():
+    board, _pose, shoot = board_camera()
     return board, shoot
 
 
