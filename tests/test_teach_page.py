@@ -1,0 +1,230 @@
+"""Teach my dice through the page's HTTP routes (issue 21): photos read and corrected, the profile saved
+by a sanitised name in the referee's own folder -- the same profile `teach dice` makes from the same
+photos and labels --, a running camera match taking it up; and every bad request refused clearly with
+nothing kept or written (no token, a photo with no dice, a value of 7, an unreadable or too-large
+photo, a photo id the referee does not hold)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee_app.cli import main
+from referee_app.hub import Hub
+from referee_app.store import MatchStore
+from referee_app.web.app import create_app
+from vision.realdata import greedy_match, iou_matrix
+
+SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "dice"
+LABELS = json.loads((SAMPLE / "labels.json").read_text())
+FIRST = sorted(LABELS["items"], key=lambda it: it["image"])[:3]
+
+
+@pytest.fixture()
+def web(tmp_path: Path):
+    hub = Hub(MatchStore(tmp_path / "data"))
+    app = create_app(hub)
+    yield hub, app.test_client(), {"X-Referee-Token": hub.admin_token}
+    hub.bus.close()
+
+
+def upload(client, token: dict, data: bytes, kind: str = "image/jpeg"):
+    return client.post("/api/teach/photos", data=data, headers=token | {"Content-Type": kind})
+
+
+def true_values(found: dict, item: dict) -> list[int]:
+    """What a player would answer for each found die: its labelled value, 0 where no die is labelled."""
+    gt = np.array([o["bbox"] for o in item["objects"]], np.float64).reshape(-1, 4)
+    boxes = np.array([d["box"] for d in found["dice"]], np.float64).reshape(-1, 4)
+    pairs = dict((j, i) for i, j in greedy_match(iou_matrix(gt, boxes), 0.5))
+    return [int(item["objects"][pairs[j]]["value"]) if j in pairs else 0 for j in range(len(boxes))]
+
+
+def profiles_dir(hub: Hub) -> Path:
+    return hub.store.data_dir / "dice-profiles"
+
+
+def test_the_page_saves_the_profile_teach_dice_makes_from_the_same_photos(web, tmp_path: Path, capsys):
+    hub, client, token = web
+    found, answers = [], []
+    for item in FIRST:
+        r = upload(client, token, (SAMPLE / item["image"]).read_bytes())
+        assert r.status_code == 201, r.get_json()
+        photo = r.get_json()
+        assert photo["width"] == 1280 and photo["dice"] and photo["source"] == "upload"
+        assert all(d["value"] in range(1, 7) and len(d["box"]) == 4 for d in photo["dice"])
+        found.append(photo)
+        answers.append(true_values(photo, item))
+    # the player corrects one reading (the profile learns the player's word, right or wrong)
+    answers[0][0] = answers[0][0] % 6 + 1
+    # the photo comes back as the page shows it
+    r = client.get(f"/api/teach/photos/{found[1]['photo']}.jpg")
+    assert r.status_code == 200 and r.mimetype == "image/jpeg"
+    body = {"name": "Ann's Dice!", "photos": [{"photo": p["photo"], "values": v}
+                                              for p, v in zip(found, answers, strict=True)]}
+    r = client.post("/api/teach/profiles", json=body, headers=token)
+    assert r.status_code == 201, r.get_json()
+    saved = r.get_json()
+    assert saved["name"] == "ann-s-dice" and saved["photos"] == 3
+    path = profiles_dir(hub) / "ann-s-dice.json"
+    assert Path(saved["file"]) == path.resolve() and f"--dice-profile {path.resolve()}" in saved["serve"]
+    assert client.get("/api/teach/profiles").get_json() == {"profiles": ["ann-s-dice"]}
+
+    # `teach dice` on a folder of the same photos labelled with the found boxes and the same values
+    folder = tmp_path / "ann-s-dice"
+    folder.mkdir()
+    items = []
+    for n, (photo, values, item) in enumerate(zip(found, answers, FIRST, strict=True), start=1):
+        (folder / f"photo-{n}.png").write_bytes((SAMPLE / item["image"]).read_bytes())
+        items.append({"image": f"photo-{n}.png", "width": photo["width"], "height": photo["height"],
+                      "objects": [{"kind": "die", "value": v, "bbox": d["box"]}
+                                  for d, v in zip(photo["dice"], values, strict=True) if v]})
+    (folder / "labels.json").write_text(json.dumps({"items": items}))
+    cli = tmp_path / "cli.json"
+    assert main(["teach", "dice", str(folder), "--first", "3", "--out", str(cli)]) == 0
+    capsys.readouterr()
+    page, made = json.loads(path.read_text()), json.loads(cli.read_text())
+    assert page["taught_on"] == {"folder": "ann-s-dice", "photos": ["photo-1.png", "photo-2.png", "photo-3.png"],
+                                 "box_convention": "whole_die"}
+    assert page == made
+    # the same name again is refused unless the player asks to replace it; nothing changes
+    before = path.read_bytes()
+    r = client.post("/api/teach/profiles", json=body | {"name": "ann s dice"}, headers=token)
+    assert r.status_code == 409 and "exists already" in r.get_json()["error"]
+    assert path.read_bytes() == before
+    body["photos"] = body["photos"][:1]
+    r = client.post("/api/teach/profiles", json=body | {"replace": True}, headers=token)
+    assert r.status_code == 201 and json.loads(path.read_text())["taught_on"]["photos"] == ["photo-1.png"]
+
+
+def blank_png(w: int = 640, h: int = 480) -> bytes:
+    return cv2.imencode(".png", np.full((h, w, 3), 190, np.uint8))[1].tobytes()
+
+
+def png_claiming(w: int, h: int) -> bytes:
+    """A tiny file whose PNG header claims a w x h picture."""
+    data = bytearray(blank_png(40, 40))
+    data[16:20], data[20:24] = w.to_bytes(4, "big"), h.to_bytes(4, "big")
+    return bytes(data)
+
+
+@pytest.mark.parametrize("data, kind, status, message", [
+    (blank_png(), "image/png", 422, "no die was found on this photo"),
+    (b"\xff\xd8\xff\xe0 not really a jpeg", "image/jpeg", 400, "not an image the referee can read"),
+    (b"", "image/jpeg", 400, "the upload is empty"),
+    (b"\0" * (8 * 1024 * 1024 + 1), "image/jpeg", 413, "larger than 8 MiB"),
+    (png_claiming(20000, 20000), "image/png", 413, "20000×20000 pixels"),
+    (b'{"camera": "zero"}', "application/json", 400, "or {\"camera\": n}"),
+])
+def test_a_photo_that_cannot_teach_is_refused_and_not_kept(web, data: bytes, kind: str, status: int,
+                                                           message: str):
+    hub, client, token = web
+    r = upload(client, token, data, kind)
+    assert r.status_code == status and message in r.get_json()["error"], r.get_json()
+    assert not client.application.config["teaching"].photos and not profiles_dir(hub).exists()
+
+
+def test_a_camera_frame_is_read_and_a_missing_camera_said_so(web):
+    hub, client, token = web
+    sample = cv2.imread(str(SAMPLE / FIRST[0]["image"]))
+
+    class Camera:  # cv2.VideoCapture's place: camera 2 sees the sample photo
+        def __init__(self, index: int) -> None:
+            self.index = index
+
+        def isOpened(self) -> bool:  # noqa: N802 - cv2's name
+            return self.index == 2
+
+        def read(self):
+            return True, sample.copy()
+
+        def release(self) -> None:
+            pass
+
+    client.application.config["camera_opener"] = Camera
+    r = client.post("/api/teach/photos", json={"camera": 2}, headers=token)
+    assert r.status_code == 201 and r.get_json()["source"] == "camera 2" and r.get_json()["dice"]
+    shown = client.get(f"/api/teach/photos/{r.get_json()['photo']}.jpg")
+    assert cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR).shape == sample.shape
+    r = client.post("/api/teach/photos", json={"camera": 0}, headers=token)
+    assert r.status_code == 404 and "upload a photo instead" in r.get_json()["error"]
+
+
+def test_bad_values_names_and_tokens_write_nothing(web):
+    hub, client, token = web
+    r = upload(client, token, (SAMPLE / FIRST[0]["image"]).read_bytes())
+    photo = r.get_json()
+    n = len(photo["dice"])
+    good = [d["value"] for d in photo["dice"]]
+
+    def save(values, name="mine", headers=token, photo_id=photo["photo"]):
+        return client.post("/api/teach/profiles", headers=headers,
+                           json={"name": name, "photos": [{"photo": photo_id, "values": values}]})
+
+    cases = [
+        (save(good[:-1] + [7]), 400, f"photo 1, die {n}: value 7; a die's value is 1..6"),
+        (save([0] * n), 400, "photo 1: every die on it is marked 'not a die'"),
+        (save(good[:-1]), 400, f"one per die found on it ({n})"),
+        (save([True] + good[1:]), 400, "value True"),
+        (save(good, name="!!!"), 400, "no letter or digit"),
+        (save(good, photo_id="0123456789abcdef"), 404, "no photo '0123456789abcdef'"),
+        (save(good, headers={}), 403, "a valid token is needed"),
+        (save(good, headers={"X-Referee-Token": "wrong"}), 403, "a valid token is needed"),
+        (upload(client, {}, (SAMPLE / FIRST[0]["image"]).read_bytes()), 403, "a valid token is needed"),
+        (client.post("/api/teach/profiles", data=b"[" * 40 + b"]" * 40, headers=token
+                     | {"Content-Type": "application/json"}), 400, "nested more than"),
+    ]
+    for r, status, message in cases:
+        assert r.status_code == status and message in r.get_json()["error"], (status, r.get_json())
+    assert not profiles_dir(hub).exists()
+    assert list(client.application.config["teaching"].photos) == [photo["photo"]]  # the 403 kept none
+    # a name with a path in it stays in the referee's folder
+    r = save(good, name="../../etc/passwd")
+    assert r.status_code == 201 and [p.name for p in profiles_dir(hub).iterdir()] == ["etc-passwd.json"]
+
+
+def test_a_running_camera_match_takes_up_a_saved_profile_at_its_next_frame(tmp_path: Path):
+    from referee_app.commands import serve
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    p = argparse.ArgumentParser()
+    serve._setup(p)
+    hub, loops = serve.build_referee(p.parse_args(["--frames", str(frames), "--data", str(tmp_path / "d")]))
+    camera_match = loops[-1].session.match_id
+    typed = hub.create_match("highway-grid", ["A", "B"]).match_id
+    client = create_app(hub).test_client()
+    admin = {"X-Referee-Token": hub.admin_token}
+    try:
+        photo = upload(client, admin, (SAMPLE / FIRST[0]["image"]).read_bytes()).get_json()
+        r = client.post("/api/teach/profiles", headers=admin, json={
+            "name": "ann", "photos": [{"photo": photo["photo"], "values": [d["value"] for d in photo["dice"]]}]})
+        assert r.status_code == 201
+        adapter = loops[-1].adapter
+        adapter.read(np.full((480, 640, 3), 128, np.uint8))
+        old_reader = adapter._reader
+        own = {"X-Referee-Token": hub.sessions[camera_match].token}
+        url = f"/api/matches/{camera_match}/dice-profile"
+        for body, headers, status, message in [
+            ({"profile": "ann"}, {}, 403, "a valid token is needed"),
+            ({"profile": "bob"}, own, 404, "no dice profile named 'bob' (saved ones: ann)"),
+            ({}, own, 400, "give the profile a 'name'"),
+        ]:
+            r = client.post(url, json=body, headers=headers)
+            assert r.status_code == status and message in r.get_json()["error"]
+        assert adapter._profile is None
+        r = client.post(f"/api/matches/{typed}/dice-profile", json={"profile": "ann"}, headers=admin)
+        assert r.status_code == 409 and "no camera watches" in r.get_json()["error"]
+        r = client.post(url, json={"profile": "ann"}, headers=own)
+        assert r.status_code == 200 and "next frame" in r.get_json()["note"]
+        assert adapter._profile is not None and adapter._profile.taught_on["folder"] == "ann"
+        adapter.read(np.full((480, 640, 3), 128, np.uint8))  # the next frame
+        assert adapter._reader is not old_reader and adapter._reader.zones.profile is adapter._profile
+    finally:
+        loops[-1].frames.close()
+        hub.bus.close()
