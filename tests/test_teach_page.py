@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import test_page_table
 
 from referee_app.cli import main
 from referee_app.hub import Hub
@@ -225,6 +226,107 @@ def test_a_running_camera_match_takes_up_a_saved_profile_at_its_next_frame(tmp_p
         assert adapter._profile is not None and adapter._profile.taught_on["folder"] == "ann"
         adapter.read(np.full((480, 640, 3), 128, np.uint8))  # the next frame
         assert adapter._reader is not old_reader and adapter._reader.zones.profile is adapter._profile
+    finally:
+        loops[-1].frames.close()
+        hub.bus.close()
+
+
+# -- the panel in headless Chromium ------------------------------------------------------------------
+browser = test_page_table.browser  # skips without Chromium
+
+
+class SampleCamera:
+    """cv2.VideoCapture's place: camera 1 sees the sample's first photo."""
+
+    image = cv2.imread(str(SAMPLE / FIRST[0]["image"]))
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
+        return self.index == 1
+
+    def read(self):
+        return True, SampleCamera.image.copy()
+
+    def release(self) -> None:
+        pass
+
+
+def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses_it(tmp_path: Path, browser):
+    from waitress_server import serving
+
+    from referee_app.commands import serve
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    p = argparse.ArgumentParser()
+    serve._setup(p)
+    hub, loops = serve.build_referee(p.parse_args(["--frames", str(frames), "--data", str(tmp_path / "d")]))
+    match = loops[-1].session.match_id
+    app = create_app(hub, stream_seconds=2)
+    app.config["camera_opener"] = SampleCamera
+    blank = tmp_path / "empty-table.png"
+    blank.write_bytes(blank_png())
+    try:
+        with serving(app, threads=8, drain=4) as port:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/?token={hub.admin_token}&match={match}")
+            page.click("#teach-btn")
+            page.wait_for_function("document.getElementById('teach-dialog').open && "
+                                   "document.getElementById('teach-camera').options.length === 1", timeout=15000)
+            # a photo with no dice: said on the page, nothing added
+            page.set_input_files("#teach-file", str(blank))
+            page.wait_for_selector("#teach-message.bad:has-text('no die was found on this photo')", timeout=20000)
+            assert page.locator(".teach-photo").count() == 0 and page.is_disabled("#teach-save")
+            # a frame of camera 1, then an uploaded photo: each shows its dice boxed, with a value menu each
+            page.click("#teach-take")
+            page.wait_for_selector(".teach-photo >> nth=0", timeout=20000)
+            page.set_input_files("#teach-file", str(SAMPLE / FIRST[1]["image"]))
+            page.wait_for_function("document.querySelectorAll('.teach-photo').length === 2", timeout=20000)
+            first = page.locator(".teach-photo").nth(0)
+            n = first.locator(".teach-box").count()
+            assert n > 3 and first.locator(".teach-value").count() == n
+            assert "camera 1" in first.inner_text() and "2 of 6 photos" in page.inner_text("#teach-count")
+            page.wait_for_function("document.querySelector('.teach-picture img').naturalWidth === 1280")
+            # the player corrects die 1 and marks die 2 as not a die
+            read = int(first.locator(".teach-value").nth(0).input_value())
+            first.locator(".teach-value").nth(0).select_option(str(read % 6 + 1))
+            first.locator(".teach-value").nth(1).select_option("0")
+            assert "not-die" in (first.locator(".teach-box").nth(1).get_attribute("class") or "")
+            page.fill("#teach-name", "Ann's dice")
+            page.click("#teach-save")
+            page.wait_for_selector("#teach-message.ok:has-text('Saved the profile “ann-s-dice”')", timeout=30000)
+            path = hub.store.data_dir / "dice-profiles" / "ann-s-dice.json"
+            assert f"--dice-profile {path.resolve()}" in page.inner_text("#teach-result")
+            saved = json.loads(path.read_text())
+            assert saved["taught_on"]["photos"] == ["photo-1.png", "photo-2.png"]
+            # the same name again: refused on the page, the file unchanged
+            before = path.read_bytes()
+            page.click("#teach-save")
+            page.wait_for_selector("#teach-message.bad:has-text('exists already')", timeout=30000)
+            assert path.read_bytes() == before
+            # the match on show takes it up at its next frame
+            page.click("#teach-use")
+            page.wait_for_selector("#teach-message.ok:has-text('reads the dice with “ann-s-dice” now')",
+                                   timeout=15000)
+            assert loops[-1].adapter._profile.taught_on["folder"] == "ann-s-dice"
+            context.close()
+            # a page without the token is told how to get one, and cannot add a photo
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/?match={match}")
+            page.evaluate("localStorage.clear()")
+            page.reload()
+            page.click("#teach-btn")
+            page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=15000)
+            page.evaluate("document.getElementById('teach-message').className = 'result'")
+            page.set_input_files("#teach-file", str(SAMPLE / FIRST[1]["image"]))  # the server says 403
+            page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=15000)
+            assert page.locator(".teach-photo").count() == 0
+            assert len(app.config["teaching"].photos) == 2  # the two the referee's page took
+            context.close()
     finally:
         loops[-1].frames.close()
         hub.bus.close()
