@@ -108,6 +108,25 @@ def profile_name(text: Any) -> str:
     return name
 
 
+def symbol_faces(symbols: Any) -> dict[int, str | bool]:
+    """{"6": "emblem"} (or true for an unnamed symbol) -> {6: "emblem"}; TeachError on anything else."""
+    if symbols is None:
+        return {}
+    if not isinstance(symbols, dict) or len(symbols) > 6:
+        raise TeachError("'symbols' maps a face value to what it shows instead of pips, "
+                         "e.g. {\"6\": \"emblem\"}")
+    out: dict[int, str | bool] = {}
+    for key, what in symbols.items():
+        if key not in ("1", "2", "3", "4", "5", "6"):
+            raise TeachError(f"symbols: {str(key)[:20]!r} is not a face value 1..6")
+        if what is True or (isinstance(what, str) and 0 < len(what.strip()) <= 40):
+            out[int(key)] = what.strip() if isinstance(what, str) else True
+        elif what is not False:
+            raise TeachError(f"symbols: face {key} shows {str(what)[:40]!r}; give true or a name of 1-40 "
+                             "characters")
+    return out
+
+
 class Teaching:
     """The photos of the teaching in progress (in memory: a restart forgets them) and the profiles'
     folder. One photo is read and one profile taught at a time; a second request meanwhile is told to
@@ -158,9 +177,11 @@ class Teaching:
         return found
 
     # -- the profile ----------------------------------------------------------------------------
-    def labelled(self, photos: Any) -> tuple[list[Any], list[np.ndarray]]:
+    def labelled(self, photos: Any, symbols: Any = None) -> tuple[list[Any], list[np.ndarray]]:
         """The page's corrections -> realdata items and their images, every value checked first.
-        `photos`: [{"photo": id, "values": [v per found die: 1..6, 0 = not a die]}, ...]."""
+        `photos`: [{"photo": id, "values": [v per found die: 1..6, 0 = not a die]}, ...]; `symbols`:
+        {"6": "emblem", ...}, the faces that show a symbol instead of pips (each such die is labelled
+        with it, as a label file would)."""
         from vision.learned.teach import check_labels
         from vision.realdata import LabelledImage, LabelledObject
         from vision.types import VisionError
@@ -168,6 +189,7 @@ class Teaching:
         if not isinstance(photos, list) or not 1 <= len(photos) <= self.max_photos:
             raise TeachError(f"give 'photos': 1-{self.max_photos} of "
                              "{\"photo\": id, \"values\": [value of each found die, 0 = not a die]}")
+        faces = symbol_faces(symbols)
         items, images, seen = [], [], set()
         for n, entry in enumerate(photos, start=1):
             if not isinstance(entry, dict):
@@ -185,7 +207,8 @@ class Teaching:
                     raise TeachError(f"photo {n}, die {k}: value {v!r}; a die's value is 1..6 "
                                      "(0: not a die)")
                 if v:
-                    objects.append(LabelledObject("die", v, tuple(photo.boxes[k - 1])))  # type: ignore[arg-type]
+                    extra = {"symbol": faces[v]} if v in faces else {}
+                    objects.append(LabelledObject("die", v, tuple(photo.boxes[k - 1]), extra=extra))  # type: ignore[arg-type]
             if not objects:
                 raise TeachError(f"photo {n}: every die on it is marked 'not a die', so it teaches nothing: "
                                  "a teaching photo must show labelled dice (drop it, or give its values)")
@@ -198,14 +221,14 @@ class Teaching:
             raise TeachError(str(exc)) from exc
         return items, images
 
-    def save(self, name: Any, photos: Any, replace: bool = False) -> tuple[Path, Any]:
+    def save(self, name: Any, photos: Any, replace: bool = False, symbols: Any = None) -> tuple[Path, Any]:
         """Teach from the corrected photos and save the profile as NAME; (file, profile)."""
         from vision.learned.profile import save_profile
         from vision.learned.teach import teach_images
         from vision.types import VisionError
 
         safe = profile_name(name)
-        items, images = self.labelled(photos)
+        items, images = self.labelled(photos, symbols)
         path = self.folder / f"{safe}.json"
         if path.exists() and not replace:
             raise TeachError(f"a dice profile named {safe!r} exists already: choose another name, or "

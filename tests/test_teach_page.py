@@ -66,12 +66,12 @@ def test_the_page_saves_the_profile_teach_dice_makes_from_the_same_photos(web, t
     # the photo comes back as the page shows it
     r = client.get(f"/api/teach/photos/{found[1]['photo']}.jpg")
     assert r.status_code == 200 and r.mimetype == "image/jpeg"
-    body = {"name": "Ann's Dice!", "photos": [{"photo": p["photo"], "values": v}
-                                              for p, v in zip(found, answers, strict=True)]}
+    body = {"name": "Ann's Dice!", "symbols": {"6": "emblem"},  # this set's 6 carries an emblem
+            "photos": [{"photo": p["photo"], "values": v} for p, v in zip(found, answers, strict=True)]}
     r = client.post("/api/teach/profiles", json=body, headers=token)
     assert r.status_code == 201, r.get_json()
     saved = r.get_json()
-    assert saved["name"] == "ann-s-dice" and saved["photos"] == 3
+    assert saved["name"] == "ann-s-dice" and saved["photos"] == 3 and saved["symbols"] == {"6": "emblem"}
     path = profiles_dir(hub) / "ann-s-dice.json"
     assert Path(saved["file"]) == path.resolve() and f"--dice-profile {path.resolve()}" in saved["serve"]
     assert client.get("/api/teach/profiles").get_json() == {"profiles": ["ann-s-dice"]}
@@ -83,7 +83,7 @@ def test_the_page_saves_the_profile_teach_dice_makes_from_the_same_photos(web, t
     for n, (photo, values, item) in enumerate(zip(found, answers, FIRST, strict=True), start=1):
         (folder / f"photo-{n}.png").write_bytes((SAMPLE / item["image"]).read_bytes())
         items.append({"image": f"photo-{n}.png", "width": photo["width"], "height": photo["height"],
-                      "objects": [{"kind": "die", "value": v, "bbox": d["box"]}
+                      "objects": [{"kind": "die", "value": v, "bbox": d["box"]} | ({"symbol": "emblem"} if v == 6 else {})
                                   for d, v in zip(photo["dice"], values, strict=True) if v]})
     (folder / "labels.json").write_text(json.dumps({"items": items}))
     cli = tmp_path / "cli.json"
@@ -163,9 +163,9 @@ def test_bad_values_names_and_tokens_write_nothing(web):
     n = len(photo["dice"])
     good = [d["value"] for d in photo["dice"]]
 
-    def save(values, name="mine", headers=token, photo_id=photo["photo"]):
+    def save(values, name="mine", headers=token, photo_id=photo["photo"], symbols=None):
         return client.post("/api/teach/profiles", headers=headers,
-                           json={"name": name, "photos": [{"photo": photo_id, "values": values}]})
+                           json={"name": name, "photos": [{"photo": photo_id, "values": values}], "symbols": symbols})
 
     cases = [
         (save(good[:-1] + [7]), 400, f"photo 1, die {n}: value 7; a die's value is 1..6"),
@@ -173,6 +173,8 @@ def test_bad_values_names_and_tokens_write_nothing(web):
         (save(good[:-1]), 400, f"one per die found on it ({n})"),
         (save([True] + good[1:]), 400, "value True"),
         (save(good, name="!!!"), 400, "no letter or digit"),
+        (save(good, symbols={"7": True}), 400, "symbols: '7' is not a face value 1..6"),
+        (save(good, symbols={"6": 6}), 400, "face 6 shows '6'; give true or a name"),
         (save(good, photo_id="0123456789abcdef"), 404, "no photo '0123456789abcdef'"),
         (save(good, headers={}), 403, "a valid token is needed"),
         (save(good, headers={"X-Referee-Token": "wrong"}), 403, "a valid token is needed"),
@@ -296,12 +298,14 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             first.locator(".teach-value").nth(1).select_option("0")
             assert "not-die" in (first.locator(".teach-box").nth(1).get_attribute("class") or "")
             page.fill("#teach-name", "Ann's dice")
+            page.check("#teach-symbols input[value='6']")  # this set's 6 shows a symbol
             page.click("#teach-save")
             page.wait_for_selector("#teach-message.ok:has-text('Saved the profile “ann-s-dice”')", timeout=30000)
             path = hub.store.data_dir / "dice-profiles" / "ann-s-dice.json"
             assert f"--dice-profile {path.resolve()}" in page.inner_text("#teach-result")
             saved = json.loads(path.read_text())
             assert saved["taught_on"]["photos"] == ["photo-1.png", "photo-2.png"]
+            assert saved["symbols"] == {"6": "symbol"} and "faces with a symbol: 6" in page.inner_text("#teach-message")
             # the same name again: refused on the page, the file unchanged
             before = path.read_bytes()
             page.click("#teach-save")

@@ -3,7 +3,8 @@
     POST /api/teach/photos                 token; a photo (JPEG/PNG body, at most 8 MiB) or
                                            {"camera": n}: what the dice reader found on it
     GET  /api/teach/photos/<id>.jpg        that photo (a camera's frame has no other copy on the page)
-    POST /api/teach/profiles               token; {"name", "photos": [{"photo", "values"}], "replace"}:
+    POST /api/teach/profiles               token; {"name", "photos": [{"photo", "values"}], "symbols",
+                                           "replace"}:
                                            teach and save DATA/dice-profiles/NAME.json
     GET  /api/teach/profiles               the saved profiles' names
     POST /api/matches/<id>/dice-profile    the match's token; {"profile": NAME}: its camera reads the
@@ -100,12 +101,13 @@ def register(app: Flask, hub: Any, require_token: Callable[[str | None], None]) 
         replace = data.get("replace", False)
         if not isinstance(replace, bool):
             raise TeachError("'replace' is true or false")
-        path, profile = teaching.save(data.get("name"), data.get("photos"), replace)
+        path, profile = teaching.save(data.get("name"), data.get("photos"), replace, data.get("symbols"))
         counts = profile.counts
         return jsonify(name=path.stem, file=str(path.resolve()),
                        dice_per_value={str(k): v for k, v in sorted(counts.items())},
                        untaught=[v for v in range(1, 7) if v not in counts], keep=profile.keep,
                        photos=len(profile.taught_on.get("photos", [])),
+                       symbols={str(k): v for k, v in sorted(profile.symbols.items())},
                        serve=f"highway-referee serve ... --dice-profile {path.resolve()}"), 201
 
     @app.post("/api/matches/<match_id>/dice-profile")

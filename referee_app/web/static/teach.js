@@ -129,7 +129,9 @@
 
   // -- the profile ---------------------------------------------------------------------------------
   async function save() {
-    const body = { name: $("teach-name").value, replace: $("teach-replace").checked,
+    const symbols = {};
+    for (const box of document.querySelectorAll("#teach-symbols input:checked")) symbols[box.value] = true;
+    const body = { name: $("teach-name").value, replace: $("teach-replace").checked, symbols,
       photos: photos.map((p) => ({ photo: p.photo, values: p.values })) };
     say("Teaching the referee your dice…");
     $("teach-save").disabled = true;
@@ -138,7 +140,9 @@
         body: JSON.stringify(body) });
     } finally { $("teach-save").disabled = !photos.length; }
     const faces = Object.entries(saved.dice_per_value).map(([v, n]) => `${v}: ${n}`).join(", ");
-    say(`Saved the profile “${saved.name}” (dice per value ${faces}).`, true);
+    const marked = Object.keys(saved.symbols || {});
+    say(`Saved the profile “${saved.name}” (dice per value ${faces}` +
+      (marked.length ? `; faces with a symbol: ${marked.join(", ")}` : "") + ").", true);
     const untaught = saved.untaught.length ? `<p>Values never shown on these photos (${saved.untaught.join(", ")}) keep the default reading.</p>` : "";
     const box = $("teach-result");
     box.hidden = false;
@@ -164,6 +168,8 @@
     if (!token()) say("This page may not teach: open the address printed where the referee was started (it carries the token).", false);
     await findCameras();
   }
+  $("teach-symbols").insertAdjacentHTML("beforeend", [1, 2, 3, 4, 5, 6].map((v) =>
+    `<label class="small"><input type="checkbox" value="${v}" aria-label="Face ${v} shows a symbol"> ${v}</label>`).join(" "));
   $("teach-btn").addEventListener("click", guarded(openPanel));
   $("teach-take").addEventListener("click", guarded(take));
   $("teach-upload").addEventListener("click", () => $("teach-file").click());
