@@ -34,6 +34,35 @@ def web(tmp_path: Path):
     hub.bus.close()
 
 
+class SampleCamera:
+    """cv2.VideoCapture's place: camera 1 sees the sample's first photo."""
+
+    image = cv2.imread(str(SAMPLE / FIRST[0]["image"]))
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
+        return self.index == 1
+
+    def read(self):
+        return True, SampleCamera.image.copy()
+
+    def release(self) -> None:
+        pass
+
+
+def camera_referee(tmp_path: Path):
+    """`serve --frames` of an empty folder: a highway-dice match with its camera loop (not started)."""
+    from referee_app.commands import serve
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    p = argparse.ArgumentParser()
+    serve._setup(p)
+    return serve.build_referee(p.parse_args(["--frames", str(frames), "--data", str(tmp_path / "d")]))
+
+
 def upload(client, token: dict, data: bytes, kind: str = "image/jpeg"):
     return client.post("/api/teach/photos", data=data, headers=token | {"Content-Type": kind})
 
@@ -132,26 +161,11 @@ def test_a_photo_that_cannot_teach_is_refused_and_not_kept(web, data: bytes, kin
 
 def test_a_camera_frame_is_read_and_a_missing_camera_said_so(web):
     hub, client, token = web
-    sample = cv2.imread(str(SAMPLE / FIRST[0]["image"]))
-
-    class Camera:  # cv2.VideoCapture's place: camera 2 sees the sample photo
-        def __init__(self, index: int) -> None:
-            self.index = index
-
-        def isOpened(self) -> bool:  # noqa: N802 - cv2's name
-            return self.index == 2
-
-        def read(self):
-            return True, sample.copy()
-
-        def release(self) -> None:
-            pass
-
-    client.application.config["camera_opener"] = Camera
-    r = client.post("/api/teach/photos", json={"camera": 2}, headers=token)
-    assert r.status_code == 201 and r.get_json()["source"] == "camera 2" and r.get_json()["dice"]
+    client.application.config["camera_opener"] = SampleCamera
+    r = client.post("/api/teach/photos", json={"camera": 1}, headers=token)
+    assert r.status_code == 201 and r.get_json()["source"] == "camera 1" and r.get_json()["dice"]
     shown = client.get(f"/api/teach/photos/{r.get_json()['photo']}.jpg")
-    assert cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR).shape == sample.shape
+    assert cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR).shape == SampleCamera.image.shape
     r = client.post("/api/teach/photos", json={"camera": 0}, headers=token)
     assert r.status_code == 404 and "upload a photo instead" in r.get_json()["error"]
 
@@ -192,13 +206,7 @@ def test_bad_values_names_and_tokens_write_nothing(web):
 
 
 def test_a_running_camera_match_takes_up_a_saved_profile_at_its_next_frame(tmp_path: Path):
-    from referee_app.commands import serve
-
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    p = argparse.ArgumentParser()
-    serve._setup(p)
-    hub, loops = serve.build_referee(p.parse_args(["--frames", str(frames), "--data", str(tmp_path / "d")]))
+    hub, loops = camera_referee(tmp_path)
     camera_match = loops[-1].session.match_id
     typed = hub.create_match("highway-grid", ["A", "B"]).match_id
     client = create_app(hub).test_client()
@@ -237,34 +245,10 @@ def test_a_running_camera_match_takes_up_a_saved_profile_at_its_next_frame(tmp_p
 browser = test_page_table.browser  # skips without Chromium
 
 
-class SampleCamera:
-    """cv2.VideoCapture's place: camera 1 sees the sample's first photo."""
-
-    image = cv2.imread(str(SAMPLE / FIRST[0]["image"]))
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-
-    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
-        return self.index == 1
-
-    def read(self):
-        return True, SampleCamera.image.copy()
-
-    def release(self) -> None:
-        pass
-
-
 def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses_it(tmp_path: Path, browser):
     from waitress_server import serving
 
-    from referee_app.commands import serve
-
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    p = argparse.ArgumentParser()
-    serve._setup(p)
-    hub, loops = serve.build_referee(p.parse_args(["--frames", str(frames), "--data", str(tmp_path / "d")]))
+    hub, loops = camera_referee(tmp_path)
     match = loops[-1].session.match_id
     app = create_app(hub, stream_seconds=2)
     app.config["camera_opener"] = SampleCamera
@@ -317,14 +301,15 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
                                    timeout=15000)
             assert loops[-1].adapter._profile.taught_on["folder"] == "ann-s-dice"
             context.close()
-            # a page without the token is told how to get one, and cannot add a photo
-            context = browser.new_context()
+            # on a phone, without the token: the panel fits, says how to get the token, adds no photo
+            context = browser.new_context(viewport={"width": 390, "height": 844})
             page = context.new_page()
             page.goto(f"http://127.0.0.1:{port}/?match={match}")
             page.evaluate("localStorage.clear()")
             page.reload()
             page.click("#teach-btn")
             page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=15000)
+            assert page.evaluate("document.getElementById('teach-dialog').scrollWidth") <= 390
             page.evaluate("document.getElementById('teach-message').className = 'result'")
             page.set_input_files("#teach-file", str(SAMPLE / FIRST[1]["image"]))  # the server says 403
             page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=15000)
