@@ -22,7 +22,10 @@ from typing import Any
 
 import numpy as np
 
-MAX_PHOTOS = 6  # photos a teaching holds (the oldest goes when a seventh comes); `teach` uses 3
+MAX_PHOTOS = 6  # photos one profile is taught from (`teach dice` uses 3)
+# photos held: twice that (Teaching), so a page that removed some and took others still finds the ones
+# it shows; and at most this many bytes of them (the oldest go first)
+HELD_BYTES = 256 * 1024 * 1024
 MAX_UPLOAD = 8 * 1024 * 1024  # bytes of one uploaded photo
 MAX_PIXELS = 4096 * 3072  # a decoded photo's width x height
 MAX_DICE = 60  # dice listed per photo (a tray photo holds a dozen)
@@ -165,15 +168,16 @@ class Teaching:
                       [round(float(det.value_confidence[i]), 3) for i in order], source)
         with self._lock:
             self.photos[photo.id] = photo
-            while len(self.photos) > self.max_photos:
+            while len(self.photos) > 1 and (len(self.photos) > 2 * self.max_photos or
+                                            sum(p.image.nbytes for p in self.photos.values()) > HELD_BYTES):
                 self.photos.popitem(last=False)
         return photo
 
     def photo(self, photo_id: Any) -> Photo:
         found = self.photos.get(photo_id) if isinstance(photo_id, str) else None
         if found is None:
-            raise TeachError(f"no photo {str(photo_id)[:40]!r}: the referee keeps the {self.max_photos} "
-                             "latest photos until it restarts; take it again", 404)
+            raise TeachError(f"no photo {str(photo_id)[:40]!r}: the referee keeps the "
+                             f"{2 * self.max_photos} latest photos until it restarts; take it again", 404)
         return found
 
     # -- the profile ----------------------------------------------------------------------------

@@ -319,3 +319,13 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
     finally:
         loops[-1].frames.close()
         hub.bus.close()
+
+
+def test_the_oldest_photos_are_let_go_and_a_save_naming_one_says_take_it_again(web):
+    hub, client, token = web
+    client.application.config["teaching"].max_photos = 1  # holds 2
+    ids = [upload(client, token, (SAMPLE / it["image"]).read_bytes()).get_json()["photo"] for it in FIRST]
+    assert list(client.application.config["teaching"].photos) == ids[1:]
+    r = client.post("/api/teach/profiles", headers=token, json={"name": "x", "photos": [{"photo": ids[0], "values": [1]}]})
+    assert r.status_code == 404 and "take it again" in r.get_json()["error"] and not profiles_dir(hub).exists()
+    assert client.get(f"/api/teach/photos/{ids[0]}.jpg").status_code == 404
