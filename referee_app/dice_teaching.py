@@ -99,6 +99,36 @@ def _declared_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+class FrameTap:
+    """Keeps the latest plain frame a match's camera loop reads (the loop's pictures are annotated),
+    chained in front of whatever already watches its frames (the set-up check)."""
+
+    def __init__(self, loop: Any) -> None:
+        self.after = loop.on_frame
+        self.image: np.ndarray | None = None
+        self.fresh = threading.Event()
+        loop.on_frame = self
+
+    def __call__(self, frame: Any) -> None:
+        self.image = frame.image
+        self.fresh.set()
+        if self.after is not None:
+            self.after(frame)
+
+    def take(self, seconds: float) -> np.ndarray | None:
+        """The next frame (waiting up to `seconds` for one), else the last one seen, else None."""
+        self.fresh.clear()
+        self.fresh.wait(seconds)
+        image = self.image
+        return None if image is None else image.copy()
+
+
+def match_frame(loop: Any, seconds: float = 3.0) -> np.ndarray | None:
+    """A plain frame of the camera watching a match (its loop), None when none comes in `seconds`."""
+    tap = loop.on_frame if isinstance(loop.on_frame, FrameTap) else FrameTap(loop)
+    return tap.take(seconds)
+
+
 def profile_name(text: Any) -> str:
     """The file name a profile is saved under: lower-case letters, digits and dashes, 1-40 of them."""
     if not isinstance(text, str) or len(text) > 80:

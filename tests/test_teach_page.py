@@ -170,6 +170,45 @@ def test_a_camera_frame_is_read_and_a_missing_camera_said_so(web):
     assert r.status_code == 404 and "upload a photo instead" in r.get_json()["error"]
 
 
+def test_a_frame_of_the_camera_a_match_watches_is_taken_plain(tmp_path: Path):
+    """The referee holds the match's camera: the photo is its next frame, without the annotations."""
+    import threading
+
+    from vision.types import Frame
+
+    hub, loops = camera_referee(tmp_path)
+    loop, client = loops[-1], create_app(hub).test_client()
+    admin = {"X-Referee-Token": hub.admin_token}
+    stop = threading.Event()
+
+    def camera():  # the loop's frames, as its thread would take them
+        k = 0
+        while not stop.wait(0.05):
+            loop.process(Frame(SampleCamera.image.copy(), 0.0, "camera:0", k))
+            k += 1
+
+    feeder = threading.Thread(target=camera)
+    try:
+        r = client.post("/api/teach/photos", json={"match": loop.session.match_id}, headers=admin)
+        assert r.status_code == 404 and "has sent no frame yet" in r.get_json()["error"]  # 3 s, no frame
+        feeder.start()
+        r = client.post("/api/teach/photos", json={"match": loop.session.match_id}, headers=admin)
+        assert r.status_code == 201, r.get_json()
+        photo = r.get_json()
+        assert photo["source"] == f"camera of match {loop.session.match_id}" and photo["dice"]
+        kept = client.application.config["teaching"].photo(photo["photo"]).image
+        assert np.array_equal(kept, SampleCamera.image)  # the plain frame
+        assert loop.camera_checks[1]["state"] != "waiting"  # the set-up check still sees the frames
+        r = client.post("/api/teach/photos", json={"match": "nope"}, headers=admin)
+        assert r.status_code == 404 and "no camera watches match 'nope'" in r.get_json()["error"]
+    finally:
+        stop.set()
+        if feeder.is_alive():
+            feeder.join(10)
+        loop.frames.close()
+        hub.bus.close()
+
+
 def test_bad_values_names_and_tokens_write_nothing(web):
     hub, client, token = web
     r = upload(client, token, (SAMPLE / FIRST[0]["image"]).read_bytes())
@@ -261,12 +300,15 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             page.goto(f"http://127.0.0.1:{port}/?token={hub.admin_token}&match={match}")
             page.click("#teach-btn")
             page.wait_for_function("document.getElementById('teach-dialog').open && "
-                                   "document.getElementById('teach-camera').options.length === 1", timeout=15000)
+                                   "document.getElementById('teach-camera').options.length === 2", timeout=15000)
+            assert page.evaluate("[...document.getElementById('teach-camera').options].map(o => o.text)") == [
+                "This match's camera", "Camera 1"]
             # a photo with no dice: said on the page, nothing added
             page.set_input_files("#teach-file", str(blank))
             page.wait_for_selector("#teach-message.bad:has-text('no die was found on this photo')", timeout=20000)
             assert page.locator(".teach-photo").count() == 0 and page.is_disabled("#teach-save")
             # a frame of camera 1, then an uploaded photo: each shows its dice boxed, with a value menu each
+            page.select_option("#teach-camera", "1")
             page.click("#teach-take")
             page.wait_for_selector(".teach-photo >> nth=0", timeout=20000)
             page.set_input_files("#teach-file", str(SAMPLE / FIRST[1]["image"]))

@@ -1,7 +1,8 @@
 """The page's Teach my dice routes (referee_app.dice_teaching holds the photos and saves the profiles):
 
-    POST /api/teach/photos                 token; a photo (JPEG/PNG body, at most 8 MiB) or
-                                           {"camera": n}: what the dice reader found on it
+    POST /api/teach/photos                 token; a photo (JPEG/PNG body, at most 8 MiB), {"camera": n}
+                                           or {"match": id} (a frame of the camera the match watches):
+                                           what the dice reader found on it
     GET  /api/teach/photos/<id>.jpg        that photo (a camera's frame has no other copy on the page)
     POST /api/teach/profiles               token; {"name", "photos": [{"photo", "values"}], "symbols",
                                            "replace"}:
@@ -24,7 +25,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee_app import camera_setup
 from referee_app.camera_setup import CameraError
-from referee_app.dice_teaching import MAX_UPLOAD, PHOTO_ID, TeachError, Teaching, decode_photo
+from referee_app.dice_teaching import MAX_UPLOAD, PHOTO_ID, TeachError, Teaching, decode_photo, match_frame
 from referee_app.web.body import parse_json_object
 
 IMAGE_TYPES = ("image/jpeg", "image/png", "application/octet-stream")
@@ -64,10 +65,14 @@ def register(app: Flask, hub: Any, require_token: Callable[[str | None], None]) 
             source = "upload"
         else:
             data = json_body()
+            if "match" in data:
+                image, source = frame_of_match(data["match"])
+                photo = teaching.add_photo(image, source)
+                return jsonify(photo.to_json() | {"max_photos": teaching.max_photos}), 201
             camera = data.get("camera")
             if isinstance(camera, bool) or not isinstance(camera, int) or not 0 <= camera <= 63:
-                raise TeachError("send a photo (Content-Type image/jpeg or image/png) or {\"camera\": n}, "
-                                 "n = 0..63, to take one from a camera")
+                raise TeachError("send a photo (Content-Type image/jpeg or image/png), or {\"camera\": n}, "
+                                 "n = 0..63, or {\"match\": id} to take one from a camera")
             try:
                 image = camera_setup.snapshot(camera, app.config.get("camera_opener"))
             except CameraError as exc:
@@ -76,6 +81,19 @@ def register(app: Flask, hub: Any, require_token: Callable[[str | None], None]) 
             source = f"camera {camera}"
         photo = teaching.add_photo(image, source)
         return jsonify(photo.to_json() | {"max_photos": teaching.max_photos}), 201
+
+    def frame_of_match(match_id: Any) -> tuple[Any, str]:
+        """A plain frame of the camera a running match watches (that camera cannot be opened twice)."""
+        if not isinstance(match_id, str) or not MATCH_ID.match(match_id):
+            raise TeachError("'match' is a match id")
+        loop = hub.loops.get(match_id)
+        if loop is None:
+            raise TeachError(f"no camera watches match {match_id!r}", 404)
+        image = match_frame(loop)
+        if image is None:
+            raise TeachError(f"the camera of match {match_id!r} has sent no frame yet: try again when the "
+                             "live view shows the table", 404)
+        return image, f"camera of match {match_id}"
 
     @app.get("/api/teach/photos/<name>")
     def teach_photo_jpeg(name: str):

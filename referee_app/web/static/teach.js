@@ -101,11 +101,12 @@
   async function take() {
     const n = $("teach-camera").value;
     if (n === "") { say("No camera is listed: upload a photo instead.", false); return; }
-    say(`Taking a photo with camera ${n}…`);
+    const which = n === "match" ? { match: $("match-select").value } : { camera: Number(n) };
+    say(`Taking a photo with ${n === "match" ? "this match's camera" : "camera " + n}…`);
     $("teach-take").disabled = true;
     try {
       await added(await call("/api/teach/photos", { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ camera: Number(n) }) }));
+        body: JSON.stringify(which) }));
     } finally { render(); }
   }
 
@@ -116,11 +117,20 @@
     await added(await call("/api/teach/photos", { method: "POST", headers: { "Content-Type": kind }, body: file }));
   }
 
+  // the camera the match on show watches first (the referee holds it: it cannot be opened twice), then
+  // the cameras on this machine
   async function findCameras() {
     const sel = $("teach-camera");
+    sel.innerHTML = "";
+    const match = $("match-select").value;
+    if (match) {
+      try {
+        await call(`/api/matches/${encodeURIComponent(match)}/cameras`);
+        sel.add(new Option("This match's camera", "match"));
+      } catch (e) { /* no camera watches this match */ }
+    }
     try {
       const out = await call("/api/setup/cameras");
-      sel.innerHTML = "";
       for (const c of out.cameras || []) sel.add(new Option(`Camera ${c.index}`, String(c.index)));
     } catch (e) { /* no camera list: uploading still works */ }
     $("teach-take").hidden = !sel.options.length;
