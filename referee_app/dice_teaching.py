@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 import secrets
 import threading
-import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,6 @@ class Photo:
     values: list[int]  # what the reader read on each
     confidence: list[float]
     source: str
-    taken: float = field(default_factory=time.time)
 
     def to_json(self) -> dict[str, Any]:
         h, w = self.image.shape[:2]
