@@ -156,10 +156,11 @@
     const untaught = saved.untaught.length ? `<p>Values never shown on these photos (${saved.untaught.join(", ")}) keep the default reading.</p>` : "";
     const box = $("teach-result");
     box.hidden = false;
-    box.innerHTML = `${untaught}<p>The referee reads with it once you either press <b>Use in this match</b>
-      (the camera of the match on show takes it from its next frame, until the referee restarts) or restart it with:</p>
-      <code class="teach-cmd">${esc(saved.serve)}</code>`;
-    $("teach-use").hidden = false;
+    const live = [...$("teach-camera").options].some((o) => o.value === "match");  // a camera watches the match
+    box.innerHTML = `${untaught}<p>The referee reads with it once you ` + (live ? `either press <b>Use in this match</b>
+      (the camera of the match on show takes it from its next frame, until the referee restarts) or ` : "") +
+      `restart it with:</p><code class="teach-cmd">${esc(saved.serve)}</code>`;
+    $("teach-use").hidden = !live;
   }
 
   async function use() {
