@@ -352,6 +352,10 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             page.click("#teach-btn")
             page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=15000)
             assert page.evaluate("document.getElementById('teach-dialog').scrollWidth") <= 390
+            # the saved profile is listed for the match (kept in the referee's folder, as after a restart)
+            page.wait_for_selector("#teach-use-row:not([hidden])", timeout=15000)
+            assert page.evaluate("[...document.getElementById('teach-saved').options].map(o => o.value)") == [
+                "ann-s-dice"]
             page.evaluate("document.getElementById('teach-message').className = 'result'")
             page.set_input_files("#teach-file", str(SAMPLE / FIRST[1]["image"]))  # the server says 403
             page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=15000)

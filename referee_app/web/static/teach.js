@@ -156,18 +156,31 @@
     const untaught = saved.untaught.length ? `<p>Values never shown on these photos (${saved.untaught.join(", ")}) keep the default reading.</p>` : "";
     const box = $("teach-result");
     box.hidden = false;
-    const live = [...$("teach-camera").options].some((o) => o.value === "match");  // a camera watches the match
+    const live = [...$("teach-camera").options].some((o) => o.value === "match");
     box.innerHTML = `${untaught}<p>The referee reads with it once you ` + (live ? `either press <b>Use in this match</b>
       (the camera of the match on show takes it from its next frame, until the referee restarts) or ` : "") +
       `restart it with:</p><code class="teach-cmd">${esc(saved.serve)}</code>`;
-    $("teach-use").hidden = !live;
+    await listProfiles(saved.name);
+  }
+
+  // the saved profiles (kept across restarts), any of which the match on show can take up
+  async function listProfiles(choose) {
+    const sel = $("teach-saved");
+    let names = [];
+    try { names = (await call("/api/teach/profiles")).profiles || []; } catch (e) { /* none listed */ }
+    const keep = choose || sel.value;
+    sel.innerHTML = "";
+    for (const n of names) sel.add(new Option(n, n));
+    if (names.includes(keep)) sel.value = keep;
+    const live = [...$("teach-camera").options].some((o) => o.value === "match");  // a camera watches the match
+    $("teach-use-row").hidden = !live || !names.length;
   }
 
   async function use() {
-    const match = $("match-select").value;
-    if (!saved || !match) return;
+    const match = $("match-select").value, name = $("teach-saved").value;
+    if (!name || !match) return;
     const out = await call(`/api/matches/${encodeURIComponent(match)}/dice-profile`, { method: "POST",
-      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ profile: saved.name }) });
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ profile: name }) });
     say(`Match ${out.match_id} reads the dice with “${out.profile}” now: ${out.note}.`, true);
   }
 
@@ -178,6 +191,7 @@
     render();
     if (!token()) say("This page may not teach: open the address printed where the referee was started (it carries the token).", false);
     await findCameras();
+    await listProfiles();
   }
   $("teach-symbols").insertAdjacentHTML("beforeend", [1, 2, 3, 4, 5, 6].map((v) =>
     `<label class="small"><input type="checkbox" value="${v}" aria-label="Face ${v} shows a symbol"> ${v}</label>`).join(" "));
