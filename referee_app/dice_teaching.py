@@ -161,7 +161,7 @@ def symbol_faces(symbols: Any) -> dict[int, str | bool]:
 class Teaching:
     """The photos of the teaching in progress (in memory: a restart forgets them) and the profiles'
     folder. One photo is read and one profile taught at a time; a second request meanwhile is told to
-    wait (TeachError 503), so no page can hold the server's threads on the reader."""
+    wait (TeachError 429), so no page can hold the server's threads on the reader."""
 
     def __init__(self, data_dir: Path, max_photos: int = MAX_PHOTOS) -> None:
         self.folder = Path(data_dir) / PROFILE_DIR
@@ -291,7 +291,7 @@ class Teaching:
     @contextmanager
     def _working(self) -> Iterator[None]:
         if not self._busy.acquire(blocking=False):
-            raise TeachError("the referee is busy with another teaching photo; try again in a moment", 503)
+            raise TeachError("the referee is busy with another teaching photo; try again in a moment", 429)
         try:
             yield
         finally:

@@ -80,7 +80,7 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
     @app.errorhandler(Busy)
     @app.errorhandler(StreamFull)
     def _busy(exc: Exception):
-        return jsonify(error=str(exc), status=503), 503, {"Retry-After": "5"}
+        return jsonify(error=str(exc), status=429), 429, {"Retry-After": "5"}
 
     @app.errorhandler(MatchLogError)
     @app.errorhandler(ReplayError)

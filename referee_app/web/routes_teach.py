@@ -34,7 +34,7 @@ MATCH_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 def _error(message: str, status: int) -> tuple[Response, int]:
     response = jsonify(error=message, status=status)
-    if status == 503:
+    if status == 429:
         response.headers["Retry-After"] = "2"
     return response, status
 

@@ -18,7 +18,7 @@
     try { data = await resp.json(); } catch (e) { data = { error: resp.statusText }; }
     if (!resp.ok) {
       let text = data.error || resp.statusText;
-      if (resp.status === 503) text += " (busy: try again in a moment)";
+      if (resp.status === 429) text += " (busy: try again in a moment)";
       if (resp.status === 403) text = "This page may not teach: open the address printed where the referee was started (it carries the token).";
       throw Object.assign(new Error(text), { status: resp.status });
     }
