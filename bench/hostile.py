@@ -164,7 +164,8 @@ def bench_fuzz(count: int) -> list[str]:
                 wall = time.perf_counter() - start
                 changed = state_of(hub) != before
                 seen = ", ".join(f"{k}: {v}" for k, v in sorted(codes.items()))
-                lines.append(f"fuzz {label}: {len(reqs)} requests in {wall:.0f} s; 5xx: {len(errors5)}; hangs: {hangs}"
+                lines.append(f"fuzz {label}: {len(reqs)} requests in {wall:.0f} s; 5xx: {len(errors5)}; "
+                             f"hangs: {hangs}"
                              + (f"; state changed: {'YES' if changed else 'no'}" if token is None else "")
                              + f"  [statuses {seen}]")
                 for req in errors5[:5]:

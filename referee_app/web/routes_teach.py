@@ -11,7 +11,7 @@
     POST /api/matches/<id>/dice-profile    the match's token; {"profile": NAME}: its camera reads the
                                            dice with it from the next frame on
 
-Every value is checked before the reader runs or a file is written; errors are JSON with a 4xx (503
+Every value is checked before the reader runs or a file is written; errors are JSON with a 4xx (429
 while another teaching request runs, with Retry-After)."""
 
 from __future__ import annotations
