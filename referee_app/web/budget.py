@@ -16,7 +16,7 @@ HINT_CONCURRENT = 2
 
 
 class Busy(Exception):
-    """Every slot is taken; answer 429 (Too Many Requests, never a 5xx) and let the client try again shortly."""
+    """Every slot is taken; answer 429 (never a 5xx) and let the client try again shortly."""
 
 
 class HintBudget:
