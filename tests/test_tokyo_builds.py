@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_tokyo_referee import play
 
 import engine
 from referee_app import demo_tokyo as dt
@@ -17,14 +18,6 @@ GAME = engine.get_game("tokyo-highway")
 STARTED = ("purple start (-150,-60) table (-150,-170)", "green start (150,-60) table (150,-170)")
 BUILD = "purple s1 -> (-60,-10) h2"
 YELLOW_BUILD = "p1 s1 -> (-210,-30) h3 junction"
-
-
-def play(*moves: str):
-    state = GAME.new_state()
-    for move in moves:
-        action = dt.seen_action(state, move)
-        state = state.apply(action, state.judge(action))
-    return state
 
 
 def shot(scene, camera, seed: int) -> np.ndarray:

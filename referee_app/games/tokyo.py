@@ -39,6 +39,7 @@ from engine import Action, EngineError, GameState
 from referee_app.games.base import Explanation, GameAdapter, Observation
 from referee_app.games.tokyo_builds import (
     BUILD_KEY,
+    DriftTrack,
     action_for,
     camera_drift,
     fuse_reading,
@@ -103,6 +104,7 @@ class TokyoAdapter(GameAdapter):
         self._builds: Any = None  # the latest frame's BuildBelief (referee_app.games.tokyo_builds)
         self._half_of: tuple[Any, Any] | None = None  # (calibration, the same at half size)
         self._modelled = False  # the latest frame was read against the match (see candidates)
+        self._track = DriftTrack()  # the camera's drift from its calibration, as last found
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -137,6 +139,7 @@ class TokyoAdapter(GameAdapter):
             self._step = float(step_mm)
         self._cache.clear()
         self._state = self._builds = None  # another camera: another match, most likely
+        self._track = DriftTrack()
 
     def use_second_calibration(self, calibration: Any) -> None:
         """The second camera's calibration (as `use_calibration` takes it; same printed mat, so the
@@ -271,7 +274,7 @@ class TokyoAdapter(GameAdapter):
                                          interpolation=cv2.INTER_AREA))
             # a knocked camera: the frame is brought back to the calibrated view, found from the
             # pieces standing on the table (the calibration is not redone)
-            drift = camera_drift(state, small, maps)
+            drift = camera_drift(state, small, maps, self._track)
             if drift is not None:
                 maps = warp_maps(maps, drift)
                 drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels

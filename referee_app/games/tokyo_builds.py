@@ -151,6 +151,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     # it is not theirs to move), by colour, as the page and the log write it
     who = state.rules.colors
     scored: dict[str, tuple[float, Any]] = {}
+    hulls: dict = {}
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
     for x, y in spots:
         for h in range(1, MAX_HEIGHT + 1):
@@ -164,7 +165,8 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                         if run < 1.5 * diameter or math.hypot(run, (h - base.height) * unit) > reach:
                             continue  # on the base, or the road would not rest on both tops
                         for junction in (False, True) if h >= 2 else (False,):
-                            s = score_build(maps, calib, known, qx, qy, h, junction, tops[base.id])
+                            s = score_build(maps, calib, known, qx, qy, h, junction, tops[base.id],
+                                            hulls=hulls)
                             action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
                             key = pieces_key(state, action)
                             total = s.total + placed
@@ -272,17 +274,35 @@ def with_builds(obs: Any, builds: BuildBelief) -> None:
         obs.items[BUILD_KEY] = best
 
 
-def camera_drift(state: Any, calib: Any, maps: Any) -> np.ndarray | None:
+def camera_drift(state: Any, calib: Any, maps: Any, track: DriftTrack | None = None) -> np.ndarray | None:
     """How far the frame has drifted from the calibrated view (a knocked camera), found from the
     pieces the engine knows stand on the table (vision.tokyo.piece_evidence.align_to_known; `maps`
     are the frame's piece maps): a 2x3 map from calibrated pixels to frame pixels, or None (no
-    drift, or nothing to align on)."""
-    from vision.tokyo.piece_evidence import align_to_known, known_mask
+    drift, or nothing to align on). With a `track`, the drift found for the same state is kept while
+    it explains the pieces as well as when it was found; only then is it searched again (the search
+    is a third of this step's time, and a camera is knocked once in a while, not every frame)."""
+    from vision.tokyo.piece_evidence import ALIGN_GAIN, align_to_known, alignment_score, known_mask
 
     if not state.supports:
         return None
     columns, sticks = known_pieces(state, calib)
-    return align_to_known(maps, known_mask(calib, maps.grey.shape, columns, sticks, grow_px=0))
+    known = known_mask(calib, maps.grey.shape, columns, sticks, grow_px=0)
+    if track is not None and track.state is state:
+        if alignment_score(maps, known, track.drift) >= track.score - ALIGN_GAIN:
+            return None if track.drift is None else track.drift.copy()
+    drift = align_to_known(maps, known)
+    if track is not None:
+        track.state, track.drift, track.score = state, drift, alignment_score(maps, known, drift)
+    return None if drift is None else drift.copy()
+
+
+@dataclass
+class DriftTrack:
+    """The drift last searched for, the state it was found against and how well it aligned."""
+
+    state: Any = None
+    drift: np.ndarray | None = None
+    score: float = 0.0
 
 
 def _same_build(a: Any, b: Any) -> bool:

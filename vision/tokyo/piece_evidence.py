@@ -142,19 +142,31 @@ class BuildScore:
     road: float
 
 
+def _hull(cache: dict | None, calib: TokyoCalibration, x: float, y: float, z0: float,
+          z1: float) -> np.ndarray:
+    if cache is None:
+        return column_hull(calib, x, y, z0, z1)
+    key = (x, y, z0, z1)
+    if key not in cache:
+        cache[key] = column_hull(calib, x, y, z0, z1)
+    return cache[key]
+
+
 def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: float, y: float, height: int,
-                junction: bool, base_top: np.ndarray, base_on_table: bool = False) -> BuildScore:
+                junction: bool, base_top: np.ndarray, base_on_table: bool = False,
+                hulls: dict | None = None) -> BuildScore:
     """The evidence for a new column at (x, y) of `height` units (its top unit yellow when `junction`)
     carrying a road from the column top `base_top` (mm; a point on the table when `base_on_table`: a
     start road) to its own top: the road's band drawn over the column (it rests on its top), pixels
-    of `known` pieces left out."""
+    of `known` pieces left out. `hulls`: a dict to keep the columns' outlines in between calls (the
+    same column is tried with every base)."""
     unit = calib.sizes.unit_mm
     top = np.array([x, y, height * unit])
     quad = stick_quad(calib, *stick_axis(calib, base_top, top, a_table=base_on_table))
-    body = column_hull(calib, x, y, 0.0, height * unit)
+    body = _hull(hulls, calib, x, y, 0.0, height * unit)
     polys = [quad, body]
     if junction:
-        polys.append(column_hull(calib, x, y, (height - 1) * unit, height * unit))
+        polys.append(_hull(hulls, calib, x, y, (height - 1) * unit, height * unit))
     pts = np.vstack([p.reshape(-1, 2) for p in polys])
     H, W = known.shape
     x0, y0 = np.maximum(pts.min(0), 0)
@@ -186,6 +198,35 @@ ALIGN_TURN_DEG = 2.0
 ALIGN_GAIN = 0.005  # share of the known pieces' pixels a correction must add to be taken (less is noise)
 
 
+def _known_points(known: np.ndarray, max_points: int) -> np.ndarray | None:
+    ys, xs = np.nonzero(known)
+    if len(xs) < 200:
+        return None
+    pick = np.linspace(0, len(xs) - 1, min(max_points, len(xs))).astype(int)
+    return np.stack([xs[pick], ys[pick]], 1).astype(np.float32)
+
+
+def _evidence(maps: PieceMaps) -> np.ndarray:
+    ev = (np.maximum(np.maximum(maps.grey, maps.road), maps.yellow) > 0).astype(np.float32)
+    return cv2.blur(ev, (3, 3))
+
+
+def alignment_score(maps: PieceMaps, known: np.ndarray, drift: np.ndarray | None,
+                    max_points: int = 2000) -> float:
+    """Share of the known pieces' pixels (moved by `drift`, None: not moved) that show piece evidence:
+    what `align_to_known` maximises, for checking that a drift found earlier still holds."""
+    pts = _known_points(known, max_points)
+    if pts is None:
+        return 0.0
+    if drift is not None:
+        pts = pts @ drift[:, :2].T.astype(np.float32) + drift[:, 2].astype(np.float32)
+    ev = _evidence(maps)
+    H, W = ev.shape
+    xi = np.clip(np.round(pts[:, 0]).astype(np.int32), 0, W - 1)
+    yi = np.clip(np.round(pts[:, 1]).astype(np.int32), 0, H - 1)
+    return float(ev[yi, xi].mean())
+
+
 def align_to_known(maps: PieceMaps, known: np.ndarray, max_points: int = 2000) -> np.ndarray | None:
     """The image's drift from the calibrated view, found from the pieces already standing: the
     rotation about their middle and shift (2x3, calibrated pixel -> frame pixel) under which the
@@ -193,14 +234,11 @@ def align_to_known(maps: PieceMaps, known: np.ndarray, max_points: int = 2000) -
     correction does clearly better than none (or there is too little to align on). A camera knocked
     by a degree moves the mat's image by ten or twenty pixels, more than a road is wide; the
     calibration is not redone, so the frame is brought back to it instead."""
-    ys, xs = np.nonzero(known)
-    if len(xs) < 200:
+    pts = _known_points(known, max_points)
+    if pts is None:
         return None
-    pick = np.linspace(0, len(xs) - 1, min(max_points, len(xs))).astype(int)
-    pts = np.stack([xs[pick], ys[pick]], 1).astype(np.float32)
     centre = pts.mean(0)
-    ev = (np.maximum(np.maximum(maps.grey, maps.road), maps.yellow) > 0).astype(np.float32)
-    ev = cv2.blur(ev, (3, 3))
+    ev = _evidence(maps)
     H, W = ev.shape
 
     def scores(theta: float, shifts: np.ndarray) -> np.ndarray:
