@@ -251,6 +251,9 @@ class RefereeLoop:
         self.stats.frames += 1
         if self.on_frame is not None:  # must return at once (the set-up check runs in its own thread)
             self.on_frame(frame)
+        watch = getattr(self.adapter, "watch", None)
+        if watch is not None:  # an adapter that reads the frame against the match as it stands
+            watch(self.session.state)
         try:
             obs = self.adapter.read(frame)
         except VisionError as exc:

@@ -63,12 +63,31 @@ def main() -> None:
                     page.screenshot(path=str(args.out / name), full_page=width > 600)
                     page.close()
                     print(args.out / name)
+                print(teach_shot(browser, server.effective_port, hub.admin_token, ids["highway-dice"],
+                                 args.out))
                 browser.close()
         finally:
             server.task_dispatcher.shutdown(cancel_pending=True, timeout=8)
             server.trigger.pull_trigger(server.close)
             thread.join(timeout=5)
             hub.bus.close()
+
+
+def teach_shot(browser, port: int, token: str, match: str, out: Path) -> Path:
+    """The Teach my dice panel after one photo of the bundled rendered dice."""
+    sample = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "dice" / "images"
+    page = browser.new_page(viewport={"width": 1280, "height": 1100})
+    page.goto(f"http://127.0.0.1:{port}/?token={token}&match={match}")
+    page.click("#teach-btn")
+    for k, photo in enumerate(sorted(sample.glob("*.jpg"))[:1], start=1):
+        page.set_input_files("#teach-file", str(photo))
+        page.wait_for_function(f"document.querySelectorAll('.teach-photo img').length === {k}", timeout=30000)
+    page.fill("#teach-name", "Ann's dice")
+    page.wait_for_timeout(500)
+    path = out / "page-teach.png"
+    page.locator("#teach-dialog").screenshot(path=str(path))
+    page.close()
+    return path
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 synthetic board keeps the set-up check of its first usable frame (off the frame path) and serves
 it with the match's cameras; in headless Chromium on a real waitress server the Camera set-up panel
 lists the cameras of a stand-in camera driver, shows a preview, runs the check and shows its
-verdict and figures (desktop and phone width), says what a 404 or a 503 means, and the live view of
+verdict and figures (desktop and phone width), says what a 404 or a 429 means, and the live view of
 a camera match shows its check."""
 
 from __future__ import annotations
@@ -255,7 +255,7 @@ def test_a_busy_or_vanished_camera_gets_a_clear_message(served, browser):
         Cameras.reading.clear()
         Cameras.answer.clear()
         shown = page.get_attribute("#setup-preview", "src")
-        Cameras.slow.set()  # the next snapshot takes a while: a check meanwhile is answered 503
+        Cameras.slow.set()  # the next snapshot takes a while: a check meanwhile is answered 429
         try:
             page.click("#setup-refresh")
             assert Cameras.reading.wait(20)

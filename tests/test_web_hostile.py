@@ -131,7 +131,7 @@ def test_the_web_hint_on_an_empty_4x4_board_answers_under_its_budget(hub):
     assert hub.store.path(mid).read_bytes() == before  # a hint changes nothing
 
 
-def test_hints_beyond_the_cap_get_a_503_at_once(hub):
+def test_hints_beyond_the_cap_get_a_429_at_once(hub):
     app = create_app(hub, hint_seconds=1.5, max_hints=1)
     client = app.test_client()
     mid = new_match(client, hub)
@@ -143,7 +143,7 @@ def test_hints_beyond_the_cap_get_a_503_at_once(hub):
         time.sleep(0.01)
     assert hints.running == 1
     r = client.get(f"/api/matches/{mid}/hint")
-    assert r.status_code == 503 and "hints are being worked out" in r.get_json()["error"]
+    assert r.status_code == 429 and "hints are being worked out" in r.get_json()["error"]
     assert r.headers["Retry-After"]
     t.join(60)
     assert out["result"].status_code == 200 and hints.running == 0
@@ -188,7 +188,7 @@ def _get(port, path, timeout=10.0, headers=None):
     return conn, conn.getresponse()
 
 
-def test_open_streams_never_take_every_thread_and_the_extra_get_503(hub, served):
+def test_open_streams_never_take_every_thread_and_the_extra_get_429(hub, served):
     app, port = served
     mid = hub.create_match("highway-grid", ["A", "B"]).match_id
     hub.publish_frame(b"\xff\xd8jpeg", mid)
@@ -204,7 +204,7 @@ def test_open_streams_never_take_every_thread_and_the_extra_get_503(hub, served)
             body = json.loads(resp.read())
             assert body["status"] == resp.status
             conn.close()
-    assert codes.count(404) == 10 and codes.count(200) == 4 and codes.count(503) == 6
+    assert codes.count(404) == 10 and codes.count(200) == 4 and codes.count(429) == 6
     assert app.config["streams"].open == 4
     conn, resp = _get(port, "/api/status", timeout=5)  # answers although 4 streams are open
     assert resp.status == 200 and "games" in json.loads(resp.read())

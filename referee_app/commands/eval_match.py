@@ -166,8 +166,10 @@ class Players:
             for _ in new:  # withdraw what the camera logged, latest first, and type the real move
                 session.correct(source="manual", reason="eval: not what was played")
             session.submit(session.parse(truth.notation), source="manual")
-        elif truth.notation in pending:
-            loop.confirm(truth.notation)
+        elif any(same_move(session.parse(n), session.parse(truth.notation), before) for n in pending):
+            # the question offers the move played (perhaps spelled otherwise: a colour for a seat)
+            loop.confirm(next(n for n in pending
+                              if same_move(session.parse(n), session.parse(truth.notation), before)))
             result.outcome = "confirmed"
         else:
             session.submit(session.parse(truth.notation), source="manual")

@@ -84,10 +84,12 @@ class DiceAdapter(GameAdapter):
 
     # -- camera ------------------------------------------------------------------------------
     def read(self, frame: Any) -> Observation:
-        if self._reader is None:
-            self._reader = BoardDiceReader(profile=self._profile)
+        reader = self._reader
+        # a profile given while the camera runs (the page's Teach my dice) is taken up at the next frame
+        if reader is None or reader.profile is not self._profile:
+            reader = self._reader = BoardDiceReader(profile=self._profile)
         image = frame.image if hasattr(frame, "image") else frame
-        return self._reader.read(image)
+        return reader.read(image)
 
     def expected(self, state: GameState) -> dict[str, Any]:
         assert isinstance(state, DiceState)

@@ -37,6 +37,15 @@ import numpy as np
 
 from engine import Action, EngineError, GameState
 from referee_app.games.base import Explanation, GameAdapter, Observation
+from referee_app.games.tokyo_builds import (
+    BUILD_KEY,
+    DriftTrack,
+    action_for,
+    camera_drift,
+    fuse_reading,
+    read_builds,
+    with_builds,
+)
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
@@ -45,6 +54,7 @@ STICK_TRUST = 0.4  # added to a new road's seen share (see action_confidence)
 MIN_GREY = 0.35  # below this share of grey pixels a "column" is a stick end on the table
 GREY_SATURATION = 70  # HSV saturation under which a pixel counts as grey plastic
 BLOCKING_WARNINGS = ("hand or large object", "glare")  # the view is unusable while these show
+HALF = 0.5  # the piece maps' scale: a road is still nine pixels wide at half of 720p
 UsableView = tuple[int, np.ndarray, Any]  # (camera number, its image, its TokyoCalibration)
 
 
@@ -90,6 +100,11 @@ class TokyoAdapter(GameAdapter):
         self._views_key: tuple[tuple[int, str], ...] | None = None  # (camera, "ok" or why left out)
         self._notices: list[tuple[str, str, dict[str, Any]]] = []  # (status, message, data) to log once
         self._view_images: dict[int, np.ndarray] = {}  # camera -> its annotated frame of the last read
+        self._state: GameState | None = None  # the match as the decoder last asked about it
+        self._builds: Any = None  # the latest frame's BuildBelief (referee_app.games.tokyo_builds)
+        self._half_of: tuple[Any, Any] | None = None  # (calibration, the same at half size)
+        self._modelled = False  # the latest frame was read against the match (see candidates)
+        self._track = DriftTrack()  # the camera's drift from its calibration, as last found
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -123,6 +138,8 @@ class TokyoAdapter(GameAdapter):
         if step_mm is not None:
             self._step = float(step_mm)
         self._cache.clear()
+        self._state = self._builds = None  # another camera: another match, most likely
+        self._track = DriftTrack()
 
     def use_second_calibration(self, calibration: Any) -> None:
         """The second camera's calibration (as `use_calibration` takes it; same printed mat, so the
@@ -234,13 +251,35 @@ class TokyoAdapter(GameAdapter):
         return calib
 
     # -- camera ------------------------------------------------------------------------------
+    def watch(self, state: GameState) -> None:
+        """The match as it stands before the next frame is read (the referee loop says so): its
+        pieces are what a new build is read against and what a knocked camera is aligned on."""
+        self._state = state
+
     def read(self, frame: Any) -> Observation:
+        import cv2
+
+        from vision.tokyo.piece_evidence import piece_maps, warp_maps, warp_to_calibrated
         from vision.types import check_image
 
         image = frame.image if hasattr(frame, "image") else frame
         check_image(image)
         calib = self.calibration_for(str(getattr(frame, "source_id", "")))
         digest = f"{_digest(image)}:{id(calib)}:{image.shape}"
+        state = self._state
+        maps = small = None
+        if state is not None:  # the evidence for pieces where the match says they stand, at half size
+            small = self._half(calib)
+            maps = piece_maps(cv2.resize(image, (small.camera.width, small.camera.height),
+                                         interpolation=cv2.INTER_AREA))
+            # a knocked camera: the frame is brought back to the calibrated view, found from the
+            # pieces standing on the table (the calibration is not redone)
+            drift = camera_drift(state, small, maps, self._track)
+            if drift is not None:
+                maps = warp_maps(maps, drift)
+                drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels
+                image = warp_to_calibrated(image, drift)
+                digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
         paired = isinstance(getattr(frame, "others", None), list)
         states, usable = self._other_views(frame) if paired else ({}, [])
         for cam, other, calib_k in usable:
@@ -260,7 +299,30 @@ class TokyoAdapter(GameAdapter):
         self._latest[table.signature] = table
         while len(self._latest) > 16:
             self._latest.pop(next(iter(self._latest)))
-        return observation(table, image)
+        out = observation(table, image)
+        self._builds, self._modelled = None, False
+        if state is not None and out.blocked is not None and not any(
+                BLOCKING_WARNINGS[0] in w for w in out.warnings):
+            # the builds are scored with the highlight's pixels left out: glare blinds a spot, not the view
+            out.blocked = None
+        if state is not None and out.blocked is None:
+            self._modelled = True
+            self._builds = read_builds(state, small, maps, table.observation, table.step_mm, table.phantom)
+        if self._builds is not None:
+            said = self.explain(state, out)  # the reader's own reading of the whole table
+            told = [(said.action, said.confidence)] if said.action is not None else said.candidates[:1]
+            for action, conf in told:
+                fuse_reading(self._builds, action, conf)
+            with_builds(out, self._builds)
+        return out
+
+    def _half(self, calib: Any) -> Any:
+        """The camera at the piece maps' half size (kept per calibration)."""
+        from vision.tokyo.piece_evidence import scaled
+
+        if self._half_of is None or self._half_of[0] is not calib:
+            self._half_of = (calib, scaled(calib, HALF))
+        return self._half_of[1]
 
     def _other_views(self, frame: Any) -> tuple[dict[int, tuple[str, str]], list[UsableView]]:
         """For each other camera of a paired frame: ("ok", "") or why it is left out, and the usable
@@ -312,6 +374,7 @@ class TokyoAdapter(GameAdapter):
 
     def expected(self, state: GameState) -> dict[str, Any]:
         """The signature of the table the engine believes in (same keys as `read` gives)."""
+        self._state = state
         view = state.table_view()
         heights = tuple(sorted(int(s["height"]) for s in view["supports"]))
         return {"supports": len(heights), "heights": heights,
@@ -325,6 +388,18 @@ class TokyoAdapter(GameAdapter):
         """
         from referee_app.decoder import candidates as cand
 
+        self._state = state
+        builds = self._builds
+        if self._modelled:
+            # the builds scored against the engine's table: each is one candidate (none: no new
+            # column); of the reader's piece counts only pieces lying on the table are "something
+            # else" (a knocked road, a fallen column): roads and heights it misses are no news
+            out = [cand.nothing(), cand.other(scope={"fallen", "loose"}, loose=True)]
+            for key, template in (builds.actions if builds is not None else {}).items():
+                action = action_for(state, template, builds.state)
+                if action is not None:
+                    out.append(cand.act(action, {BUILD_KEY: key}, self.action_cells(action)))
+            return out
         out = [cand.nothing(), cand.other(loose=True)]  # counts of pieces: a change is one come or gone
         expected = self.expected(state)
         if state.is_terminal() or table == expected:
@@ -344,12 +419,13 @@ class TokyoAdapter(GameAdapter):
         from engine.tokyo import TableReading, match_build
 
         expected = self.expected(state)
-        if dict(seen.items) == expected:
+        items = {k: v for k, v in seen.items.items() if k != BUILD_KEY}
+        if items == expected:
             return Explanation()  # the table is as the match left it (e.g. a wrong build taken back)
-        table = self._latest.get(signature(seen.items))
+        table = self._latest.get(signature(items))
         if table is None:
             return Explanation()
-        problems = table_problems(expected, seen.items, table)
+        problems = table_problems(expected, items, table)
         if problems:
             return Explanation(mismatch="the table disagrees with the match: " + "; ".join(problems))
         prepared = engine_reading(table, state)
@@ -360,7 +436,7 @@ class TokyoAdapter(GameAdapter):
             if missing:
                 return Explanation(mismatch="the table disagrees with the match: " + "; ".join(missing),
                                    cells=[f"r{r}" for r in prepared["_missing"]])
-            if nothing_new(state, prepared) or waiting_for_road(expected, seen.items):
+            if nothing_new(state, prepared) or waiting_for_road(expected, items):
                 return Explanation()  # nothing new, or a column stands ready for a road not laid yet
             return Explanation(mismatch=f"the table disagrees with the match: {exc}")
         confidence, doubts = action_confidence(table, action)

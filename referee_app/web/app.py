@@ -32,7 +32,7 @@ from referee_app.matchlog import MatchLogError, read_log
 from referee_app.replay import ReplayError
 from referee_app.replay_steps import states_at
 from referee_app.session import SessionError
-from referee_app.web import routes_camera, routes_match
+from referee_app.web import routes_camera, routes_match, routes_teach
 from referee_app.web.body import BodyError, int_field, parse_json_object, text_field
 from referee_app.web.budget import HINT_CONCURRENT, HINT_SECONDS, Busy, HintBudget
 from referee_app.web.streams import IDLE_SECONDS, StreamFull, StreamSlots, default_cap
@@ -80,7 +80,7 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
     @app.errorhandler(Busy)
     @app.errorhandler(StreamFull)
     def _busy(exc: Exception):
-        return jsonify(error=str(exc), status=503), 503, {"Retry-After": "5"}
+        return jsonify(error=str(exc), status=429), 429, {"Retry-After": "5"}
 
     @app.errorhandler(MatchLogError)
     @app.errorhandler(ReplayError)
@@ -409,6 +409,7 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
 
     routes_match.register(app, hub, require_token)  # end match, games' options, favicon
     routes_camera.register(app)  # camera list, preview snapshot, camera check
+    routes_teach.register(app, hub, require_token)  # Teach my dice: photos, profiles, a match's profile
     return app
 
 

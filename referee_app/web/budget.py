@@ -3,7 +3,7 @@
 A hint changes nothing, so it needs no token; what makes it safe for any page to ask is that it
 cannot take the machine: each search stops at its budget (the deadline is checked inside the
 search, so the CPU is freed then even if the client has gone), and at most `concurrent` run at
-a time -- the next one gets a 503 at once instead of a waiting thread.
+a time -- the next one gets a 429 at once instead of a waiting thread.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ HINT_CONCURRENT = 2
 
 
 class Busy(Exception):
-    """Every slot is taken; answer 503 and let the client try again shortly."""
+    """Every slot is taken; answer 429 (never a 5xx) and let the client try again shortly."""
 
 
 class HintBudget:

@@ -44,7 +44,7 @@ def register(app: Flask) -> None:
         return app.config.get("camera_opener")
 
     # Opening a camera can take seconds: one set-up request at a time, so no page can hold every
-    # server thread on cameras (the others get a 503 at once).
+    # server thread on cameras (the others get a 429 at once).
     busy = threading.Lock()
 
     def index_ok(n: str) -> int | None:
@@ -54,7 +54,7 @@ def register(app: Flask) -> None:
     def one_at_a_time(view: Callable[..., Any]) -> Callable[..., Any]:
         def guarded(*args: Any, **kwargs: Any) -> Any:
             if not busy.acquire(blocking=False):
-                response, status = _error("another camera set-up request is running; try again", 503)
+                response, status = _error("another camera set-up request is running; try again", 429)
                 response.headers["Retry-After"] = "1"
                 return response, status
             try:

@@ -4,7 +4,7 @@ Under waitress each open stream holds one worker thread for as long as it lasts.
 a match that does not exist is refused (404) before it starts; an open stream ends when nothing
 has been sent for `idle_seconds` (the page's EventSource reconnects with Last-Event-ID, an <img>
 keeps its last frame) and after `max_seconds` in any case; and at most `max_open` streams run at
-once -- one more gets a 503 at once, so the threads left over always answer the API.
+once -- one more gets a 429 at once, so the threads left over always answer the API.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def default_cap(threads: int) -> int:
 
 
 class StreamFull(Exception):
-    """Every stream slot is taken: answer 503."""
+    """Every stream slot is taken: answer 429 (Too Many Requests) with Retry-After."""
 
 
 class StreamSlots:

@@ -21,10 +21,9 @@ LOW_KEEP = 0.05  # teaching looks at what the network doubts too: the set's own 
 KEEP_FLOOR = 0.3
 
 
-def check_teaching(labels: LabelledSet, items: list[LabelledImage]) -> list[np.ndarray]:
-    """The teaching photos' images, after checking their labels; VisionError naming the first fault."""
-    from vision.sources import read_image
-
+def check_labels(items: list[LabelledImage]) -> None:
+    """VisionError naming the first teaching photo whose labels cannot be taught: no labelled die, a
+    value outside 1..6, a symbol that is neither true nor a name (the page checks its corrections so)."""
     for item in items:
         dice = [o for o in item.objects if o.kind == "die"]
         if not dice:
@@ -35,16 +34,33 @@ def check_teaching(labels: LabelledSet, items: list[LabelledImage]) -> list[np.n
             symbol = o.extra.get("symbol")
             if symbol is not None and not isinstance(symbol, (bool, str)):
                 raise VisionError(f"{item.image}: die {k} has symbol {symbol!r}; give true or a name")
+
+
+def check_teaching(labels: LabelledSet, items: list[LabelledImage]) -> list[np.ndarray]:
+    """The teaching photos' images, after checking their labels; VisionError naming the first fault."""
+    from vision.sources import read_image
+
+    check_labels(items)
     return [read_image(labels.path(item)) for item in items]
 
 
 def teach(labels: LabelledSet, items: list[LabelledImage],
           crop_model: Path | str = DEFAULT_CROP_MODEL) -> DiceProfile:
     from vision.dice.evaluate import box_convention
-    from vision.learned.reader import LearnedDiceReader
 
     convention = box_convention(labels.meta)
     images = check_teaching(labels, items)
+    return teach_images(items, images, convention, labels.folder.resolve().name, crop_model)
+
+
+def teach_images(items: list[LabelledImage], images: list[np.ndarray], convention: str = "whole_die",
+                 folder: str = "", crop_model: Path | str = DEFAULT_CROP_MODEL) -> DiceProfile:
+    """A profile from labelled photos already in memory (`teach` after reading its folder; the page's
+    Teach my dice with its photos): the same profile `teach` makes from the same images and labels.
+    `folder` is what the profile records it was taught on."""
+    from vision.learned.reader import LearnedDiceReader
+
+    check_labels(items)
     reader = LearnedDiceReader(mode="crops", crop_model=crop_model, keep=LOW_KEEP)
     net = EmbeddingNet(crop_model)
     feats: list[np.ndarray] = []
@@ -82,7 +98,7 @@ def teach(labels: LabelledSet, items: list[LabelledImage],
     f = np.concatenate(feats)
     profile = fit_profile(net, f, y, symbols=symbols, colours=colours, crop_model=path.name,
                           crop_model_sha256=file_sha256(path), feature=net.feature,
-                          taught_on={"folder": labels.folder.resolve().name,
+                          taught_on={"folder": folder,
                                      "photos": [it.image for it in items], "box_convention": convention})
     p_die = profile.judge(f).p_die
     profile.keep = _choose_keep(list(p_die[y > 0]), list(p_die[y == 0]))

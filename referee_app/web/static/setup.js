@@ -8,11 +8,11 @@
   let checkGames = [];  // games whose board the check knows (from /api/setup/cameras)
   let previewUrl = null;  // the object URL of the snapshot on show
 
-  // a failed answer's own words (the routes answer JSON errors), with what a 503 means to a user
+  // a failed answer's own words (the routes answer JSON errors), with what a 429 means to a user
   async function failure(resp) {
     let text = resp.statusText;
     try { text = (await resp.json()).error || text; } catch (e) { /* not JSON: keep the status text */ }
-    if (resp.status === 503) text += " (the referee is busy with another camera request: try again in a moment)";
+    if (resp.status === 429) text += " (the referee is busy with another camera request: try again in a moment)";
     return Object.assign(new Error(text), { status: resp.status });
   }
   async function getJson(path) {

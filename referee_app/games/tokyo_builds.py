@@ -1,0 +1,329 @@
+"""Tokyo Highway builds read against the engine's table: a belief over the builds that could have
+happened, not one reading of the whole table.
+
+The reader finds a new column's place well (grey plastic on a tinted mat) but not always the road it
+carries, nor its height (a road on its top hides where the column ends). The engine knows every piece
+already standing, so the question is narrower: a new column stands about here; which build put it
+there? Every support within a stick's reach is a base a player could have built from (legal or not:
+the engine judges later), every height one to `MAX_HEIGHT`, a junction or not, and the position on
+the reporting grid around the read one. Each candidate is drawn into the image through the calibrated
+camera (vision.tokyo.piece_evidence: the column's grey body up to its top, the road's band from the
+base's top to it) and scored by how much likelier the image is with those pieces there than with the
+table; pieces already standing count for nothing. The scores make a belief (a softmax with
+`TEMPERATURE` nats: neighbouring pixels are not independent evidence) over the builds' notations,
+with "no build" (score 0: the table there) among them. The decoder averages it over frames and
+commits, asks or waits on it like any other item.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from vision.beliefs import EMPTY, REST
+
+BUILD_KEY = "build"  # the Observation item: the notation of the build seen, beliefs over the candidates
+MAX_HEIGHT = 8  # columns a support may stack in the sets we know
+# nats of image evidence per unit of belief log-odds: the pixels of a blur's and a calibration's few
+# pixels of error are one piece of evidence (about a 7x7 patch of the half-size maps at 2 nats a pixel)
+TEMPERATURE = 100.0
+KEEP = 8  # builds kept in a belief (the rest share REST)
+NEAR_GRID = 1  # grid steps around the read position tried in x and y
+# the reader's own measurement of where a column stands is evidence too: within a few mm (its error
+# on the renders and photos, docs/vision/tokyo.md), a Gaussian of this spread
+POSITION_SIGMA_MM = 4.0
+
+
+@dataclass
+class BuildBelief:
+    """A frame's belief over the pieces put down (`pieces_key` -> probability, EMPTY for none), the
+    actions they are in the state read against, and that state."""
+
+    belief: dict[Any, float] = field(default_factory=dict)
+    actions: dict[str, Any] = field(default_factory=dict)
+    state: Any = None
+
+
+def _fmt(v: float) -> str:
+    return f"{v:g}"
+
+
+def pieces_key(state: Any, action: Any) -> str:
+    """What the camera sees put down, whoever's turn the engine thinks it is: the new column and
+    where its road comes from (a column's place, or the table). The belief is kept over these, so a
+    frame read against the match one move behind (the decoder had just committed a move when it
+    came) still adds its evidence to the same item; `action_for` turns a key back into the action
+    of the match as it stands."""
+    from engine.tokyo import Start
+
+    if isinstance(action, Start):
+        sup, (tx, ty) = action.support, action.table
+        return f"({_fmt(sup.x)},{_fmt(sup.y)}) h1 from table ({_fmt(tx)},{_fmt(ty)})"
+    sup, base = action.support, state.support(action.base)
+    return (f"({_fmt(sup.x)},{_fmt(sup.y)}) h{sup.height}{' junction' if sup.junction else ''} "
+            f"from ({_fmt(base.x)},{_fmt(base.y)})")
+
+
+def action_for(state: Any, template: Any, read_against: Any) -> Any:
+    """The action that puts down the pieces of `template` (an action of the state `read_against`)
+    in `state`: the player to move, the base that stands at the same place; None when `state` has
+    no such move (the pieces are already on the table, or their base is not)."""
+    from engine.tokyo import Start
+
+    if state is read_against:
+        return template
+    sup = template.support
+    if any(abs(s.x - sup.x) < 1e-6 and abs(s.y - sup.y) < 1e-6 for s in state.supports):
+        return None  # already standing: this state has it
+    if isinstance(template, Start) != state.in_setup:
+        return None  # a start road once the set-up is over, or a build during it
+    if isinstance(template, Start):
+        return replace(template, player=state.rules.colors[state.current_player()])
+    was = read_against.support(template.base)
+    base = next((s for s in state.supports if abs(s.x - was.x) < 1e-6 and abs(s.y - was.y) < 1e-6), None)
+    if base is None:
+        return None
+    return _with_crossings(state, replace(template, base=base.id, player=state.rules.colors[base.owner],
+                                          observed=()))
+
+
+def _tops(state: Any, unit: float) -> dict[int, np.ndarray]:
+    return {s.id: np.array([s.x, s.y, s.height * unit]) for s in state.supports}
+
+
+def known_pieces(state: Any, calib: Any) -> tuple[list[tuple[float, float, float]], list[tuple[Any, Any]]]:
+    """The engine's columns (x, y, top z) and roads (their lower edges, as vision.tokyo.piece_evidence
+    draws them)."""
+    from vision.tokyo.piece_evidence import stick_axis
+
+    unit = calib.sizes.unit_mm
+    tops = _tops(state, unit)
+    columns = [(float(t[0]), float(t[1]), float(t[2])) for t in tops.values()]
+    sticks = []
+    for st in state.sticks:
+        a = tops[st.base] if st.base is not None else np.array([st.a[0], st.a[1], 0.0])
+        b = tops[st.end] if st.end is not None else np.array([st.b[0], st.b[1], 0.0])
+        sticks.append(stick_axis(calib, a, b, st.base is None, st.end is None))
+    return columns, sticks
+
+
+def new_positions(state: Any, observation: dict[str, Any],
+                  phantom: frozenset[int]) -> list[tuple[float, float]]:
+    """Where the reader saw a column the engine does not know (merged when two readings are one)."""
+    g = state.rules.geometry
+    out: list[tuple[float, float]] = []
+    for k, s in enumerate(observation.get("supports") or []):
+        if s.get("x_mm") is None or k in phantom:
+            continue
+        x, y = float(s["x_mm"]), float(s["y_mm"])
+        if any(math.hypot(t.x - x, t.y - y) < g.column_diameter_mm for t in state.supports):
+            continue
+        if all(math.hypot(px - x, py - y) >= g.column_diameter_mm for px, py in out):
+            out.append((x, y))
+    return out
+
+
+def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
+                phantom: frozenset[int] = frozenset()) -> BuildBelief | None:
+    """The belief over the builds that could have put the new column(s) read where they stand
+    (`maps`: the frame's vision.tokyo.piece_evidence.piece_maps); None when the engine expects no
+    build (set-up, match over) or the reader saw no new column."""
+    from engine.tokyo import Build, NewSupport
+    from vision.tokyo.piece_evidence import known_mask, score_build
+
+    if state.is_terminal():
+        return None
+    spots = new_positions(state, observation, phantom)
+    if not spots:
+        return None
+    if state.in_setup:
+        return _read_starts(state, calib, maps, observation, step, spots)
+    unit = calib.sizes.unit_mm
+    reach = calib.sizes.stick_length_mm
+    diameter = calib.sizes.column_diameter_mm
+    columns, sticks = known_pieces(state, calib)
+    known = known_mask(calib, maps.grey.shape, columns, sticks)
+    tops = _tops(state, unit)
+    # the builder is the base's owner (a road belongs to the support it leaves from: out of turn, if
+    # it is not theirs to move), by colour, as the page and the log write it
+    who = state.rules.colors
+    scored: dict[str, tuple[float, Any]] = {}
+    hulls: dict = {}
+    grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
+    for x, y in spots:
+        for h in range(1, MAX_HEIGHT + 1):
+            cx, cy = (round(x / step) * step, round(y / step) * step) if step > 0 else (x, y)
+            for dx in grid:
+                for dy in grid:
+                    qx, qy = float(cx + dx), float(cy + dy)
+                    placed = _placement(qx - x, qy - y)
+                    for base in state.supports:
+                        run = math.hypot(base.x - qx, base.y - qy)
+                        if run < 1.5 * diameter or math.hypot(run, (h - base.height) * unit) > reach:
+                            continue  # on the base, or the road would not rest on both tops
+                        for junction in (False, True) if h >= 2 else (False,):
+                            s = score_build(maps, calib, known, qx, qy, h, junction, tops[base.id],
+                                            hulls=hulls)
+                            action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
+                            key = pieces_key(state, action)
+                            total = s.total + placed
+                            if key not in scored or total > scored[key][0]:
+                                scored[key] = (total, action)
+    return _belief(state, scored)
+
+
+def _placement(dx: float, dy: float) -> float:
+    """The reader's position measurement as nats on the image evidence's scale (a log-prior)."""
+    return -TEMPERATURE * (dx * dx + dy * dy) / (2 * POSITION_SIGMA_MM**2)
+
+
+def _belief(state: Any, scored: dict[str, tuple[float, Any]]) -> BuildBelief | None:
+    """Scores (notation -> (nats, action)) as a belief with "no build" (0 nats) among them."""
+    if not scored:
+        return None
+    best = sorted(scored.items(), key=lambda kv: -kv[1][0])[:KEEP]
+    top = max(0.0, best[0][1][0])
+    weights = {k: math.exp((v - top) / TEMPERATURE) for k, (v, _) in best}
+    none_w = math.exp((0.0 - top) / TEMPERATURE)
+    rest_w = sum(math.exp((v - top) / TEMPERATURE) for _, (v, _) in
+                 sorted(scored.items(), key=lambda kv: -kv[1][0])[KEEP:KEEP + 40]) / 40
+    total = sum(weights.values()) + none_w
+    belief: dict[Any, float] = {k: w / total for k, w in weights.items()}
+    belief[EMPTY] = none_w / total
+    belief[REST] = max(1e-4, rest_w / total)
+    actions = {k: _with_crossings(state, a) for k, (_, a) in best}
+    return BuildBelief(belief, actions, state)
+
+
+START_DIRECTIONS = 36  # where no road was read: table ends tried around a start column
+
+
+def _read_starts(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
+                 spots: list[tuple[float, float]]) -> BuildBelief | None:
+    """The set-up's start roads: a one-unit column carrying a road down to the table. The table end
+    is taken near the far end of a road the reader saw leaving the column, else tried all round it
+    at the span the set's stick gives a one-unit climb; each scored as a build is."""
+    from engine.tokyo import NewSupport, Start
+    from vision.tokyo.piece_evidence import known_mask, score_build
+
+    unit, reach = calib.sizes.unit_mm, calib.sizes.stick_length_mm
+    columns, sticks = known_pieces(state, calib)
+    known = known_mask(calib, maps.grey.shape, columns, sticks)
+    who = state.rules.colors[state.current_player()]
+    snap = (lambda v: float(round(v / step) * step)) if step > 0 else float
+    grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
+    scored: dict[str, tuple[float, Any]] = {}
+    for x, y in spots:
+        ends = []
+        for st in observation.get("sticks") or []:
+            pts = st.get("endpoints_mm")
+            if pts is None:
+                continue
+            near, far = sorted(pts, key=lambda p: math.hypot(p[0] - x, p[1] - y))
+            if math.hypot(near[0] - x, near[1] - y) < calib.sizes.column_diameter_mm * 2 and \
+                    0.6 * reach <= math.hypot(far[0] - x, far[1] - y) <= 1.1 * reach:
+                ends += [(far[0] + dx, far[1] + dy) for dx in grid for dy in grid]
+        if not ends:
+            run = math.sqrt(max((0.9 * reach) ** 2 - unit**2, 0.0))
+            ends = [(x + run * math.cos(a), y + run * math.sin(a))
+                    for a in np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)]
+        for dx in grid:
+            for dy in grid:
+                qx, qy = snap(x) + dx, snap(y) + dy
+                placed = _placement(qx - x, qy - y)
+                for tx, ty in ends:
+                    t = (snap(tx), snap(ty))
+                    if math.hypot(t[0] - qx, t[1] - qy) > reach:
+                        continue
+                    s = score_build(maps, calib, known, qx, qy, 1, False, np.array([t[0], t[1], 0.0]),
+                                    base_on_table=True)
+                    action = Start(NewSupport(qx, qy, 1), t, who)
+                    key = pieces_key(state, action)
+                    if key not in scored or s.total + placed > scored[key][0]:
+                        scored[key] = (s.total + placed, action)
+    return _belief(state, scored)
+
+
+def _with_crossings(state: Any, action: Any) -> Any:
+    """The build with what lies on top at each crossing of its road, as the heights decide it (the
+    camera cannot show a road passing through another)."""
+    from engine import EngineError
+    from engine.tokyo import Build, Observed
+
+    if not isinstance(action, Build):
+        return action
+    try:
+        crossings = state.judge(action).details.get("crossings") or []
+    except EngineError:
+        return action
+    observed = tuple(sorted((Observed(c["road"], c["new_on_top"]) for c in crossings), key=lambda o: o.road))
+    return replace(action, observed=observed)
+
+
+def with_builds(obs: Any, builds: BuildBelief) -> None:
+    """Put the build belief into the Observation: the likeliest build as its item, and beliefs for
+    every item (the piece counts as the reader's confidences say, the build as scored)."""
+    from referee_app.decoder.evidence import beliefs_from_items
+
+    best = max((k for k in builds.belief if k != REST), key=lambda k: builds.belief[k])
+    obs.beliefs = {**beliefs_from_items(obs.items, obs.confidence), BUILD_KEY: dict(builds.belief)}
+    if best is not EMPTY:
+        obs.items[BUILD_KEY] = best
+
+
+def camera_drift(state: Any, calib: Any, maps: Any, track: DriftTrack | None = None) -> np.ndarray | None:
+    """How far the frame has drifted from the calibrated view (a knocked camera), found from the
+    pieces the engine knows stand on the table (vision.tokyo.piece_evidence.align_to_known; `maps`
+    are the frame's piece maps): a 2x3 map from calibrated pixels to frame pixels, or None (no
+    drift, or nothing to align on). With a `track`, the drift found for the same state is kept while
+    it explains the pieces as well as when it was found; only then is it searched again (the search
+    is a third of this step's time, and a camera is knocked once in a while, not every frame)."""
+    from vision.tokyo.piece_evidence import ALIGN_GAIN, align_to_known, alignment_score, known_mask
+
+    if not state.supports:
+        return None
+    columns, sticks = known_pieces(state, calib)
+    known = known_mask(calib, maps.grey.shape, columns, sticks, grow_px=0)
+    if track is not None and track.state is state:
+        if alignment_score(maps, known, track.drift) >= track.score - ALIGN_GAIN:
+            return None if track.drift is None else track.drift.copy()
+    drift = align_to_known(maps, known)
+    if track is not None:
+        track.state, track.drift, track.score = state, drift, alignment_score(maps, known, drift)
+    return None if drift is None else drift.copy()
+
+
+@dataclass
+class DriftTrack:
+    """The drift last searched for, the state it was found against and how well it aligned."""
+
+    state: Any = None
+    drift: np.ndarray | None = None
+    score: float = 0.0
+
+
+def _same_build(a: Any, b: Any) -> bool:
+    """The same pieces put down (the player's spelling and the crossings aside)."""
+    if type(a) is not type(b):
+        return False
+    ja, jb = a.to_json(), b.to_json()
+    keys = ("base", "support", "ramp", "onto", "table")
+    return all(ja.get(k) == jb.get(k) for k in keys)
+
+
+def fuse_reading(builds: BuildBelief, action: Any, confidence: float) -> None:
+    """The reader's own whole-table reading (the build `engine.tokyo.match_build` finds in it, with
+    the reader's confidence) is a second witness: its build's odds are multiplied by the reader's
+    (confidence / (1 - confidence)) when the belief holds it. A build the pixels never proposed is
+    not added: the reader's positions and heights are what the candidates were drawn around."""
+    c = min(max(float(confidence), 0.02), 0.98)
+    for key, candidate in builds.actions.items():
+        if _same_build(candidate, action) and key in builds.belief:
+            builds.belief[key] *= c / (1 - c)
+            total = sum(v for k, v in builds.belief.items() if k != REST)
+            for k in builds.belief:
+                builds.belief[k] /= total
+            return

@@ -1,0 +1,209 @@
+"use strict";
+// Teach my dice (issue 21): take a frame from a camera or upload a photo, see the dice the reader found
+// with their values, correct each value (or mark "not a die"), repeat for a few photos, then save a
+// profile the server names and keeps. Teaching changes what the referee reads, so it needs the token.
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  const token = () => localStorage.getItem("referee-token") || "";
+  let maxPhotos = 6;
+  const photos = [];  // [{photo, width, height, source, dice, url}] in the order they were taken
+  let saved = null;  // the last saved profile's answer
+
+  async function call(path, opts = {}) {
+    const headers = Object.assign({}, opts.headers || {});
+    if (token()) headers["X-Referee-Token"] = token();
+    const resp = await fetch(path, Object.assign({ cache: "no-store" }, opts, { headers }));
+    let data = null;
+    try { data = await resp.json(); } catch (e) { data = { error: resp.statusText }; }
+    if (!resp.ok) {
+      let text = data.error || resp.statusText;
+      if (resp.status === 429) text += " (busy: try again in a moment)";
+      if (resp.status === 403) text = "This page may not teach: open the address printed where the referee was started (it carries the token).";
+      throw Object.assign(new Error(text), { status: resp.status });
+    }
+    return data;
+  }
+  function say(text, ok) {
+    const box = $("teach-message");
+    box.textContent = text;
+    box.className = "result " + (ok === undefined ? "" : ok ? "ok" : "bad");
+  }
+
+  // -- photos --------------------------------------------------------------------------------------
+  function valueSelect(k, value) {
+    const opts = [1, 2, 3, 4, 5, 6, 0].map((v) => `<option value="${v}"${v === value ? " selected" : ""}>${v || "not a die"}</option>`);
+    return `<select class="teach-value" data-die="${k}" aria-label="Die ${k + 1}'s value">${opts.join("")}</select>`;
+  }
+
+  // the die itself, enlarged beside its menu: a square around its box, cut from the photo by CSS
+  const THUMB = 48;
+  function thumb(p, d) {
+    const [x1, y1, x2, y2] = d.box;
+    const side = 1.25 * Math.max(x2 - x1, y2 - y1, 1), k = THUMB / side;
+    const left = (x1 + x2) / 2 - side / 2, top = (y1 + y2) / 2 - side / 2;
+    const style = `background-image:url('${p.url}');background-size:${(p.width * k).toFixed(1)}px ${(p.height * k).toFixed(1)}px;` +
+      `background-position:${(-left * k).toFixed(1)}px ${(-top * k).toFixed(1)}px`;
+    return `<span class="teach-thumb" aria-hidden="true" style="${style}"></span>`;
+  }
+
+  function render() {
+    const list = $("teach-photos");
+    list.innerHTML = photos.map((p, n) => {
+      const boxes = p.dice.map((d, k) => {
+        const [x1, y1, x2, y2] = d.box;
+        const style = `left:${(100 * x1 / p.width).toFixed(2)}%;top:${(100 * y1 / p.height).toFixed(2)}%;` +
+          `width:${(100 * (x2 - x1) / p.width).toFixed(2)}%;height:${(100 * (y2 - y1) / p.height).toFixed(2)}%`;
+        return `<span class="teach-box" data-die="${k}" style="${style}"><b>${k + 1}</b></span>`;
+      }).join("");
+      const rows = p.dice.map((d, k) => `<li>${thumb(p, d)}<label>Die ${k + 1} <span class="muted small">read ${d.value}` +
+        ` (${Math.round(100 * d.confidence)} % sure)</span> ${valueSelect(k, p.values[k])}</label></li>`).join("");
+      return `<div class="teach-photo" data-photo="${esc(p.photo)}">
+        <div class="row gap"><b>Photo ${n + 1}</b><span class="muted small">${esc(p.source)} · ${p.dice.length} dice found</span>
+          <button type="button" class="secondary small-button teach-drop" data-n="${n}">Remove</button></div>
+        <div class="teach-picture"><img src="${esc(p.url)}" alt="Photo ${n + 1} with the dice found">${boxes}</div>
+        <ol class="teach-dice">${rows}</ol></div>`;
+    }).join("");
+    for (const b of list.querySelectorAll(".teach-drop")) {
+      b.addEventListener("click", () => {
+        const [gone] = photos.splice(Number(b.dataset.n), 1);
+        if (gone.url) URL.revokeObjectURL(gone.url);
+        render();
+      });
+    }
+    for (const sel of list.querySelectorAll(".teach-value")) {
+      const card = sel.closest(".teach-photo");
+      const p = photos.find((x) => x.photo === card.dataset.photo);
+      const mark = () => {
+        p.values[Number(sel.dataset.die)] = Number(sel.value);  // the player's word, kept across redraws
+        card.querySelector(`.teach-box[data-die="${sel.dataset.die}"]`).classList.toggle("not-die", sel.value === "0");
+      };
+      sel.addEventListener("change", mark);
+      mark();
+    }
+    $("teach-count").textContent = `${photos.length} of ${maxPhotos} photos` +
+      (photos.length && photos.length < 3 ? " (3 are usually enough)" : "");
+    $("teach-save").disabled = !photos.length;
+    for (const id of ["teach-take", "teach-upload"]) $(id).disabled = photos.length >= maxPhotos;
+  }
+
+  async function added(p) {
+    maxPhotos = p.max_photos || maxPhotos;
+    // the server keeps the photo: the page shows its copy, so a camera frame looks as it was read
+    const resp = await fetch(`/api/teach/photos/${encodeURIComponent(p.photo)}.jpg`, { cache: "no-store" });
+    p.url = resp.ok ? URL.createObjectURL(await resp.blob()) : "";
+    p.values = p.dice.map((d) => d.value);
+    photos.push(p);
+    render();
+    say(`${p.dice.length} dice found on photo ${photos.length}: check each value and correct the wrong ones.`, true);
+  }
+
+  async function take() {
+    const n = $("teach-camera").value;
+    if (n === "") { say("No camera is listed: upload a photo instead.", false); return; }
+    const which = n === "match" ? { match: $("match-select").value } : { camera: Number(n) };
+    say(`Taking a photo with ${n === "match" ? "this match's camera" : "camera " + n}…`);
+    $("teach-take").disabled = true;
+    try {
+      await added(await call("/api/teach/photos", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(which) }));
+    } finally { render(); }
+  }
+
+  async function upload(file) {
+    if (!file) return;
+    say(`Reading ${file.name}…`);
+    const kind = /png$/i.test(file.type) ? "image/png" : "image/jpeg";
+    await added(await call("/api/teach/photos", { method: "POST", headers: { "Content-Type": kind }, body: file }));
+  }
+
+  // the camera the match on show watches first (the referee holds it: it cannot be opened twice), then
+  // the cameras on this machine
+  async function findCameras() {
+    const sel = $("teach-camera");
+    sel.innerHTML = "";
+    const match = $("match-select").value;
+    if (match) {
+      try {
+        await call(`/api/matches/${encodeURIComponent(match)}/cameras`);
+        sel.add(new Option("This match's camera", "match"));
+      } catch (e) { /* no camera watches this match */ }
+    }
+    try {
+      const out = await call("/api/setup/cameras");
+      for (const c of out.cameras || []) sel.add(new Option(`Camera ${c.index}`, String(c.index)));
+    } catch (e) { /* no camera list: uploading still works */ }
+    $("teach-take").hidden = !sel.options.length;
+    sel.hidden = !sel.options.length;
+  }
+
+  // -- the profile ---------------------------------------------------------------------------------
+  async function save() {
+    const symbols = {};
+    for (const box of document.querySelectorAll("#teach-symbols input:checked")) symbols[box.value] = true;
+    const body = { name: $("teach-name").value, replace: $("teach-replace").checked, symbols,
+      photos: photos.map((p) => ({ photo: p.photo, values: p.values })) };
+    say("Teaching the referee your dice…");
+    $("teach-save").disabled = true;
+    try {
+      saved = await call("/api/teach/profiles", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body) });
+    } finally { $("teach-save").disabled = !photos.length; }
+    const faces = Object.entries(saved.dice_per_value).map(([v, n]) => `${v}: ${n}`).join(", ");
+    const marked = Object.keys(saved.symbols || {});
+    say(`Saved the profile “${saved.name}” (dice per value ${faces}` +
+      (marked.length ? `; faces with a symbol: ${marked.join(", ")}` : "") + ").", true);
+    const untaught = saved.untaught.length ? `<p>Values never shown on these photos (${saved.untaught.join(", ")}) keep the default reading.</p>` : "";
+    const box = $("teach-result");
+    box.hidden = false;
+    const live = [...$("teach-camera").options].some((o) => o.value === "match");
+    box.innerHTML = `${untaught}<p>The referee reads with it once you ` + (live ? `either press <b>Use in this match</b>
+      (the camera of the match on show takes it from its next frame, until the referee restarts) or ` : "") +
+      `restart it with:</p><code class="teach-cmd">${esc(saved.serve)}</code>`;
+    await listProfiles(saved.name);
+  }
+
+  // the saved profiles (kept across restarts), any of which the match on show can take up
+  async function listProfiles(choose) {
+    const sel = $("teach-saved");
+    let names = [];
+    try { names = (await call("/api/teach/profiles")).profiles || []; } catch (e) { /* none listed */ }
+    const keep = choose || sel.value;
+    sel.innerHTML = "";
+    for (const n of names) sel.add(new Option(n, n));
+    if (names.includes(keep)) sel.value = keep;
+    const live = [...$("teach-camera").options].some((o) => o.value === "match");  // a camera watches the match
+    $("teach-use-row").hidden = !live || !names.length;
+  }
+
+  async function use() {
+    const match = $("match-select").value, name = $("teach-saved").value;
+    if (!name || !match) return;
+    const out = await call(`/api/matches/${encodeURIComponent(match)}/dice-profile`, { method: "POST",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ profile: name }) });
+    say(`Match ${out.match_id} reads the dice with “${out.profile}” now: ${out.note}.`, true);
+  }
+
+  const guarded = (fn) => (...a) => fn(...a).catch((e) => say(e.message, false));
+  async function openPanel() {
+    const dialog = $("teach-dialog");
+    if (!dialog.open) dialog.showModal();
+    render();
+    if (!token()) say("This page may not teach: open the address printed where the referee was started (it carries the token).", false);
+    await findCameras();
+    await listProfiles();
+  }
+  $("teach-symbols").insertAdjacentHTML("beforeend", [1, 2, 3, 4, 5, 6].map((v) =>
+    `<label class="small"><input type="checkbox" value="${v}" aria-label="Face ${v} shows a symbol"> ${v}</label>`).join(" "));
+  $("teach-btn").addEventListener("click", guarded(openPanel));
+  $("teach-take").addEventListener("click", guarded(take));
+  $("teach-upload").addEventListener("click", () => $("teach-file").click());
+  $("teach-file").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";  // the same file may be chosen again
+    guarded(upload)(file);
+  });
+  $("teach-save").addEventListener("click", guarded(save));
+  $("teach-use").addEventListener("click", guarded(use));
+  $("teach-close").addEventListener("click", () => $("teach-dialog").close());
+})();
