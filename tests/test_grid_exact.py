@@ -124,3 +124,40 @@ def test_compiled_search_agrees_with_the_python_one():
     deep = jitsearch.JitSearch([0] * 16, deadline=0.0001, table_bits=12)
     with pytest.raises(SearchTimeout):
         deep.outcome()
+
+
+def _lopsided(rng: random.Random, empties: int) -> GridState:
+    """Small pieces along one path of each player, large ones elsewhere: most paths can no longer
+    be a best path, so many empty cells lie on the same live paths (the compiled search keeps one
+    cell of each such kind)."""
+    a, b = rng.choice(PATHS[0]), rng.choice(PATHS[1])
+    cells = sorted(range(16), key=lambda c: (c not in a and c not in b, rng.random()))
+    board = [0] * 16
+    for piece, cell in zip(range(1, 17), cells, strict=True):
+        board[cell] = piece
+    for cell in rng.sample(range(16), empties):
+        board[cell] = 0
+    return GridState(tuple(board))
+
+
+def test_compiled_endgame_and_merged_cells_match_brute_force():
+    """The compiled search fills the last three cells directly and tries one cell of each set of
+    empty cells on the same live paths; both against plain minimax, on positions where merging
+    happens (checked: fewer cells among the moves than empty cells)."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    rng = random.Random(77)
+    merged = 0
+    for empties, count in ((1, 6), (2, 10), (3, 16), (4, 12), (5, 2)):
+        for i in range(count):
+            state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
+            want = brute_force_value(state)
+            search = jitsearch.JitSearch(state.board, table_bits=10)
+            sign = 1 if state.placed % 2 == 0 else -1
+            assert sign * search.exact_value() == want, state.board
+            assert jitsearch.JitSearch(state.board, table_bits=10).outcome() == sign * ((want > 0) - (want < 0))
+            if empties >= 2:
+                cells = {c for _, c in search.ordered_moves(-1)}
+                merged += len(cells) < empties
+    assert merged >= 5
