@@ -94,6 +94,8 @@ def grid_page(r: dict[str, Any]) -> str:
         out.append(f"| {row['empty']} | {row['positions']} | {num(row['median_cpu_s'], 3)} | "
                    f"{num(row['max_cpu_s'], 3)} | {num(row['max_nodes'])} | "
                    f"{num(row['previous_median_cpu_s'], 3)} |\n")
+    if any(row.get("previous_median_cpu_s") is None for row in g["solver"]):
+        out.append("\n— : the previous search is not run there (it takes minutes a position).\n")
     if g.get("compiled_from_empty"):
         out.append(f"\nFrom {g['compiled_from_empty']} empty cells `grid solve` ran the compiled search "
                    "(engine/grid/jitsearch.py, numba installed); below that, and everywhere without numba, "
