@@ -161,3 +161,24 @@ def test_compiled_endgame_and_merged_cells_match_brute_force():
                 cells = {c for _, c in search.ordered_moves(-1)}
                 merged += len(cells) < empties
     assert merged >= 5
+
+
+def test_grid_solve_with_a_time_limit_answers_exactly_at_twelve_empty_cells():
+    """Where the compiled search is ready, `grid solve` (which always has a time limit) goes from
+    its 2-ply pass straight to the exact search up to JIT_REACH empty cells, instead of deepening
+    heuristic passes two plies at a time; the margin agrees with a fresh search and its best line."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    state = random_position(random.Random(1), 12)
+    text = " ".join(str(v) if v else "." for v in state.board)
+    proc = _cli("grid", "solve", text, "--json", "--time", "600")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    sign = 1 if state.placed % 2 == 0 else -1
+    assert out["exact"] is True and out["depth"] == 12
+    assert out["value"] == sign * jitsearch.JitSearch(state.board).exact_value()
+    line = state
+    for notation in out["principal"]:  # the best line it prints ends on that margin
+        line = line.apply(next(a for a in line.legal_actions() if a.notation() == notation))
+    assert line.is_terminal() and final_margin(line.board) == out["value"]

@@ -25,7 +25,9 @@ result is cached beside the module and loads in about a second afterwards.
 from __future__ import annotations
 
 import itertools
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -42,6 +44,22 @@ except ImportError:  # pragma: no cover - exercised where numba is absent
 
 def available() -> bool:
     return numba is not None
+
+
+def cached() -> bool:
+    """Whether this machine has compiled the search of the current source before (numba's cache
+    index beside the module is newer than it), so a use costs a load of about a second, not a
+    compile of about half a minute. False where numba keeps its cache elsewhere (a safe answer)."""
+    if numba is None:
+        return False
+    source = Path(__file__)
+    line = _search.py_func.__code__.co_firstlineno
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    index = source.parent / "__pycache__" / f"jitsearch._search-{line}.{tag}.nbi"
+    try:
+        return index.stat().st_mtime >= source.stat().st_mtime
+    except OSError:
+        return False
 
 
 INF = 1 << 30
