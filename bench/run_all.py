@@ -275,12 +275,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         kept = {"readers": ("readers", "reader_alone", "frame_to_verdict_ms", "reader_frames"),
                 "railroad_ink": ("railroad_ink_sheets_per_s", "railroad_ink"), "grid": ("grid",),
                 "scripts": ("scripts",)}
-        for name in sorted(skip & kept.keys()):
+        taken = (skip & kept.keys()) - set(earlier.get("skipped", []))  # what the earlier run measured
+        for name in sorted(taken):
             for key in kept[name]:
                 result[key] = earlier.get(key, result[key])
-        result["kept_from"] = {"file": str(args.keep), "sections": sorted(skip & kept.keys()),
+        result["kept_from"] = {"file": str(args.keep), "sections": sorted(taken),
                                "machine": earlier.get("machine")}
-        result["skipped"] = sorted(set(result["skipped"]) - (skip & kept.keys()))
+        result["skipped"] = sorted(set(result["skipped"]) - taken)
     result["section_cpu_s"] = sections
     result["section_wall_s"] = walls
     result["total_cpu_s"] = time.process_time() - started
