@@ -182,3 +182,32 @@ def test_grid_solve_with_a_time_limit_answers_exactly_at_twelve_empty_cells():
     for notation in out["principal"]:  # the best line it prints ends on that margin
         line = line.apply(next(a for a in line.legal_actions() if a.notation() == notation))
     assert line.is_terminal() and final_margin(line.board) == out["value"]
+
+
+def test_compiled_pair_bounds_hold_every_filling_and_are_tighter():
+    """The pair bounds of the compiled search contain the margin of every way to fill the empty
+    cells, and are never looser than the per-path bounds (strictly tighter on some positions)."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    import itertools
+
+    rng = random.Random(31)
+    tighter = 0
+    for i in range(24):
+        state = random_position(rng, 4 + i % 3) if i % 2 else _lopsided(rng, 4 + i % 3)
+        empty = state.empty_cells()
+        margins = []
+        for pieces in itertools.permutations(state.reserve()):
+            board = list(state.board)
+            for c, p in zip(empty, pieces, strict=True):
+                board[c] = p
+            margins.append(final_margin(board))
+        search = jitsearch.JitSearch(state.board, table_bits=4)
+        tables = jitsearch._tables()
+        low, high = jitsearch._pair_bounds(search.st, search.sums, search.emp, *tables)
+        plain_low, plain_high = search.margin_bounds()
+        assert low <= min(margins) and high >= max(margins), state.board
+        assert plain_low <= low and high <= plain_high
+        tighter += (plain_low, plain_high) != (low, high)
+    assert tighter >= 5
