@@ -79,32 +79,24 @@ def network_exit_counts(p: tuple[int, ...], exits: tuple[tuple[int, int, int, bo
     south = (p[2] & (p[0] >> 7)) | (p[6] & (p[4] >> 7)) | (p[14] & (p[12] >> 7))
     ovp = p[OVERPASS]
     parent = _PARTS[:]
+    joins = ((1, east, ovp), (7, south, 0))  # an overpass's east-west part joins east-west only
     for shift, cells in _ROW_CELLS:
-        row = east >> shift & 127
-        if row:
-            for a in cells[row]:
-                b = a + 1
-                if ovp:
-                    if ovp >> a & 1:
-                        a += 49
-                    if ovp >> b & 1:
-                        b += 49
-                while parent[a] != a:
-                    a = parent[a]
-                while parent[b] != b:
-                    b = parent[b]
-                if a != b:
-                    parent[a] = b
-        row = south >> shift & 127
-        if row:
-            for a in cells[row]:
-                b = a + 7
-                while parent[a] != a:
-                    a = parent[a]
-                while parent[b] != b:
-                    b = parent[b]
-                if a != b:
-                    parent[b] = a
+        for step, mask, parts in joins:
+            row = mask >> shift & 127
+            if row:
+                for a in cells[row]:
+                    b = a + step
+                    if parts:
+                        if parts >> a & 1:
+                            a += 49
+                        if parts >> b & 1:
+                            b += 49
+                    while parent[a] != a:
+                        a = parent[a]
+                    while parent[b] != b:
+                        b = parent[b]
+                    if a != b:
+                        parent[a] = b
     counts: dict[int, int] = {}
     for c, bit, ew in heads:
         a = c + 49 if ew and ovp & bit else c
