@@ -322,7 +322,11 @@ def _root_move(search: _Search, depth: int) -> tuple[float, Place]:
 JIT_MIN_BUDGET = 20.0  # s: a first use compiles the search for about that long, whatever the deadline
 
 
-JIT_REACH = 12  # empty cells up to which a timed search tries the exact solve when it is compiled
+# Empty cells up to which a timed search tries the exact solve when it is compiled: 12 with a budget
+# of JIT_REACH_BUDGET seconds or more (a few seconds at 12), one fewer below it (well under a second
+# at 11), so a short budget keeps its heuristic passes where the exact solve would not finish.
+JIT_REACH = 12
+JIT_REACH_BUDGET = 5.0
 
 
 def _compiled_ready(deadline: float | None) -> bool:
@@ -390,7 +394,9 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
             pass  # fall through to the heuristic passes (only reached with a time limit)
     search = _Search(state, deadline)
     target = n if max_depth is None else max(1, min(n, max_depth))
-    reach = JIT_REACH if _compiled_ready(deadline) else EXACT_REACH
+    reach = EXACT_REACH
+    if _compiled_ready(deadline):
+        reach = JIT_REACH if deadline is None or deadline - start >= JIT_REACH_BUDGET else JIT_REACH - 1
     result: SolveResult | None = None
     depth = min(2, target)
     while True:
