@@ -30,9 +30,12 @@ def _machine(r: dict[str, Any]) -> str:
     m = r.get("machine", {})
     quick = " **Quick run (tiny inputs): the figures check the plumbing, not the speed.**" \
         if r.get("quick") else ""
+    kept = r.get("kept_from")
+    earlier = (f" Sections {', '.join(kept['sections'])} are copied from an earlier run "
+               f"({(kept.get('machine') or {}).get('date', '?')}, `run_all.py --keep`).") if kept else ""
     return (f"Measured {m.get('date', '?')} with CPython {m.get('python', '?')} on {m.get('cpus', '?')} "
             f"{m.get('processor', '')} cores shared with other work; all rates are per CPU second of one "
-            f"process (time.process_time), latencies are wall clock.{quick}\n\n")
+            f"process (time.process_time), latencies are wall clock.{quick}{earlier}\n\n")
 
 
 def referee_page(r: dict[str, Any]) -> str:
@@ -94,6 +97,8 @@ def grid_page(r: dict[str, Any]) -> str:
         out.append(f"| {row['empty']} | {row['positions']} | {num(row['median_cpu_s'], 3)} | "
                    f"{num(row['max_cpu_s'], 3)} | {num(row['max_nodes'])} | "
                    f"{num(row['previous_median_cpu_s'], 3)} |\n")
+    if any(row.get("previous_median_cpu_s") is None for row in g["solver"]):
+        out.append("\n— : the previous search is not run there (it takes minutes a position).\n")
     if g.get("compiled_from_empty"):
         out.append(f"\nFrom {g['compiled_from_empty']} empty cells `grid solve` ran the compiled search "
                    "(engine/grid/jitsearch.py, numba installed); below that, and everywhere without numba, "

@@ -40,6 +40,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True, help="checkpoint file (JSON lines), appended to")
     ap.add_argument("--table", type=int, default=3_000_000, help="table entries kept (~150 bytes each)")
     ap.add_argument("--jit", action="store_true", help="the compiled search (needs numba)")
+    ap.add_argument("--table-bits", type=int, default=24,
+                    help="the compiled search's table: 2**bits slots of 29 bytes (24: about 490 MB)")
     ap.add_argument("--draws", action="store_true",
                     help="ask whether each move at least draws for Player 1 instead of whether it wins")
     args = ap.parse_args()
@@ -52,7 +54,7 @@ def main() -> None:
     if args.jit:
         from engine.grid.jitsearch import JitSearch
 
-        search = JitSearch([0] * 16)
+        search = JitSearch([0] * 16, table_bits=args.table_bits)
     else:
         search = ExactSearch([0] * 16, table_cap=args.table)
     bound = 0 if args.draws else -1  # Player 2's value after the move must be <= this

@@ -97,3 +97,16 @@ def test_docs_from_a_given_result(bench_modules, tmp_path) -> None:
     assert "| 9 | 5 | 0.321 | 0.654 | 98 765 | 0.432 |" in text["grid.md"]
     assert "16@a4" in text["grid.md"] and "2031-01-02" in text["grid.md"]
     assert "read_grid_board: 44.4 fps" in text["scripts.md"] and "Quick run" not in text["README.md"]
+
+
+def test_keep_takes_the_skipped_sections_from_an_earlier_run(quick, bench_modules, tmp_path) -> None:
+    """--skip readers --keep EARLIER.json re-runs the other sections and copies the readers' figures
+    (and says so), so one section can be re-measured and the docs regenerated whole."""
+    run_all, _ = bench_modules
+    earlier, _ = quick
+    first = tmp_path / "first.json"
+    first.write_text(json.dumps(earlier))
+    again = run_all.main(["--quick", "--skip", "readers", "--keep", str(first), "--json", str(tmp_path / "b.json")])
+    assert again["readers"] == earlier["readers"] and again["frame_to_verdict_ms"] == earlier["frame_to_verdict_ms"]
+    assert again["kept_from"]["sections"] == ["readers"] and "readers" not in again["skipped"]
+    assert "readers" not in again["section_cpu_s"] and "grid" in again["section_cpu_s"]

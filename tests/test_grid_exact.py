@@ -124,3 +124,90 @@ def test_compiled_search_agrees_with_the_python_one():
     deep = jitsearch.JitSearch([0] * 16, deadline=0.0001, table_bits=12)
     with pytest.raises(SearchTimeout):
         deep.outcome()
+
+
+def _lopsided(rng: random.Random, empties: int) -> GridState:
+    """Small pieces along one path of each player, large ones elsewhere: most paths can no longer
+    be a best path, so many empty cells lie on the same live paths (the compiled search keeps one
+    cell of each such kind)."""
+    a, b = rng.choice(PATHS[0]), rng.choice(PATHS[1])
+    cells = sorted(range(16), key=lambda c: (c not in a and c not in b, rng.random()))
+    board = [0] * 16
+    for piece, cell in zip(range(1, 17), cells, strict=True):
+        board[cell] = piece
+    for cell in rng.sample(range(16), empties):
+        board[cell] = 0
+    return GridState(tuple(board))
+
+
+def test_compiled_endgame_and_merged_cells_match_brute_force():
+    """The compiled search fills the last three cells directly and tries one cell of each set of
+    empty cells on the same live paths; both against plain minimax, on positions where merging
+    happens (checked: fewer cells among the moves than empty cells)."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    rng = random.Random(77)
+    merged = 0
+    for empties, count in ((1, 6), (2, 10), (3, 16), (4, 12), (5, 2)):
+        for i in range(count):
+            state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
+            want = brute_force_value(state)
+            search = jitsearch.JitSearch(state.board, table_bits=10)
+            sign = 1 if state.placed % 2 == 0 else -1
+            assert sign * search.exact_value() == want, state.board
+            assert jitsearch.JitSearch(state.board, table_bits=10).outcome() == sign * ((want > 0) - (want < 0))
+            if empties >= 2:
+                cells = {c for _, c in search.ordered_moves(-1)}
+                merged += len(cells) < empties
+    assert merged >= 5
+
+
+def test_grid_solve_with_a_time_limit_answers_exactly_at_twelve_empty_cells():
+    """Where the compiled search is ready, `grid solve` (which always has a time limit) goes from
+    its 2-ply pass straight to the exact search up to JIT_REACH empty cells, instead of deepening
+    heuristic passes two plies at a time; the margin agrees with a fresh search and its best line."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    state = random_position(random.Random(1), 12)
+    text = " ".join(str(v) if v else "." for v in state.board)
+    proc = _cli("grid", "solve", text, "--json", "--time", "600")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    sign = 1 if state.placed % 2 == 0 else -1
+    assert out["exact"] is True and out["depth"] == 12
+    assert out["value"] == sign * jitsearch.JitSearch(state.board).exact_value()
+    line = state
+    for notation in out["principal"]:  # the best line it prints ends on that margin
+        line = line.apply(next(a for a in line.legal_actions() if a.notation() == notation))
+    assert line.is_terminal() and final_margin(line.board) == out["value"]
+
+
+def test_compiled_pair_bounds_hold_every_filling_and_are_tighter():
+    """The pair bounds of the compiled search contain the margin of every way to fill the empty
+    cells, and are never looser than the per-path bounds (strictly tighter on some positions)."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    import itertools
+
+    rng = random.Random(31)
+    tighter = 0
+    for i in range(24):
+        state = random_position(rng, 4 + i % 3) if i % 2 else _lopsided(rng, 4 + i % 3)
+        empty = state.empty_cells()
+        margins = []
+        for pieces in itertools.permutations(state.reserve()):
+            board = list(state.board)
+            for c, p in zip(empty, pieces, strict=True):
+                board[c] = p
+            margins.append(final_margin(board))
+        search = jitsearch.JitSearch(state.board, table_bits=4)
+        tables = jitsearch._tables()
+        low, high = jitsearch._pair_bounds(search.st, search.sums, search.emp, *tables)
+        plain_low, plain_high = search.margin_bounds()
+        assert low <= min(margins) and high >= max(margins), state.board
+        assert plain_low <= low and high <= plain_high
+        tighter += (plain_low, plain_high) != (low, high)
+    assert tighter >= 5

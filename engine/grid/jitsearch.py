@@ -3,9 +3,22 @@
 Same search -- negamax with null windows, the four path-keeping symmetries merged in a bound table,
 path bounds, the same move ordering -- over numpy arrays, so a node costs well under a microsecond
 instead of about twelve. Differences forced by compiled code: the table is a fixed array of 2**22
-slots (about 110 MB) indexed by a 64-bit Zobrist code of the board under the symmetry that gives the
-smallest code, with a second independent code stored to confirm a hit; a slot is overwritten by a
-position with at least as many empty cells. A deadline is checked every 65 536 nodes.
+slots of 32 bytes (about 134 MB) indexed by a 64-bit Zobrist code of the board under the symmetry
+that gives the smallest code, with a second independent code stored to confirm a hit; a slot is
+overwritten by a position with at least as many empty cells. A deadline is checked every 65 536
+nodes. Three shortcuts the Python search does not take:
+- **The last three cells** are filled directly: the value comes from the final margins of the k!
+  fillings (`_endgame`), with no nodes below.
+- **Interchangeable cells.** A path is live while its lowest possible sum is below the highest
+  possible best path of its player; a dead path can never be strictly below the best one in any
+  filling of the board. Two empty cells on exactly the same live paths of both players can swap
+  their pieces in every continuation without changing any live path's sum, so they give the same
+  value: the search tries one cell of each such set (`_gen`).
+- **Pair bounds** (from PAIR_FROM empty cells, where the per-path bounds do not settle a node):
+  Player 2's path j minus Player 1's path i gains nothing from the empty cells both cross, which
+  bounds the margin much tighter where best paths cross on empty cells (`_pair_bounds`); about
+  half the nodes at 12 empty cells.
+The table's move is tried before the moves are generated and sorted (most nodes are cut by it).
 
 `available()` says whether numba imports (the optional `fast` extra); `engine.grid.solver` uses this
 module for positions with JIT_FROM or more empty cells when it does, and engine/grid/exact.py
@@ -15,7 +28,10 @@ result is cached beside the module and loads in about a second afterwards.
 
 from __future__ import annotations
 
+import itertools
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -34,8 +50,24 @@ def available() -> bool:
     return numba is not None
 
 
+def cached() -> bool:
+    """Whether this machine has compiled the search of the current source before (numba's cache
+    index beside the module is newer than it), so a use costs a load of about a second, not a
+    compile of about half a minute. False where numba keeps its cache elsewhere (a safe answer)."""
+    if numba is None:
+        return False
+    source = Path(__file__)
+    line = _search.py_func.__code__.co_firstlineno
+    tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    index = source.parent / "__pycache__" / f"jitsearch._search-{line}.{tag}.nbi"
+    try:
+        return index.stat().st_mtime >= source.stat().st_mtime
+    except OSError:
+        return False
+
+
 INF = 1 << 30
-JIT_FROM = 11  # empty cells from which the compiled search pays for its start-up
+JIT_FROM = 8  # empty cells from which the compiled search pays for its start-up (a cached load)
 TABLE_BITS = 22
 _NEG = -1
 
@@ -47,7 +79,21 @@ for _s in (0, 1):
         _ids = [i for i, p in enumerate(PATHS[_s]) if _c in p]
         _CP[_s, _c, : len(_ids)] = _ids
         _CPN[_s, _c] = len(_ids)
+_CPM = np.zeros((2, CELLS), np.int64)  # paths of each seat through each cell, as a 20-bit mask
+for _s in (0, 1):
+    for _c in range(CELLS):
+        _CPM[_s, _c] = sum(1 << i for i, p in enumerate(PATHS[_s]) if _c in p)
 _SYM = np.array(SYMMETRIES, np.int64)
+# cells shared by Player 1's path i and Player 2's path j (a 16-bit mask), and bit counts of 16 bits
+_SHARED = np.array([[sum(1 << c for c in set(p) & set(q)) for q in PATHS[1]] for p in PATHS[0]], np.int64)
+_POP = np.array([bin(v).count("1") for v in range(1 << 16)], np.uint8)  # 64 KB: stays in cache
+PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
+# fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
+_PERMS = np.zeros((4, 6, 3), np.int64)
+_NPERMS = np.array([1, 1, 2, 6], np.int64)
+for _k in range(1, 4):
+    for _t, _p in enumerate(itertools.permutations(range(_k))):
+        _PERMS[_k, _t, :_k] = _p
 _rng = np.random.default_rng(20261201)
 _Z1 = _rng.integers(1, 2**62, size=(17, CELLS), dtype=np.int64)
 _Z2 = _rng.integers(1, 2**62, size=(17, CELLS), dtype=np.int64)
@@ -121,9 +167,43 @@ if numba is not None:
         return p2lo - p1hi, p2hi - p1lo
 
     @_jit
-    def _moves(st, sums, emp, first):  # noqa: ANN001, ANN202
-        """Moves as piece * 16 + cell, best first (ExactSearch.ordered_moves's order; ties
-        may fall the other way)."""
+    def _live(st, sums, emp, plo, phi, s):  # noqa: ANN001, ANN202
+        """Seat s's live paths (a 20-bit mask): those whose lowest possible sum is below the
+        highest possible best path, so that one of them will be the best (ExactSearch.live)."""
+        lo = plo[st[16]]
+        hi = phi[st[16]]
+        top = INF
+        for i in range(20):
+            top = min(top, sums[s, i] + hi[emp[s, i]])
+        live = 0
+        for i in range(20):
+            if sums[s, i] + lo[emp[s, i]] < top:
+                live |= 1 << i
+        return live
+
+    @_jit
+    def _gen(st, sums, emp, plo, phi, move, score, weight):  # noqa: ANN001, ANN202
+        """Fill move (piece * 16 + cell) and score (lower = tried earlier) with this node's moves,
+        one cell only of those no live path crosses; return their count. weight: a (2, 16) buffer.
+        The order is ExactSearch.ordered_moves's (ties may fall the other way)."""
+        # Empty cells on the same live paths of both seats are interchangeable: one of each kind.
+        live0 = _live(st, sums, emp, plo, phi, 0)
+        live1 = _live(st, sums, emp, plo, phi, 1)
+        keep = np.zeros(CELLS, np.bool_)
+        kinds = np.zeros(CELLS, np.int64)
+        nk = 0
+        for c in range(CELLS):
+            if st[c] == 0:
+                sig = (_CPM[0, c] & live0) | (_CPM[1, c] & live1) << 20
+                new = True
+                for q in range(nk):
+                    if kinds[q] == sig:
+                        new = False
+                        break
+                if new:
+                    kinds[nk] = sig
+                    nk += 1
+                    keep[c] = True
         n = 0
         total = 0
         for p in range(1, 17):
@@ -131,7 +211,7 @@ if numba is not None:
                 n += 1
                 total += p
         mean = total / n
-        weight = np.zeros((2, CELLS))
+        weight[:] = 0.0
         for s in range(2):
             floor = 1e18
             for i in range(20):
@@ -141,35 +221,156 @@ if numba is not None:
                 for j in range(7):
                     weight[s, _PC[s, i, j]] += w
         mover = st[17] & 1
-        count = n * n
-        score = np.empty(count)
-        move = np.empty(count, np.int64)
         k = 0
         for c in range(CELLS):
-            if st[c] == 0:
+            if keep[c]:
                 tilt = weight[1 - mover, c] - weight[mover, c]
                 for p in range(1, 17):
                     if st[16] >> p & 1:
                         score[k] = -((p - mean) * tilt)
                         move[k] = p * 16 + c
                         k += 1
-        order = np.argsort(score, kind="mergesort")
-        out = np.empty(count, np.int64)
-        j = 0
-        if first >= 0 and st[first & 15] == 0 and st[16] >> (first >> 4) & 1:
-            out[0] = first
-            j = 1
-        else:
-            first = -1
-        for t in range(count):
-            m = move[order[t]]
-            if m != first:
-                out[j] = m
+        return k
+
+    @_jit
+    def _first(move, score, k, first):  # noqa: ANN001, ANN202
+        """Index of the move to try first: the table's move when it is among them, else the best
+        scored (the first of equals, as a stable sort would put it)."""
+        if first >= 0:
+            for t in range(k):
+                if move[t] == first:
+                    return t
+        best = 0
+        for t in range(1, k):
+            if score[t] < score[best]:
+                best = t
+        return best
+
+    @_jit
+    def _pair_bounds(st, sums, emp, plo, phi):  # noqa: ANN001, ANN202
+        """(low, high) of the final margin p2_best - p1_best from pairs of paths, tighter than
+        _bounds: Player 2's path j minus Player 1's path i gets nothing from the empty cells they
+        share (whatever piece goes there counts on both sides), and the largest pieces for j's own
+        empty cells and the smallest for i's (or the other way round) are different pieces. Then
+        margin <= max over i of min over j of the highest (P2_j - P1_i), and >= max over i of
+        min over j of the lowest (one P1 path is at least the best one, every P2 path at least
+        the best one), i and j over the paths that can be their player's best."""
+        lo = plo[st[16]]
+        hi = phi[st[16]]
+        empty = 0
+        for c in range(CELLS):
+            if st[c] == 0:
+                empty |= 1 << c
+        # Only paths that can be their player's best in some filling take part: lowest possible
+        # sum at most the highest possible best path.
+        top0 = INF
+        top1 = INF
+        for i in range(20):
+            top0 = min(top0, sums[0, i] + hi[emp[0, i]])
+            top1 = min(top1, sums[1, i] + hi[emp[1, i]])
+        js = np.empty(20, np.int64)
+        nj = 0
+        for j in range(20):
+            if sums[1, j] + lo[emp[1, j]] <= top1:
+                js[nj] = j
+                nj += 1
+        up = -INF
+        down = -INF
+        for i in range(20):
+            e1 = emp[0, i]
+            s1 = sums[0, i]
+            if s1 + lo[e1] > top0:
+                continue
+            top = INF
+            bottom = INF
+            for q in range(nj):
+                j = js[q]
+                shared = np.int64(_POP[empty & _SHARED[i, j]])
+                a = emp[1, j] - shared
+                b = e1 - shared
+                d = sums[1, j] - s1
+                top = min(top, d + hi[a] - lo[b])
+                bottom = min(bottom, d + lo[a] - hi[b])
+            up = max(up, top)
+            down = max(down, bottom)
+        return down, up
+
+    @_jit
+    def _moves(st, sums, emp, first, plo, phi):  # noqa: ANN001, ANN202
+        """All moves in the order the search tries them."""
+        move = np.empty(256, np.int64)
+        score = np.empty(256)
+        k = _gen(st, sums, emp, plo, phi, move, score, np.zeros((2, CELLS)))
+        head = _first(move, score, k, first)
+        out = np.empty(k, np.int64)
+        out[0] = move[head]
+        j = 1
+        for t in np.argsort(score[:k], kind="mergesort"):
+            if t != head:
+                out[j] = move[t]
                 j += 1
         return out
 
     @_jit
-    def _search(st, sums, emp, zk, tk, tc, tlo, thi, tmv, tn, plo, phi, alpha, beta, limit):  # noqa: ANN001, ANN202
+    def _endgame(st, sums, sign, buf):  # noqa: ANN001, ANN202
+        """Exact value for the mover with 1 to 3 empty cells, from the final margins of the k!
+        ways to fill them: each seat's paths are grouped by which empty cells they cross (the
+        smallest current sum per group), so a filling costs a few additions per group.
+        buf: 32 int64 of scratch (cells, pieces, group minima, fillings' values)."""
+        cells = buf[0:3]
+        pieces = buf[3:6]
+        vals = buf[6:12]
+        low = buf[16:32].reshape(2, 8)
+        k = 0
+        for c in range(CELLS):
+            if st[c] == 0:
+                cells[k] = c
+                k += 1
+        q = 0
+        for p in range(1, 17):
+            if st[16] >> p & 1:
+                pieces[q] = p
+                q += 1
+        low[:] = INF
+        for s in range(2):
+            for i in range(20):
+                mask = 0
+                for j in range(k):
+                    mask |= (_CPM[s, cells[j]] >> i & 1) << j
+                if sums[s, i] < low[s, mask]:
+                    low[s, mask] = sums[s, i]
+        perms = _PERMS[k]
+        count = _NPERMS[k]
+        for t in range(count):
+            best0 = INF
+            best1 = INF
+            for mask in range(1 << k):
+                add = 0
+                for j in range(k):
+                    if mask >> j & 1:
+                        add += pieces[perms[t, j]]
+                best0 = min(best0, low[0, mask] + add)
+                best1 = min(best1, low[1, mask] + add)
+            vals[t] = sign * (best1 - best0)
+        if k <= 2:  # the mover's placement decides the whole filling
+            best = vals[0]
+            for t in range(1, count):
+                best = max(best, vals[t])
+            return best
+        # three cells: the mover puts piece a on cell j, the opponent picks which of the two
+        # fillings with that placement follows
+        best = -INF
+        for j in range(3):
+            for a in range(3):
+                worst = INF
+                for t in range(6):
+                    if perms[t, j] == a:
+                        worst = min(worst, vals[t])
+                best = max(best, worst)
+        return best
+
+    @_jit
+    def _search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, alpha, beta, limit):  # noqa: ANN001, ANN202
         st[18] += 1
         if st[19]:
             return 0
@@ -190,19 +391,18 @@ if numba is not None:
             return vlo
         if vhi <= alpha:
             return vhi
-        if n == 1:
-            cell = 0
-            for c in range(CELLS):
-                if st[c] == 0:
-                    cell = c
-            piece = 0
-            for p in range(1, 17):
-                if st[16] >> p & 1:
-                    piece = p
-            _place(st, sums, emp, zk, piece, cell)
-            m = sums[1].min() - sums[0].min()
-            _unplace(st, sums, emp, zk, piece, cell)
-            return sign * m
+        if n >= PAIR_FROM:
+            plo2, phi2 = _pair_bounds(st, sums, emp, plo, phi)
+            if sign > 0:
+                vlo, vhi = max(vlo, plo2), min(vhi, phi2)
+            else:
+                vlo, vhi = max(vlo, -phi2), min(vhi, -plo2)
+            if vlo >= beta or vlo == vhi:
+                return vlo
+            if vhi <= alpha:
+                return vhi
+        if n <= 3:
+            return _endgame(st, sums, sign, eg)
         store = n >= 4
         first = -1
         slot = 0
@@ -216,39 +416,64 @@ if numba is not None:
                     key = zk[0, h]
                     g = h
             check = zk[1, g]
-            slot = key & (tk.shape[0] - 1)
-            if tn[slot] > 0 and tk[slot] == key and tc[slot] == check:
+            slot = key & (tt.shape[0] - 1)
+            # a slot: key, check code, the bounds (lower + 2**15 | upper + 2**15 << 16), move | empty
+            # cells << 16; 32 bytes, so a probe reads one cache line
+            row = tt[slot]
+            if row[0] == key and row[1] == check and row[3] >> 16 > 0:
                 hit = True
-                tl, th = tlo[slot], thi[slot]
+                tl, th = (row[2] & 0xFFFF) - 32768, (row[2] >> 16) - 32768
                 if tl >= beta or th <= alpha or tl == th:
                     return tl if tl >= beta or tl == th else th
                 vlo = max(vlo, tl)
                 vhi = min(vhi, th)
-                if tmv[slot] >= 0:
-                    first = (tmv[slot] >> 4) * 16 + _SYM[g, tmv[slot] & 15]
+                tm = row[3] & 0xFFFF
+                first = (tm >> 4) * 16 + _SYM[g, tm & 15]
         a = max(alpha, vlo)
         a0 = a
         b = min(beta, vhi)
         best = -INF
         best_move = -1
-        moves = _moves(st, sums, emp, first)
-        for t in range(moves.shape[0]):
-            piece = moves[t] >> 4
-            cell = moves[t] & 15
+        # Most nodes that get here are cut by their first move: the table's move is tried before
+        # the moves are generated and sorted. Buffers are per depth (n).
+        p0 = first if first >= 0 and st[first & 15] == 0 and st[16] >> (first >> 4) & 1 else -1
+        move, score = mv[n], sc[n]
+        k = -1
+        order = move[:1]  # typed placeholder until the moves are generated
+        j = 0
+        t = 0
+        while True:
+            if t == 0 and p0 >= 0:
+                m = p0
+            else:
+                if k < 0:
+                    k = _gen(st, sums, emp, plo, phi, move, score, wt[n])
+                    order = np.argsort(score[:k], kind="mergesort")
+                while j < k and move[order[j]] == p0:
+                    j += 1
+                if j >= k:
+                    break
+                m = move[order[j]]
+                j += 1
+            t += 1
+            piece = m >> 4
+            cell = m & 15
             _place(st, sums, emp, zk, piece, cell)
             if best_move < 0:
-                value = -_search(st, sums, emp, zk, tk, tc, tlo, thi, tmv, tn, plo, phi, -b, -a, limit)
+                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -b, -a,
+                                 limit)
             else:
-                value = -_search(st, sums, emp, zk, tk, tc, tlo, thi, tmv, tn, plo, phi, -a - 1, -a, limit)
+                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -a - 1,
+                                 -a, limit)
                 if a < value < b:
-                    value = -_search(st, sums, emp, zk, tk, tc, tlo, thi, tmv, tn, plo, phi, -b, -value,
-                                     limit)
+                    value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -b,
+                                     -value, limit)
             _unplace(st, sums, emp, zk, piece, cell)
             if st[19]:
                 return 0
             if value > best:
                 best = value
-                best_move = piece * 16 + cell
+                best_move = m
                 if value > a:
                     a = value
                     if a >= b:
@@ -261,15 +486,13 @@ if numba is not None:
             else:
                 lo, hi = best, best
             if hit:
-                lo = max(lo, tlo[slot])
-                hi = min(hi, thi[slot])
-            if hit or n >= tn[slot]:
-                tk[slot] = key
-                tc[slot] = check
-                tlo[slot] = lo
-                thi[slot] = hi
-                tn[slot] = n
-                tmv[slot] = (best_move >> 4) * 16 + _SYM[g, best_move & 15]
+                lo = max(lo, tl)
+                hi = min(hi, th)
+            if hit or n >= row[3] >> 16:
+                row[0] = key
+                row[1] = check
+                row[2] = (lo + 32768) | (hi + 32768) << 16
+                row[3] = (best_move >> 4) * 16 + _SYM[g, best_move & 15] | n << 16
         return best
 
 
@@ -296,9 +519,11 @@ class JitSearch(ExactAnswers):
         self.zk = np.zeros((2, 4), np.int64)
         self.st[16] = sum(1 << p for p in range(1, 17))
         size = 1 << table_bits
-        self.tk, self.tc = np.zeros(size, np.int64), np.zeros(size, np.int64)
-        self.tlo, self.thi = np.zeros(size, np.int32), np.zeros(size, np.int32)
-        self.tmv, self.tn = np.full(size, -1, np.int32), np.zeros(size, np.int8)
+        self.tt = np.zeros((size, 4), np.int64)  # one 32-byte row per slot (see _search)
+        # per-depth move buffers of the compiled search
+        self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
+        self.wt = np.zeros((17, 2, CELLS))
+        self.eg = np.zeros(32, np.int64)  # the endgame's scratch
         for s in (0, 1):
             for i in range(20):
                 self.emp[s, i] = 7
@@ -328,8 +553,8 @@ class JitSearch(ExactAnswers):
     def search(self, alpha: int, beta: int) -> int:
         limit = self.deadline if self.deadline is not None else 0.0
         plo, phi = _tables()
-        value = int(_search(self.st, self.sums, self.emp, self.zk, self.tk, self.tc, self.tlo, self.thi,
-                            self.tmv, self.tn, plo, phi, alpha, beta, limit))
+        value = int(_search(self.st, self.sums, self.emp, self.zk, self.tt, plo, phi, self.mv, self.sc,
+                            self.wt, self.eg, alpha, beta, limit))
         if self.st[19]:
             self.st[19] = 0
             raise SearchTimeout
@@ -344,7 +569,7 @@ class JitSearch(ExactAnswers):
         return int(lo), int(hi)
 
     def ordered_moves(self, first: int = -1) -> list[tuple[int, int]]:
-        return [(int(m) >> 4, int(m) & 15) for m in _moves(self.st, self.sums, self.emp, first)]
+        return [(int(m) >> 4, int(m) & 15) for m in _moves(self.st, self.sums, self.emp, first, *_tables())]
 
     def _table_move(self) -> int:
         return -1  # the compiled search orders its own nodes; the root's first move needs no hint

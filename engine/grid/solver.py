@@ -322,14 +322,30 @@ def _root_move(search: _Search, depth: int) -> tuple[float, Place]:
 JIT_MIN_BUDGET = 20.0  # s: a first use compiles the search for about that long, whatever the deadline
 
 
-def _exact_search(state: GridState, deadline: float | None) -> Any:
-    """The compiled search (engine/grid/jitsearch.py) where numba is installed, the position is deep
-    enough to pay for it and the budget could absorb a first compile (no deadline, or one at least
-    JIT_MIN_BUDGET away); else the pure-Python one. Both give the same answers (tests)."""
+# Empty cells up to which a timed search tries the exact solve when it is compiled: 12 with a budget
+# of JIT_REACH_BUDGET seconds or more (a few seconds at 12), one fewer below it (well under a second
+# at 11), so a short budget keeps its heuristic passes where the exact solve would not finish.
+JIT_REACH = 12
+JIT_REACH_BUDGET = 5.0
+
+
+def _compiled_ready(deadline: float | None) -> bool:
+    """Whether the compiled search (engine/grid/jitsearch.py) can be used within the budget: numba is
+    installed and either it was compiled before on this machine (a load of about a second) or the
+    budget could absorb a first compile (no deadline, or one at least JIT_MIN_BUDGET away)."""
     from engine.grid import jitsearch
 
-    roomy = deadline is None or deadline - time.perf_counter() >= JIT_MIN_BUDGET
-    if roomy and jitsearch.available() and len(state.empty_cells()) >= jitsearch.JIT_FROM:
+    if not jitsearch.available():
+        return False
+    return deadline is None or deadline - time.perf_counter() >= JIT_MIN_BUDGET or jitsearch.cached()
+
+
+def _exact_search(state: GridState, deadline: float | None) -> Any:
+    """The compiled search where it is ready (`_compiled_ready`) and the position is deep enough to
+    pay for it; else the pure-Python one. Both give the same answers (tests)."""
+    from engine.grid import jitsearch
+
+    if len(state.empty_cells()) >= jitsearch.JIT_FROM and _compiled_ready(deadline):
         return jitsearch.JitSearch(state.board, deadline=deadline)
     return ExactSearch(state.board, deadline=deadline)
 
@@ -357,11 +373,11 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
           outcome: bool = False) -> SolveResult:
     """Best move and value of `state`. Without `time_limit` the search goes straight to the exact
     value. With `time_limit` (seconds) it first completes a 2-ply heuristic pass (a move is always
-    ready), then tries the exact search when at most EXACT_REACH cells are empty, otherwise deepens
-    2 plies per pass; at the deadline it returns the deepest completed pass (exact=False unless it
-    reached the end). `max_depth` caps the plies (a fixed-strength computer player). With
-    `outcome` the exact search settles only who wins (value 1, 0 or -1 from Player 1's view),
-    which is much faster than the margin."""
+    ready), then tries the exact search when at most EXACT_REACH cells are empty (JIT_REACH where
+    the compiled search is ready), otherwise deepens 2 plies per pass; at the deadline it returns
+    the deepest completed pass (exact=False unless it reached the end). `max_depth` caps the plies
+    (a fixed-strength computer player). With `outcome` the exact search settles only who wins
+    (value 1, 0 or -1 from Player 1's view), which is much faster than the margin."""
     if not isinstance(state, GridState):
         raise EngineError(f"the 4x4 solver needs a highway-grid state, got {type(state).__name__}")
     start = time.perf_counter()
@@ -378,6 +394,9 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
             pass  # fall through to the heuristic passes (only reached with a time limit)
     search = _Search(state, deadline)
     target = n if max_depth is None else max(1, min(n, max_depth))
+    reach = EXACT_REACH
+    if _compiled_ready(deadline):
+        reach = JIT_REACH if deadline is None or deadline - start >= JIT_REACH_BUDGET else JIT_REACH - 1
     result: SolveResult | None = None
     depth = min(2, target)
     while True:
@@ -392,8 +411,9 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
         if depth >= target:
             break
         # Shallow heuristic passes only pay off where the exact search is out of reach; up to
-        # EXACT_REACH empty cells go from the 2-ply safety pass straight to the exact search.
-        depth = target if target <= EXACT_REACH else min(target, depth + 2)
+        # EXACT_REACH empty cells (JIT_REACH with the compiled search) go from the 2-ply safety
+        # pass straight to the exact search.
+        depth = target if target <= reach else min(target, depth + 2)
     if result is None:
         # Not even the first pass finished: fall back to the static ordering's first move.
         mover = search.placed % 2

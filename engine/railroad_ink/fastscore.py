@@ -39,36 +39,34 @@ def exit_slots(exits: tuple[tuple[int, int, str], ...]) -> tuple[tuple[int, int,
 
 def errors_and_craters(p: tuple[int, ...], craters: int) -> tuple[int, int]:
     """(open-end errors, open ends at a crater) of the whole sheet."""
-    occ = p[OCCUPIED]
     hn, he, hs, hw = p[0], p[1], p[2], p[3]
     rn, re, rs, rw = p[4], p[5], p[6], p[7]
     wn, we, ws, ww = p[8], p[9], p[10], p[11]
-    errors = ends = 0
-    # east: neighbour c + 1
-    x = (he | re | we) & _NOT_COL6
-    ok = (he & (hw >> 1)) | (re & (rw >> 1)) | (we & (ww >> 1))
-    cr = x & (craters >> 1)
-    ends += cr.bit_count()
-    errors += (x & ~ok & ~cr).bit_count() + (p[17] & _NOT_COL6 & ~(occ >> 1)).bit_count()
-    # west: neighbour c - 1
-    x = (hw | rw | ww) & _NOT_COL0
-    ok = (hw & (he << 1)) | (rw & (re << 1)) | (ww & (we << 1))
-    cr = x & (craters << 1)
-    ends += cr.bit_count()
-    errors += (x & ~ok & ~cr).bit_count() + (p[19] & _NOT_COL0 & ~(occ << 1)).bit_count()
-    # north: neighbour c - 7
-    x = (hn | rn | wn) & _NOT_ROW0
-    ok = (hn & (hs << 7)) | (rn & (rs << 7)) | (wn & (ws << 7))
-    cr = x & (craters << 7)
-    ends += cr.bit_count()
-    errors += (x & ~ok & ~cr).bit_count() + (p[16] & _NOT_ROW0 & ~(occ << 7)).bit_count()
-    # south: neighbour c + 7
-    x = (hs | rs | ws) & _NOT_ROW6
-    ok = (hs & (hn >> 7)) | (rs & (rn >> 7)) | (ws & (wn >> 7))
-    cr = x & (craters >> 7)
-    ends += cr.bit_count()
-    errors += (x & ~ok & ~cr).bit_count() + (p[18] & _NOT_ROW6 & ~(occ >> 7)).bit_count()
+    # open highway, railway and river sides facing a square inside the sheet, by direction
+    e = (he | re | we) & _NOT_COL6 & ~((he & (hw >> 1)) | (re & (rw >> 1)) | (we & (ww >> 1)))
+    w = (hw | rw | ww) & _NOT_COL0 & ~((hw & (he << 1)) | (rw & (re << 1)) | (ww & (we << 1)))
+    n = (hn | rn | wn) & _NOT_ROW0 & ~((hn & (hs << 7)) | (rn & (rs << 7)) | (wn & (ws << 7)))
+    s = (hs | rs | ws) & _NOT_ROW6 & ~((hs & (hn >> 7)) | (rs & (rn >> 7)) | (ws & (wn >> 7)))
+    ends = 0
+    if craters:  # an open end at an empty crater scores instead of costing
+        ce, cw, cn, cs = e & (craters >> 1), w & (craters << 1), n & (craters << 7), s & (craters >> 7)
+        ends = ce.bit_count() + cw.bit_count() + cn.bit_count() + cs.bit_count()
+        e, w, n, s = e & ~ce, w & ~cw, n & ~cn, s & ~cs
+    errors = e.bit_count() + w.bit_count() + n.bit_count() + s.bit_count()
+    if p[16] | p[17] | p[18] | p[19]:  # lava sides facing an empty square
+        occ = p[OCCUPIED]
+        errors += ((p[17] & _NOT_COL6 & ~(occ >> 1)).bit_count()
+                   + (p[19] & _NOT_COL0 & ~(occ << 1)).bit_count()
+                   + (p[16] & _NOT_ROW0 & ~(occ << 7)).bit_count()
+                   + (p[18] & _NOT_ROW6 & ~(occ >> 7)).bit_count())
     return errors, ends
+
+
+# Cells of each row's set bits (by row, then the row's 7 bits): the union-find below walks a mask
+# row by row through these instead of peeling one bit at a time.
+_ROW_CELLS = tuple((r * 7, tuple(tuple(r * 7 + c for c in range(7) if v >> c & 1) for v in range(128)))
+                   for r in range(7))
+_PARTS = list(range(98))  # union-find nodes: cell c; an overpass's east-west part is c + 49
 
 
 def network_exit_counts(p: tuple[int, ...], exits: tuple[tuple[int, int, int, bool], ...]) -> tuple[int, ...]:
@@ -80,36 +78,25 @@ def network_exit_counts(p: tuple[int, ...], exits: tuple[tuple[int, int, int, bo
     east = ((p[1] & (p[3] >> 1)) | (p[5] & (p[7] >> 1)) | (p[13] & (p[15] >> 1))) & _NOT_COL6
     south = (p[2] & (p[0] >> 7)) | (p[6] & (p[4] >> 7)) | (p[14] & (p[12] >> 7))
     ovp = p[OVERPASS]
-    parent = list(range(98))  # cell c; an overpass's east-west part is c + 49
-    m = east
-    while m:
-        low = m & -m
-        m ^= low
-        a = low.bit_length() - 1
-        b = a + 1
-        if ovp:
-            if ovp & low:
-                a += 49
-            if ovp >> b & 1:
-                b += 49
-        while parent[a] != a:
-            a = parent[a]
-        while parent[b] != b:
-            b = parent[b]
-        if a != b:
-            parent[a] = b
-    m = south
-    while m:
-        low = m & -m
-        m ^= low
-        a = low.bit_length() - 1
-        b = a + 7
-        while parent[a] != a:
-            a = parent[a]
-        while parent[b] != b:
-            b = parent[b]
-        if a != b:
-            parent[b] = a
+    parent = _PARTS[:]
+    joins = ((1, east, ovp), (7, south, 0))  # an overpass's east-west part joins east-west only
+    for shift, cells in _ROW_CELLS:
+        for step, mask, parts in joins:
+            row = mask >> shift & 127
+            if row:
+                for a in cells[row]:
+                    b = a + step
+                    if parts:
+                        if parts >> a & 1:
+                            a += 49
+                        if parts >> b & 1:
+                            b += 49
+                    while parent[a] != a:
+                        a = parent[a]
+                    while parent[b] != b:
+                        b = parent[b]
+                    if a != b:
+                        parent[a] = b
     counts: dict[int, int] = {}
     for c, bit, ew in heads:
         a = c + 49 if ew and ovp & bit else c

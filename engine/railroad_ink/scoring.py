@@ -89,11 +89,12 @@ def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...
     expansion = {"meteor": CRATER_END_POINTS * crater_ends} if expansions else {}
     extra = expansion.get("meteor", 0)
     score = object.__new__(Score)  # the frozen dataclass's __init__ costs more than the scoring
-    score.__dict__.update(exit_points=exit_points, network_exit_counts=counts, longest_highway=lh,
-                          longest_railway=lr, center_squares=centre, errors=errors, expansion_points=extra,
-                          total=exit_points + lh + lr + centre + extra - errors, longest=longest,
-                          expansion=expansion, networks=(), highway_route=(), railway_route=(),
-                          error_sides=())
+    total = exit_points + lh + lr + centre + extra - errors
+    score.__dict__.update({"exit_points": exit_points, "network_exit_counts": counts, "longest_highway": lh,
+                           "longest_railway": lr, "center_squares": centre, "errors": errors,
+                           "expansion_points": extra, "total": total,
+                           "longest": longest, "expansion": expansion, "networks": (), "highway_route": (),
+                           "railway_route": (), "error_sides": ()})
     return score
 
 
