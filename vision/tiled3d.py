@@ -51,10 +51,9 @@ def tile_points(tile: TileSpec) -> np.ndarray:
 @dataclass
 class TilePoses:
     """One camera over several tiles: a focal length, then a pose per tile from its own calibration.
-    The focal length comes from all located tiles' markers at once: one tile spans too little of the
-    view to show its perspective well (its own fit's focal length was seen 35 % off), while a few mm
-    of gaps across the whole sheet barely change what the sheet's perspective says. Pooled over
-    frames, as `vision.pose.PoseTracker` does. `focal_px` given: used as is."""
+    The focal length comes from all located tiles at once (`table_homography`): one tile spans too
+    little of the view to show its perspective well (its own fit's focal length was seen 35 % off).
+    Pooled over frames, as `vision.pose.PoseTracker` does. `focal_px` given: used as is."""
 
     focal_px: float | None = None
     max_frames: int = 50
@@ -67,10 +66,7 @@ class TilePoses:
         if size != self._size:  # another camera mode: nothing learned about the old one holds
             self._rows, self._rhs, self._size = [], [], size
         if len(cal.located) >= 2:
-            held = [(n, tile_points(_tile(cal.sheet, n))) for n in cal.located]
-            mm = np.concatenate([pts for _, pts in held])
-            px = np.concatenate([cal.tiles[n].to_image(pts) for n, pts in held])
-            whole, _ = cv2.findHomography(mm, px)
+            whole = table_homography(cal)
             if whole is not None:
                 rows, rhs = focal_equations(whole, size, (cal.sheet.width_mm, cal.sheet.height_mm))
                 if np.any(rows):
@@ -91,6 +87,65 @@ class TilePoses:
             mm = tile_points(t)
             poses[t.name] = pose_from_points(mm, cal.tiles[t.name].to_image(mm), size, f, source)
         return poses
+
+
+def table_homography(cal: TiledCalibration, iterations: int = 30) -> np.ndarray | None:
+    """The table plane's homography (sheet mm as printed -> image px) of an assembled sheet: all
+    located tiles fitted at once, each tile laid on the table with a small turn and shift of its own
+    (the first located tile's none). One homography through every tile's markers as printed takes the
+    gaps and turns for perspective (its focal length was seen 15 % off at a 10 degree tilt); this fit
+    takes them for what they are. Levenberg-Marquardt on the tiles' marker and corner points as each
+    tile's own fit places them; None when the fit fails."""
+    held = [(_tile(cal.sheet, n), cal.tiles[n]) for n in cal.located]
+    pts = [tile_points(t) for t, _ in held]
+    obs = np.concatenate([c.to_image(p) for (_, c), p in zip(held, pts, strict=True)])
+    w, h = cal.image_size
+    unit = max(cal.sheet.width_mm, cal.sheet.height_mm)
+    to_norm = np.array([[1 / w, 0, -0.5], [0, 1 / w, -0.5 * h / w], [0, 0, 1]])  # image px -> ~[-0.5, 0.5]
+    mm_norm = np.diag([1 / unit, 1 / unit, 1.0])
+    obs_n = cv2.perspectiveTransform(obs.reshape(-1, 1, 2), to_norm).reshape(-1, 2)
+    pts_n = [p / unit for p in pts]
+    centres = [np.array([(t.rect[0] + t.rect[2]) / 2, (t.rect[1] + t.rect[3]) / 2]) / unit for t, _ in held]
+    start, _ = cv2.findHomography(np.concatenate(pts_n), obs_n)
+    if start is None:
+        return None
+
+    def residuals(q: np.ndarray) -> np.ndarray:
+        H = np.append(q[:8], 1.0).reshape(3, 3)
+        out = []
+        for k, (p, c) in enumerate(zip(pts_n, centres, strict=True)):
+            if k:  # the tile's turn about its centre and its shift
+                a, dx, dy = q[8 + 3 * (k - 1):11 + 3 * (k - 1)]
+                rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+                p = (p - c) @ rot.T + c + (dx, dy)
+            hom = np.column_stack([p, np.ones(len(p))]) @ H.T
+            out.append(hom[:, :2] / hom[:, 2:3])
+        return (np.concatenate(out) - obs_n).ravel()
+
+    q = np.concatenate([(start / start[2, 2]).ravel()[:8], np.zeros(3 * (len(held) - 1))])
+    r = residuals(q)
+    damping = 1e-3
+    for _ in range(iterations):
+        J = np.empty((len(r), len(q)))
+        for j in range(len(q)):
+            step = 1e-7 * max(1.0, abs(q[j]))
+            dq = q.copy()
+            dq[j] += step
+            J[:, j] = (residuals(dq) - r) / step
+        A, g = J.T @ J, J.T @ r
+        try:
+            delta = np.linalg.solve(A + damping * np.diag(np.diag(A) + 1e-12), -g)
+        except np.linalg.LinAlgError:
+            return None
+        trial = residuals(q + delta)
+        if trial @ trial < r @ r:
+            q, r, damping = q + delta, trial, damping / 3
+            if np.abs(delta).max() < 1e-10:
+                break
+        else:
+            damping *= 4
+    H = np.linalg.inv(to_norm) @ np.append(q[:8], 1.0).reshape(3, 3) @ mm_norm
+    return H / H[2, 2] if np.all(np.isfinite(H)) else None
 
 
 def _tile(sheet: TiledSheet, name: str) -> TileSpec:
