@@ -177,7 +177,7 @@ def simulate(seed: int, setup: Setup, turns: int = 12) -> SimMatch:
     if setup.paper:
         # each paper its own assembly of the seed (the two papers' tiles are the same: a4 vs letter
         # then compares two tapings, not one twice)
-        laying = np.random.default_rng([seed, 4, PAPERS.index(setup.paper)])
+        laying = np.random.default_rng([seed, 4, list(PAPERS).index(setup.paper)])
         tiles = assembled_board(board, setup.paper, laying)
         sheet_rgb, area, where = tiles.image, tiles.size_mm, tiles.where
     else:
