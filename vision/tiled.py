@@ -209,7 +209,8 @@ class TiledLocaliser:
     """Follows an assembled sheet over frames, tile by tile, like `vision.localise.Localiser` does
     for a one-piece sheet: a tile whose visible markers stay within `move_px` of where its calibration
     puts them keeps that calibration (a steady top view); one whose markers moved is refitted; one
-    whose markers are hidden keeps the last calibration."""
+    whose markers are hidden keeps the last calibration. When one tile moved, every tile in view is
+    refitted (the camera was most likely knocked)."""
 
     def __init__(self, sheet: TiledSheet, move_px: float = 4.0) -> None:
         self.sheet = sheet
@@ -227,10 +228,16 @@ class TiledLocaliser:
         tiles: dict[str, Calibration] = {}
         located: list[str] = []
         refitted = 0
+        olds = {t.name: prev.tiles[t.name] if prev and t.name in prev.located else None
+                for t in self.sheet.tiles}
+        shifts = {t.name: _shift_px(olds[t.name], t, found) if olds[t.name] is not None else None
+                  for t in self.sheet.tiles}
+        # one tile moved: most likely the camera did, and a tile whose markers moved a little less than
+        # the limit (nearer the bump's pivot) is then a few px off too; refit every tile in view
+        moved = any(v is not None and v > self.move_px for v in shifts.values())
         for t in self.sheet.tiles:
-            old = prev.tiles.get(t.name) if prev and t.name in prev.located else None
-            shift = _shift_px(old, t, found) if old is not None else None
-            if old is not None and (shift is None or shift <= self.move_px):
+            old, shift = olds[t.name], shifts[t.name]
+            if old is not None and (shift is None or (shift <= self.move_px and not moved)):
                 tiles[t.name] = old
                 located.append(t.name)
                 continue

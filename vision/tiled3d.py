@@ -164,19 +164,24 @@ class TileWindow:
     # off-paper mask, the view's grey at its first look)
     gaps: dict[str, tuple[Any, np.ndarray, np.ndarray | None]] = field(default_factory=dict)
     view: np.ndarray | None = None  # image px -> flat view px of the fit the empty look was learned on
+    borrowed: bool = False  # ... and that fit was a neighbour's (this tile's markers not seen then)
 
-    def follow_fit(self, to_view: np.ndarray) -> None:
-        """A new fit of this window's tile (first located after borrowing a neighbour's, or moved):
-        the empty look the reader learned is carried into the new view, point for point (image px
-        stay put), so it still matches; relearning would take the dice now on the board for paper."""
-        if self.view is not None and not np.array_equal(self.view, to_view) and getattr(
-                self.reader, "_learned", False):
+    def follow_fit(self, to_view: np.ndarray, own: bool) -> None:
+        """This window's tile has fit `to_view` (its own fit when `own`). When the empty look was
+        learned through a neighbour's fit and the tile is now fitted by its own markers, that look
+        is carried into the new view point for point (the image did not move, the fit was wrong);
+        relearning would take the dice now on the board for paper. A tile refitted because it or the
+        camera moved keeps its look as it is: it is in the tile's own millimetres."""
+        if self.view is not None and self.borrowed and own and getattr(self.reader, "_learned", False):
             ref = self.reader.reference
             carry = self.view @ np.linalg.inv(to_view)  # new view px -> old view px
             self.reader.reference = cv2.warpPerspective(ref, carry, ref.shape[1::-1],
                                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                                         borderMode=cv2.BORDER_REPLICATE)
-        self.view = to_view
+            self.view, self.borrowed = to_view, False
+            self.gaps.clear()  # its first looks were taken through the wrong fit too
+        elif self.view is None:
+            self.view, self.borrowed = to_view, not own
 
     def fill_gaps(self, view: str, image: np.ndarray, view_to_image: np.ndarray, cal: TiledCalibration,
                   px_per_mm: float) -> np.ndarray:
@@ -185,7 +190,10 @@ class TileWindow:
         contrast of a white die beside it); a gap that changed has a die over it and is kept."""
         key = tuple(id(c) for c in cal.tiles.values())
         if view not in self.gaps or self.gaps[view][0] != key:
-            self.gaps[view] = (key, _off_paper(cal, view_to_image, image.shape[:2], self, px_per_mm), None)
+            # a tile refitted: where the gaps show is worked out again, but the first look is kept (it
+            # is in the tiles' millimetres, and a look taken now would count a die over a gap as gap)
+            first = self.gaps[view][2] if view in self.gaps else None
+            self.gaps[view] = (key, _off_paper(cal, view_to_image, image.shape[:2], self, px_per_mm), first)
         _, mask, first = self.gaps[view]
         if not mask.any():
             return image
@@ -364,7 +372,7 @@ class TiledFaceReader:
             pose = shifted_pose(self.poses[w.tile], ox, oy)
             faces = face_view(image, pose, w.size_mm, ppm)
             to_view = np.diag([ppm, ppm, 1.0]) @ _shift(ox, oy) @ cal.tiles[w.tile].homography
-            w.follow_fit(to_view)
+            w.follow_fit(to_view, w.tile in cal.located)
             top = cv2.warpPerspective(image, to_view, _size(w.size_mm, ppm), flags=cv2.INTER_LINEAR)
             top = w.fill_gaps("top", top, np.linalg.inv(to_view), cal, ppm)
             faces.image = w.fill_gaps("faces", faces.image, pose.plane_homography(DIE_MM)

@@ -298,12 +298,17 @@ def envelope(game: str, seeds: list[int], quick: bool, light: str, hands: bool, 
 def table(result: dict[str, Any]) -> str:
     """The envelope (or one set-up) as a Markdown table."""
     rows = result.get("rows") or [result]
-    head = ("| camera | height mm | tilt ° | moves | right | accuracy | illegal flagged "
-            "| false mismatches /100 | confirmations /100 | missed | wrong (≥0.9) | frames | CPU s/move |")
-    lines = [head, "|" + "---|" * 13]
+    # a print column only where a row was played on a board printed in tiles (`--paper`)
+    tiled = any(r["setup"].get("paper") for r in rows)
+    head = (("| print " if tiled else "") + "| camera | height mm | tilt ° | moves | right | accuracy "
+            "| illegal flagged | false mismatches /100 | confirmations /100 | missed | wrong (≥0.9) | frames "
+            "| CPU s/move |")
+    lines = [head, "|" + "---|" * (14 if tiled else 13)]
     for r in rows:
         s = r["setup"]
-        lines.append(f"| {s['camera']} | {s['height_mm']:g} | {s['tilt_deg']:g} | {r['moves']} "
+        paper = f"| {s['paper']} tiles " if s.get("paper") else "| one piece "
+        lines.append(("" if not tiled else paper)
+                     + f"| {s['camera']} | {s['height_mm']:g} | {s['tilt_deg']:g} | {r['moves']} "
                      f"| {r['moves_right']} | {_pct(r['move_accuracy'])} "
                      f"| {r['illegal_flagged_right']}/{r['illegal_moves']} | {r['false_mismatches_per_100']} "
                      f"| {r['confirmations_per_100']} | {r['missed_moves']} "
