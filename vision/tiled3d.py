@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from vision.board3d import DIE_MM, face_view, view_px_per_mm, volume_box_mm
-from vision.pose import CameraPose, assumed_focal_px, focal_equations, pose_from_points, solve_focal
+from vision.localise import Calibration
+from vision.pose import CameraPose, PoseTracker, pose_from_points
 from vision.tiled import GAP_CHANGE, TiledCalibration, TiledSheet, TileSpec
 from vision.types import VisionError, check_image
 from vision.zones import Zone, ZoneDie, ZoneReading
@@ -54,39 +55,29 @@ class TilePoses:
     """One camera over several tiles: a focal length, then a pose per tile from its own calibration.
     The focal length comes from all located tiles at once (`table_homography`): one tile spans too
     little of the view to show its perspective well (its own fit's focal length was seen 35 % off).
-    Pooled over frames, as `vision.pose.PoseTracker` does. `focal_px` given: used as is."""
+    The table's fit goes to a `vision.pose.PoseTracker`, which pools the focal length over frames as
+    it does for a one-piece sheet. `focal_px` given: used as is."""
 
     focal_px: float | None = None
-    max_frames: int = 50
-    _rows: list[np.ndarray] = field(default_factory=list)
-    _rhs: list[np.ndarray] = field(default_factory=list)
-    _size: tuple[int, int] | None = None
+    tracker: PoseTracker = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tracker = PoseTracker(self.focal_px)
 
     def update(self, cal: TiledCalibration) -> dict[str, CameraPose]:
         size = (int(cal.image_size[0]), int(cal.image_size[1]))
-        if size != self._size:  # another camera mode: nothing learned about the old one holds
-            self._rows, self._rhs, self._size = [], [], size
-        if len(cal.located) >= 2:
-            whole = table_homography(cal)
-            if whole is not None:
-                rows, rhs = focal_equations(whole, size, (cal.sheet.width_mm, cal.sheet.height_mm))
-                if np.any(rows):
-                    self._rows.append(rows)
-                    self._rhs.append(rhs)
-                    del self._rows[:-self.max_frames], self._rhs[:-self.max_frames]
-        if self.focal_px is not None:
-            f, source = self.focal_px, "given"
-        else:
-            f = None
-            if self._rows:
-                f = solve_focal(np.concatenate(self._rows), np.concatenate(self._rhs), size)
-            source = "markers" if len(self._rows) == 1 else "frames"
-            if f is None:
-                f, source = assumed_focal_px(size), "assumed"
+        whole = table_homography(cal) if len(cal.located) >= 2 else None
+        if whole is None:  # one tile in view: its own fit is the table's best guess
+            whole = np.linalg.inv(cal.tiles[cal.located[0]].homography)
+        sheet = cal.sheet
+        table = Calibration(sheet.kind, (sheet.width_mm, sheet.height_mm), np.linalg.inv(whole), size,
+                            marker_size_mm=sheet.tiles[0].marker_size_mm, margin_mm=sheet.tiles[0].margin_mm)
+        camera = self.tracker.update(table)
         poses = {}
-        for t in cal.sheet.tiles:
+        for t in sheet.tiles:
             mm = tile_points(t)
-            poses[t.name] = pose_from_points(mm, cal.tiles[t.name].to_image(mm), size, f, source)
+            poses[t.name] = pose_from_points(mm, cal.tiles[t.name].to_image(mm), size, camera.focal_px,
+                                             camera.focal_source)
         return poses
 
 
