@@ -5,7 +5,7 @@ the assembled board with one homography from the corner markers (the reader befo
 assembled board on the flat top view with the tiles' fits blended (the tiled reader before the 3D
 one), and the assembled board read tile by tile in 3D (what the referee does). CPU time per read
 (process time).
-Run: .venv/bin/python bench/dice_board_tiles.py [--seeds 21-28]
+Run: .venv/bin/python bench/dice_board_tiles.py [--seeds 21-28] [--empty-frames 1]
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ def _rgb(path: Path) -> np.ndarray:
 
 
 def _read(empty: np.ndarray, full: np.ndarray, one_homography: bool = False,
-          flat: bool = False) -> tuple[dict, float]:
+          flat: bool = False, empty_frames: int = 1) -> tuple[dict, float]:
     adapter = DiceAdapter()
     if flat:  # the tiled reader before the 3D one: the blended flat top view, the crop reader first
         adapter._reader = BoardDiceReader(geometry="flat", value_order="learned")
-    adapter.read(empty)
+    for _ in range(empty_frames):
+        adapter.read(empty)
     if one_homography:  # read the assembled board as if it were one sheet, from its corner markers
         reader = adapter._reader
         reader.tiled, reader.localiser.calibration = False, None
@@ -52,6 +53,9 @@ def _read(empty: np.ndarray, full: np.ndarray, one_homography: bool = False,
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seeds", default="21-28", help="first-last (default 21-28)")
+    p.add_argument("--empty-frames", type=int, default=1,
+                   help="how many times the empty board is shown first (a match starts with it filmed "
+                        "for several frames; a tiled window waits up to 5 frames for its tile's markers)")
     args = p.parse_args()
     lo, hi = (int(v) for v in args.seeds.split("-"))
     board, want = load_board(), seam_expected()
@@ -76,7 +80,7 @@ def main() -> int:
         views = {"one piece": (e1, f1, False, False), "tiles, one homography": (e, f, True, False),
                  "tiles, per tile, flat": (e, f, False, True), "tiles, per tile, 3d": (e, f, False, False)}
         for name, (a, b, single, flat) in views.items():
-            items, cpu = _read(a, b, single, flat)
+            items, cpu = _read(a, b, single, flat, args.empty_frames)
             right = sum(items.get(k) == v for k, v in want.items())
             wrong = sum(1 for k, v in items.items() if want.get(k) != v)
             totals[name] += (right, wrong, cpu)
