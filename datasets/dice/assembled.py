@@ -34,15 +34,18 @@ class Assembled:
 
 def assemble(pages: dict[str, np.ndarray], plan: TiledSheet, on_page_mm: dict[str, tuple[float, float]],
              px_per_mm: float, rng: np.random.Generator, gap_mm: tuple[float, float] = (2.0, 3.0),
-             turn_deg: float = 0.8) -> Assembled:
+             turn_deg: float = 0.8, row_slip_mm: float = 0.0) -> Assembled:
     """`pages`: tile name -> its page as RGB at `px_per_mm`; `on_page_mm`: where each tile's top-left
     corner lies on its page. Gaps between neighbouring columns and rows are drawn from `gap_mm`, each
-    tile's turn about its centre from +-`turn_deg`."""
+    tile's turn about its centre from +-`turn_deg`, and each row of tiles slides sideways against the
+    others by up to +-`row_slip_mm` (the gaps within a row stay as drawn)."""
     rows = max(int(t.name[1:].split("c")[0]) for t in plan.tiles)
     cols = max(int(t.name.split("c")[1]) for t in plan.tiles)
     gx, gy = rng.uniform(*gap_mm, cols), rng.uniform(*gap_mm, rows)
+    slip = rng.uniform(-row_slip_mm, row_slip_mm, rows) if row_slip_mm else np.zeros(rows)
+    slip -= slip.min()  # every row stays on the canvas
     pad = 4.0
-    size = (plan.width_mm + gx.sum() + pad, plan.height_mm + gy.sum() + pad)
+    size = (plan.width_mm + gx.sum() + slip.max() + pad, plan.height_mm + gy.sum() + pad)
     canvas = np.empty((round(size[1] * px_per_mm), round(size[0] * px_per_mm), 3), np.uint8)
     canvas[:] = TABLE_RGB
     moves = {}
@@ -56,7 +59,7 @@ def assemble(pages: dict[str, np.ndarray], plan: TiledSheet, on_page_mm: dict[st
         a = math.radians(rng.uniform(-turn_deg, turn_deg))
         turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
         centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-        shift = centre + np.array([pad / 2 + gx[:c].sum(), pad / 2 + gy[:r].sum()]) - turn @ centre
+        shift = centre + np.array([pad / 2 + gx[:c].sum() + slip[r], pad / 2 + gy[:r].sum()]) - turn @ centre
         moves[tile.name] = (turn, shift)
         # crop pixel -> board mm -> assembled mm -> assembled pixel
         m = np.hstack([turn, (turn @ np.array([x0, y0]) + shift)[:, None] * px_per_mm])

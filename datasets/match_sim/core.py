@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from datasets.camera import Pose, apply_lighting, random_pose, table_texture
+from drawing.paper import PAPERS  # home paper a large board may be printed on in tiles
 
 LIGHTS = ("normal", "dim", "mixed")
 
@@ -31,6 +32,9 @@ class Setup:
     light: str = "normal"
     hands: bool = False
     fov_deg: float = 70.0  # the lens: horizontal field of view (a common webcam's)
+    # the board printed on home paper ("a4", "letter") and taped together on the table, a few mm apart
+    # (print highway-dice --paper); None: the one-piece print
+    paper: str | None = None
 
     def __post_init__(self) -> None:
         if self.width < 160 or self.height < 120:
@@ -43,6 +47,8 @@ class Setup:
             raise ValueError(f"field of view {self.fov_deg:g} degrees is outside 20..120")
         if self.light not in LIGHTS:
             raise ValueError(f"light {self.light!r} is not one of {', '.join(LIGHTS)}")
+        if self.paper not in (None, *PAPERS):
+            raise ValueError(f"paper {self.paper!r} is not one of {', '.join(PAPERS)}")
 
     @property
     def size(self) -> tuple[int, int]:
@@ -50,11 +56,12 @@ class Setup:
 
     def label(self) -> str:
         return (f"{self.width}x{self.height} h{self.height_mm:g} t{self.tilt_deg:g} {self.light}"
-                + (" hands" if self.hands else ""))
+                + (" hands" if self.hands else "") + (f" {self.paper} tiles" if self.paper else ""))
 
     def to_json(self) -> dict[str, Any]:
-        return {"camera": f"{self.width}x{self.height}", "height_mm": self.height_mm,
-                "tilt_deg": self.tilt_deg, "light": self.light, "hands": self.hands, "fov_deg": self.fov_deg}
+        out = {"camera": f"{self.width}x{self.height}", "height_mm": self.height_mm,
+               "tilt_deg": self.tilt_deg, "light": self.light, "hands": self.hands, "fov_deg": self.fov_deg}
+        return {**out, "paper": self.paper} if self.paper else out
 
 
 @dataclass

@@ -3,7 +3,10 @@ sometimes break a rule (a wrong value on the needed cell, a die on a cell they m
 while a die was needed), nudge dice already on the board by a few mm, lean over the table (shadows),
 and once knock the camera.
 
-The board is the printable sheet of drawing.dice_board, as the players print it.
+The board is the printable sheet of drawing.dice_board, as the players print it: in one piece, or
+(`Setup.paper`) printed on A4 or Letter tiles and taped together on the table with gaps of 2-3 mm,
+each tile turned by up to 1 degree and the two rows slid up to 2 mm sideways against each other
+(datasets.dice.assembled), a new assembly per seed.
 """
 
 from __future__ import annotations
@@ -12,7 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from datasets.match_sim.core import Photographer, Scene, Script, Setup, SimMatch, TrueMove, camera_pose
+from datasets.match_sim.core import (
+    PAPERS,
+    Photographer,
+    Scene,
+    Script,
+    Setup,
+    SimMatch,
+    TrueMove,
+    camera_pose,
+)
 
 GAME = "highway-dice"
 DIE_MM = 16.0
@@ -128,20 +140,51 @@ def _legal_play(state: Any, rng: np.random.Generator) -> Any:
     return use.action(store)
 
 
+SHEET_DPI = 100.0  # the printed sheet's raster the scenes are drawn from
+GAP_MM, TURN_DEG, ROW_SLIP_MM = (2.0, 3.0), 1.0, 1.0  # how carefully the tiles are laid (see the docstring)
+
+
+def _rgb(png: bytes) -> np.ndarray:
+    import cv2
+
+    return cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+
+def assembled_board(board: Any, paper: str, rng: np.random.Generator) -> Any:
+    """The board's `paper` tiles as printed (print highway-dice --paper), cut out and laid on the table
+    (a datasets.dice.assembled.Assembled)."""
+    from datasets.dice.assembled import assemble
+    from drawing.dice_board import tiled_board
+    from vision.tiled import tiled_sheet_from_json
+
+    pages, meta = tiled_board(board, paper, SHEET_DPI)
+    rgb = {name: _rgb(png) for name, (_svg, png) in pages.items()}
+    on_page = {t["tile"]: tuple(t["tile_on_page_mm"]) for t in meta["tiles"]}
+    return assemble(rgb, tiled_sheet_from_json(meta), on_page, SHEET_DPI / 25.4, rng, GAP_MM, TURN_DEG,
+                    ROW_SLIP_MM)
+
+
 def simulate(seed: int, setup: Setup, turns: int = 12) -> SimMatch:
     """The whole match of `turns` turns (fewer if someone wins), scripted from `seed`."""
-    import cv2
 
     import engine
     from drawing.dice_board import printable_board
     from engine.dice_road import Roll, load_board
 
     board = load_board()
-    _svg, png, _meta = printable_board(board, dpi=100)
-    sheet_rgb = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    area = (float(board.width), float(board.height))
+    where = None  # board mm -> sheet mm, where the board is assembled from tiles
+    if setup.paper:
+        # each paper its own assembly of the seed (the two papers' tiles are the same: a4 vs letter
+        # then compares two tapings, not one twice)
+        laying = np.random.default_rng([seed, 4, list(PAPERS).index(setup.paper)])
+        tiles = assembled_board(board, setup.paper, laying)
+        sheet_rgb, area, where = tiles.image, tiles.size_mm, tiles.where
+    else:
+        _svg, png, _meta = printable_board(board, dpi=SHEET_DPI)
+        sheet_rgb = _rgb(png)
     game = engine.get_game(GAME)
     rng = np.random.default_rng([seed, 1])
-    area = (float(board.width), float(board.height))
     photographer = Photographer(setup, camera_pose(setup, area, np.random.default_rng([seed, 2])), seed)
     table = _Table(board, np.random.default_rng([seed, 3]))
     moves: list[TrueMove] = []
@@ -193,6 +236,8 @@ def simulate(seed: int, setup: Setup, turns: int = 12) -> SimMatch:
     def draw(dice: list[dict], pose: Any) -> np.ndarray:
         from datasets.dice.scenes import render_dice_on_sheet
 
+        if where is not None:  # each die lies on its tile, wherever the tile was laid
+            dice = [{**d, "x_mm": p[0], "y_mm": p[1]} for d in dice for p in [where(d["x_mm"], d["y_mm"])]]
         image, _labels = render_dice_on_sheet(sheet_rgb, area, dice, pose, effects=0.0,
                                               background=photographer.table)
         return image

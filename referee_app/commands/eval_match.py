@@ -1,7 +1,7 @@
 """`highway-referee eval match GAME ...`: the referee's accuracy per move on whole simulated matches.
 
     highway-referee eval match GAME --seeds 101-105 --camera 1920x1080 --height 850 --tilt 10 \\
-        [--light normal|dim|mixed] [--hands] [--json OUT]
+        [--light normal|dim|mixed] [--hands] [--paper a4|letter] [--json OUT]
     highway-referee eval match GAME --envelope [--quick] [--json OUT] [--markdown FILE]
 
 The matches come from datasets.match_sim (scripted players who sometimes break a rule, hands, shadows,
@@ -28,6 +28,8 @@ GAMES = ("highway-dice", "highway-grid", "railroad-ink", "tokyo-highway")
 TUNING_SEEDS = tuple(range(1, 51))  # may be looked at while changing the referee
 REPORT_SEEDS = (101, 102, 103, 104, 105)  # the numbers in the docs come from these only
 LENS_DEG = {"tokyo-highway": 50.0}  # horizontal field of view where a game's set-up differs from 70
+PAPERS = ("a4", "letter")  # --paper: the home papers `print --paper` tiles a board for
+TILED_GAMES = ("highway-dice",)  # games whose simulated board can be assembled from tiles
 CONFIDENT = 0.9  # a wrong verdict at or above this confidence is the worst kind
 # the report's fields (docs/benchmarks/referee-accuracy.md defines each)
 FIELDS = ("moves", "moves_right", "move_accuracy", "illegal_moves", "illegal_flagged_right",
@@ -89,12 +91,12 @@ def parse_camera(text: str) -> tuple[int, int]:
 
 
 def make_setup(camera: str, height_mm: float, tilt: float, light: str = "normal", hands: bool = False,
-               fov: float = 70.0) -> Any:
+               fov: float = 70.0, paper: str | None = None) -> Any:
     from datasets.match_sim import Setup
 
     w, h = parse_camera(camera)
     try:
-        return Setup(w, h, float(height_mm), float(tilt), light, hands, float(fov))
+        return Setup(w, h, float(height_mm), float(tilt), light, hands, float(fov), paper)
     except ValueError as exc:
         raise CliError(str(exc)) from exc
 
@@ -286,10 +288,10 @@ def evaluate(game: str, seeds: list[int], setup: Any, turns: int | None = None,
 
 
 def envelope(game: str, seeds: list[int], quick: bool, light: str, hands: bool, turns: int | None,
-             progress: Any = None, fov: float | None = None) -> dict[str, Any]:
+             progress: Any = None, fov: float | None = None, paper: str | None = None) -> dict[str, Any]:
     rows = []
     for camera, height, tilt in (QUICK if quick else ENVELOPE)[game]:
-        setup = make_setup(camera, height, tilt, light, hands, fov or LENS_DEG.get(game, 70.0))
+        setup = make_setup(camera, height, tilt, light, hands, fov or LENS_DEG.get(game, 70.0), paper)
         rows.append(evaluate(game, seeds, setup, turns, progress))
     return {"game": game, "grid": "quick" if quick else "full", "seeds": seeds, "rows": rows,
             "total": combine(rows)}
@@ -298,12 +300,17 @@ def envelope(game: str, seeds: list[int], quick: bool, light: str, hands: bool, 
 def table(result: dict[str, Any]) -> str:
     """The envelope (or one set-up) as a Markdown table."""
     rows = result.get("rows") or [result]
-    head = ("| camera | height mm | tilt ° | moves | right | accuracy | illegal flagged "
-            "| false mismatches /100 | confirmations /100 | missed | wrong (≥0.9) | frames | CPU s/move |")
-    lines = [head, "|" + "---|" * 13]
+    # a print column only where a row was played on a board printed in tiles (`--paper`)
+    tiled = any(r["setup"].get("paper") for r in rows)
+    head = (("| print " if tiled else "") + "| camera | height mm | tilt ° | moves | right | accuracy "
+            "| illegal flagged | false mismatches /100 | confirmations /100 | missed | wrong (≥0.9) | frames "
+            "| CPU s/move |")
+    lines = [head, "|" + "---|" * (14 if tiled else 13)]
     for r in rows:
         s = r["setup"]
-        lines.append(f"| {s['camera']} | {s['height_mm']:g} | {s['tilt_deg']:g} | {r['moves']} "
+        paper = f"| {s['paper']} tiles " if s.get("paper") else "| one piece "
+        lines.append(("" if not tiled else paper)
+                     + f"| {s['camera']} | {s['height_mm']:g} | {s['tilt_deg']:g} | {r['moves']} "
                      f"| {r['moves_right']} | {_pct(r['move_accuracy'])} "
                      f"| {r['illegal_flagged_right']}/{r['illegal_moves']} | {r['false_mismatches_per_100']} "
                      f"| {r['confirmations_per_100']} | {r['missed_moves']} "
@@ -329,6 +336,10 @@ def _setup_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", action="store_true", help="hands cover every change and pass over the table")
     p.add_argument("--fov", type=float, default=None,
                    help="the lens's horizontal field of view, degrees (default 70; Tokyo Highway 50)")
+    p.add_argument("--paper", choices=PAPERS, default=None,
+                   help=f"{' and '.join(TILED_GAMES)} only: the board printed on this paper in tiles "
+                        "(print ... --paper) and taped together, laid with 2-3 mm gaps, turns of up to 1 "
+                        "degree and the rows slid up to 2 mm (default: the one-piece print)")
     p.add_argument("--turns", type=int, default=None, help="turns per match (default: the game's own)")
     p.add_argument("--max-moves", type=int, default=None, help="stop each match after this many moves")
     p.add_argument("--envelope", action="store_true", help="run the documented grid of set-ups, one table")
@@ -348,6 +359,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.envelope and (args.camera or args.height is not None or args.tilt is not None or args.max_moves):
         raise CliError("--envelope runs the documented set-ups: leave out --camera, --height, --tilt and "
                        "--max-moves")
+    if args.paper and args.game not in TILED_GAMES:
+        raise CliError(f"--paper: only {', '.join(TILED_GAMES)} is simulated printed in tiles "
+                       f"(docs/formats/printing-tiles.md says how the {args.game} sheet is read)")
     if args.max_moves is not None and args.max_moves < 1:
         raise CliError("--max-moves must be at least 1")
     for path in (args.json, args.markdown):
@@ -362,15 +376,16 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.envelope:
         result = envelope(args.game, seeds, args.quick, args.light, args.hands, args.turns, progress,
-                          args.fov)
+                          args.fov, args.paper)
     else:
         camera, height, tilt = DEFAULT_SETUP[args.game]
         setup = make_setup(args.camera or camera, height if args.height is None else args.height,
                            tilt if args.tilt is None else args.tilt, args.light, args.hands,
-                           args.fov or LENS_DEG.get(args.game, 70.0))
+                           args.fov or LENS_DEG.get(args.game, 70.0), args.paper)
         result = evaluate(args.game, seeds, setup, args.turns, progress, args.max_moves)
     text = table(result)
-    print(f"{args.game}: seeds {','.join(map(str, seeds))}")
+    print(f"{args.game}: seeds {','.join(map(str, seeds))}"
+          + (f"; the board printed on {args.paper} tiles, taped together" if args.paper else ""))
     print(text)
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1) + "\n")

@@ -296,25 +296,45 @@ class BoardDiceReader:
         # a board printed on home paper and taped together (print highway-dice --paper): each tile is
         # located by its own markers; decided once, from the first frame that shows markers
         self.tiled: bool | None = None
+        self._tiled3d: Any = None  # vision.tiled3d.TiledFaceReader, made on the first tiled 3d read
         try:
             self.tiled_localiser: TiledLocaliser | None = TiledLocaliser(board_tiles(self.board))
         except ValueError:  # a board file too crowded for tile markers cannot be printed tiled either
             self.tiled_localiser, self.tiled = None, False
 
     def _zone_reader(self, px_per_mm: float) -> Any:
+        return self._window_reader(self._reference(px_per_mm), self.sheet_mm, self._zone_list, px_per_mm)
+
+    def _reference(self, px_per_mm: float) -> np.ndarray:
+        """The board as printed (RGB) at `px_per_mm`."""
         import cv2
 
         from drawing.dice_board import printable_board
-        from vision.zones import ZoneDiceReader
 
         _svg, png, _meta = printable_board(self.board, dpi=px_per_mm * 25.4)
-        reference = cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR),
-                                 cv2.COLOR_BGR2RGB)
-        zones = ZoneDiceReader(reference, self.sheet_mm, self._zone_list, px_per_mm=px_per_mm,
-                               colors=list(self.colours), learn_empty=self.learn_empty,
-                               value_order=self.value_order, profile=self.profile)
-        zones.read_both = self.read_both
-        return zones
+        return cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+
+    def _window_reader(self, reference: np.ndarray, sheet_mm: tuple[float, float], zones: list[Any],
+                       px_per_mm: float) -> Any:
+        """A zone reader for the board, or for one window of it (one tile's, vision.tiled3d)."""
+        from vision.zones import ZoneDiceReader
+
+        reader = ZoneDiceReader(reference, sheet_mm, zones, px_per_mm=px_per_mm,
+                                colors=list(self.colours), learn_empty=self.learn_empty,
+                                value_order=self.value_order, profile=self.profile)
+        reader.read_both = self.read_both
+        return reader
+
+    def _tiled_reader(self) -> Any:
+        """A taped-together board in 3D: each tile's own pose, its zones read on its own views."""
+        if self._tiled3d is None:
+            from vision.tiled3d import TiledFaceReader
+
+            assert self.tiled_localiser is not None
+            centres = np.array([[c.x, c.y] for c in self.board.cells.values()])
+            self._tiled3d = TiledFaceReader(self.tiled_localiser.sheet, self._zone_list, self._reference,
+                                            self._window_reader, self.pose_tracker.focal_px, centres)
+        return self._tiled3d
 
     def _use_pose(self, calib: Any) -> None:
         """A new calibration (first view, camera or board moved): refit the pose, say where dice show."""
@@ -354,19 +374,24 @@ class BoardDiceReader:
         if calib is None:
             return Observation({}, {}, blocked="the board's markers are not visible")
         faces = None
-        posed = self.geometry == "3d" and not self.tiled  # a taped-together board: its tiles' fits, flat
-        if posed:
-            from vision.board3d import face_view
+        posed = self.geometry == "3d" and not self.tiled
+        unseen: frozenset[str] = frozenset()
+        if self.geometry == "3d" and self.tiled:
+            # a taped-together board: each tile read in 3D through its own fit (vision/tiled3d.py)
+            reading = self._tiled_reader().read(image, calib)
+        else:
+            if posed:
+                from vision.board3d import face_view
 
-            if calib is not self._posed:
-                self._use_pose(calib)
-            faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm)
-        unseen, inside = self._out_of_frame(calib, image.shape, posed)
-        top = calib.rectify(image, self.px_per_mm)
-        if self._read_with is not None and calib is not self._read_with and not self.tiled:
-            self.registered_mm = self.zones.register(top)  # re-localised: the learned sheet follows
-        self._read_with = calib
-        reading = self.zones.read(top, faces, skip=unseen, inside=inside)
+                if calib is not self._posed:
+                    self._use_pose(calib)
+                faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm)
+            unseen, inside = self._out_of_frame(calib, image.shape, posed)
+            top = calib.rectify(image, self.px_per_mm)  # the top view (a flat tiled board: tiles blended)
+            if self._read_with is not None and calib is not self._read_with and not self.tiled:
+                self.registered_mm = self.zones.register(top)  # re-localised: the learned sheet follows
+            self._read_with = calib
+            reading = self.zones.read(top, faces, skip=unseen, inside=inside)
         self.last_reading = reading  # per die, each value reader's answer (eval board compares them)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
