@@ -131,9 +131,10 @@ class CropTrainResult:
 
 def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
                 val_groups: tuple[int, int] | None = None, seed: int = 0, threads: int = 1,
-                arch: str = "c32s", log: Any = print) -> CropTrainResult:
+                arch: str = "c32s", log: Any = print, checkpoint: Path | None = None) -> CropTrainResult:
     """Train on DATA (datasets/dice/crops.py .npz), export OUT_ONNX. `val_groups` (lo, hi): real photos
-    with index lo <= g < hi are held back for validation (none: train on everything)."""
+    with index lo <= g < hi are held back for validation (none: train on everything). `checkpoint`: an
+    ONNX file exported at every epoch's end, so a run cut short still leaves a usable model."""
     import torch
     import torch.nn.functional as F
 
@@ -182,6 +183,8 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
                 row["val_accuracy"] = val_acc
             history.append(row)
             log(json.dumps({k: round(v, 4) for k, v in row.items()}))
+            if checkpoint is not None:
+                export(net, checkpoint, size)
     export(net, out_onnx, size)
     return CropTrainResult(epochs, time.perf_counter() - start, val_acc, int(len(va)), history)
 

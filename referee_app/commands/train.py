@@ -16,7 +16,13 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--real", type=Path, metavar="FOLDER",
                    help="labelled photos (realdata format) whose first --real-first photos join training")
     p.add_argument("--real-first", type=int, default=52, help="how many photos, in file-name order (52)")
+    p.add_argument("--real-set", type=Path, action="append", default=[], metavar="FOLDER",
+                   help="also train on this folder's training blocks (the split of datasets/dice/photo_split."
+                        "series_split; pip boxes grown to whole dice); repeatable")
     p.add_argument("--renders", type=int, default=60, help="rendered scenes (a quarter go to val)")
+    p.add_argument("--surfaces", type=float, default=0.0, metavar="SHARE",
+                   help="share of the renders with dice on bare table tops (wood, cloth, dark, patterned)")
+    p.add_argument("--val-fraction", type=float, default=0.25, help="share of the renders kept for val")
     p.add_argument("--seed", type=int, default=2026, help="seed of the renders and of training")
     p.add_argument("--scheme", choices=("die", "value"), default="die",
                    help="die: one class, values read per crop; value: six classes 1..6")
@@ -43,8 +49,9 @@ def _run(args: argparse.Namespace) -> int:
     for name in ("epochs", "imgsz", "batch", "real_first"):
         if getattr(args, name) < (0 if name == "real_first" else 1):
             raise CliError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
-    if args.real is not None and not (args.real / "labels.json").is_file():
-        raise CliError(f"--real {args.real}: no labels.json in this folder")
+    for folder in [args.real, *args.real_set]:
+        if folder is not None and not (folder / "labels.json").is_file():
+            raise CliError(f"{folder}: no labels.json in this folder")
     if args.init is not None and not args.init.is_file():
         raise CliError(f"--init {args.init}: no such weight file")
     from vision.learned.card import export_with_card
@@ -60,7 +67,8 @@ def _run(args: argparse.Namespace) -> int:
         from datasets.yolo import DiceSetSpec, build_dice_set
 
         spec = DiceSetSpec(real_folder=args.real, real_first=args.real_first, renders=args.renders,
-                           seed=args.seed, scheme=args.scheme)
+                           seed=args.seed, scheme=args.scheme, real_sets=tuple(str(f) for f in args.real_set),
+                           surface_share=args.surfaces, val_fraction=args.val_fraction)
         try:
             m = build_dice_set(data_dir, spec, show_progress=not args.no_progress)
         except ValueError as exc:

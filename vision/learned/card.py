@@ -11,6 +11,20 @@ from typing import Any
 from vision.learned.training import StepResult, export_onnx
 
 
+def photos_by_set(meta: Any) -> dict[str, set[str]]:
+    """Folder name -> photos a model card says the model trained on. Two forms: one folder
+    (`"trained_on": NAME, "train_photos": [...]`, the first cards) or several (`"train_photos":
+    {NAME: [...], ...}`)."""
+    if not isinstance(meta, dict):
+        return {}
+    photos = meta.get("train_photos")
+    if isinstance(photos, dict):
+        return {str(k): set(v) for k, v in photos.items() if isinstance(v, list)}
+    if meta.get("trained_on") and isinstance(meta["trained_on"], str):
+        return {meta["trained_on"]: set(photos) if isinstance(photos, list) else set()}
+    return {}
+
+
 def best_val_row(results_csv: Path) -> dict[str, float]:
     """The epoch row of Ultralytics' results.csv with the best mAP50-95 (its fitness, roughly)."""
     with results_csv.open(encoding="utf-8") as f:
