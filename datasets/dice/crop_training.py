@@ -131,10 +131,14 @@ class CropTrainResult:
 
 def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
                 val_groups: tuple[int, int] | None = None, seed: int = 0, threads: int = 1,
-                arch: str = "c32s", log: Any = print, checkpoint: Path | None = None) -> CropTrainResult:
+                arch: str = "c32s", log: Any = print, checkpoint: Path | None = None,
+                minutes: float | None = None) -> CropTrainResult:
     """Train on DATA (datasets/dice/crops.py .npz), export OUT_ONNX. `val_groups` (lo, hi): real photos
     with index lo <= g < hi are held back for validation (none: train on everything). `checkpoint`: an
-    ONNX file exported at every epoch's end, so a run cut short still leaves a usable model."""
+    ONNX file exported at every epoch's end, so a run cut short still leaves a usable model.
+    `minutes`: a CPU budget (on a shared machine the wall clock is what runs out): the first
+    WARMUP_STEPS steps are timed and the run is shortened to fit, so the learning-rate schedule still
+    runs its whole course (a run merely cut off would end at a high rate)."""
     import torch
     import torch.nn.functional as F
 
@@ -156,6 +160,9 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     size = input_size(arch)
     steps = max(1, epochs * len(tr) // batch)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    if minutes is not None:
+        steps = _fit_steps(net, opt, x, y, target, tr, weight, batch, size, steps, minutes, gen_seed=seed)
+        epochs = max(1, round(steps * batch / max(len(tr), 1)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(seed)
     history: list[dict[str, float]] = []
@@ -187,6 +194,34 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
                 export(net, checkpoint, size)
     export(net, out_onnx, size)
     return CropTrainResult(epochs, time.perf_counter() - start, val_acc, int(len(va)), history)
+
+
+WARMUP_STEPS = 20
+
+
+def _fit_steps(net: Any, opt: Any, x: Any, y: Any, target: Any, tr: Any, weight: Any, batch: int,
+               size: int, steps: int, minutes: float, gen_seed: int) -> int:
+    """Time WARMUP_STEPS training steps at a low rate and return how many steps fit in `minutes`
+    (at most `steps`). The warm-up steps train the net a little too; nothing else is kept."""
+    import torch
+    import torch.nn.functional as F
+
+    gen = torch.Generator().manual_seed(gen_seed + 1)
+    for g in opt.param_groups:
+        g["lr"] = 1e-4
+    net.train()
+    t0 = time.perf_counter()
+    warm = min(WARMUP_STEPS, steps)
+    for _ in range(warm):
+        idx = tr[torch.multinomial(weight, batch, replacement=True, generator=gen)]
+        xb = augment(x[idx], gen, train=True, size=size)
+        loss = F.cross_entropy(net(xb)[:, :7], y[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    per_step = (time.perf_counter() - t0) / warm
+    # the epoch-end checkpoints and the machine's varying load: keep a fifth in reserve
+    return max(1, min(steps, int(0.8 * minutes * 60 / per_step)))
 
 
 def evaluate(net: Any, x: Any, y: Any, size: int = INPUT) -> float:

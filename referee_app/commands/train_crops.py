@@ -36,6 +36,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arch", default="c32",
                    help="network: c32 (default), c32s (lighter), c48 (c32's layers on 48 px crops)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="fit the training into about this many minutes: fewer steps, the same schedule")
     p.add_argument("--data", type=Path, help="reuse this crop set (.npz) instead of building one")
     p.add_argument("--out", type=Path, default=Path("vision/learned/models/dice_crops.onnx"),
                    help="ONNX file to write; NAME.json and NAME.md beside it are the model card")
@@ -50,6 +52,8 @@ def _run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise CliError("training needs the train extra (torch): pip install -e '.[train]' in its own "
                        "environment (see docs/models.md)", 3)
+    if args.minutes is not None and args.minutes <= 0:
+        raise CliError("--minutes must be positive")
     if args.epochs < 1 or min(args.renders, args.real_first, args.synthetic) < 0:
         raise CliError("--epochs must be positive, --renders, --synthetic and --real-first not negative")
     for folder in [args.real, *args.real_set]:
@@ -91,7 +95,7 @@ def _run(args: argparse.Namespace) -> int:
     # exported at every epoch's end: a run cut short still leaves a model (without a card)
     checkpoint = args.out.with_suffix(".last.onnx")
     result = train_crops(data, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads,
-                         arch=args.arch, checkpoint=checkpoint)
+                         arch=args.arch, checkpoint=checkpoint, minutes=args.minutes)
     checkpoint.unlink(missing_ok=True)
     by_set = meta.get("real_photos_by_set") or {}
     several = len(by_set) > 1 or bool(meta.get("real_sets"))
