@@ -33,19 +33,21 @@ KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_ac
 BEGIN, END = "<!-- dice-heldout:begin -->", "<!-- dice-heldout:end -->"
 
 
-def score(pairs: dict[str, tuple[Path, Path]], realdata: Path) -> list[dict]:
+def score(pairs: dict[str, tuple[Path, Path]], realdata: Path, scales_list: tuple[str, ...] = ("whole", "any")
+          ) -> list[dict]:
     rows = []
     for name in SETS:
         labels = load_labels(realdata / name)
         skip = set(series_split(labels))
         for label, (detector, crops) in pairs.items():
-            for scales in ("whole", "any"):
+            for scales in scales_list:
                 reader = LearnedDiceReader(detector, mode="crops", crop_model=crops,
                                            any_scale=scales == "any")
                 c0 = time.process_time()
                 r = evaluate(labels, reader.read, None, skip)
                 cpu = (time.process_time() - c0) / max(r["n_images"], 1)
                 rows.append({"set": name, "models": label, "scales": scales,
+                             "files": [str(detector), str(crops)],
                              "box_convention": r.get("box_convention", "whole_die"),
                              "cpu_ms_per_image": round(1000 * cpu, 1), **{k: r[k] for k in KEYS}})
                 print(json.dumps(rows[-1]), flush=True)
@@ -70,6 +72,9 @@ def main() -> None:
     ap.add_argument("--pair", action="append", required=True, metavar="LABEL=DETECTOR,CROPS")
     ap.add_argument("--realdata", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" /
                     "realdata")
+    ap.add_argument("--scales", default="whole,any", help="which of whole,any to read at (default both)")
+    ap.add_argument("--previous", type=Path, action="append", default=[], metavar="JSON",
+                    help="rows of an earlier run (its --json) to put in the table too, before this run's")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     args = ap.parse_args()
@@ -79,11 +84,14 @@ def main() -> None:
         label, _, files = p.partition("=")
         detector, _, crops = files.partition(",")
         pairs[label] = (Path(detector), Path(crops))
-    rows = score(pairs, args.realdata)
+    rows = score(pairs, args.realdata, tuple(args.scales.split(",")))
+    earlier = [r for p in args.previous for r in json.loads(p.read_text(encoding="utf-8"))]
+    rows = sorted(earlier + rows, key=lambda r: SETS.index(r["set"]))  # stable: per set, in run order
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
-    table = markdown(rows, pairs)
+    named = {r["models"]: (Path(r["files"][0]), Path(r["files"][1])) for r in earlier if "files" in r}
+    table = markdown(rows, named | pairs)
     print(table)
     if args.markdown:
         text = args.markdown.read_text(encoding="utf-8")

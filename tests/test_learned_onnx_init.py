@@ -48,3 +48,22 @@ def test_crop_training_fits_its_minutes(tmp_path: Path) -> None:
 
     card = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     assert card["epochs"] < 50 and out.exists() and not out.with_suffix(".last.onnx").exists()
+
+
+def test_the_shipped_crop_network_rebuilt_for_training_matches_its_onnx_file() -> None:
+    import onnxruntime as ort
+    import torch
+
+    from datasets.dice.crop_training import build_net, load_onnx_weights
+    from vision.learned.crops import DEFAULT_CROP_MODEL
+
+    crops = torch.rand(32, 3, 48, 48, generator=torch.Generator().manual_seed(0)) * 255
+    net = build_net("c48")
+    load_onnx_weights(net, DEFAULT_CROP_MODEL, crops)
+    net.eval()
+    sess = ort.InferenceSession(str(DEFAULT_CROP_MODEL), providers=["CPUExecutionProvider"])
+    theirs = sess.run(None, {sess.get_inputs()[0].name: crops[:6].numpy()})[0]
+    with torch.no_grad():
+        assert np.abs(net(crops[:6]).numpy() - theirs).max() < 1e-3
+    with pytest.raises(ValueError):
+        load_onnx_weights(build_net("c32s"), DEFAULT_CROP_MODEL, crops[:, :, :32, :32])

@@ -123,6 +123,9 @@ def _init_from_onnx(onnx: Path, model_yaml: str, data_dir: Path, out: Path, imgs
     if diff > 0.05:
         raise CliError(f"--init-onnx {onnx}: the rebuilt model differs from the ONNX file (max {diff:.3g})")
     print(f"initialised from {onnx} (rebuilt output within {diff:.1e} of the ONNX file's)")
+    # the model card names the ONNX file the run started from (the .pt is only its rebuilt copy)
+    out.with_suffix(".json").write_text(json.dumps({"from_onnx": onnx.name, "max_abs_diff": diff}),
+                                        encoding="utf-8")
     return save_init(model, out)
 
 

@@ -36,6 +36,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arch", default="c32",
                    help="network: c32 (default), c32s (lighter), c48 (c32's layers on 48 px crops)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    p.add_argument("--init-onnx", type=Path, metavar="ONNX",
+                   help="start from this exported crop network (same --arch): fine-tuning")
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
     p.add_argument("--minutes", type=float, default=None,
                    help="fit the training into about this many minutes: fewer steps, the same schedule")
     p.add_argument("--data", type=Path, help="reuse this crop set (.npz) instead of building one")
@@ -54,6 +57,10 @@ def _run(args: argparse.Namespace) -> int:
                        "environment (see docs/models.md)", 3)
     if args.minutes is not None and args.minutes <= 0:
         raise CliError("--minutes must be positive")
+    if args.init_onnx is not None and not args.init_onnx.is_file():
+        raise CliError(f"--init-onnx {args.init_onnx}: no such file")
+    if args.lr <= 0:
+        raise CliError("--lr must be positive")
     if args.epochs < 1 or min(args.renders, args.real_first, args.synthetic) < 0:
         raise CliError("--epochs must be positive, --renders, --synthetic and --real-first not negative")
     for folder in [args.real, *args.real_set]:
@@ -95,7 +102,8 @@ def _run(args: argparse.Namespace) -> int:
     # exported at every epoch's end: a run cut short still leaves a model (without a card)
     checkpoint = args.out.with_suffix(".last.onnx")
     result = train_crops(data, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads,
-                         arch=args.arch, checkpoint=checkpoint, minutes=args.minutes)
+                         arch=args.arch, checkpoint=checkpoint, minutes=args.minutes, init=args.init_onnx,
+                         lr=args.lr)
     checkpoint.unlink(missing_ok=True)
     by_set = meta.get("real_photos_by_set") or {}
     several = len(by_set) > 1 or bool(meta.get("real_sets"))
@@ -108,6 +116,7 @@ def _run(args: argparse.Namespace) -> int:
             "synthetic": meta.get("synthetic", 0), "deep_smoky": bool(meta.get("deep_smoky", False)),
             "surface_share": meta.get("surface_share", 0.0),
             "arch": args.arch, "input": input_size(args.arch),
+            "init": args.init_onnx.name if args.init_onnx else None, "lr": args.lr, "minutes": args.minutes,
             "classes": ["not a die", "1", "2", "3", "4", "5", "6"],
             "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
             "proposals_from": meta["detector"], "proposal_conf": meta["conf"]}
@@ -136,8 +145,10 @@ def _held_out(model: Path, folder: Path, trained: set[str]) -> dict:
 def _markdown(name: str, card: dict) -> str:
     lines = [f"# Model card: {name}", "",
              f"- What: the die crop reader (class 0 'not a die', 1..6 the value) on {card['input']} px crops "
-             f"of the box detector's proposals; architecture {card['arch']}, trained here from scratch "
-             "with torch.",
+             f"of the box detector's proposals; architecture {card['arch']}, "
+             + (f"fine-tuned here with torch from {card['init']} (its weights put back, "
+                "datasets/dice/crop_training.load_onnx_weights)." if card.get("init")
+                else "trained here from scratch with torch."),
              f"- Data: crops {card['crops']} from proposals of {card['proposals_from']} (confidence >= "
              f"{card['proposal_conf']}) and jittered labelled boxes, on "
              + _photos_line(card)
@@ -149,13 +160,15 @@ def _markdown(name: str, card: dict) -> str:
         lines.append(f"- Held-out real photos ({h['folder']}, {h['n_images']} photos, {h['n_labelled']} "
                      "dice, "
                      f"none trained on), reader mode crops: recall {h['recall']:.1%}, precision "
-                     f"{h['precision']:.1%} (lenient), value accuracy {h['value_accuracy']:.1%}, end to end "
-                     f"{h['end_to_end']:.1%}.")
+                     f"{h['precision']:.1%} (as eval dice counts it), value accuracy "
+                     f"{h['value_accuracy']:.1%}, end to end {h['end_to_end']:.1%}.")
     several = isinstance(card["train_photos"], dict)
     lines += ["", "Rebuild: `highway-referee train dice-crops --real ../shared/realdata/nell_byler_d6 "
               + ("--real-set ../shared/realdata/epanemu_d6 --real-set ../shared/realdata/matteop65_d6 "
                  if several else "")
               + (f"--surfaces {card['surface_share']} " if card.get("surface_share") else "")
+              + (f"--init-onnx PREVIOUS/{card['init']} --lr {card['lr']} " if card.get("init") else "")
+              + (f"--minutes {card['minutes']} " if card.get("minutes") else "")
               + f"--arch {card['arch']} --epochs {card['epochs']} --synthetic {card['synthetic']} "
               f"--renders {card['renders']} --seed {card['seed']} "
               + (f"--real-fold {card['real_fold']} --real-block {card['real_block']} "

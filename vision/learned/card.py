@@ -76,7 +76,7 @@ def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: P
         photos = manifest["real_photos"]
     side = {"names": manifest["names"], "imgsz": imgsz, "trained_on": trained_on, "train_photos": photos,
             "epochs_done": step.epochs_done, "epochs_planned": step.epochs_total, "model": args.get("model"),
-            "init": args.get("pretrained") if args.get("pretrained") not in (None, "False") else None,
+            "init": _init_source(args.get("pretrained")),
             "data": {"images": manifest["images"], "boxes": manifest["boxes"], "spec": manifest["spec"],
                      "pip_boxes_grown": manifest.get("pip_boxes_grown")},
             "synthetic_val": best_val_row(step.run_dir / "results.csv")}
@@ -86,6 +86,20 @@ def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: P
     card = onnx.with_suffix(".md")
     card.write_text(render_card(onnx, side), encoding="utf-8")
     return card
+
+
+def _init_source(pretrained: str | None) -> str | None:
+    """What a run started from: the ONNX file named beside an `--init-onnx` checkpoint, else the
+    checkpoint itself, else None (from scratch)."""
+    if pretrained in (None, "", "False", "false"):
+        return None
+    note = Path(str(pretrained)).with_suffix(".json")
+    if note.is_file():
+        try:
+            return str(json.loads(note.read_text(encoding="utf-8"))["from_onnx"])
+        except (OSError, ValueError, KeyError):
+            pass
+    return Path(str(pretrained)).name
 
 
 def architecture(checkpoint: Path) -> str:
@@ -110,8 +124,8 @@ def render_card(onnx: Path, side: dict[str, Any]) -> str:
     val = side.get("synthetic_val") or {}
     real = side.get("held_out_real")
     spec = side["data"]["spec"]
-    start = (f"fine-tuned from {Path(side['init']).name} (a shipped ONNX detector's weights put back "
-             "into the architecture, vision/learned/onnx_init.py)" if side.get("init")
+    start = (f"fine-tuned from {side['init']} (its weights put back into the architecture, "
+             "vision/learned/onnx_init.py)" if side.get("init")
              else "from scratch (no pretrained weights)")
     photos = side["train_photos"]
     if isinstance(photos, dict):
@@ -139,7 +153,8 @@ def render_card(onnx: Path, side: dict[str, Any]) -> str:
     for one in real if isinstance(real, list) else [real] if real else []:
         lines.append(f"- Held-out real photos ({one['folder']}, {one['n_images']} photos the model did not "
                      f"train on, {one['n_labelled']} dice; reader mode {one['mode']}): recall "
-                     f"{pct(one['recall'])}, precision {pct(one['precision'])} (lenient), value accuracy "
+                     f"{pct(one['recall'])}, precision {pct(one['precision'])} (as eval dice counts it), "
+                     "value accuracy "
                      f"{pct(one['value_accuracy'])}, {one['ms_per_image']} ms per photo.")
     lines += ["", "Rebuild: see docs/models.md (`highway-referee train dice ...`).", ""]
     return "\n".join(lines)
