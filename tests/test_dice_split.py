@@ -14,7 +14,7 @@ import pytest
 
 from datasets.dice.photo_split import natural_key, series_split, shots
 from datasets.dice.pip_boxes import grow_pip_box
-from vision.learned.card import photos_by_set
+from vision.learned.card_photos import photos_by_set
 from vision.realdata import LabelledImage, LabelledObject, LabelledSet
 
 

@@ -122,7 +122,7 @@ def _crop_reader(model: Path, classical: Path, include_training: bool,
     import json
 
     from vision.dice.evaluate import trained_photos
-    from vision.learned.card import photos_by_set
+    from vision.learned.card_photos import photos_by_set
     from vision.learned.crops import DEFAULT_CROP_MODEL
     from vision.learned.reader import LearnedDiceReader
 

@@ -121,7 +121,7 @@ def _run(args: argparse.Namespace) -> int:
             "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
             "proposals_from": meta["detector"], "proposal_conf": meta["conf"]}
     if args.evaluate:
-        from vision.learned.card import photos_by_set
+        from vision.learned.card_photos import photos_by_set
 
         trained = photos_by_set(card)
         held = [_held_out(args.out, f, trained.get(f.resolve().name, set())) for f in args.evaluate]

@@ -315,7 +315,7 @@ def trained_photos(classical_models: Path | None = None,
     folder's and vision/learned/models') that says `trained_on` and `train_photos`, except the sidecars
     in `without`. Evaluations leave those photos out, so every reader is scored on photos it never saw."""
     from vision.dice.detector import MODELS as CLASSICAL
-    from vision.learned.card import photos_by_set
+    from vision.learned.card_photos import photos_by_set
     from vision.learned.reader import MODELS as LEARNED
 
     out: dict[str, set[str]] = {}

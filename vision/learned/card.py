@@ -11,20 +11,6 @@ from typing import Any
 from vision.learned.training import StepResult, export_onnx
 
 
-def photos_by_set(meta: Any) -> dict[str, set[str]]:
-    """Folder name -> photos a model card says the model trained on. Two forms: one folder
-    (`"trained_on": NAME, "train_photos": [...]`, the first cards) or several (`"train_photos":
-    {NAME: [...], ...}`)."""
-    if not isinstance(meta, dict):
-        return {}
-    photos = meta.get("train_photos")
-    if isinstance(photos, dict):
-        return {str(k): set(v) for k, v in photos.items() if isinstance(v, list)}
-    if meta.get("trained_on") and isinstance(meta["trained_on"], str):
-        return {meta["trained_on"]: set(photos) if isinstance(photos, list) else set()}
-    return {}
-
-
 def best_val_row(results_csv: Path) -> dict[str, float]:
     """The epoch row of Ultralytics' results.csv with the best mAP50-95 (its fitness, roughly)."""
     with results_csv.open(encoding="utf-8") as f:
@@ -68,7 +54,7 @@ def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: P
     export_onnx(weights, onnx, imgsz, config_dir)
     real_folder = manifest["spec"].get("real_folder")
     by_set = manifest.get("real_photos_by_set") or {}
-    if len(by_set) > 1:  # several folders: the photos per folder (vision.learned.card.photos_by_set)
+    if len(by_set) > 1:  # several folders: the photos per folder (vision.learned.card_photos.photos_by_set)
         trained_on: Any = sorted(by_set)
         photos: Any = by_set
     else:
