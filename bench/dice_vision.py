@@ -21,6 +21,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import time  # noqa: E402
+from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 import cv2  # noqa: E402
@@ -61,12 +62,31 @@ def read_right(reader: Any, img: np.ndarray, labels: list[dict]) -> int:
     return sum(int(det.values[j]) == int(labels[i]["value"]) for i, j in pairs)
 
 
+def compare_models(pairs: list[str], img: np.ndarray, labels: list[dict], frames: int) -> None:
+    """The default crops reader (4 views) with each model pair, in one run, so the numbers compare."""
+    print(f"frame 1280x720, {len(labels)} dice, one thread, CPU time of the process")
+    for pair in pairs:
+        label, _, files = pair.partition("=")
+        detector, _, crops = files.partition(",")
+        r = LearnedDiceReader(Path(detector), mode="crops", crop_model=Path(crops))
+        c, w, n = measure(r, img, frames)
+        print(f"{label}: crops reader, 4 views: {1 / c:6.2f} fps CPU ({1000 * c:.1f} ms), wall "
+              f"{1000 * w:.0f} ms, {n} dice found ({read_right(r, img, labels)} read right); "
+              f"30 fps: {1 / c >= 30}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=5)
+    ap.add_argument("--models", action="append", default=[], metavar="LABEL=DETECTOR,CROPS",
+                    help="only the default crops reader, once per model pair given (e.g. old and new "
+                         "models side by side in one run)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     img, labels = scene()
+    if args.models:
+        compare_models(args.models, img, labels, args.frames)
+        return
     sides = [max(b[2] - b[0], b[3] - b[1]) for b in (o["bbox"] for o in labels)]
     die_px = (0.85 * min(sides), 1.15 * max(sides))  # the calibration's prediction, +-15 %
     base_cpu, base_wall, n0 = measure(DiceReader(), img, args.frames)

@@ -104,8 +104,10 @@ def test_shipped_crop_model_rejects_empty_table(reader: CropReader) -> None:
 
 def test_crop_model_card_names_its_training_photos() -> None:
     card = json.loads(DEFAULT_CROP_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
-    assert card["trained_on"] == "nell_byler_d6" and len(card["train_photos"]) >= 52
-    names = sorted(card["train_photos"])
+    from vision.learned.card_photos import photos_by_set
+
+    names = sorted(photos_by_set(card)["nell_byler_d6"])
+    assert len(names) >= 52
     assert names[0] == "IMG_20191208_111228.jpg" and "IMG_20191208_112710.jpg" in names
     assert card["classes"][0] == "not a die"
 
@@ -139,7 +141,9 @@ def _held_out_folder(shared_dir: Path, tmp_path: Path, photos: slice) -> Path:
     src = shared_dir / "realdata" / "nell_byler_d6"
     labels = json.loads((src / "labels.json").read_text(encoding="utf-8"))
     card = json.loads(DEFAULT_CROP_MODEL.with_suffix(".json").read_text(encoding="utf-8"))
-    trained = set(card["train_photos"])
+    from vision.learned.card_photos import photos_by_set
+
+    trained = photos_by_set(card).get("nell_byler_d6", set())
     items = [it for it in sorted(labels["items"], key=lambda it: it["image"]) if it["image"] not in trained]
     folder = tmp_path / "photos"
     folder.mkdir()

@@ -131,9 +131,15 @@ class CropTrainResult:
 
 def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
                 val_groups: tuple[int, int] | None = None, seed: int = 0, threads: int = 1,
-                arch: str = "c32s", log: Any = print) -> CropTrainResult:
+                arch: str = "c32s", log: Any = print, checkpoint: Path | None = None,
+                minutes: float | None = None, init: Path | None = None) -> CropTrainResult:
     """Train on DATA (datasets/dice/crops.py .npz), export OUT_ONNX. `val_groups` (lo, hi): real photos
-    with index lo <= g < hi are held back for validation (none: train on everything)."""
+    with index lo <= g < hi are held back for validation (none: train on everything). `checkpoint`: an
+    ONNX file exported at every epoch's end, so a run cut short still leaves a usable model.
+    `minutes`: a CPU budget (on a shared machine the wall clock is what runs out): the first
+    WARMUP_STEPS steps are timed and the run is shortened to fit, so the learning-rate schedule still
+    runs its whole course (a run merely cut off would end at a high rate). `init`: start from this
+    exported crop network (same `arch`; fine-tuning, see `load_onnx_weights`)."""
     import torch
     import torch.nn.functional as F
 
@@ -153,8 +159,14 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     weight = torch.where(torch.from_numpy(z["source"][tr.numpy()]) == 0, 3.0, 1.0)
     net = build_net(arch)
     size = input_size(arch)
+    if init is not None:
+        sample = tr[torch.randperm(len(tr), generator=torch.Generator().manual_seed(seed))[:512]]
+        load_onnx_weights(net, init, augment(x[sample], None, train=False, size=size))
     steps = max(1, epochs * len(tr) // batch)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    if minutes is not None:
+        steps = _fit_steps(net, opt, x, y, target, tr, weight, batch, size, steps, minutes, gen_seed=seed)
+        epochs = max(1, round(steps * batch / max(len(tr), 1)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(seed)
     history: list[dict[str, float]] = []
@@ -182,8 +194,84 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
                 row["val_accuracy"] = val_acc
             history.append(row)
             log(json.dumps({k: round(v, 4) for k, v in row.items()}))
+            if checkpoint is not None:
+                export(net, checkpoint, size)
     export(net, out_onnx, size)
     return CropTrainResult(epochs, time.perf_counter() - start, val_acc, int(len(va)), history)
+
+
+WARMUP_STEPS = 20
+
+
+def load_onnx_weights(net: Any, onnx_path: Path, sample: Any) -> None:
+    """Put an exported crop network's weights back into `net` (the same architecture). The export
+    folded each batch norm into its convolution; each batch norm is set to pass that convolution's
+    output through unchanged: running mean and variance measured on `sample` (crops as the network
+    sees them), scale and shift undoing that normalisation, so training resumes from the same function."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from torch import nn
+
+    graph = onnx.load(str(onnx_path)).graph
+    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
+    folded = [(init[n.input[1]], init[n.input[2]]) for n in graph.node if n.op_type == "Conv"]
+    gemm = [n for n in graph.node if n.op_type == "Gemm"]
+    layers = list(net.body)
+    convs = [(m, layers[i + 1]) for i, m in enumerate(layers) if isinstance(m, nn.Conv2d)]
+    linear = [m for m in layers if isinstance(m, nn.Linear)]
+    if len(folded) != len(convs) or len(gemm) != 1 or len(linear) != 1:
+        raise ValueError(f"{onnx_path}: {len(folded)} convolutions, the network has {len(convs)}")
+    stats: list[tuple[Any, Any]] = []
+    with torch.no_grad():
+        for (conv, bn), (w, b) in zip(convs, folded, strict=True):
+            if conv.weight.shape != w.shape:
+                raise ValueError(f"{onnx_path}: a convolution of shape {tuple(w.shape)}, the network's is "
+                                 f"{tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            bn.eps, bn.running_mean[:], bn.running_var[:] = 0.0, 0.0, 1.0
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(b)
+        linear[0].weight.copy_(init[gemm[0].input[1]])
+        linear[0].bias.copy_(init[gemm[0].input[2]])
+        hooks = [conv.register_forward_hook(lambda m, i, o: stats.append((o.mean(dim=(0, 2, 3)),
+                                                                          o.var(dim=(0, 2, 3)))))
+                 for conv, _ in convs]
+        net.eval()
+        net(sample)
+        for h in hooks:
+            h.remove()
+        for ((_, bn), (_, b)), (mean, var) in zip(zip(convs, folded, strict=True), stats, strict=True):
+            bn.eps = 1e-5
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.copy_(mean + b)
+
+
+def _fit_steps(net: Any, opt: Any, x: Any, y: Any, target: Any, tr: Any, weight: Any, batch: int,
+               size: int, steps: int, minutes: float, gen_seed: int) -> int:
+    """Time WARMUP_STEPS training steps at a low rate and return how many steps fit in `minutes`
+    (at most `steps`). The warm-up steps train the net a little too; nothing else is kept."""
+    import torch
+    import torch.nn.functional as F
+
+    gen = torch.Generator().manual_seed(gen_seed + 1)
+    for g in opt.param_groups:
+        g["lr"] = 1e-4
+    net.train()
+    t0 = time.perf_counter()
+    warm = min(WARMUP_STEPS, steps)
+    for _ in range(warm):
+        idx = tr[torch.multinomial(weight, batch, replacement=True, generator=gen)]
+        xb = augment(x[idx], gen, train=True, size=size)
+        loss = F.cross_entropy(net(xb)[:, :7], y[idx])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    per_step = (time.perf_counter() - t0) / warm
+    # the epoch-end checkpoints and the machine's varying load: keep a fifth in reserve
+    return max(1, min(steps, int(0.8 * minutes * 60 / per_step)))
 
 
 def evaluate(net: Any, x: Any, y: Any, size: int = INPUT) -> float:

@@ -126,13 +126,18 @@ def synthetic_patch(rng: np.random.Generator, value: int, deep_smoky: bool = Fal
 
 def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int, detector: Path,
           conf: float = 0.01, show_progress: bool = True, synthetic: int = 0,
-          photos: Sequence[str] | None = None, deep_smoky: bool = False) -> dict[str, Any]:
+          photos: Sequence[str] | None = None, deep_smoky: bool = False,
+          real_sets: Sequence[Path] = (), surface_share: float = 0.0) -> dict[str, Any]:
     """Write OUT (an .npz): x (N, PATCH, PATCH, 3) uint8 BGR, y (N,) 0..6, target (N, 3) the die's
     centre and side in patch coordinates (NaN: none), source (N,) 0 real / 1 render / 2 generated crop,
     group (N,) the real photo's index or -1.
     Real photos: the first `real_first` of REAL's labels.json in file-name order, or exactly `photos`
     when given (datasets/dice/photo_split.py); the rest stay unseen for evaluation.
-    Renders: `renders` scenes of datasets/dice from `seed`."""
+    `real_sets`: more realdata folders, each with its training blocks (photo_split.series_split); where
+    their boxes enclose only the pips, the boxes are grown to whole dice (pip_boxes.py) to label the
+    proposals, and no box target is learned from them (the grown box is a guess of the framing).
+    Renders: `renders` scenes of datasets/dice from `seed`, the first `surface_share` of every 20 on
+    bare table tops (surfaces.py)."""
     from datasets.dice.scenes import random_scene
     from vision.learned.yolo import OnnxYolo
 
@@ -161,8 +166,18 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
             src += [0] * len(lab)
             group += [g] * len(lab)
             used.append(item.image)
+    by_set: dict[str, list[str]] = {Path(real).name: list(used)} if used else {}
+    for folder in real_sets:
+        names = _add_real_set(Path(folder), net, conf, rng, (xs, ys, ts, src, group), show_progress)
+        by_set.setdefault(Path(folder).name, []).extend(names)
     for k in progress(range(renders), renders, "renders", enabled=show_progress):
-        image, objects = random_scene(np.random.default_rng([seed, k]))
+        r = np.random.default_rng([seed, k])
+        if k % 20 < round(20 * surface_share):
+            from datasets.dice.surfaces import surface_scene
+
+            image, objects = surface_scene(r, (1280, 720))
+        else:
+            image, objects = random_scene(r)
         boxes, _, _ = net.detect(image, conf, 0.5)
         objs = [(o["bbox"], int(o["value"])) for o in objects]
         p, lab, tg = image_samples(image, objs, boxes, rng, gt_copies=1, max_negatives=15)
@@ -180,7 +195,9 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
         group.append(-1)
     x = np.stack(xs) if xs else np.zeros((0, PATCH, PATCH, 3), np.uint8)
     y = np.array(ys, np.int64)
-    meta = {"real": str(real) if real else None, "real_photos": used, "renders": renders, "seed": seed,
+    meta = {"real": str(real) if real else None, "real_photos": used, "real_photos_by_set": by_set,
+            "real_sets": [str(f) for f in real_sets], "surface_share": surface_share, "renders": renders,
+            "seed": seed,
             "detector": Path(detector).name, "conf": conf, "synthetic": synthetic,
             "patch": PATCH, "context": CONTEXT, "deep_smoky": deep_smoky,
             "counts": {str(c): int((y == c).sum()) for c in range(7)}}
@@ -189,3 +206,38 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
                         target=np.array(ts, np.float32).reshape(-1, 3),
                         group=np.array(group, np.int32), meta=json.dumps(meta))
     return meta
+
+
+def _add_real_set(folder: Path, net: Any, conf: float, rng: np.random.Generator, acc: tuple[list, ...],
+                  show_progress: bool) -> list[str]:
+    """Samples of one folder's training blocks appended to the accumulators (x, y, target, source,
+    group); returns the photos used."""
+    from datasets.dice.photo_split import series_split
+    from datasets.dice.pip_boxes import grow_pip_box
+
+    xs, ys, ts, src, group = acc
+    labelled = load_labels(folder)
+    pips = labelled.meta.get("box_convention", "whole_die") == "pips"
+    chosen = set(series_split(labelled))
+    items = [it for it in sorted(labelled.items, key=lambda i: i.image) if it.image in chosen]
+    used = []
+    base = max(group, default=-1) + 1
+    shown = progress(items, len(items), f"real photos {folder.name}", enabled=show_progress)
+    for g, item in enumerate(shown):
+        image = cv2.imread(str(labelled.path(item)))
+        if image is None:
+            continue
+        objs = _objects(item)
+        if pips:
+            objs = [(grow_pip_box(image, b)[0], v) for b, v in objs]
+        boxes, _, _ = net.detect(image, conf, 0.5)
+        p, lab, tg = image_samples(image, objs, boxes, rng, gt_copies=4)
+        if pips:
+            tg = [np.full(3, np.nan, np.float32) for _ in tg]
+        xs += p
+        ys += lab
+        ts += tg
+        src += [0] * len(lab)
+        group += [base + g] * len(lab)
+        used.append(item.image)
+    return used

@@ -37,6 +37,10 @@ class DiceSetSpec:
     seed: int = 2026
     scheme: str = "die"
     quality: int = 90
+    # more realdata folders, each taking its training blocks (datasets/dice/photo_split.series_split);
+    # a folder whose boxes enclose only the pips has them grown to whole-die boxes first
+    real_sets: tuple[str, ...] = ()
+    surface_share: float = 0.0  # share of the renders that show dice on bare table tops (surfaces.py)
 
     def check(self) -> None:
         if self.scheme not in SCHEMES:
@@ -45,7 +49,9 @@ class DiceSetSpec:
             raise ValueError("renders and real_first must be >= 0")
         if not 0.0 <= self.val_fraction < 1.0:
             raise ValueError(f"val_fraction must be in [0, 1), got {self.val_fraction}")
-        if self.real_folder is None and self.renders == 0:
+        if not 0.0 <= self.surface_share <= 1.0:
+            raise ValueError(f"surface_share must be in [0, 1], got {self.surface_share}")
+        if self.real_folder is None and not self.real_sets and self.renders == 0:
             raise ValueError("nothing to build: no real folder and no renders")
 
 
@@ -105,12 +111,15 @@ def build_dice_set(out: Path, spec: DiceSetSpec, show_progress: bool = True) -> 
             objs = [{"kind": o.kind, "value": o.value, "bbox": o.bbox} for o in item.objects]
             put("train", f"real_{Path(name).stem}", image,
                 yolo_lines(objs, image.shape[1], image.shape[0], spec.scheme))
+    by_set: dict[str, list[str]] = {Path(spec.real_folder).name: photos} if spec.real_folder else {}
+    grown = {"image": 0, "fallback": 0}
+    for folder in spec.real_sets:
+        names = _put_real_set(Path(folder), spec, put, grown, show_progress)
+        by_set.setdefault(Path(folder).name, []).extend(names)
     n_val = int(round(spec.renders * spec.val_fraction))
     if spec.renders:
-        from datasets.dice import random_scene  # the dice engineer's generator
-
         for k in progress(range(spec.renders), spec.renders, "renders", enabled=show_progress):
-            image, objects = random_scene(np.random.default_rng([spec.seed, k]), spec.render_size)
+            image, objects = render(spec, k)
             split = "val" if k >= spec.renders - n_val else "train"
             put(split, f"render_{spec.seed}_{k:05d}", image,
                 yolo_lines(objects, image.shape[1], image.shape[0], spec.scheme))
@@ -120,6 +129,46 @@ def build_dice_set(out: Path, spec: DiceSetSpec, show_progress: bool = True) -> 
         f"path: {out.resolve()}\ntrain: images/train\nval: images/{'val' if n_val else 'train'}\n"
         f"names:\n" + "".join(f"  {i}: '{n}'\n" for i, n in enumerate(names)), encoding="utf-8")
     manifest = {"spec": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(spec).items()},
-                "real_photos": photos, "images": counts, "boxes": boxes, "names": names}
+                "real_photos": photos, "real_photos_by_set": by_set, "pip_boxes_grown": grown,
+                "images": counts, "boxes": boxes, "names": names}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return manifest
+
+
+def render(spec: DiceSetSpec, k: int) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """Render k of the set: a tray scene, or (for the first `surface_share` of every 20) dice on a bare
+    table top. Deterministic from (seed, k)."""
+    rng = np.random.default_rng([spec.seed, k])
+    if k % 20 < round(20 * spec.surface_share):
+        from datasets.dice.surfaces import surface_scene
+
+        return surface_scene(rng, spec.render_size)
+    from datasets.dice import random_scene  # the dice engineer's generator
+
+    return random_scene(rng, spec.render_size)
+
+
+def _put_real_set(folder: Path, spec: DiceSetSpec, put: Any, grown: dict[str, int],
+                  show_progress: bool) -> list[str]:
+    """Write the training blocks of one realdata folder; pip boxes are grown to whole dice."""
+    from datasets.dice.photo_split import series_split
+    from datasets.dice.pip_boxes import grow_pip_box
+
+    labels = load_labels(folder)
+    pips = labels.meta.get("box_convention", "whole_die") == "pips"
+    chosen = set(series_split(labels))
+    items = [it for it in sorted(labels.items, key=lambda i: i.image) if it.image in chosen]
+    for item in progress(items, len(items), f"real photos {folder.name}", enabled=show_progress):
+        image = cv2.imread(str(labels.path(item)), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError(f"{labels.path(item)}: cannot read this image")
+        objs = []
+        for o in item.objects:
+            box = o.bbox
+            if pips and o.kind == "die":
+                box, from_image = grow_pip_box(image, o.bbox)
+                grown["image" if from_image else "fallback"] += 1
+            objs.append({"kind": o.kind, "value": o.value, "bbox": box})
+        put("train", f"real_{folder.name}_{Path(item.image).stem}", image,
+            yolo_lines(objs, image.shape[1], image.shape[0], spec.scheme))
+    return [it.image for it in items]

@@ -122,6 +122,7 @@ def _crop_reader(model: Path, classical: Path, include_training: bool,
     import json
 
     from vision.dice.evaluate import trained_photos
+    from vision.learned.card_photos import photos_by_set
     from vision.learned.crops import DEFAULT_CROP_MODEL
     from vision.learned.reader import LearnedDiceReader
 
@@ -136,8 +137,8 @@ def _crop_reader(model: Path, classical: Path, include_training: bool,
         except (OSError, ValueError) as exc:
             raise CliError(f"--crop-model {model}: its card {card.name} is missing or unreadable, so the "
                            "photos it trained on are unknown (give --include-training to score all)") from exc
-        if meta.get("trained_on"):
-            skips.setdefault(str(meta["trained_on"]), set()).update(meta.get("train_photos") or [])
+        for folder, photos in photos_by_set(meta).items():
+            skips.setdefault(folder, set()).update(photos)
     return LearnedDiceReader(mode="crops", crop_model=model, any_scale=any_scale).read, skips
 
 

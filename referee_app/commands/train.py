@@ -16,12 +16,26 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--real", type=Path, metavar="FOLDER",
                    help="labelled photos (realdata format) whose first --real-first photos join training")
     p.add_argument("--real-first", type=int, default=52, help="how many photos, in file-name order (52)")
+    p.add_argument("--real-set", type=Path, action="append", default=[], metavar="FOLDER",
+                   help="also train on this folder's training blocks (the split of datasets/dice/photo_split."
+                        "series_split; pip boxes grown to whole dice); repeatable")
     p.add_argument("--renders", type=int, default=60, help="rendered scenes (a quarter go to val)")
+    p.add_argument("--surfaces", type=float, default=0.0, metavar="SHARE",
+                   help="share of the renders with dice on bare table tops (wood, cloth, dark, patterned)")
+    p.add_argument("--val-fraction", type=float, default=0.25, help="share of the renders kept for val")
     p.add_argument("--seed", type=int, default=2026, help="seed of the renders and of training")
     p.add_argument("--scheme", choices=("die", "value"), default="die",
                    help="die: one class, values read per crop; value: six classes 1..6")
     p.add_argument("--model", default="yolov8n.yaml", help="architecture YAML (no weight download)")
     p.add_argument("--init", type=Path, metavar="PT", help="start from these weights (same-shape layers)")
+    p.add_argument("--init-onnx", type=Path, metavar="ONNX",
+                   help="start from a shipped ONNX detector (fine-tuning): its weights are put back into "
+                        "the architecture, batch norms measured on the training images "
+                        "(vision/learned/onnx_init.py)")
+    p.add_argument("--warmup-epochs", type=float, default=None,
+                   help="Ultralytics' warm-up epochs (default 3; fine-tuning: 1 or less)")
+    p.add_argument("--close-mosaic", type=int, default=None,
+                   help="last epochs without mosaic augmentation (Ultralytics' default 10)")
     p.add_argument("--epochs", type=int, default=60)
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--batch", type=int, default=16)
@@ -43,10 +57,13 @@ def _run(args: argparse.Namespace) -> int:
     for name in ("epochs", "imgsz", "batch", "real_first"):
         if getattr(args, name) < (0 if name == "real_first" else 1):
             raise CliError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
-    if args.real is not None and not (args.real / "labels.json").is_file():
-        raise CliError(f"--real {args.real}: no labels.json in this folder")
+    for folder in [args.real, *args.real_set]:
+        if folder is not None and not (folder / "labels.json").is_file():
+            raise CliError(f"{folder}: no labels.json in this folder")
     if args.init is not None and not args.init.is_file():
         raise CliError(f"--init {args.init}: no such weight file")
+    if args.init_onnx is not None and (args.init is not None or not args.init_onnx.is_file()):
+        raise CliError(f"--init-onnx {args.init_onnx}: no such file (and it does not go with --init)")
     from vision.learned.card import export_with_card
     from vision.learned.training import train_step
 
@@ -60,16 +77,23 @@ def _run(args: argparse.Namespace) -> int:
         from datasets.yolo import DiceSetSpec, build_dice_set
 
         spec = DiceSetSpec(real_folder=args.real, real_first=args.real_first, renders=args.renders,
-                           seed=args.seed, scheme=args.scheme)
+                           seed=args.seed, scheme=args.scheme, real_sets=tuple(str(f) for f in args.real_set),
+                           surface_share=args.surfaces, val_fraction=args.val_fraction)
         try:
             m = build_dice_set(data_dir, spec, show_progress=not args.no_progress)
         except ValueError as exc:
             raise CliError(str(exc)) from exc
         print(f"dataset {data_dir}: {m['images']} images, {m['boxes']} boxes")
+    init = args.init
+    if args.init_onnx is not None and not args.resume:
+        init = _init_from_onnx(args.init_onnx, args.model, data_dir, args.runs / f"{args.name}_init.pt",
+                               args.imgsz)
+    overrides = {k: v for k, v in (("warmup_epochs", args.warmup_epochs), ("close_mosaic", args.close_mosaic))
+                 if v is not None}
     try:
         step = train_step(data_dir / "data.yaml", args.runs, args.name, config, model_yaml=args.model,
                           epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, minutes=args.minutes,
-                          resume=args.resume, seed=args.seed, init=args.init)
+                          resume=args.resume, seed=args.seed, init=init, **overrides)
     except (FileNotFoundError, FileExistsError) as exc:
         raise CliError(str(exc)) from exc
     state = "finished" if step.finished else "paused (run again with --resume)"
@@ -78,6 +102,31 @@ def _run(args: argparse.Namespace) -> int:
         card = export_with_card(step, args.export, data_dir, config)
         print(f"exported {args.export} and {card}")
     return 0
+
+
+def _init_from_onnx(onnx: Path, model_yaml: str, data_dir: Path, out: Path, imgsz: int) -> Path:
+    """Rebuild the ONNX detector as a trainable checkpoint, checked against the ONNX file's output."""
+    import json
+
+    from vision.learned.onnx_init import check_against_onnx, rebuild, save_init
+
+    names = json.loads((data_dir / "manifest.json").read_text(encoding="utf-8"))["names"]
+    images = sorted((data_dir / "images" / "train").glob("*.jpg"))[::4][:64]
+    if not images:
+        raise CliError(f"{data_dir}: no training images to measure the batch norms on")
+    try:
+        model = rebuild(onnx, model_yaml, len(names), images, imgsz)
+    except (KeyError, RuntimeError, ValueError) as exc:
+        raise CliError(f"--init-onnx {onnx}: does not fit {model_yaml} with {len(names)} classes "
+                       f"({exc})") from exc
+    diff = check_against_onnx(model, onnx, images, imgsz)
+    if diff > 0.05:
+        raise CliError(f"--init-onnx {onnx}: the rebuilt model differs from the ONNX file (max {diff:.3g})")
+    print(f"initialised from {onnx} (rebuilt output within {diff:.1e} of the ONNX file's)")
+    # the model card names the ONNX file the run started from (the .pt is only its rebuilt copy)
+    out.with_suffix(".json").write_text(json.dumps({"from_onnx": onnx.name, "max_abs_diff": diff}),
+                                        encoding="utf-8")
+    return save_init(model, out)
 
 
 def register(cli: CommandTree) -> None:

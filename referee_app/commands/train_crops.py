@@ -21,7 +21,12 @@ def _setup(p: argparse.ArgumentParser) -> None:
                         "every later photo with the model that did not see it")
     p.add_argument("--real-block", type=int, default=4,
                    help="consecutive photos per block for --real-fold (4)")
+    p.add_argument("--real-set", type=Path, action="append", default=[], metavar="FOLDER",
+                   help="also train on this folder's training blocks (datasets/dice/photo_split."
+                        "series_split; pip boxes grown to whole dice); repeatable")
     p.add_argument("--renders", type=int, default=400, help="rendered scenes to harvest crops from (400)")
+    p.add_argument("--surfaces", type=float, default=0.0, metavar="SHARE",
+                   help="share of the renders with dice on bare table tops (wood, cloth, dark, patterned)")
     p.add_argument("--synthetic", type=int, default=4000,
                    help="generated single-die crops added (many colours, smoky dice; default 4000)")
     p.add_argument("--deep-smoky", action="store_true",
@@ -31,12 +36,17 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arch", default="c32",
                    help="network: c32 (default), c32s (lighter), c48 (c32's layers on 48 px crops)")
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    p.add_argument("--init-onnx", type=Path, metavar="ONNX",
+                   help="start from this exported crop network (same --arch): fine-tuning")
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="fit the training into about this many minutes: fewer steps, the same schedule")
     p.add_argument("--data", type=Path, help="reuse this crop set (.npz) instead of building one")
     p.add_argument("--out", type=Path, default=Path("vision/learned/models/dice_crops.onnx"),
                    help="ONNX file to write; NAME.json and NAME.md beside it are the model card")
-    p.add_argument("--evaluate", type=Path, metavar="FOLDER",
+    p.add_argument("--evaluate", type=Path, action="append", default=[], metavar="FOLDER",
                    help="after training, score the crops reader on FOLDER's photos it did not train on and "
-                        "put the numbers on the card")
+                        "put the numbers on the card (repeatable)")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -45,10 +55,19 @@ def _run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("torch") is None:
         raise CliError("training needs the train extra (torch): pip install -e '.[train]' in its own "
                        "environment (see docs/models.md)", 3)
+    if args.minutes is not None and args.minutes <= 0:
+        raise CliError("--minutes must be positive")
+    if args.init_onnx is not None and not args.init_onnx.is_file():
+        raise CliError(f"--init-onnx {args.init_onnx}: no such file")
+    if args.lr <= 0:
+        raise CliError("--lr must be positive")
     if args.epochs < 1 or min(args.renders, args.real_first, args.synthetic) < 0:
         raise CliError("--epochs must be positive, --renders, --synthetic and --real-first not negative")
-    if args.real is not None and not (args.real / "labels.json").is_file():
-        raise CliError(f"--real {args.real}: no labels.json in this folder")
+    for folder in [args.real, *args.real_set]:
+        if folder is not None and not (folder / "labels.json").is_file():
+            raise CliError(f"{folder}: no labels.json in this folder")
+    if not 0.0 <= args.surfaces <= 1.0:
+        raise CliError("--surfaces must be between 0 and 1")
     if args.real_block < 1:
         raise CliError("--real-block must be positive")
     if args.real_fold and args.real is None:
@@ -68,7 +87,8 @@ def _run(args: argparse.Namespace) -> int:
             names = [it.image for it in load_labels(args.real).items]
             photos = training_photos(names, args.real_first, args.real_block, args.real_fold)
         meta = build(data, args.real, args.real_first, args.renders, args.seed, DEFAULT_MODEL,
-                     synthetic=args.synthetic, photos=photos, deep_smoky=args.deep_smoky)
+                     synthetic=args.synthetic, photos=photos, deep_smoky=args.deep_smoky,
+                     real_sets=args.real_set, surface_share=args.surfaces)
         if not meta["counts"] or sum(meta["counts"].values()) == 0:
             raise CliError("the crop set is empty: give --real, --renders or --synthetic")
     else:
@@ -79,19 +99,33 @@ def _run(args: argparse.Namespace) -> int:
         except (OSError, KeyError, ValueError) as exc:
             raise CliError(f"--data {data}: not a crop set ({exc})") from exc
     print(f"crop set {data}: {meta['counts']}")
+    # exported at every epoch's end: a run cut short still leaves a model (without a card)
+    checkpoint = args.out.with_suffix(".last.onnx")
     result = train_crops(data, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads,
-                         arch=args.arch)
-    card = {"trained_on": Path(meta["real"]).name if meta.get("real") else None,
-            "train_photos": meta["real_photos"], "real_first": args.real_first, "real_fold": args.real_fold,
+                         arch=args.arch, checkpoint=checkpoint, minutes=args.minutes, init=args.init_onnx,
+                         lr=args.lr)
+    checkpoint.unlink(missing_ok=True)
+    by_set = meta.get("real_photos_by_set") or {}
+    several = len(by_set) > 1 or bool(meta.get("real_sets"))
+    single = Path(meta["real"]).name if meta.get("real") else None
+    card = {"trained_on": sorted(by_set) if several else single,
+            "train_photos": by_set if several else meta["real_photos"],
+            "real_first": args.real_first, "real_fold": args.real_fold,
             "real_block": args.real_block if args.real_fold else None,
             "renders": meta["renders"], "seed": meta["seed"],
             "synthetic": meta.get("synthetic", 0), "deep_smoky": bool(meta.get("deep_smoky", False)),
+            "surface_share": meta.get("surface_share", 0.0),
             "arch": args.arch, "input": input_size(args.arch),
+            "init": args.init_onnx.name if args.init_onnx else None, "lr": args.lr, "minutes": args.minutes,
             "classes": ["not a die", "1", "2", "3", "4", "5", "6"],
             "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
             "proposals_from": meta["detector"], "proposal_conf": meta["conf"]}
     if args.evaluate:
-        card["held_out"] = _held_out(args.out, args.evaluate, set(meta["real_photos"]))
+        from vision.learned.card_photos import photos_by_set
+
+        trained = photos_by_set(card)
+        held = [_held_out(args.out, f, trained.get(f.resolve().name, set())) for f in args.evaluate]
+        card["held_out"] = held[0] if len(held) == 1 else held
     args.out.with_suffix(".json").write_text(json.dumps(card, indent=1), encoding="utf-8")
     args.out.with_suffix(".md").write_text(_markdown(args.out.name, card), encoding="utf-8")
     print(f"wrote {args.out} and its card ({result.seconds:.0f} s of training)")
@@ -111,31 +145,52 @@ def _held_out(model: Path, folder: Path, trained: set[str]) -> dict:
 def _markdown(name: str, card: dict) -> str:
     lines = [f"# Model card: {name}", "",
              f"- What: the die crop reader (class 0 'not a die', 1..6 the value) on {card['input']} px crops "
-             f"of the box detector's proposals; architecture {card['arch']}, trained here from scratch "
-             "with torch.",
+             f"of the box detector's proposals; architecture {card['arch']}, "
+             + (f"fine-tuned here with torch from {card['init']} (its weights put back, "
+                "datasets/dice/crop_training.load_onnx_weights)." if card.get("init")
+                else "trained here from scratch with torch."),
              f"- Data: crops {card['crops']} from proposals of {card['proposals_from']} (confidence >= "
              f"{card['proposal_conf']}) and jittered labelled boxes, on "
-             + (f"{len(card['train_photos'])} real photos of {card['trained_on']} ({_which(card)}) and "
-                if card["train_photos"] else "no real photos, ")
+             + _photos_line(card)
              + f"{card['renders']} renders (seed {card['seed']}), plus {card['synthetic']} generated "
              "single-die crops.",
              f"- Training: {card['epochs']} epochs, {card['train_seconds']} s on CPU."]
-    if "held_out" in card:
-        h = card["held_out"]
+    helds = card.get("held_out", [])
+    for h in helds if isinstance(helds, list) else [helds]:
         lines.append(f"- Held-out real photos ({h['folder']}, {h['n_images']} photos, {h['n_labelled']} "
                      "dice, "
                      f"none trained on), reader mode crops: recall {h['recall']:.1%}, precision "
-                     f"{h['precision']:.1%} (lenient), value accuracy {h['value_accuracy']:.1%}, end to end "
-                     f"{h['end_to_end']:.1%}.")
-    lines += ["", f"Rebuild: `highway-referee train dice-crops --real ../shared/realdata/nell_byler_d6 "
-              f"--arch {card['arch']} --epochs {card['epochs']} --synthetic {card['synthetic']} "
+                     f"{h['precision']:.1%} (as eval dice counts it), value accuracy "
+                     f"{h['value_accuracy']:.1%}, end to end {h['end_to_end']:.1%}.")
+    several = isinstance(card["train_photos"], dict)
+    lines += ["", "Rebuild: `highway-referee train dice-crops --real ../shared/realdata/nell_byler_d6 "
+              + ("--real-set ../shared/realdata/epanemu_d6 --real-set ../shared/realdata/matteop65_d6 "
+                 if several else "")
+              + (f"--surfaces {card['surface_share']} " if card.get("surface_share") else "")
+              + (f"--init-onnx PREVIOUS/{card['init']} --lr {card['lr']} " if card.get("init") else "")
+              + (f"--minutes {card['minutes']} " if card.get("minutes") else "")
+              + f"--arch {card['arch']} --epochs {card['epochs']} --synthetic {card['synthetic']} "
               f"--renders {card['renders']} --seed {card['seed']} "
               + (f"--real-fold {card['real_fold']} --real-block {card['real_block']} "
                  if card.get("real_fold") else "")
               + ("--deep-smoky " if card.get("deep_smoky") else "")
               + f"--out vision/learned/models/{name} "
-              "--evaluate ../shared/realdata/nell_byler_d6` (train extra; see docs/models.md)."]
+              + "--evaluate ../shared/realdata/nell_byler_d6"
+              + (" --evaluate ../shared/realdata/epanemu_d6 --evaluate ../shared/realdata/matteop65_d6"
+                 if several else "")
+              + "` (train extra; see docs/models.md)."]
     return "\n".join(lines) + "\n"
+
+
+def _photos_line(card: dict) -> str:
+    photos = card["train_photos"]
+    if isinstance(photos, dict):
+        parts = ", ".join(f"{len(v)} of {k}" for k, v in sorted(photos.items()))
+        return (f"{sum(len(v) for v in photos.values())} real photos ({parts}: the training blocks of "
+                "datasets/dice/photo_split.series_split) and ")
+    if photos:
+        return f"{len(photos)} real photos of {card['trained_on']} ({_which(card)}) and "
+    return "no real photos, "
 
 
 def _which(card: dict) -> str:

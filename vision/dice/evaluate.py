@@ -315,6 +315,7 @@ def trained_photos(classical_models: Path | None = None,
     folder's and vision/learned/models') that says `trained_on` and `train_photos`, except the sidecars
     in `without`. Evaluations leave those photos out, so every reader is scored on photos it never saw."""
     from vision.dice.detector import MODELS as CLASSICAL
+    from vision.learned.card_photos import photos_by_set
     from vision.learned.reader import MODELS as LEARNED
 
     out: dict[str, set[str]] = {}
@@ -326,7 +327,6 @@ def trained_photos(classical_models: Path | None = None,
             meta = json.loads(side.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if isinstance(meta, dict) and meta.get("trained_on"):
-            photos = meta.get("train_photos", [])
-            out.setdefault(str(meta["trained_on"]), set()).update(photos if isinstance(photos, list) else [])
+        for folder, photos in photos_by_set(meta).items():
+            out.setdefault(folder, set()).update(photos)
     return out

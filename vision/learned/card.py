@@ -20,20 +20,28 @@ def best_val_row(results_csv: Path) -> dict[str, float]:
     return max(rows, key=lambda r: (r.get("metrics/mAP50-95(B)", 0.0), r.get("epoch", 0.0)))
 
 
-def held_out_scores(onnx: Path, manifest: dict[str, Any]) -> dict[str, Any] | None:
-    """Score the exported model, torch-free, on the real photos of its folder that it did not train on."""
+def held_out_scores(onnx: Path, manifest: dict[str, Any]) -> dict[str, Any] | list[dict[str, Any]] | None:
+    """Score the exported model, torch-free, on the real photos of each folder it did not train on
+    (one folder: a dict, as the first cards; several: a list, one per folder). A one-class detector
+    is scored as the reader uses it: its proposals judged and read by the shipped crop network."""
     from vision.dice.evaluate import evaluate, load
     from vision.learned.reader import LearnedDiceReader
 
-    folder = manifest["spec"].get("real_folder")
-    if not folder or not Path(folder, "labels.json").is_file():
+    folders = [manifest["spec"].get("real_folder"), *manifest["spec"].get("real_sets", [])]
+    folders = [f for f in folders if f and Path(f, "labels.json").is_file()]
+    if not folders:
         return None
-    labels = load(Path(folder))
-    mode = "combo" if manifest["names"] == ["die"] else "learned"
-    r = evaluate(labels, LearnedDiceReader(onnx, mode=mode).read, skip=set(manifest["real_photos"]))
+    several = len(folders) > 1
+    mode = ("crops" if several else "combo") if manifest["names"] == ["die"] else "learned"
+    by_set = manifest.get("real_photos_by_set") or {Path(folders[0]).name: manifest["real_photos"]}
     keys = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_accuracy", "end_to_end",
             "ms_per_image")
-    return {k: r[k] for k in keys} | {"mode": mode, "folder": Path(folder).name}
+    out = []
+    for folder in folders:
+        skip = set(by_set.get(Path(folder).name, []))
+        r = evaluate(load(Path(folder)), LearnedDiceReader(onnx, mode=mode).read, skip=skip)
+        out.append({k: r[k] for k in keys} | {"mode": mode, "folder": Path(folder).name})
+    return out if several else out[0]
 
 
 def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: Path) -> Path:
@@ -45,10 +53,18 @@ def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: P
     weights = step.best if step.best.exists() else step.last
     export_onnx(weights, onnx, imgsz, config_dir)
     real_folder = manifest["spec"].get("real_folder")
-    side = {"names": manifest["names"], "imgsz": imgsz, "trained_on": Path(real_folder).name if real_folder
-            else None, "train_photos": manifest["real_photos"],
+    by_set = manifest.get("real_photos_by_set") or {}
+    if len(by_set) > 1:  # several folders: the photos per folder (vision.learned.card_photos.photos_by_set)
+        trained_on: Any = sorted(by_set)
+        photos: Any = by_set
+    else:
+        trained_on = Path(real_folder).name if real_folder else None
+        photos = manifest["real_photos"]
+    side = {"names": manifest["names"], "imgsz": imgsz, "trained_on": trained_on, "train_photos": photos,
             "epochs_done": step.epochs_done, "epochs_planned": step.epochs_total, "model": args.get("model"),
-            "data": {"images": manifest["images"], "boxes": manifest["boxes"], "spec": manifest["spec"]},
+            "init": _init_source(args.get("pretrained")),
+            "data": {"images": manifest["images"], "boxes": manifest["boxes"], "spec": manifest["spec"],
+                     "pip_boxes_grown": manifest.get("pip_boxes_grown")},
             "synthetic_val": best_val_row(step.run_dir / "results.csv")}
     onnx.with_suffix(".json").write_text(json.dumps(side, indent=1), encoding="utf-8")
     side["held_out_real"] = held_out_scores(onnx, manifest)
@@ -56,6 +72,20 @@ def export_with_card(step: StepResult, onnx: Path, data_dir: Path, config_dir: P
     card = onnx.with_suffix(".md")
     card.write_text(render_card(onnx, side), encoding="utf-8")
     return card
+
+
+def _init_source(pretrained: str | None) -> str | None:
+    """What a run started from: the ONNX file named beside an `--init-onnx` checkpoint, else the
+    checkpoint itself, else None (from scratch)."""
+    if pretrained in (None, "", "False", "false"):
+        return None
+    note = Path(str(pretrained)).with_suffix(".json")
+    if note.is_file():
+        try:
+            return str(json.loads(note.read_text(encoding="utf-8"))["from_onnx"])
+        except (OSError, ValueError, KeyError):
+            pass
+    return Path(str(pretrained)).name
 
 
 def architecture(checkpoint: Path) -> str:
@@ -80,23 +110,37 @@ def render_card(onnx: Path, side: dict[str, Any]) -> str:
     val = side.get("synthetic_val") or {}
     real = side.get("held_out_real")
     spec = side["data"]["spec"]
+    start = (f"fine-tuned from {side['init']} (its weights put back into the architecture, "
+             "vision/learned/onnx_init.py)" if side.get("init")
+             else "from scratch (no pretrained weights)")
+    photos = side["train_photos"]
+    if isinstance(photos, dict):
+        real_text = (f"{sum(len(v) for v in photos.values())} real photos: "
+                     + ", ".join(f"{len(v)} of {k}" for k, v in sorted(photos.items()))
+                     + ", the training blocks of datasets/dice/photo_split.series_split; pip boxes grown "
+                     "to whole dice (from the image / fallback square: "
+                     f"{side['data'].get('pip_boxes_grown')})")
+    else:
+        real_text = (f"{len(photos)} real photos: the first {spec.get('real_first')} of "
+                     f"{side.get('trained_on')} in file-name order")
     lines = [f"# Model card: {onnx.name}", "",
-             f"- Architecture: {side.get('model')} from scratch (no pretrained weights), Ultralytics; "
+             f"- Architecture: {side.get('model')} {start}, Ultralytics; "
              f"input {side['imgsz']}x{side['imgsz']}; classes {side['names']}.",
              f"- Size: {onnx.stat().st_size / 1e6:.1f} MB (ONNX, float32, no NMS in the graph: "
              "vision/learned/yolo.py decodes and suppresses).",
              f"- Epochs: {side['epochs_done']} of {side['epochs_planned']} planned, CPU only.",
-             f"- Data: {side['data']['images']['train']} training images ({len(side['train_photos'])} real "
-             f"photos: the first {spec.get('real_first')} of {side.get('trained_on')} in file-name order, "
-             f"plus renders from datasets/dice seed {spec.get('seed')}), {side['data']['images']['val']} "
+             f"- Data: {side['data']['images']['train']} training images ({real_text}, "
+             f"plus renders from datasets/dice seed {spec.get('seed')}, a share "
+             f"{spec.get('surface_share', 0.0)} of them on bare table tops), {side['data']['images']['val']} "
              f"rendered val images; boxes {side['data']['boxes']}.",
              f"- Synthetic val (best epoch {int(val.get('epoch', 0))}): precision "
              f"{pct(val.get('metrics/precision(B)'))}, recall {pct(val.get('metrics/recall(B)'))}, "
              f"mAP50 {pct(val.get('metrics/mAP50(B)'))}, mAP50-95 {pct(val.get('metrics/mAP50-95(B)'))}."]
-    if real:
-        lines.append(f"- Held-out real photos ({real['folder']}, {real['n_images']} photos the model did not "
-                     f"train on, {real['n_labelled']} dice; reader mode {real['mode']}): recall "
-                     f"{pct(real['recall'])}, precision {pct(real['precision'])} (lenient), value accuracy "
-                     f"{pct(real['value_accuracy'])}, {real['ms_per_image']} ms per photo.")
+    for one in real if isinstance(real, list) else [real] if real else []:
+        lines.append(f"- Held-out real photos ({one['folder']}, {one['n_images']} photos the model did not "
+                     f"train on, {one['n_labelled']} dice; reader mode {one['mode']}): recall "
+                     f"{pct(one['recall'])}, precision {pct(one['precision'])} (as eval dice counts it), "
+                     "value accuracy "
+                     f"{pct(one['value_accuracy'])}, {one['ms_per_image']} ms per photo.")
     lines += ["", "Rebuild: see docs/models.md (`highway-referee train dice ...`).", ""]
     return "\n".join(lines)

@@ -1,0 +1,107 @@
+"""Held-out accuracy of dice model pairs (box detector + crop network) on the three real series, on
+exactly the photos the split of issue 21 leaves out of training (datasets/dice/photo_split.series_split:
+nell_byler_d6's last 78, the later half of every epanemu_d6 scene family and of every matteop65_d6
+file-name series), whole frame (the default reader) and `--scales any`. The same photos for every
+pair, so "before" (models trained on nell_byler's first 52 only) and "after" compare like for like.
+
+    python bench/dice_heldout.py --pair before=OLD_DETECTOR.onnx,OLD_CROPS.onnx \\
+        --pair after=NEW_DETECTOR.onnx,NEW_CROPS.onnx --json out/dice_heldout.json \\
+        --markdown docs/vision/dice.md
+
+Writes the table between `<!-- dice-heldout:begin -->` and `<!-- dice-heldout:end -->` of the
+Markdown file. Precision is lenient or strict as `eval dice` chooses per set."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from datasets.dice.photo_split import series_split  # noqa: E402
+from vision.dice.evaluate import evaluate  # noqa: E402
+from vision.learned.reader import LearnedDiceReader  # noqa: E402
+from vision.realdata import load_labels  # noqa: E402
+
+SETS = ("nell_byler_d6", "epanemu_d6", "matteop65_d6")
+KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_accuracy", "end_to_end")
+BEGIN, END = "<!-- dice-heldout:begin -->", "<!-- dice-heldout:end -->"
+
+
+def score(pairs: dict[str, tuple[Path, Path]], realdata: Path, scales_list: tuple[str, ...] = ("whole", "any")
+          ) -> list[dict]:
+    rows = []
+    for name in SETS:
+        labels = load_labels(realdata / name)
+        skip = set(series_split(labels))
+        for label, (detector, crops) in pairs.items():
+            for scales in scales_list:
+                reader = LearnedDiceReader(detector, mode="crops", crop_model=crops,
+                                           any_scale=scales == "any")
+                c0 = time.process_time()
+                r = evaluate(labels, reader.read, None, skip)
+                cpu = (time.process_time() - c0) / max(r["n_images"], 1)
+                rows.append({"set": name, "models": label, "scales": scales,
+                             "files": [str(detector), str(crops)],
+                             "box_convention": r.get("box_convention", "whole_die"),
+                             "cpu_ms_per_image": round(1000 * cpu, 1), **{k: r[k] for k in KEYS}})
+                print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def markdown(rows: list[dict], pairs: dict[str, tuple[Path, Path]]) -> str:
+    pct = lambda v: "n/a" if v is None else f"{100 * v:.1f} %"  # noqa: E731
+    out = ["| set (held-out photos, dice) | models | scales | recall | value accuracy | end to end "
+           "| precision | found | CPU ms / photo |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append(f"| {r['set']} ({r['n_images']}, {r['n_labelled']}) | {r['models']} | {r['scales']} | "
+                   f"{pct(r['recall'])} | {pct(r['value_accuracy'])} | {pct(r['end_to_end'])} | "
+                   f"{pct(r['precision'])} | {r['n_detected']} | {r['cpu_ms_per_image']} |")
+    out += ["", "Models: " + "; ".join(f"{k} = `{d.name}` + `{c.name}`" for k, (d, c) in pairs.items())
+            + ". CPU time of the process, one OpenCV thread, on a shared machine."]
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pair", action="append", required=True, metavar="LABEL=DETECTOR,CROPS")
+    ap.add_argument("--realdata", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" /
+                    "realdata")
+    ap.add_argument("--scales", default="whole,any", help="which of whole,any to read at (default both)")
+    ap.add_argument("--previous", type=Path, action="append", default=[], metavar="JSON",
+                    help="rows of an earlier run (its --json) to put in the table too, before this run's")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--markdown", type=Path)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    pairs: dict[str, tuple[Path, Path]] = {}
+    for p in args.pair:
+        label, _, files = p.partition("=")
+        detector, _, crops = files.partition(",")
+        pairs[label] = (Path(detector), Path(crops))
+    rows = score(pairs, args.realdata, tuple(args.scales.split(",")))
+    earlier = [r for p in args.previous for r in json.loads(p.read_text(encoding="utf-8"))]
+    rows = sorted(earlier + rows, key=lambda r: SETS.index(r["set"]))  # stable: per set, in run order
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    named = {r["models"]: (Path(r["files"][0]), Path(r["files"][1])) for r in earlier if "files" in r}
+    table = markdown(rows, named | pairs)
+    print(table)
+    if args.markdown:
+        text = args.markdown.read_text(encoding="utf-8")
+        if BEGIN in text and END in text:
+            head, rest = text.split(BEGIN, 1)
+            text = head + BEGIN + "\n" + table + "\n" + END + rest.split(END, 1)[1]
+            args.markdown.write_text(text, encoding="utf-8")
+        else:
+            print(f"{args.markdown}: no {BEGIN} ... {END} markers; table not written", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
