@@ -121,7 +121,10 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         except Exception as exc:
             raise CliError(f"cannot open {kind} {spec!r}: {exc}", 1) from exc
         _check_camera_opened(frames, kind, spec)
-        adapter = get_adapter(args.game)
+        # the loop's own adapter (as the demo's): its reader, calibration and dice profile are this
+        # camera's, never the shared one the web routes draw boards and hints with
+        shared = get_adapter(args.game)
+        adapter = shared.__class__() if shared.has_reader else shared
         if args.calibration:
             if not hasattr(adapter, "use_calibration"):
                 raise CliError(f"{args.game}'s reader takes no camera calibration file")
