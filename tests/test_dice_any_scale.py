@@ -22,10 +22,11 @@ def test_dice_in_the_trained_band_are_read_once():
 def test_small_dice_are_read_enlarged_and_also_shrunk_large_ones_shrunk():
     small = zooms_to_try(8.0, [1.0])
     assert small[0] == pytest.approx(TRAINED_PX / 8.0) and EXPLORE[0] in small  # may be pips of big dice
-    assert zooms_to_try(40.0, [1.0]) == [pytest.approx(0.5)]
+    big = 1.5 * BAND[1]
+    assert zooms_to_try(big, [1.0]) == [pytest.approx(TRAINED_PX / big)]
     assert zooms_to_try(2.0, [1.0])[0] == scales.MAX_ZOOM  # never more than the cap
     assert zooms_to_try(None, [1.0]) == list(EXPLORE)
-    assert zooms_to_try(40.0, [1.0, 0.52]) == []  # already read at about that scale
+    assert zooms_to_try(big, [1.0, 1.04 * TRAINED_PX / big]) == []  # already read at about that scale
 
 
 def _read(boxes, p, seen):
@@ -129,10 +130,12 @@ def test_dice_far_smaller_or_larger_than_trained_are_found(far_and_near, tmp_pat
     report = _eval(far_and_near, tmp_path, "any")
     for key, r in report.items():
         assert r["recall"] >= 0.8 and r["value_accuracy"] >= 0.8, (key, r["recall"], r["value_accuracy"])
-    # the whole-frame read alone (the reader before this change) misses many of them
+    # the whole-frame read alone misses most far dice; the detector trained with scale jitter (dice
+    # up to ~46 px at its input, vision/learned/scales.BAND) reads the enlarged ones whole already,
+    # so there the any-scale read must lose none of them
     whole = _eval(far_and_near, tmp_path, "whole")
     assert whole["far"]["recall"] < report["far"]["recall"] - 0.2
-    assert whole["near"]["end_to_end"] < report["near"]["end_to_end"]
+    assert report["near"]["end_to_end"] >= whole["near"]["end_to_end"]
 
 
 def test_tiles_read_near_the_frames_own_pixels_are_freed_of_speck_noise():

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-TRAINED_PX = 20.0  # median die side at the detector's input on its training photos
-BAND = (15.0, 27.0)  # 5-95 % of those sides: a frame whose dice fall inside is read once
+TRAINED_PX = 20.4  # median die side at the detector's input on its training photos
+BAND = (11.6, 45.5)  # 5-95 % of those sides: a frame whose dice fall inside is read once
 MAX_ZOOM = 4.0  # tiles of a quarter of the frame at most; a canvas four times the frame at most
 EXPLORE = (0.5, 2.0)  # zooms tried when the whole frame shows no die
 TILE_OVERLAP = 0.25  # a die (about 1/16 of a tile) on a tile's edge is whole in its neighbour
