@@ -91,7 +91,8 @@ class CropReader:
             # one re-framing step only partly corrects a proposal far off its die (one spilling half
             # onto a touching neighbour); a second from the corrected box lands on it (the verdict
             # stays the proposal's own: judged on the centred crop, nell_byler's values read worse)
-            framed[maybe] = reframe(framed[maybe], self._run(box_crops(image, framed[maybe], self.size))[:, 7:10])
+            again = self._run(box_crops(image, framed[maybe], self.size))
+            framed[maybe] = reframe(framed[maybe], again[:, 7:10])
         if dedupe is not None and len(maybe):
             from vision.learned.yolo import nms
 
