@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from photo_subset import first_photos
 
 from datasets.dice.photo_split import natural_key, series_split, shots
 from datasets.dice.pip_boxes import grow_pip_box
@@ -109,13 +110,8 @@ def test_eval_dice_leaves_out_every_photo_a_multi_set_card_lists(shared_dir: Pat
     from vision.learned.crops import DEFAULT_CROP_MODEL
 
     src = shared_dir / "realdata" / "matteop65_d6"
-    labels = json.loads((src / "labels.json").read_text(encoding="utf-8"))
-    chosen = sorted(labels["items"], key=lambda it: it["image"])[:4]
     folder = tmp_path / "matteop65_d6"
-    folder.mkdir()
-    for it in chosen:
-        shutil.copyfile(src / it["image"], folder / it["image"])
-    (folder / "labels.json").write_text(json.dumps(dict(labels, items=chosen)), encoding="utf-8")
+    chosen = first_photos(src, 4, folder)
     model = tmp_path / "multi.onnx"
     shutil.copyfile(DEFAULT_CROP_MODEL, model)
     card = {"trained_on": ["matteop65_d6", "nell_byler_d6"],

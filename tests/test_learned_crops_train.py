@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from photo_subset import first_photos
 
 pytest.importorskip("torch")
 pytest.importorskip("onnx")
@@ -44,13 +45,8 @@ def test_train_dice_crops_on_a_block_fold_records_its_photos(tmp_path: Path, sha
     from referee_app.cli import main
 
     src = shared_dir / "realdata" / "nell_byler_d6"
-    labels = json.loads((src / "labels.json").read_text(encoding="utf-8"))
-    items = sorted(labels["items"], key=lambda it: it["image"])[:6]
     folder = tmp_path / "six"
-    folder.mkdir()
-    for it in items:
-        (folder / it["image"]).write_bytes((src / it["image"]).read_bytes())
-    (folder / "labels.json").write_text(json.dumps(dict(labels, items=items)), encoding="utf-8")
+    items = first_photos(src, 6, folder)
     out = tmp_path / "fold.onnx"
     assert main(["train", "dice-crops", "--real", str(folder), "--real-first", "2", "--real-block", "2",
                  "--real-fold", "odd", "--renders", "0", "--synthetic", "8", "--deep-smoky", "--epochs", "1",
