@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -150,3 +150,12 @@ def draw_both(width: float, height: float, draw, scale: float = 4.0) -> tuple[st
     ras = RasterCanvas(width, height, scale)
     draw(ras)
     return svg.to_svg(), ras.to_png()
+
+
+def print_files(sheets: dict[str, tuple[tuple[float, float], Callable[..., None]]],
+                scale: float) -> dict[str, str | bytes]:
+    """{stem: ((width, height) mm, draw)} -> {stem.svg: SVG at real size, stem.png: PNG at `scale` px/mm}."""
+    files: dict[str, str | bytes] = {}
+    for stem, (size, draw) in sheets.items():
+        files[f"{stem}.svg"], files[f"{stem}.png"] = draw_both(*size, draw, scale)
+    return files

@@ -6,7 +6,7 @@ however the piece is turned. Geometry comes from `vision.tiles.geometry`, which 
 
 from __future__ import annotations
 
-from drawing.canvas import Canvas, draw_both
+from drawing.canvas import Canvas, print_files
 from vision.markers import draw_corner_markers
 from vision.tiles import geometry as g
 
@@ -57,11 +57,5 @@ def draw_pieces(c: Canvas) -> None:
 
 def board_files(scale: float = 300 / 25.4) -> dict[str, str | bytes]:
     """{file name: content} for the board and the pieces, SVG at real size and PNG at `scale` px/mm."""
-    board_svg, board_png = draw_both(*g.SHEET_MM, draw_board, scale)
-    pieces_svg, pieces_png = draw_both(*PIECES_SHEET_MM, draw_pieces, scale)
-    return {
-        "highway-grid-board.svg": board_svg,
-        "highway-grid-board.png": board_png,
-        "highway-grid-pieces.svg": pieces_svg,
-        "highway-grid-pieces.png": pieces_png,
-    }
+    return print_files({"highway-grid-board": (g.SHEET_MM, draw_board),
+                        "highway-grid-pieces": (PIECES_SHEET_MM, draw_pieces)}, scale)

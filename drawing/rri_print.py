@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from drawing.canvas import Canvas, draw_both
+from drawing.canvas import Canvas, print_files
 from vision.markers import draw_corner_markers
 from vision.route_dice import geometry as tray
 from vision.route_dice.faces import FACES, draw_face
@@ -28,14 +28,8 @@ def draw_dice_faces(c: Canvas) -> None:
 
 
 def dice_files(scale: float = 300 / 25.4) -> dict[str, str | bytes]:
-    tray_svg, tray_png = draw_both(*tray.SHEET_MM, draw_tray, scale)
-    faces_svg, faces_png = draw_both(*DICE_SHEET_MM, draw_dice_faces, scale)
-    return {
-        "railroad-ink-dice-tray.svg": tray_svg,
-        "railroad-ink-dice-tray.png": tray_png,
-        "railroad-ink-dice-faces.svg": faces_svg,
-        "railroad-ink-dice-faces.png": faces_png,
-    }
+    return print_files({"railroad-ink-dice-tray": (tray.SHEET_MM, draw_tray),
+                        "railroad-ink-dice-faces": (DICE_SHEET_MM, draw_dice_faces)}, scale)
 
 
 def draw_sheet(c: Canvas) -> None:
@@ -75,5 +69,4 @@ def draw_sheet(c: Canvas) -> None:
 def sheet_files(scale: float = 300 / 25.4) -> dict[str, str | bytes]:
     from vision.sheets import geometry as sg
 
-    svg, png = draw_both(*sg.SHEET_MM, draw_sheet, scale)
-    return {"railroad-ink-sheet.svg": svg, "railroad-ink-sheet.png": png}
+    return print_files({"railroad-ink-sheet": (sg.SHEET_MM, draw_sheet)}, scale)
