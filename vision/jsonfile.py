@@ -29,6 +29,8 @@ def read_json_object(path: Path | str, what: str) -> dict[str, Any]:
         raise VisionError(f"{path}: no such {what} file") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise VisionError(f"{path}: not valid JSON: {exc}") from exc
+    except OSError as exc:  # a folder, no permission: a clear error, not a traceback
+        raise VisionError(f"{path}: cannot read the {what} file: {exc.strerror or exc}") from None
     if not isinstance(data, dict):
         raise VisionError(f"{path}: expected a JSON object")
     return data

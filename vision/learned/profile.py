@@ -20,14 +20,13 @@ What a profile holds (JSON, docs/formats/dice-profile.md):
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from vision.jsonfile import write_json
+from vision.jsonfile import read_json_object, write_json
 from vision.learned.crops import DEFAULT_CROP_MODEL, SCREEN, box_crops, dihedral_stack, softmax
 from vision.types import VisionError
 
@@ -227,13 +226,8 @@ def save_profile(p: DiceProfile, path: Path) -> None:
 def load_profile(path: Path | str) -> DiceProfile:
     """Read a profile file; VisionError naming the file on anything malformed."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise VisionError(f"{path}: no such dice profile file") from None
-    except (OSError, ValueError) as exc:
-        raise VisionError(f"{path}: not a readable dice profile: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    data = read_json_object(path, "dice profile")
+    if data.get("format") != FORMAT:
         raise VisionError(f"{path}: not a dice profile (made by `highway-referee teach dice`)")
     if data.get("version") != VERSION:
         raise VisionError(f"{path}: dice profile version {data.get('version')!r}; this referee reads "
