@@ -70,6 +70,7 @@ class TableRead:
     cameras: tuple[int, ...] = (1,)  # the cameras the heights came from (1 = the first)
     others: tuple[tuple[int, dict[str, Any]], ...] = ()  # (camera, its view's reading) for cameras 2...
     failed: str = ""  # why the views could not be read together (then camera 1 was read alone)
+    covered: bool = False  # a view showed a hand: read no further, the frame is blocked
 
 
 def _cameras_text(cameras: Any) -> str:
@@ -296,9 +297,10 @@ class TokyoAdapter(GameAdapter):
             self._say_views(states, table.cameras)
         images = {cam: other for cam, other, _ in usable}
         self._view_images = {cam: annotate(images[cam], obs) for cam, obs in table.others}
-        self._latest[table.signature] = table
-        while len(self._latest) > 16:
-            self._latest.pop(next(iter(self._latest)))
+        if not table.covered:  # a covered view's pieces were not read: nothing to explain from
+            self._latest[table.signature] = table
+            while len(self._latest) > 16:
+                self._latest.pop(next(iter(self._latest)))
         out = observation(table, image)
         self._builds, self._modelled = None, False
         if state is not None and out.blocked is not None and not any(
@@ -350,27 +352,33 @@ class TokyoAdapter(GameAdapter):
         return states, usable
 
     def _read_table(self, image: np.ndarray, calib: Any, usable: list[UsableView]) -> TableRead:
+        """The reading of camera 1's frame (with the other usable views, heights fused). A view showing a
+        hand ends the reading there (`stop_at_hand`): the frame is blocked whatever the rest shows."""
         from vision.tokyo import read_tokyo, read_tokyo_views
+        from vision.tokyo.reader import hand_in_view
 
         failed = ""
         if usable:
             try:
                 views = read_tokyo_views([image, *(im for _, im, _ in usable)],
-                                         [calib, *(c for _, _, c in usable)])
+                                         [calib, *(c for _, _, c in usable)], stop_at_hand=True)
             except Exception as exc:  # noqa: BLE001 - camera 1 alone still referees the match
                 failed = f"the {len(usable) + 1} views could not be read together ({exc})"
             else:
                 obs = views.views[0].to_dict()
-                others = [(cam, view.to_dict())
-                          for (cam, _, _), view in zip(usable, views.views[1:], strict=True)]
+                read = views.views[1:]  # fewer than `usable` when a hand ended the reading
+                others = [(cam, view.to_dict()) for (cam, _, _), view in zip(usable, read, strict=False)]
                 # a hand or glare only another camera sees still means the table is not still
                 obs["warnings"] = [*obs.get("warnings", []), *views.warnings,
                                    *(f"camera {cam}: {w}" for cam, o in others for w in o.get("warnings", [])
                                      if any(k in w for k in BLOCKING_WARNINGS))]
                 table = table_read(obs, self._step, column_bodies(image, obs, calib))
-                return replace(table, cameras=(1, *(cam for cam, _ in others)), others=tuple(others))
-        obs = read_tokyo(image, calib).to_dict()
-        return replace(table_read(obs, self._step, column_bodies(image, obs, calib)), failed=failed)
+                covered = any(hand_in_view(v) for v in views.views)
+                return replace(table, cameras=(1, *(cam for cam, _, _ in usable)), others=tuple(others),
+                               covered=covered)
+        view = read_tokyo(image, calib, stop_at_hand=True)
+        table = table_read(view.to_dict(), self._step, column_bodies(image, view.to_dict(), calib))
+        return replace(table, failed=failed, covered=hand_in_view(view))
 
     def expected(self, state: GameState) -> dict[str, Any]:
         """The signature of the table the engine believes in (same keys as `read` gives)."""

@@ -52,6 +52,9 @@ class LargeObject:
     bgr: np.ndarray | None
 
 
+HAND_WARNING = "hand or large object"  # how each found object is warned of
+
+
 def large_objects(
     obs: TokyoObservation,
     fg: np.ndarray,
@@ -86,7 +89,7 @@ def large_objects(
         if WIDE_WIDTHS > 0:
             region |= _wide_parts(dist, region, WIDE_WIDTHS * ref, ref)
         obs.warnings.append(
-            f"hand or large object near ({x + w / 2:.0f}, {y + h / 2:.0f}) px: readings there are withheld"
+            f"{HAND_WARNING} near ({x + w / 2:.0f}, {y + h / 2:.0f}) px: readings there are withheld"
         )
         fg[region > 0] = 0
         cut |= region
