@@ -46,6 +46,7 @@ from referee_app.games.tokyo_builds import (
     read_builds,
     with_builds,
 )
+from referee_app.games.tokyo_reuse import Remembered, StillViews
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
@@ -106,6 +107,8 @@ class TokyoAdapter(GameAdapter):
         self._half_of: tuple[Any, Any] | None = None  # (calibration, the same at half size)
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
+        self._still = StillViews()  # each camera's last image read in full (frames that show no change)
+        self._remembered: Remembered | None = None  # the answer to the last frame read
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -139,6 +142,8 @@ class TokyoAdapter(GameAdapter):
         if step_mm is not None:
             self._step = float(step_mm)
         self._cache.clear()
+        self._still.clear()
+        self._remembered = None
         self._state = self._builds = None  # another camera: another match, most likely
         self._track = DriftTrack()
 
@@ -158,6 +163,8 @@ class TokyoAdapter(GameAdapter):
             self._set_calibrations[camera] = load_calibration(calibration)[0]
         self._views_key = None
         self._cache.clear()
+        self._still.clear()
+        self._remembered = None
 
     def camera_calibration(self, camera: int, source_id: str = "") -> Any:
         """Camera `camera`'s TokyoCalibration (2, 3 ...), or a string saying why there is none: the one
@@ -266,8 +273,19 @@ class TokyoAdapter(GameAdapter):
         image = frame.image if hasattr(frame, "image") else frame
         check_image(image)
         calib = self.calibration_for(str(getattr(frame, "source_id", "")))
-        digest = f"{_digest(image)}:{id(calib)}:{image.shape}"
+        paired = isinstance(getattr(frame, "others", None), list)
+        states, usable = self._other_views(frame) if paired else ({}, [])
+        # a camera whose image shows nothing new since its last full reading is read as that image
+        image = self._still.settle(1, image)
+        usable = [(cam, self._still.settle(cam, other), calib_k) for cam, other, calib_k in usable]
+        key = f"{_digest(image)}:{id(calib)}:{image.shape}" + "".join(
+            f"+{cam}:{_digest(other)}:{id(calib_k)}:{other.shape}" for cam, other, calib_k in usable)
         state = self._state
+        memo = self._remembered
+        if memo is not None and memo.key == key and memo.state is state:
+            self._recall(memo, states, [cam for cam, _, _ in usable] if paired else None)
+            return memo.answer()
+        digest = key
         maps = small = None
         if state is not None:  # the evidence for pieces where the match says they stand, at half size
             small = self._half(calib)
@@ -281,42 +299,51 @@ class TokyoAdapter(GameAdapter):
                 drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels
                 image = warp_to_calibrated(image, drift)
                 digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
-        paired = isinstance(getattr(frame, "others", None), list)
-        states, usable = self._other_views(frame) if paired else ({}, [])
-        for cam, other, calib_k in usable:
-            digest += f"+{cam}:{_digest(other)}:{id(calib_k)}:{other.shape}"
         table = self._cache.get(digest)
         if table is None:  # an unchanged frame (a recorded match holding a scene) is read once
             table = self._read_table(image, calib, usable)
             self._cache[digest] = table
             while len(self._cache) > 8:
                 self._cache.popitem(last=False)
-        if paired:
-            if table.failed:
-                states.update({cam: ("failed", table.failed) for cam, _, _ in usable})
-            self._say_views(states, table.cameras)
         images = {cam: other for cam, other, _ in usable}
-        self._view_images = {cam: annotate(images[cam], obs) for cam, obs in table.others}
-        if not table.covered:  # a covered view's pieces were not read: nothing to explain from
-            self._latest[table.signature] = table
-            while len(self._latest) > 16:
-                self._latest.pop(next(iter(self._latest)))
+        view_images = {cam: annotate(images[cam], obs) for cam, obs in table.others}
         out = observation(table, image)
-        self._builds, self._modelled = None, False
+        memo = Remembered(key, state, table, out, None, False, view_images)
+        self._recall(memo, states, [cam for cam, _, _ in usable] if paired else None)
         if state is not None and out.blocked is not None and not any(
                 BLOCKING_WARNINGS[0] in w for w in out.warnings):
             # the builds are scored with the highlight's pixels left out: glare blinds a spot, not the view
             out.blocked = None
         if state is not None and out.blocked is None:
-            self._modelled = True
-            self._builds = read_builds(state, small, maps, table.observation, table.step_mm, table.phantom)
+            self._modelled = memo.modelled = True
+            self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
+                                                     table.phantom)
         if self._builds is not None:
             said = self.explain(state, out)  # the reader's own reading of the whole table
             told = [(said.action, said.confidence)] if said.action is not None else said.candidates[:1]
             for action, conf in told:
                 fuse_reading(self._builds, action, conf)
             with_builds(out, self._builds)
-        return out
+        # the same frame against the same match is answered alike: the drift search finds the drift it
+        # kept (DriftTrack), the piece maps and build scores are the same
+        self._remembered = memo
+        return memo.answer()
+
+    def _recall(self, memo: Remembered, states: dict[int, tuple[str, str]], usable: list[int] | None) -> None:
+        """What reading `memo`'s frame leaves behind: the cameras read (of a paired frame, whose other
+        usable cameras are `usable`: a change is noticed once), the other cameras' annotated pictures,
+        the reading for `explain`, the builds for `candidates`."""
+        table = memo.table
+        if usable is not None:
+            if table.failed:
+                states.update({cam: ("failed", table.failed) for cam in usable})
+            self._say_views(states, table.cameras)
+        self._view_images = dict(memo.view_images)
+        if not table.covered:  # a covered view's pieces were not read: nothing to explain from
+            self._latest[table.signature] = table
+            while len(self._latest) > 16:
+                self._latest.pop(next(iter(self._latest)))
+        self._builds, self._modelled = memo.builds, memo.modelled
 
     def _half(self, calib: Any) -> Any:
         """The camera at the piece maps' half size (kept per calibration)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.tokyo.channels import channel_max, channel_min, channel_sum
+
 
 def table_background(image: np.ndarray, scale: int = 4, window: int = 21) -> np.ndarray:
     """The table at 1/`scale` size: a wide median (twice, to remove piece clusters the first left)."""
@@ -82,11 +84,11 @@ def _masks(
 ) -> list[np.ndarray]:
     h, w = image.shape[:2]
     b = background.astype(np.float32) + 4
-    sb = b.sum(2)
+    sb = channel_sum(b)
     cb = b / sb[..., None]
     if table is not None:
         # where the local estimate drifted far from the table's colour it swallowed an object
-        drift = np.abs(cb - table).max(2) > 0.035
+        drift = channel_max(np.abs(cb - table)) > 0.035
         cb[drift] = table
     if cb.shape[:2] != (h, w):
         cb = cv2.resize(cb, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -94,12 +96,12 @@ def _masks(
     f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32) + 4  # chromaticity is noisy in the dark
     sf = cv2.transform(f, np.ones((1, 3), np.float32))
     diff = cv2.absdiff(f / sf[..., None], cb)
-    d0, d1, d2 = cv2.split(diff)
-    chroma = cv2.max(cv2.max(d0, d1), d2)
+    chroma = channel_max(diff)
     ratio = sf / sb
+    dark = ratio < 0.38
     out = []
     for bright, chroma_min in zip(brights, chromas or (CHROMA,) * len(brights), strict=True):
-        fg = ((chroma > chroma_min) | (ratio > bright) | (ratio < 0.38)).astype(np.uint8) * 255
+        fg = ((chroma > chroma_min) | (ratio > bright) | dark).astype(np.uint8) * 255
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         out.append(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     return out
@@ -117,7 +119,7 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
 def glare_masks(image: np.ndarray, table: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """`glare_mask` with and without `keep_pieces`, from one search for the spots (the reader needs
     both: the second says whether there is glare at all)."""
-    core = compact_blobs((image.min(2) >= 245).astype(np.uint8))
+    core = compact_blobs((channel_min(image) >= 245).astype(np.uint8))
     if table is None or not core.any():
         return core * 255, core * 255
     # with the white-light test guarding pieces, the halo's faint outer rim can be taken as well

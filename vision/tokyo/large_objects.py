@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
+from vision.tokyo.channels import channel_norm, channel_sum
 from vision.tokyo.foreground import CHROMA
 from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.sticks import RawStick, _ridge, rod_half_width
@@ -173,4 +174,4 @@ def _chroma_gap(image: np.ndarray | None, table: np.ndarray | None) -> np.ndarra
         return None
     f = image.astype(np.float32) + 4
     b = table.astype(np.float32) + 4
-    return np.linalg.norm(f / f.sum(2, keepdims=True) - b / b.sum(2, keepdims=True), axis=2)
+    return channel_norm(f / channel_sum(f)[..., None] - b / channel_sum(b)[..., None])

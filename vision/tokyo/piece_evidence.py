@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
+from vision.tokyo.channels import channel_max, channel_min, channel_sum
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
@@ -60,12 +61,12 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     table = cv2.resize(cv2.medianBlur(cv2.medianBlur(small, 15), 15), (w, h), interpolation=cv2.INTER_LINEAR)
     fc = f.astype(np.float32) + 4
     tc = table.astype(np.float32) + 4
-    chroma = np.abs(fc / fc.sum(2, keepdims=True) - tc / tc.sum(2, keepdims=True)).max(2)
+    chroma = channel_max(np.abs(fc / channel_sum(fc)[..., None] - tc / channel_sum(tc)[..., None]))
     piece = _ramp(chroma, *PIECE_CHROMA) * (1.0 - np.maximum(grey, yellow))
     s = LLR_SCALE
     # a glare spot washes every colour out towards white: there the image says nothing either way
     grow = np.ones((GLARE_GROW, GLARE_GROW), np.uint8)
-    blind = cv2.dilate((image.min(2) >= GLARE_LEVEL).astype(np.uint8), grow)
+    blind = cv2.dilate((channel_min(image) >= GLARE_LEVEL).astype(np.uint8), grow)
     care = (blind == 0).astype(np.float32)
     return PieceMaps((s * (2 * grey - 1) * care).astype(np.float32),
                      (s * (2 * piece - 1) * care).astype(np.float32),
