@@ -30,8 +30,11 @@ def refine_background(image: np.ndarray, fg: np.ndarray, scale: int = 4, sigma: 
     m = keep.astype(np.float32)
     num = cv2.GaussianBlur(small * m[..., None], (0, 0), sigma)
     den = cv2.GaussianBlur(m, (0, 0), sigma)[..., None]
-    coarse = cv2.GaussianBlur(small, (0, 0), sigma * 4)
-    bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), coarse)
+    seen = den > 0.02
+    if seen.all():  # the wide fallback is needed only where the pieces hide the table all round
+        bg = num / np.maximum(den, 1e-6)
+    else:
+        bg = np.where(seen, num / np.maximum(den, 1e-6), cv2.GaussianBlur(small, (0, 0), sigma * 4))
     return np.clip(bg, 0, 255).astype(np.uint8)
 
 
@@ -154,8 +157,10 @@ def compact_blobs(core: np.ndarray) -> np.ndarray:
     would cut the sticks apart, so components that are long for their width, or far from convex,
     are left to the piece masks, and so are thin ones (a streak cut short where sticks cross over
     it can be round-ish, but no spot is only a few pixels wide)."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     out = np.zeros_like(core)
+    if not core.any():  # the usual frame: nothing saturated
+        return out
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if area < GLARE_MIN_AREA:
