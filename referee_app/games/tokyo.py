@@ -107,7 +107,7 @@ class TokyoAdapter(GameAdapter):
         self._half_of: tuple[Any, Any] | None = None  # (calibration, the same at half size)
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
-        self._still = StillViews()  # each camera's last image read in full (frames that show no change)
+        self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
         self._remembered: Remembered | None = None  # the answer to the last frame read
 
     # -- page --------------------------------------------------------------------------------
@@ -276,10 +276,12 @@ class TokyoAdapter(GameAdapter):
         paired = isinstance(getattr(frame, "others", None), list)
         states, usable = self._other_views(frame) if paired else ({}, [])
         # a camera whose image shows nothing new since its last full reading is read as that image
-        image = self._still.settle(1, image)
-        usable = [(cam, self._still.settle(cam, other), calib_k) for cam, other, calib_k in usable]
-        key = f"{_digest(image)}:{id(calib)}:{image.shape}" + "".join(
-            f"+{cam}:{_digest(other)}:{id(calib_k)}:{other.shape}" for cam, other, calib_k in usable)
+        image, key = self._still.settle(1, image)
+        key += f":{id(calib)}:{image.shape}"
+        settled = [(cam, *self._still.settle(cam, other), calib_k) for cam, other, calib_k in usable]
+        usable = [(cam, other, calib_k) for cam, other, _, calib_k in settled]
+        key += "".join(f"+{cam}:{digest}:{id(calib_k)}:{other.shape}" for cam, other, digest, calib_k
+                       in settled)
         state = self._state
         memo = self._remembered
         if memo is not None and memo.key == key and memo.state is state:

@@ -13,6 +13,7 @@ same match gets the same answer, so it is given again without the piece maps and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,17 +24,20 @@ from vision.tiles.reuse import image_changed
 
 
 class StillViews:
-    """Per camera (1 = the first), the image of the last frame read in full."""
+    """Per camera (1 = the first), the image of the last frame read in full and its digest."""
 
-    def __init__(self) -> None:
-        self._kept: dict[int, np.ndarray] = {}
+    def __init__(self, digest: Callable[[np.ndarray], str]) -> None:
+        self._digest = digest
+        self._kept: dict[int, tuple[np.ndarray, str]] = {}
 
-    def settle(self, camera: int, image: np.ndarray) -> np.ndarray:
-        """The kept image when `image` shows no change from it, else `image` (a copy, kept from now)."""
+    def settle(self, camera: int, image: np.ndarray) -> tuple[np.ndarray, str]:
+        """(the kept image, its digest) when `image` shows no change from it, else `image` (a copy,
+        kept from now) and its digest."""
         kept = self._kept.get(camera)
-        if kept is not None and not image_changed(image, kept):
+        if kept is not None and not image_changed(image, kept[0]):
             return kept
-        self._kept[camera] = image.copy()  # a camera may write its next frame into the same buffer
+        copy = image.copy()  # a camera may write its next frame into the same buffer
+        self._kept[camera] = copy, self._digest(copy)
         return self._kept[camera]
 
     def clear(self) -> None:
