@@ -276,22 +276,25 @@ class TokyoAdapter(GameAdapter):
         paired = isinstance(getattr(frame, "others", None), list)
         states, usable = self._other_views(frame) if paired else ({}, [])
         # a camera whose image shows nothing new since its last full reading is read as that image
-        image, key = self._still.settle(1, image)
+        # (its pieces; the builds are scored on this frame's own pixels)
+        seen_now = image
+        image, key, same = self._still.settle(1, image)
         key += f":{id(calib)}:{image.shape}"
         settled = [(cam, *self._still.settle(cam, other), calib_k) for cam, other, calib_k in usable]
-        usable = [(cam, other, calib_k) for cam, other, _, calib_k in settled]
-        key += "".join(f"+{cam}:{digest}:{id(calib_k)}:{other.shape}" for cam, other, digest, calib_k
+        usable = [(cam, other, calib_k) for cam, other, _, _, calib_k in settled]
+        key += "".join(f"+{cam}:{digest}:{id(calib_k)}:{other.shape}" for cam, other, digest, _, calib_k
                        in settled)
+        same = same and all(s for _, _, _, s, _ in settled)  # the very pictures kept, every camera
         state = self._state
         memo = self._remembered
-        if memo is not None and memo.key == key and memo.state is state:
+        if same and memo is not None and memo.key == key and memo.state is state:
             self._recall(memo, states, [cam for cam, _, _ in usable] if paired else None)
             return memo.answer()
         digest = key
         maps = small = None
         if state is not None:  # the evidence for pieces where the match says they stand, at half size
             small = self._half(calib)
-            maps = piece_maps(cv2.resize(image, (small.camera.width, small.camera.height),
+            maps = piece_maps(cv2.resize(seen_now, (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
             # a knocked camera: the frame is brought back to the calibrated view, found from the
             # pieces standing on the table (the calibration is not redone)
@@ -328,7 +331,7 @@ class TokyoAdapter(GameAdapter):
             with_builds(out, self._builds)
         # the same frame against the same match is answered alike: the drift search finds the drift it
         # kept (DriftTrack), the piece maps and build scores are the same
-        self._remembered = memo
+        self._remembered = memo if same else None
         return memo.answer()
 
     def _recall(self, memo: Remembered, states: dict[int, tuple[str, str]], usable: list[int] | None) -> None:
