@@ -10,7 +10,7 @@ import collections
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine import EngineError
@@ -198,12 +198,23 @@ class Hub:
             self.bus.publish(events.CAMERA, match_id, self.sessions[match_id].game.name if match_id in
                              self.sessions else "", status=status, message=message)
 
-    def publish_frame(self, jpeg: bytes, match_id: str = "") -> None:
-        """The latest annotated frame of a match's camera loop (each match has its own view)."""
+    def publish_frame(self, jpeg: bytes | Callable[[], bytes | None], match_id: str = "") -> None:
+        """The latest annotated frame of a match's camera loop (each match has its own view): its JPEG,
+        or a function that encodes it, called only when a viewer asks for this frame (a loop nobody
+        watches encodes nothing)."""
         with self._cond:
             number = self._frames.get(match_id, (0, b""))[0] + 1
             self._frames[match_id] = (number, jpeg)
             self._cond.notify_all()
+
+    def _frame(self, match_id: str) -> tuple[int, bytes]:
+        """(number, JPEG) of `match_id`'s latest frame, encoded now if it was published unencoded;
+        b"" when none (or it cannot be encoded). Call with `_cond` held."""
+        number, frame = self._frames.get(match_id, (0, b""))
+        if callable(frame):
+            frame = frame() or b""
+            self._frames[match_id] = (number, frame)  # every viewer gets these same bytes
+        return number, frame
 
     def has_frame(self, match_id: str) -> bool:
         """Whether any annotated frame was ever published for `match_id` (a stream has a view to show)."""
@@ -216,10 +227,10 @@ class Hub:
         seen = -1
         while time.time() < end:
             with self._cond:
-                number, frame = self._frames.get(match_id, (0, b""))
+                number, frame = self._frame(match_id)
                 if number == seen or not frame:
                     self._cond.wait(min(1.0, max(0.0, end - time.time())))
-                    number, frame = self._frames.get(match_id, (0, b""))
+                    number, frame = self._frame(match_id)
                 if not frame:
                     continue
                 # a still scene (or a finished recording) is re-sent once a second: some browsers

@@ -264,11 +264,9 @@ class RefereeLoop:
             self._log_notices()
         obs.frame_index, obs.timestamp = frame.index, frame.timestamp
         self._keep_pictures(frame, obs)
-        if self.publish_video:
+        if self.publish_video:  # encoded only when a viewer of the video asks for this frame
             image = obs.annotated if obs.annotated is not None else frame.image
-            jpeg = _jpeg(image, 75)
-            if jpeg is not None:
-                self.hub.publish_frame(jpeg, self.session.match_id)
+            self.hub.publish_frame(lambda: _jpeg(image, 75), self.session.match_id)
         if obs.blocked:
             self.message = f"view blocked: {obs.blocked}"
         if self.decoder is not None:

@@ -206,3 +206,20 @@ def test_a_damaged_demo_frame_is_skipped(tmp_path):
     demo = Demo("t", tmp_path, manifest)
     got = list(demo.frames(realtime=False))
     assert len(got) == 3 and demo.skipped == [str(tmp_path / "b.jpg")]
+
+
+def test_video_frames_are_encoded_only_when_a_viewer_asks(tmp_path, monkeypatch):
+    import referee_app.loop as loop_module
+
+    encoded = []
+    real = loop_module._jpeg
+    monkeypatch.setattr(loop_module, "_jpeg", lambda image, q: encoded.append(q) or real(image, q))
+    hub = Hub(MatchStore(tmp_path))
+    session = hub.create_match("highway-grid", ["A", "B"])
+    script = [obs({})] * 5
+    loop = RefereeLoop(hub, session, ScriptedGrid(script), frames(len(script)), publish_video=True)
+    loop.run()
+    assert encoded == [] and hub.has_frame(session.match_id)  # five frames published, none encoded
+    first = next(hub.frames(1.0, session.match_id))
+    again = next(hub.frames(1.0, session.match_id))
+    assert first[:2] == b"\xff\xd8" and again is first and encoded == [75]  # the latest one, once

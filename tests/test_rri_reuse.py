@@ -93,3 +93,25 @@ def test_squares_read_on_a_crop_read_as_on_the_whole_view() -> None:
         again = [k for k in part if part[k].confidence != -1.0]
         assert name in again and len(again) < len(whole)
         assert all(part[k] == whole[k] for k in again)
+
+
+def test_the_same_picture_gets_the_last_answer_and_one_changed_pixel_does_not(monkeypatch) -> None:
+    import referee_app.games.railroad_ink as rri
+
+    reads = []
+    real = rri.read_table
+    monkeypatch.setattr(rri, "read_table", lambda image, previous=None: reads.append(1) or real(image, previous))
+    adapter = RailroadInkAdapter()
+    first = shot(21)
+    a = adapter.read(first)
+    b = adapter.read(first.copy())
+    assert len(reads) == 1 and b.items == a.items and b.confidence == a.confidence and b is not a
+    b.items.clear()  # each frame's observation is its own: the loop and the decoder may change it
+    assert adapter.read(first).items == a.items
+    touched = first.copy()
+    touched[0, 0, 0] ^= 1  # not the same picture: read (its squares then keep their readings)
+    adapter.read(touched)
+    assert len(reads) == 2
+    second = shot(21, tuple(SECOND.items()))
+    c = adapter.read(second)
+    assert len(reads) == 3 and c.items == RailroadInkAdapter(reuse=False).read(second).items != a.items

@@ -11,7 +11,7 @@ docs/vision/railroad-ink-referee.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -115,6 +115,7 @@ class RailroadInkAdapter(GameAdapter):
         self.seat = seat  # the player whose sheet the camera watches
         self.reuse = reuse  # unchanged squares and tray keep the last frame's reading
         self._last: TableReading | None = None
+        self._last_seen: tuple[np.ndarray, Observation] | None = None  # the last frame and its answer
 
     def board_svg(self, state: GameState) -> str:
         from referee_app.render.railroad_ink import sheet_svg
@@ -161,9 +162,13 @@ class RailroadInkAdapter(GameAdapter):
     # -- camera: frame -> observation ---------------------------------------------------------
     def read(self, frame: Any) -> Observation:
         image = frame.image if hasattr(frame, "image") else frame
+        if self.reuse and self._last_seen is not None and _same_picture(image, self._last_seen[0]):
+            # the very same picture (a recording holding a scene): every region would keep its reading
+            return _copy(self._last_seen[1])
         reading, blocked = read_table(image, self._last if self.reuse else None)
         self._last = reading
         if reading is None:
+            self._last_seen = None
             return Observation({}, {}, blocked=blocked)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
@@ -196,7 +201,8 @@ class RailroadInkAdapter(GameAdapter):
         obs = Observation(items, conf, "; ".join(problems) or None, warnings,
                           annotated=annotate(image, reading), beliefs=beliefs)
         obs.reading = reading  # type: ignore[attr-defined]  # the full reading, for the page and tests
-        return obs
+        self._last_seen = (image.copy(), obs) if self.reuse else None
+        return _copy(obs)
 
     # -- camera: settled observation -> action ------------------------------------------------
     def expected(self, state: GameState) -> dict[str, Any]:
@@ -418,6 +424,21 @@ def annotate(image: np.ndarray, reading: TableReading) -> np.ndarray:
         cv2.polylines(out, [np.round(pts).astype(np.int32).reshape(-1, 1, 2)], True, colour, 2, cv2.LINE_AA)
         cv2.putText(out, die.face or "?", (int(pts[:, 0].min()), int(pts[:, 1].max()) + 14),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1, cv2.LINE_AA)
+    return out
+
+
+def _same_picture(a: np.ndarray, b: np.ndarray) -> bool:
+    import cv2
+
+    return a.shape == b.shape and a.dtype == b.dtype and not cv2.absdiff(a, b).any()
+
+
+def _copy(obs: Observation) -> Observation:
+    """The observation for one frame: its own item, confidence and warning containers (the loop
+    stamps the frame on it), the reading and the annotated picture shared."""
+    out = replace(obs, items=dict(obs.items), confidence=dict(obs.confidence), warnings=list(obs.warnings),
+                  beliefs=dict(obs.beliefs))
+    out.reading = obs.reading  # type: ignore[attr-defined]
     return out
 
 

@@ -46,6 +46,7 @@ from referee_app.games.tokyo_builds import (
     read_builds,
     with_builds,
 )
+from referee_app.games.tokyo_reuse import Remembered, StillViews
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
@@ -70,6 +71,7 @@ class TableRead:
     cameras: tuple[int, ...] = (1,)  # the cameras the heights came from (1 = the first)
     others: tuple[tuple[int, dict[str, Any]], ...] = ()  # (camera, its view's reading) for cameras 2...
     failed: str = ""  # why the views could not be read together (then camera 1 was read alone)
+    covered: bool = False  # a view showed a hand: read no further, the frame is blocked
 
 
 def _cameras_text(cameras: Any) -> str:
@@ -105,6 +107,8 @@ class TokyoAdapter(GameAdapter):
         self._half_of: tuple[Any, Any] | None = None  # (calibration, the same at half size)
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
+        self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
+        self._remembered: Remembered | None = None  # the answer to the last frame read
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -138,6 +142,8 @@ class TokyoAdapter(GameAdapter):
         if step_mm is not None:
             self._step = float(step_mm)
         self._cache.clear()
+        self._still.clear()
+        self._remembered = None
         self._state = self._builds = None  # another camera: another match, most likely
         self._track = DriftTrack()
 
@@ -157,6 +163,8 @@ class TokyoAdapter(GameAdapter):
             self._set_calibrations[camera] = load_calibration(calibration)[0]
         self._views_key = None
         self._cache.clear()
+        self._still.clear()
+        self._remembered = None
 
     def camera_calibration(self, camera: int, source_id: str = "") -> Any:
         """Camera `camera`'s TokyoCalibration (2, 3 ...), or a string saying why there is none: the one
@@ -265,12 +273,28 @@ class TokyoAdapter(GameAdapter):
         image = frame.image if hasattr(frame, "image") else frame
         check_image(image)
         calib = self.calibration_for(str(getattr(frame, "source_id", "")))
-        digest = f"{_digest(image)}:{id(calib)}:{image.shape}"
+        paired = isinstance(getattr(frame, "others", None), list)
+        states, usable = self._other_views(frame) if paired else ({}, [])
+        # a camera whose image shows nothing new since its last full reading is read as that image
+        # (its pieces; the builds are scored on this frame's own pixels)
+        seen_now = image
+        image, key, same = self._still.settle(1, image)
+        key += f":{id(calib)}:{image.shape}"
+        settled = [(cam, *self._still.settle(cam, other), calib_k) for cam, other, calib_k in usable]
+        usable = [(cam, other, calib_k) for cam, other, _, _, calib_k in settled]
+        key += "".join(f"+{cam}:{digest}:{id(calib_k)}:{other.shape}" for cam, other, digest, _, calib_k
+                       in settled)
+        same = same and all(s for _, _, _, s, _ in settled)  # the very pictures kept, every camera
         state = self._state
+        memo = self._remembered
+        if same and memo is not None and memo.key == key and memo.state is state:
+            self._recall(memo, states, [cam for cam, _, _ in usable] if paired else None)
+            return memo.answer()
+        digest = key
         maps = small = None
         if state is not None:  # the evidence for pieces where the match says they stand, at half size
             small = self._half(calib)
-            maps = piece_maps(cv2.resize(image, (small.camera.width, small.camera.height),
+            maps = piece_maps(cv2.resize(seen_now, (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
             # a knocked camera: the frame is brought back to the calibrated view, found from the
             # pieces standing on the table (the calibration is not redone)
@@ -280,41 +304,51 @@ class TokyoAdapter(GameAdapter):
                 drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels
                 image = warp_to_calibrated(image, drift)
                 digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
-        paired = isinstance(getattr(frame, "others", None), list)
-        states, usable = self._other_views(frame) if paired else ({}, [])
-        for cam, other, calib_k in usable:
-            digest += f"+{cam}:{_digest(other)}:{id(calib_k)}:{other.shape}"
         table = self._cache.get(digest)
         if table is None:  # an unchanged frame (a recorded match holding a scene) is read once
             table = self._read_table(image, calib, usable)
             self._cache[digest] = table
             while len(self._cache) > 8:
                 self._cache.popitem(last=False)
-        if paired:
-            if table.failed:
-                states.update({cam: ("failed", table.failed) for cam, _, _ in usable})
-            self._say_views(states, table.cameras)
         images = {cam: other for cam, other, _ in usable}
-        self._view_images = {cam: annotate(images[cam], obs) for cam, obs in table.others}
-        self._latest[table.signature] = table
-        while len(self._latest) > 16:
-            self._latest.pop(next(iter(self._latest)))
+        view_images = {cam: annotate(images[cam], obs) for cam, obs in table.others}
         out = observation(table, image)
-        self._builds, self._modelled = None, False
+        memo = Remembered(key, state, table, out, None, False, view_images)
+        self._recall(memo, states, [cam for cam, _, _ in usable] if paired else None)
         if state is not None and out.blocked is not None and not any(
                 BLOCKING_WARNINGS[0] in w for w in out.warnings):
             # the builds are scored with the highlight's pixels left out: glare blinds a spot, not the view
             out.blocked = None
         if state is not None and out.blocked is None:
-            self._modelled = True
-            self._builds = read_builds(state, small, maps, table.observation, table.step_mm, table.phantom)
+            self._modelled = memo.modelled = True
+            self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
+                                                     table.phantom)
         if self._builds is not None:
             said = self.explain(state, out)  # the reader's own reading of the whole table
             told = [(said.action, said.confidence)] if said.action is not None else said.candidates[:1]
             for action, conf in told:
                 fuse_reading(self._builds, action, conf)
             with_builds(out, self._builds)
-        return out
+        # the same frame against the same match is answered alike: the drift search finds the drift it
+        # kept (DriftTrack), the piece maps and build scores are the same
+        self._remembered = memo if same else None
+        return memo.answer()
+
+    def _recall(self, memo: Remembered, states: dict[int, tuple[str, str]], usable: list[int] | None) -> None:
+        """What reading `memo`'s frame leaves behind: the cameras read (of a paired frame, whose other
+        usable cameras are `usable`: a change is noticed once), the other cameras' annotated pictures,
+        the reading for `explain`, the builds for `candidates`."""
+        table = memo.table
+        if usable is not None:
+            if table.failed:
+                states.update({cam: ("failed", table.failed) for cam in usable})
+            self._say_views(states, table.cameras)
+        self._view_images = dict(memo.view_images)
+        if not table.covered:  # a covered view's pieces were not read: nothing to explain from
+            self._latest[table.signature] = table
+            while len(self._latest) > 16:
+                self._latest.pop(next(iter(self._latest)))
+        self._builds, self._modelled = memo.builds, memo.modelled
 
     def _half(self, calib: Any) -> Any:
         """The camera at the piece maps' half size (kept per calibration)."""
@@ -350,27 +384,33 @@ class TokyoAdapter(GameAdapter):
         return states, usable
 
     def _read_table(self, image: np.ndarray, calib: Any, usable: list[UsableView]) -> TableRead:
+        """The reading of camera 1's frame (with the other usable views, heights fused). A view showing a
+        hand ends the reading there (`stop_at_hand`): the frame is blocked whatever the rest shows."""
         from vision.tokyo import read_tokyo, read_tokyo_views
+        from vision.tokyo.reader import hand_in_view
 
         failed = ""
         if usable:
             try:
                 views = read_tokyo_views([image, *(im for _, im, _ in usable)],
-                                         [calib, *(c for _, _, c in usable)])
+                                         [calib, *(c for _, _, c in usable)], stop_at_hand=True)
             except Exception as exc:  # noqa: BLE001 - camera 1 alone still referees the match
                 failed = f"the {len(usable) + 1} views could not be read together ({exc})"
             else:
                 obs = views.views[0].to_dict()
-                others = [(cam, view.to_dict())
-                          for (cam, _, _), view in zip(usable, views.views[1:], strict=True)]
+                read = views.views[1:]  # fewer than `usable` when a hand ended the reading
+                others = [(cam, view.to_dict()) for (cam, _, _), view in zip(usable, read, strict=False)]
                 # a hand or glare only another camera sees still means the table is not still
                 obs["warnings"] = [*obs.get("warnings", []), *views.warnings,
                                    *(f"camera {cam}: {w}" for cam, o in others for w in o.get("warnings", [])
                                      if any(k in w for k in BLOCKING_WARNINGS))]
                 table = table_read(obs, self._step, column_bodies(image, obs, calib))
-                return replace(table, cameras=(1, *(cam for cam, _ in others)), others=tuple(others))
-        obs = read_tokyo(image, calib).to_dict()
-        return replace(table_read(obs, self._step, column_bodies(image, obs, calib)), failed=failed)
+                covered = any(hand_in_view(v) for v in views.views)
+                return replace(table, cameras=(1, *(cam for cam, _, _ in usable)), others=tuple(others),
+                               covered=covered)
+        view = read_tokyo(image, calib, stop_at_hand=True)
+        table = table_read(view.to_dict(), self._step, column_bodies(image, view.to_dict(), calib))
+        return replace(table, failed=failed, covered=hand_in_view(view))
 
     def expected(self, state: GameState) -> dict[str, Any]:
         """The signature of the table the engine believes in (same keys as `read` gives)."""

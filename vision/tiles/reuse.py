@@ -94,13 +94,19 @@ def changed_regions(view: TopView, last: TopView | None, boxes: Mapping[str, Box
     view or it was warped differently). Boxes are clipped to the view."""
     if last is None or not same_warp(view, last):
         return set(boxes)
-    diff = cv2.absdiff(view.image, last.image)
+    return changed_boxes(view.image, last.image, boxes)
+
+
+def changed_boxes(now: np.ndarray, last: np.ndarray, boxes: Mapping[str, Box]) -> set[str]:
+    """Names of `boxes` (pixel boxes of two BGR images of one size) where `now` differs from `last`:
+    enough pixels moved by more than noise, or the mean brightness moved."""
+    diff = cv2.absdiff(now, last)
     if not diff.any():
         return set()
     b, g, r = cv2.split(diff)
     moved = (cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8)
     count = cv2.integral(moved)
-    now_gray, last_gray = (cv2.cvtColor(v.image, cv2.COLOR_BGR2GRAY) for v in (view, last))
+    now_gray, last_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (now, last))
     shifts = cv2.integral(cv2.subtract(now_gray, last_gray, dtype=cv2.CV_16S))
     h, w = moved.shape
     out: set[str] = set()
@@ -113,6 +119,33 @@ def changed_regions(view: TopView, last: TopView | None, boxes: Mapping[str, Box
         if abs(_box_sum(shifts, x0, y0, x1, y1)) / area > BRIGHTNESS_STEP:
             out.add(name)
     return out
+
+
+def image_changed(now: np.ndarray, last: np.ndarray | None, size: int = 32) -> bool:
+    """Whether a camera image differs from `last` anywhere: any `size`-pixel square of it (the last
+    row and column cut short) changed by the rule `changed_boxes` applies; a different size, or no
+    last image, is a change. All squares at once, the pixels that moved first (the usual answer)."""
+    if last is None or now.shape != last.shape:
+        return True
+    diff = cv2.absdiff(now, last)
+    if not diff.any():
+        return False
+    h, w = now.shape[:2]
+    ys, xs = np.r_[0:h:size, h], np.r_[0:w:size, w]
+    area = np.diff(ys)[:, None] * np.diff(xs)[None, :]
+    b, g, r = cv2.split(diff)
+    moved = _grid_sums(cv2.integral((cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8)), ys, xs)
+    if (moved > np.maximum(MIN_CHANGED_PX, CHANGED_SHARE * area)).any():
+        return True
+    now_gray, last_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (now, last))
+    shifts = _grid_sums(cv2.integral(cv2.subtract(now_gray, last_gray, dtype=cv2.CV_16S)), ys, xs)
+    return bool((np.abs(shifts) / area > BRIGHTNESS_STEP).any())
+
+
+def _grid_sums(integral: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """Sums over the grid cells between consecutive `ys` and `xs` (cell edges) of an integral image."""
+    corners = integral[np.ix_(ys, xs)].astype(np.float64)
+    return corners[1:, 1:] - corners[:-1, 1:] - corners[1:, :-1] + corners[:-1, :-1]
 
 
 def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.tokyo.channels import channel_max, channel_min, channel_sum
+
 
 def table_background(image: np.ndarray, scale: int = 4, window: int = 21) -> np.ndarray:
     """The table at 1/`scale` size: a wide median (twice, to remove piece clusters the first left)."""
@@ -28,8 +30,11 @@ def refine_background(image: np.ndarray, fg: np.ndarray, scale: int = 4, sigma: 
     m = keep.astype(np.float32)
     num = cv2.GaussianBlur(small * m[..., None], (0, 0), sigma)
     den = cv2.GaussianBlur(m, (0, 0), sigma)[..., None]
-    coarse = cv2.GaussianBlur(small, (0, 0), sigma * 4)
-    bg = np.where(den > 0.02, num / np.maximum(den, 1e-6), coarse)
+    seen = den > 0.02
+    if seen.all():  # the wide fallback is needed only where the pieces hide the table all round
+        bg = num / np.maximum(den, 1e-6)
+    else:
+        bg = np.where(seen, num / np.maximum(den, 1e-6), cv2.GaussianBlur(small, (0, 0), sigma * 4))
     return np.clip(bg, 0, 255).astype(np.uint8)
 
 
@@ -82,11 +87,11 @@ def _masks(
 ) -> list[np.ndarray]:
     h, w = image.shape[:2]
     b = background.astype(np.float32) + 4
-    sb = b.sum(2)
+    sb = channel_sum(b)
     cb = b / sb[..., None]
     if table is not None:
         # where the local estimate drifted far from the table's colour it swallowed an object
-        drift = np.abs(cb - table).max(2) > 0.035
+        drift = channel_max(np.abs(cb - table)) > 0.035
         cb[drift] = table
     if cb.shape[:2] != (h, w):
         cb = cv2.resize(cb, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -94,12 +99,12 @@ def _masks(
     f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32) + 4  # chromaticity is noisy in the dark
     sf = cv2.transform(f, np.ones((1, 3), np.float32))
     diff = cv2.absdiff(f / sf[..., None], cb)
-    d0, d1, d2 = cv2.split(diff)
-    chroma = cv2.max(cv2.max(d0, d1), d2)
+    chroma = channel_max(diff)
     ratio = sf / sb
+    dark = ratio < 0.38
     out = []
     for bright, chroma_min in zip(brights, chromas or (CHROMA,) * len(brights), strict=True):
-        fg = ((chroma > chroma_min) | (ratio > bright) | (ratio < 0.38)).astype(np.uint8) * 255
+        fg = ((chroma > chroma_min) | (ratio > bright) | dark).astype(np.uint8) * 255
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         out.append(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     return out
@@ -117,7 +122,7 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
 def glare_masks(image: np.ndarray, table: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """`glare_mask` with and without `keep_pieces`, from one search for the spots (the reader needs
     both: the second says whether there is glare at all)."""
-    core = compact_blobs((image.min(2) >= 245).astype(np.uint8))
+    core = compact_blobs((channel_min(image) >= 245).astype(np.uint8))
     if table is None or not core.any():
         return core * 255, core * 255
     # with the white-light test guarding pieces, the halo's faint outer rim can be taken as well
@@ -152,8 +157,10 @@ def compact_blobs(core: np.ndarray) -> np.ndarray:
     would cut the sticks apart, so components that are long for their width, or far from convex,
     are left to the piece masks, and so are thin ones (a streak cut short where sticks cross over
     it can be round-ish, but no spot is only a few pixels wide)."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     out = np.zeros_like(core)
+    if not core.any():  # the usual frame: nothing saturated
+        return out
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if area < GLARE_MIN_AREA:

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
+from vision.tokyo.channels import channel_max, channel_min, channel_sum
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
@@ -60,12 +61,12 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     table = cv2.resize(cv2.medianBlur(cv2.medianBlur(small, 15), 15), (w, h), interpolation=cv2.INTER_LINEAR)
     fc = f.astype(np.float32) + 4
     tc = table.astype(np.float32) + 4
-    chroma = np.abs(fc / fc.sum(2, keepdims=True) - tc / tc.sum(2, keepdims=True)).max(2)
+    chroma = channel_max(np.abs(fc / channel_sum(fc)[..., None] - tc / channel_sum(tc)[..., None]))
     piece = _ramp(chroma, *PIECE_CHROMA) * (1.0 - np.maximum(grey, yellow))
     s = LLR_SCALE
     # a glare spot washes every colour out towards white: there the image says nothing either way
     grow = np.ones((GLARE_GROW, GLARE_GROW), np.uint8)
-    blind = cv2.dilate((image.min(2) >= GLARE_LEVEL).astype(np.uint8), grow)
+    blind = cv2.dilate((channel_min(image) >= GLARE_LEVEL).astype(np.uint8), grow)
     care = (blind == 0).astype(np.float32)
     return PieceMaps((s * (2 * grey - 1) * care).astype(np.float32),
                      (s * (2 * piece - 1) * care).astype(np.float32),
@@ -220,11 +221,20 @@ def alignment_score(maps: PieceMaps, known: np.ndarray, drift: np.ndarray | None
         return 0.0
     if drift is not None:
         pts = pts @ drift[:, :2].T.astype(np.float32) + drift[:, 2].astype(np.float32)
-    ev = _evidence(maps)
+    return float(_mean_at(_evidence(maps), pts[:, 0], pts[:, 1]))
+
+
+def _mean_at(ev: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The mean of `ev` at the pixels nearest (x, y) (clipped to the map) over the last axis: one
+    flat gather, three times quicker than indexing by row and column."""
     H, W = ev.shape
-    xi = np.clip(np.round(pts[:, 0]).astype(np.int32), 0, W - 1)
-    yi = np.clip(np.round(pts[:, 1]).astype(np.int32), 0, H - 1)
-    return float(ev[yi, xi].mean())
+    xi = np.round(x).astype(np.int32)
+    np.clip(xi, 0, W - 1, out=xi)
+    yi = np.round(y).astype(np.int32)
+    np.clip(yi, 0, H - 1, out=yi)
+    yi *= W
+    yi += xi
+    return ev.ravel()[yi].mean(-1)
 
 
 def align_to_known(maps: PieceMaps, known: np.ndarray, max_points: int = 2000) -> np.ndarray | None:
@@ -239,16 +249,12 @@ def align_to_known(maps: PieceMaps, known: np.ndarray, max_points: int = 2000) -
         return None
     centre = pts.mean(0)
     ev = _evidence(maps)
-    H, W = ev.shape
 
     def scores(theta: float, shifts: np.ndarray) -> np.ndarray:
         c, s = np.cos(theta), np.sin(theta)
         rel = pts - centre
         rot = np.stack([c * rel[:, 0] - s * rel[:, 1], s * rel[:, 0] + c * rel[:, 1]], 1) + centre
-        moved = rot[None] + shifts[:, None, :]
-        xi = np.clip(np.round(moved[..., 0]).astype(np.int32), 0, W - 1)
-        yi = np.clip(np.round(moved[..., 1]).astype(np.int32), 0, H - 1)
-        return ev[yi, xi].mean(1)
+        return _mean_at(ev, rot[None, :, 0] + shifts[:, 0, None], rot[None, :, 1] + shifts[:, 1, None])
 
     zero = float(scores(0.0, np.zeros((1, 2), np.float32))[0])
     r = np.arange(-ALIGN_SHIFT_PX, ALIGN_SHIFT_PX + 1, 4, dtype=np.float32)

@@ -19,7 +19,13 @@ from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
 from vision.tokyo.foreground import BRIGHT, CHROMA, glare_masks, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
-from vision.tokyo.large_objects import LargeObject, drop_fingers, large_objects, rod_half_width_floor
+from vision.tokyo.large_objects import (
+    HAND_WARNING,
+    LargeObject,
+    drop_fingers,
+    large_objects,
+    rod_half_width_floor,
+)
 from vision.tokyo.masked_joins import cut_ends, join_across_mask
 from vision.tokyo.observation import (
     CrossingReading,
@@ -35,8 +41,13 @@ STICK_BRIGHT = 1.3
 
 
 def read_tokyo(
-    image: np.ndarray, calibration: TokyoCalibration | dict[str, Any] | None = None
+    image: np.ndarray,
+    calibration: TokyoCalibration | dict[str, Any] | None = None,
+    stop_at_hand: bool = False,
 ) -> TokyoObservation:
+    """With `stop_at_hand`, a view where a hand or large object is found is read no further: the
+    observation then holds the warnings up to that one and no pieces (a referee ignores the rest of a
+    covered view; `hand_in_view` says whether it stopped)."""
     check_image(image)
     if isinstance(calibration, dict):
         calibration = TokyoCalibration.from_dict(calibration)
@@ -61,6 +72,8 @@ def read_tokyo(
         withheld |= glare
     objects: list[LargeObject] = []
     withheld |= large_objects(obs, fg, image, table, calibration, objects)
+    if stop_at_hand and objects:
+        return obs
     fg_rods[withheld > 0] = 0
     faint[withheld > 0] = 0
     upright = None if calibration is None else _upright_test(calibration)
@@ -126,6 +139,11 @@ def read_tokyo(
     _crossings(obs, image, raw, hw, calibration)
     obs.cars = cars_on_sticks(image, fg, raw, hw)
     return obs
+
+
+def hand_in_view(obs: TokyoObservation) -> bool:
+    """Whether the reading warns of a hand or large object over the table."""
+    return any(w.startswith(HAND_WARNING) for w in obs.warnings)
 
 
 def _upright_test(calib: TokyoCalibration) -> Callable[[np.ndarray, np.ndarray, float, float], bool]:

@@ -40,7 +40,7 @@ from vision.tokyo.rays import (
     same_camera,
     triangulate,
 )
-from vision.tokyo.reader import read_tokyo
+from vision.tokyo.reader import hand_in_view, read_tokyo
 from vision.tokyo.stick_fusion import MASK_SCALE, StickLink, column_index, fuse_sticks, stick_tracks
 from vision.types import VisionError
 
@@ -105,10 +105,14 @@ class TokyoViews:
 
 
 def read_tokyo_views(
-    images: Sequence[np.ndarray], calibrations: Sequence[TokyoCalibration | dict[str, Any] | None]
+    images: Sequence[np.ndarray],
+    calibrations: Sequence[TokyoCalibration | dict[str, Any] | None],
+    stop_at_hand: bool = False,
 ) -> TokyoViews:
     """Read each view with `read_tokyo` and fuse the columns' heights across views. Every view needs
-    its calibration (all in one world frame); one view alone gives its one-view reading."""
+    its calibration (all in one world frame); one view alone gives its one-view reading. With
+    `stop_at_hand`, the first view showing a hand or large object ends the reading (read_tokyo's
+    `stop_at_hand`): `views` then holds the views read up to it, nothing fused."""
     if len(images) == 0:
         raise VisionError("read_tokyo_views needs at least one image")
     if len(images) != len(calibrations):
@@ -118,7 +122,11 @@ def read_tokyo_views(
         if c is None:
             raise VisionError(f"view {v} has no calibration: heights from several views need every camera")
         calibs.append(TokyoCalibration.from_dict(c) if isinstance(c, dict) else c)
-    observations = [read_tokyo(im, c) for im, c in zip(images, calibs, strict=True)]
+    observations = []
+    for im, c in zip(images, calibs, strict=True):
+        observations.append(read_tokyo(im, c, stop_at_hand))
+        if stop_at_hand and hand_in_view(observations[-1]):
+            return TokyoViews(observations)
     return fuse_views(observations, calibs, images)
 
 

@@ -1,0 +1,68 @@
+"""Tokyo Highway frames that show nothing new are not read again.
+
+A camera watching a still table sends the same scene frame after frame, up to sensor noise; the full
+reading (two views, about half a CPU second) is needed only when something moved. `StillViews` keeps
+each camera's image of the last frame read and hands it back for a new image that differs from it
+nowhere (vision.tiles.reuse.image_changed: every 32-pixel square of the frame compared, so a hand
+or a new piece anywhere is a change): the pieces are then read as in that image, whose reading is
+kept, while the builds are still scored on the new frame's own pixels (their scores are the
+decoder's evidence: each frame's noise is its own look at the table). The image kept is the one read,
+not the latest: a slow drift adds up and is read once it shows. `Remembered` is the adapter's whole
+answer for one frame against one state of the match (the reading, the builds scored against the
+match, the annotated pictures): the very same picture (a recorded match holding a scene) against
+the same match gets the same answer, so it is given again without the piece maps and build scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee_app.games.base import Observation
+from vision.tiles.reuse import image_changed
+
+
+class StillViews:
+    """Per camera (1 = the first), the image of the last frame read in full and its digest."""
+
+    def __init__(self, digest: Callable[[np.ndarray], str]) -> None:
+        self._digest = digest
+        self._kept: dict[int, tuple[np.ndarray, str]] = {}
+
+    def settle(self, camera: int, image: np.ndarray) -> tuple[np.ndarray, str, bool]:
+        """(the kept image, its digest, whether `image` is that very picture) when `image` shows no
+        change from it, else (`image` - a copy, kept from now -, its digest, True)."""
+        kept = self._kept.get(camera)
+        if kept is not None and kept[0].shape == image.shape and not cv2.absdiff(image, kept[0]).any():
+            return (*kept, True)
+        if kept is not None and not image_changed(image, kept[0]):
+            return (*kept, False)
+        copy = image.copy()  # a camera may write its next frame into the same buffer
+        self._kept[camera] = copy, self._digest(copy)
+        return (*self._kept[camera], True)
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
+@dataclass
+class Remembered:
+    """The adapter's answer to one frame (`key`: its images and calibrations) against `state`."""
+
+    key: str
+    state: Any
+    table: Any  # the TableRead
+    observation: Observation
+    builds: Any
+    modelled: bool
+    view_images: dict[int, np.ndarray]
+
+    def answer(self) -> Observation:
+        """A copy of the observation for the loop to stamp (frame index, time) and the decoder to read."""
+        o = self.observation
+        return replace(o, items=dict(o.items), confidence=dict(o.confidence), warnings=list(o.warnings),
+                       beliefs=dict(o.beliefs))

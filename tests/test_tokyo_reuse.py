@@ -1,0 +1,137 @@
+"""Tokyo Highway frames that show nothing new are not read again (referee_app/games/tokyo_reuse.py,
+vision.tiles.reuse.image_changed), a view with a hand is read no further (read_tokyo's
+`stop_at_hand`), and neither keeps a stale reading: a changed region, or a new state of the match,
+is read again and answers as a fresh adapter does."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from test_tokyo_referee import STARTED, play
+
+from referee_app.demo import DEMO_ROOT
+from referee_app.games.tokyo import TokyoAdapter, load_calibration
+from vision.sources import OtherView, PairedFrame
+from vision.tiles.reuse import changed_boxes, image_changed
+
+DEMO = DEMO_ROOT / "tokyo-highway"
+SOURCE = "demo:tokyo-highway"
+
+
+def picture(name: str) -> np.ndarray:
+    return cv2.imread(str(DEMO / name), cv2.IMREAD_COLOR)
+
+
+def paired(image: np.ndarray, second: np.ndarray, index: int = 0) -> PairedFrame:
+    return PairedFrame(image, float(index), SOURCE, index, others=[OtherView(second, f"{SOURCE}:camera2", "")])
+
+
+def noisy(image: np.ndarray, seed: int, amount: int = 3) -> np.ndarray:
+    """The same scene as a camera sends it again: a few grey levels of sensor noise."""
+    rng = np.random.default_rng(seed)
+    return np.clip(image.astype(np.int16) + rng.integers(-amount, amount + 1, image.shape), 0, 255).astype(np.uint8)
+
+
+def counting(adapter: TokyoAdapter) -> list[int]:
+    """Count the adapter's full readings (`_read_table`)."""
+    calls: list[int] = []
+    read = adapter._read_table
+
+    def counted(*args, **kw):
+        calls.append(1)
+        return read(*args, **kw)
+
+    adapter._read_table = counted  # type: ignore[method-assign]
+    return calls
+
+
+def seen(obs) -> tuple:
+    return (obs.items, obs.confidence, obs.blocked, obs.warnings, repr(sorted(obs.beliefs.items(), key=str)))
+
+
+def test_image_changed_takes_noise_as_still_and_a_small_change_or_new_light_as_change():
+    a = picture("002.jpg")
+    assert not image_changed(a, a.copy())
+    assert not image_changed(noisy(a, 1), a)
+    spot = a.copy()
+    spot[300:306, 500:506] = 255 - spot[300:306, 500:506]  # 36 pixels: a stick end, a finger tip
+    assert image_changed(spot, a)
+    lit = cv2.add(a, np.full_like(a, 6))
+    assert image_changed(lit, a)  # the light changed: every reading may shift
+    assert image_changed(a[:, :-1], a) and image_changed(a, None)
+    # the whole-image test says what `changed_boxes` says over the same squares
+    boxes = {f"{x},{y}": (x, y, x + 32, y + 32) for y in range(0, 720, 32) for x in range(0, 1280, 32)}
+    for other in (noisy(a, 2), spot, lit, picture("004.jpg")):
+        assert image_changed(other, a) == bool(changed_boxes(other, a, boxes))
+
+
+@pytest.fixture(scope="module")
+def scenes():
+    before, after = picture("002.jpg"), picture("004.jpg")  # purple's start road, then green's too
+    return before, after, picture("camera2/002.jpg"), picture("camera2/004.jpg")
+
+
+def test_a_still_table_is_read_once_and_a_changed_region_is_read_again(scenes):
+    before, after, before2, after2 = scenes
+    adapter = TokyoAdapter()
+    calls = counting(adapter)
+    first = adapter.read(paired(before, before2, 0))
+    again = adapter.read(paired(noisy(before, 3), noisy(before2, 4), 1))
+    assert len(calls) == 1 and seen(again) == seen(first)  # sensor noise: the reading is kept
+    # only where green's start stands does either camera's frame change: that region is new, so the
+    # frame is read again (camera 2 too: a column one view alone shows is left out of the columns)
+    patched, patched2 = local_change(before, after), local_change(before2, after2)
+    got = adapter.read(paired(patched, patched2, 2))
+    assert len(calls) == 2
+    fresh = TokyoAdapter().read(paired(patched, patched2, 2))
+    assert seen(got) == seen(fresh) and got.items != first.items  # read anew, not the kept reading
+
+
+def local_change(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """`before` with the box round the pixels that changed most by `after` taken from `after`."""
+    moved = cv2.absdiff(after, before).max(2) > 60
+    ys, xs = np.nonzero(moved)
+    box = (slice(max(0, ys.min() - 4), ys.max() + 5), slice(max(0, xs.min() - 4), xs.max() + 5))
+    out = before.copy()
+    out[box] = after[box]
+    return out
+
+
+def test_the_same_frame_against_a_new_state_of_the_match_is_judged_again(scenes):
+    before, after, before2, after2 = scenes
+    frame = paired(after, after2, 0)
+    adapter = TokyoAdapter()
+    calls = counting(adapter)
+    adapter.watch(play(STARTED[0]))
+    one = adapter.read(frame)
+    assert seen(adapter.read(frame)) == seen(one)  # the same frame, the same match: the same answer
+    now = play(*STARTED)
+    adapter.watch(now)
+    two = adapter.read(frame)
+    fresh = TokyoAdapter()
+    fresh.watch(now)
+    assert seen(two) == seen(fresh.read(frame)) and len(calls) == 1  # builds scored again, pixels kept
+    assert two.beliefs != one.beliefs
+
+
+def test_a_view_with_a_hand_is_read_no_further():
+    from vision.tokyo import read_tokyo, read_tokyo_views
+    from vision.tokyo.reader import hand_in_view
+
+    calib = load_calibration(DEMO / "calibration.json")[0]
+    calib2 = load_calibration(DEMO / "calibration2.json")[0]
+    hand, still = picture("001.jpg"), picture("002.jpg")
+    full, stopped = read_tokyo(hand, calib), read_tokyo(hand, calib, stop_at_hand=True)
+    assert hand_in_view(full) and hand_in_view(stopped)
+    assert not stopped.supports and not stopped.sticks
+    assert stopped.warnings == full.warnings[:len(stopped.warnings)]
+    plain = json.dumps(read_tokyo(still, calib).to_dict(), default=float)
+    assert json.dumps(read_tokyo(still, calib, stop_at_hand=True).to_dict(), default=float) == plain
+    # two views: a hand in camera 2's ends the reading there, blocked as before
+    views = read_tokyo_views([still, picture("camera2/001.jpg")], [calib, calib2], stop_at_hand=True)
+    assert len(views.views) == 2 and hand_in_view(views.views[1]) and not views.columns
+    obs = TokyoAdapter().read(paired(still, picture("camera2/001.jpg")))
+    assert obs.blocked is not None and obs.blocked.startswith("camera 2: hand or large object")
