@@ -158,6 +158,49 @@ def symbol_faces(symbols: Any) -> dict[int, str | bool]:
     return out
 
 
+def added_dice(added: Any, photo: Photo, kept: list[list[float]],
+               n: int) -> list[tuple[tuple[float, ...], int]]:
+    """The dice the player boxed on photo n because the reader missed them: [{"box": [x1, y1, x2, y2],
+    "value": 1..6}] -> [(box, value)], each box checked against the photo and the dice already kept
+    (TeachError 400 naming the die)."""
+    from vision.realdata import iou_matrix
+
+    if added is None:
+        return []
+    room = MAX_DICE - len(photo.boxes)
+    if not isinstance(added, list) or len(added) > room:
+        raise TeachError(f"photo {n}: 'added' lists at most {max(room, 0)} dice the reader missed, each "
+                         "{\"box\": [x1, y1, x2, y2], \"value\": 1..6}")
+    h, w = photo.image.shape[:2]
+    out: list[tuple[tuple[float, ...], int]] = []
+    for k, die in enumerate(added, start=1):
+        where = f"photo {n}, added die {k}"
+        if not isinstance(die, dict):
+            raise TeachError(f"{where}: give {{\"box\": [x1, y1, x2, y2], \"value\": 1..6}}")
+        value, box = die.get("value"), die.get("box")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+            raise TeachError(f"{where}: value {value!r:.20}; a die's value is 1..6")
+        # plain numbers of a sane size (JSON allows 1e999 and 400-digit integers)
+        numbers = isinstance(box, list) and len(box) == 4 and all(
+            isinstance(c, int | float) and not isinstance(c, bool) and -1e6 < c < 1e6 for c in box)
+        if not numbers:
+            raise TeachError(f"{where}: 'box' is [x1, y1, x2, y2] in the photo's pixels")
+        x1, y1, x2, y2 = (round(float(c), 1) for c in box)
+        if not (0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h):
+            raise TeachError(f"{where}: the box {[x1, y1, x2, y2]} is not inside the {w}×{h} photo")
+        side, other = max(x2 - x1, y2 - y1), min(x2 - x1, y2 - y1)
+        if other < 6 or side > min(w, h) / 2 or side > 2 * other:
+            raise TeachError(f"{where}: a {x2 - x1:g}×{y2 - y1:g} px box cannot hold one die (6 px and "
+                             f"up, at most {min(w, h) // 2} px, about square)")
+        others = np.array(kept + [list(b) for b, _ in out], np.float64).reshape(-1, 4)
+        overlap = iou_matrix(others, np.array([[x1, y1, x2, y2]], np.float64))[:, 0] > 0.3
+        if overlap.any():
+            what = "a die found there already" if overlap[:len(kept)].any() else "another added die"
+            raise TeachError(f"{where}: the box covers {what}; box each die once")
+        out.append(((x1, y1, x2, y2), value))
+    return out
+
+
 class Teaching:
     """The photos of the teaching in progress (in memory: a restart forgets them) and the profiles'
     folder. One photo is read and one profile taught at a time; a second request meanwhile is told to
@@ -211,7 +254,8 @@ class Teaching:
     # -- the profile ----------------------------------------------------------------------------
     def labelled(self, photos: Any, symbols: Any = None) -> tuple[list[Any], list[np.ndarray]]:
         """The page's corrections -> realdata items and their images, every value checked first.
-        `photos`: [{"photo": id, "values": [v per found die: 1..6, 0 = not a die]}, ...]; `symbols`:
+        `photos`: [{"photo": id, "values": [v per found die: 1..6, 0 = not a die], "added": [{"box",
+        "value"}, ...] (dice the reader missed, boxed by the player)}, ...]; `symbols`:
         {"6": "emblem", ...}, the faces that show a symbol instead of pips (each such die is labelled
         with it, as a label file would)."""
         from vision.learned.teach import check_labels
@@ -241,6 +285,10 @@ class Teaching:
                 if v:
                     extra = {"symbol": faces[v]} if v in faces else {}
                     objects.append(LabelledObject("die", v, tuple(photo.boxes[k - 1]), extra=extra))  # type: ignore[arg-type]
+            kept = [photo.boxes[k] for k, v in enumerate(values) if v]
+            for box, v in added_dice(entry.get("added"), photo, kept, n):
+                extra = {"symbol": faces[v]} if v in faces else {}
+                objects.append(LabelledObject("die", v, box, extra=extra))  # type: ignore[arg-type]
             if not objects:
                 raise TeachError(f"photo {n}: every die on it is marked 'not a die', so it teaches nothing: "
                                  "a teaching photo must show labelled dice (drop it, or give its values)")

@@ -323,8 +323,23 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             first.locator(".teach-value").nth(0).select_option(str(read % 6 + 1))
             first.locator(".teach-value").nth(1).select_option("0")
             assert "not-die" in (first.locator(".teach-box").nth(1).get_attribute("class") or "")
+            # ... and boxes a die the reader "missed" (there: die 2's place) with a click on the photo
+            picture = first.locator(".teach-picture img")
+            width = picture.bounding_box()["width"]
+            x1, y1, x2, y2 = app.config["teaching"].photos[next(iter(app.config["teaching"].photos))].boxes[1]
+            scale = width / 1280
+            picture.click(position={"x": (x1 + x2) / 2 * scale, "y": (y1 + y2) / 2 * scale})
+            page.wait_for_selector(".teach-photo >> nth=0 >> .teach-box.added", timeout=5000)
+            picture.click(position={"x": (x1 + x2) / 2 * scale, "y": (y1 + y2) / 2 * scale})  # once only
+            page.wait_for_selector("#teach-message.bad:has-text('boxed already')", timeout=5000)
+            assert first.locator(".teach-box.added").count() == 1 and first.locator(".teach-added").count() == 1
             page.fill("#teach-name", "Ann's dice")
             page.check("#teach-symbols input[value='6']")  # this set's 6 shows a symbol
+            page.click("#teach-save")  # its value is not chosen yet: said, nothing saved
+            page.wait_for_selector("#teach-message.bad:has-text('choose the value of each die you boxed')",
+                                   timeout=5000)
+            assert not (hub.store.data_dir / "dice-profiles").exists()
+            first.locator(".teach-added").select_option(str(read))
             page.click("#teach-save")
             page.wait_for_selector("#teach-message.ok:has-text('Saved the profile “ann-s-dice”')", timeout=30000)
             path = hub.store.data_dir / "dice-profiles" / "ann-s-dice.json"
@@ -375,3 +390,77 @@ def test_the_oldest_photos_are_let_go_and_a_save_naming_one_says_take_it_again(w
     r = client.post("/api/teach/profiles", headers=token, json={"name": "x", "photos": [{"photo": ids[0], "values": [1]}]})
     assert r.status_code == 404 and "take it again" in r.get_json()["error"] and not profiles_dir(hub).exists()
     assert client.get(f"/api/teach/photos/{ids[0]}.jpg").status_code == 404
+
+
+def test_a_die_the_reader_missed_is_boxed_by_the_player_and_taught(web, tmp_path: Path, capsys):
+    """A die the found list lacks, boxed on the page ("added"), is a label like any other: the profile is
+    the one `teach dice` makes with that box in the label file, and it counts the die."""
+    hub, client, token = web
+    item = FIRST[0]
+    photo = upload(client, token, (SAMPLE / item["image"]).read_bytes()).get_json()
+    values = true_values(photo, item)
+    j = next(k for k, v in enumerate(values) if v)
+    missed = {"box": photo["dice"][j]["box"], "value": values[j]}  # as if the reader had not found die j
+    dropped = values[:j] + [0] + values[j + 1:]
+
+    def save(name: str, **entry):
+        body = {"name": name, "photos": [{"photo": photo["photo"]} | entry]}
+        r = client.post("/api/teach/profiles", json=body, headers=token)
+        assert r.status_code == 201, r.get_json()
+        return r.get_json()
+
+    without = save("without", values=dropped)
+    boxed = save("boxed", values=dropped, added=[missed])
+    v = str(values[j])
+    assert boxed["dice_per_value"][v] == without["dice_per_value"].get(v, 0) + 1
+    # `teach dice` on the photo labelled with the kept found boxes and the player's box
+    folder = tmp_path / "boxed"
+    folder.mkdir()
+    (folder / "photo-1.png").write_bytes((SAMPLE / item["image"]).read_bytes())
+    objects = [{"kind": "die", "value": x, "bbox": d["box"]} for d, x in zip(photo["dice"], dropped, strict=True) if x]
+    objects.append({"kind": "die", "value": missed["value"], "bbox": missed["box"]})
+    (folder / "labels.json").write_text(json.dumps({"items": [
+        {"image": "photo-1.png", "width": photo["width"], "height": photo["height"], "objects": objects}]}))
+    cli = tmp_path / "cli.json"
+    assert main(["teach", "dice", str(folder), "--first", "1", "--out", str(cli)]) == 0
+    capsys.readouterr()
+    assert json.loads((profiles_dir(hub) / "boxed.json").read_text()) == json.loads(cli.read_text())
+
+
+def test_a_bad_box_for_a_missed_die_is_refused_and_nothing_written(web):
+    hub, client, token = web
+    photo = upload(client, token, (SAMPLE / FIRST[0]["image"]).read_bytes()).get_json()
+    good = [d["value"] for d in photo["dice"]]
+    found = photo["dice"][0]["box"]
+    free = [1.0, 1.0, 31.0, 31.0]  # the photo's corner: no die found there
+
+    def save(added):
+        return client.post("/api/teach/profiles", headers=token, json={
+            "name": "mine", "photos": [{"photo": photo["photo"], "values": good, "added": added}]})
+
+    cases = [
+        ([{"box": free, "value": 7}], "added die 1: value 7; a die's value is 1..6"),
+        ([{"box": free, "value": 0}], "added die 1: value 0"),
+        ([{"box": free, "value": True}], "added die 1: value True"),
+        ([{"box": free}], "added die 1: value None"),
+        ([{"box": [1, 2, 3], "value": 2}], "'box' is [x1, y1, x2, y2]"),
+        ([{"box": [1, 2, "3", 4], "value": 2}], "'box' is [x1, y1, x2, y2]"),
+        ([{"box": [0, 0, 1e300, 30], "value": 2}], "'box' is [x1, y1, x2, y2]"),
+        ([{"box": [1250, 1, 1290, 41], "value": 2}], "is not inside the 1280×720 photo"),
+        ([{"box": [31, 1, 1, 31], "value": 2}], "is not inside"),
+        ([{"box": [1, 1, 4, 4], "value": 2}], "cannot hold one die"),
+        ([{"box": [1, 1, 101, 31], "value": 2}], "cannot hold one die"),
+        ([{"box": found, "value": 2}], "added die 1: the box covers a die found there already"),
+        ([{"box": free, "value": 2}, {"box": [3, 3, 33, 33], "value": 3}], "added die 2: the box covers another added die"),
+        ({"box": free, "value": 2}, "'added' lists at most"),
+        ([[1, 1, 31, 31]], "added die 1: give"),
+        ([{"box": free, "value": 2}] * 61, "'added' lists at most"),
+    ]
+    for added, message in cases:
+        r = save(added)
+        assert r.status_code == 400 and message in r.get_json()["error"], (added, r.get_json())
+    assert not profiles_dir(hub).exists()
+    # the die found there, marked "not a die", may be boxed again by the player
+    r = client.post("/api/teach/profiles", headers=token, json={"name": "mine", "photos": [
+        {"photo": photo["photo"], "values": [0] + good[1:], "added": [{"box": found, "value": good[0]}]}]})
+    assert r.status_code == 201, r.get_json()

@@ -4,9 +4,10 @@
                                            or {"match": id} (a frame of the camera the match watches):
                                            what the dice reader found on it
     GET  /api/teach/photos/<id>.jpg        that photo (a camera's frame has no other copy on the page)
-    POST /api/teach/profiles               token; {"name", "photos": [{"photo", "values"}], "symbols",
-                                           "replace"}:
-                                           teach and save DATA/dice-profiles/NAME.json
+    POST /api/teach/profiles               token; {"name", "photos": [{"photo", "values", "added"}],
+                                           "symbols", "replace"} ("added": dice the reader missed,
+                                           boxed by the player): teach and save
+                                           DATA/dice-profiles/NAME.json
     GET  /api/teach/profiles               the saved profiles' names
     POST /api/matches/<id>/dice-profile    the match's token; {"profile": NAME}: its camera reads the
                                            dice with it from the next frame on

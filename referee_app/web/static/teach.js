@@ -1,7 +1,8 @@
 "use strict";
 // Teach my dice (issue 21): take a frame from a camera or upload a photo, see the dice the reader found
-// with their values, correct each value (or mark "not a die"), repeat for a few photos, then save a
-// profile the server names and keeps. Teaching changes what the referee reads, so it needs the token.
+// with their values, correct each value (or mark "not a die"), box a die it missed with a click, repeat
+// for a few photos, then save a profile the server names and keeps. Teaching changes what the referee
+// reads, so it needs the token.
 (() => {
   const $ = (id) => document.getElementById(id);
   const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -36,6 +37,34 @@
     return `<select class="teach-value" data-die="${k}" aria-label="Die ${k + 1}'s value">${opts.join("")}</select>`;
   }
 
+  function addedSelect(k, value) {
+    const opts = [["", "value?"], ...[1, 2, 3, 4, 5, 6].map((v) => [String(v), String(v)]), ["remove", "remove"]]
+      .map(([v, t]) => `<option value="${v}"${v === String(value || "") ? " selected" : ""}>${t}</option>`);
+    return `<select class="teach-added" data-added="${k}" aria-label="Added die ${k + 1}'s value">${opts.join("")}</select>`;
+  }
+  function boxStyle(p, box) {
+    const [x1, y1, x2, y2] = box;
+    return `left:${(100 * x1 / p.width).toFixed(2)}%;top:${(100 * y1 / p.height).toFixed(2)}%;` +
+      `width:${(100 * (x2 - x1) / p.width).toFixed(2)}%;height:${(100 * (y2 - y1) / p.height).toFixed(2)}%`;
+  }
+  // a die the reader missed: a click on it boxes it, as large as the dice found on the same photo
+  function addDie(p, img, e) {
+    const rect = img.getBoundingClientRect();
+    const x = (e.clientX - rect.left) * p.width / rect.width, y = (e.clientY - rect.top) * p.height / rect.height;
+    const sides = p.dice.map((d) => Math.max(d.box[2] - d.box[0], d.box[3] - d.box[1])).sort((a, b) => a - b);
+    const side = Math.max(8, Math.min(sides.length ? sides[sides.length >> 1] : p.width / 20, Math.min(p.width, p.height) / 2));
+    const x1 = Math.min(Math.max(0, x - side / 2), p.width - side), y1 = Math.min(Math.max(0, y - side / 2), p.height - side);
+    const inside = (b) => x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3];
+    if (p.dice.some((d, k) => p.values[k] && inside(d.box)) || p.added.some((d) => inside(d.box))) {
+      say("That die is boxed already: correct its value in the list below.", false);
+      return;
+    }
+    const r1 = (v) => Math.round(v * 10) / 10;
+    p.added.push({ box: [r1(x1), r1(y1), r1(x1 + side), r1(y1 + side)], value: 0 });
+    render();
+    say(`Boxed a die the reader missed (+${p.added.length}): choose its value in the list.`, true);
+  }
+
   // the die itself, enlarged beside its menu: a square around its box, cut from the photo by CSS
   const THUMB = 48;
   function thumb(p, d) {
@@ -50,14 +79,12 @@
   function render() {
     const list = $("teach-photos");
     list.innerHTML = photos.map((p, n) => {
-      const boxes = p.dice.map((d, k) => {
-        const [x1, y1, x2, y2] = d.box;
-        const style = `left:${(100 * x1 / p.width).toFixed(2)}%;top:${(100 * y1 / p.height).toFixed(2)}%;` +
-          `width:${(100 * (x2 - x1) / p.width).toFixed(2)}%;height:${(100 * (y2 - y1) / p.height).toFixed(2)}%`;
-        return `<span class="teach-box" data-die="${k}" style="${style}"><b>${k + 1}</b></span>`;
-      }).join("");
+      const boxes = p.dice.map((d, k) => `<span class="teach-box" data-die="${k}" style="${boxStyle(p, d.box)}">` +
+        `<b>${k + 1}</b></span>`).join("") + p.added.map((d, k) => `<span class="teach-box added" data-added="${k}" style="${boxStyle(p, d.box)}">` +
+        `<b>+${k + 1}</b></span>`).join("");
       const rows = p.dice.map((d, k) => `<li>${thumb(p, d)}<label>Die ${k + 1} <span class="muted small">read ${d.value}` +
-        ` (${Math.round(100 * d.confidence)} % sure)</span> ${valueSelect(k, p.values[k])}</label></li>`).join("");
+        ` (${Math.round(100 * d.confidence)} % sure)</span> ${valueSelect(k, p.values[k])}</label></li>`).join("") +
+        p.added.map((d, k) => `<li>${thumb(p, d)}<label>Added die +${k + 1} ${addedSelect(k, d.value)}</label></li>`).join("");
       return `<div class="teach-photo" data-photo="${esc(p.photo)}">
         <div class="row gap"><b>Photo ${n + 1}</b><span class="muted small">${esc(p.source)} · ${p.dice.length} dice found</span>
           <button type="button" class="secondary small-button teach-drop" data-n="${n}">Remove</button></div>
@@ -69,6 +96,19 @@
         const [gone] = photos.splice(Number(b.dataset.n), 1);
         if (gone.url) URL.revokeObjectURL(gone.url);
         render();
+      });
+    }
+    for (const pic of list.querySelectorAll(".teach-picture img")) {
+      const card = pic.closest(".teach-photo");
+      pic.addEventListener("click", (e) => addDie(photos.find((x) => x.photo === card.dataset.photo), pic, e));
+    }
+    for (const sel of list.querySelectorAll(".teach-added")) {
+      const card = sel.closest(".teach-photo");
+      const p = photos.find((x) => x.photo === card.dataset.photo);
+      sel.addEventListener("change", () => {
+        const k = Number(sel.dataset.added);
+        if (sel.value === "remove") { p.added.splice(k, 1); render(); return; }
+        p.added[k].value = Number(sel.value);
       });
     }
     for (const sel of list.querySelectorAll(".teach-value")) {
@@ -93,6 +133,7 @@
     const resp = await fetch(`/api/teach/photos/${encodeURIComponent(p.photo)}.jpg`, { cache: "no-store" });
     p.url = resp.ok ? URL.createObjectURL(await resp.blob()) : "";
     p.values = p.dice.map((d) => d.value);
+    p.added = [];  // dice the player boxed
     photos.push(p);
     render();
     say(`${p.dice.length} dice found on photo ${photos.length}: check each value and correct the wrong ones.`, true);
@@ -141,8 +182,14 @@
   async function save() {
     const symbols = {};
     for (const box of document.querySelectorAll("#teach-symbols input:checked")) symbols[box.value] = true;
+    const open = photos.findIndex((p) => p.added.some((d) => !d.value));
+    if (open >= 0) {
+      say(`Photo ${open + 1}: choose the value of each die you boxed (or remove it), then save.`, false);
+      return;
+    }
     const body = { name: $("teach-name").value, replace: $("teach-replace").checked, symbols,
-      photos: photos.map((p) => ({ photo: p.photo, values: p.values })) };
+      photos: photos.map((p) => ({ photo: p.photo, values: p.values,
+        added: p.added.map((d) => ({ box: d.box, value: d.value })) })) };
     say("Teaching the referee your dice…");
     $("teach-save").disabled = true;
     try {
