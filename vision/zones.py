@@ -95,12 +95,15 @@ class ZoneDiceReader:
 
     # -- reading -------------------------------------------------------------------------------
     def read(self, top_bgr: np.ndarray, faces: FaceView | None = None, skip: frozenset[str] = frozenset(),
-             inside: np.ndarray | None = None) -> ZoneReading:
+             inside: np.ndarray | None = None, only: set[str] | None = None,
+             keep: ZoneReading | None = None) -> ZoneReading:
         """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference). `faces`: the
         same frame rectified on the dice's top faces (vision.board3d), where values are then read.
         `skip`: zones the camera does not see (out of the frame): not read, not learned, no entry in
         the reading. `inside`: the top view's pixels that show the frame (the rest is warp border):
-        only they are learned as the empty sheet; elsewhere the printed drawing stays the guess."""
+        only they are learned as the empty sheet; elsewhere the printed drawing stays the guess.
+        `only` (with `keep`, the last reading): read just these zones; the others keep their entries
+        in `keep` and are not refreshed (their pixels did not change, vision/zones_reuse.py)."""
         if top_bgr.shape[:2] != self.reference.shape[:2]:
             raise VisionError(f"rectified view is {top_bgr.shape[1]}x{top_bgr.shape[0]}, expected "
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
@@ -119,6 +122,12 @@ class ZoneDiceReader:
         self._pending = []
         for z in self.zones:
             if z.name in skip:
+                continue
+            if only is not None and keep is not None and z.name not in only:
+                if z.name in keep.dice:
+                    out.dice[z.name] = keep.dice[z.name]
+                if z.name in keep.unreadable:
+                    out.unreadable[z.name] = keep.unreadable[z.name]
                 continue
             if on_faces is not None and not z.many:
                 self._read_cell_on_faces(z, faces, *on_faces, obs, out)

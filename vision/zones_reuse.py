@@ -1,0 +1,104 @@
+"""Which zones of a printed sheet (vision.zones) changed in the camera image since they were last read,
+so the dice reader reads only those again.
+
+A camera over a still table sends the same pixels frame after frame, up to sensor noise; a hand or a
+die changes a few zones. Each zone is watched through the camera-image box that covers everything its
+reading looks at: the zone and `margin_mm` round it (a die's crop, its re-framed boxes, the pip window),
+on the sheet and on the plane of the dice's top faces (in perspective a die's top shows away from its
+foot). The rule for "changed" is the 4x4 and Railroad Ink readers' (vision/tiles/reuse.py): enough
+pixels moved by more than noise does, or the box's mean brightness moved (the light changed). Another
+calibration (the board moved, or was found again) changes every zone. Each zone is compared with the
+pixels it was last read from: the boxes read again are copied into the kept image, so a slow drift
+still adds up until it counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.tiles.reuse import BRIGHTNESS_STEP, CHANGED_SHARE, MIN_CHANGED_PX, PIXEL_STEP
+
+Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in camera pixels, end exclusive
+MARGIN_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
+
+
+def zone_boxes(zones: Sequence[Any], to_image: Any, shape: tuple[int, ...], margin_mm: float = MARGIN_MM,
+               project: Any = None, height_mm: float = 0.0) -> dict[str, Box]:
+    """Per zone (vision.zones.Zone: name, x, y, w, h in sheet mm) the camera-image box of the zone and
+    `margin_mm` round it. `to_image` maps sheet mm (N, 2) to image pixels; `project`, if given, maps
+    (N, 3) points at `height_mm` above the sheet too (the dice's top faces)."""
+    h, w = shape[:2]
+    out: dict[str, Box] = {}
+    for z in zones:
+        x0, y0, x1, y1 = z.x - margin_mm, z.y - margin_mm, z.x + z.w + margin_mm, z.y + z.h + margin_mm
+        rect = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+        pts = np.asarray(to_image(rect), np.float64).reshape(-1, 2)
+        if project is not None:
+            top = np.asarray(project(np.column_stack([rect, np.full(4, height_mm)])), np.float64)
+            pts = np.concatenate([pts, top.reshape(-1, 2)])
+        bx0, by0 = (int(np.floor(v)) - 1 for v in pts.min(axis=0))
+        bx1, by1 = (int(np.ceil(v)) + 2 for v in pts.max(axis=0))
+        out[z.name] = (max(0, bx0), max(0, by0), min(w, bx1), min(h, by1))
+    return out
+
+
+def changed_zones(image: np.ndarray, seen: np.ndarray, boxes: dict[str, Box]) -> set[str]:
+    """Names of `boxes` whose pixels in `image` differ from `seen` (same-size BGR camera images)."""
+    if image.shape != seen.shape:
+        return set(boxes)
+    diff = cv2.absdiff(image, seen)
+    if not diff.any():
+        return set()
+    b, g, r = cv2.split(diff)
+    moved = cv2.integral((cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8))
+    now_gray, seen_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (image, seen))
+    shifts = cv2.integral(cv2.subtract(now_gray, seen_gray, dtype=cv2.CV_16S))
+    out: set[str] = set()
+    for name, (x0, y0, x1, y1) in boxes.items():
+        area = max(1, (x1 - x0) * (y1 - y0))
+        if _box_sum(moved, x0, y0, x1, y1) > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
+            out.add(name)
+        elif abs(_box_sum(shifts, x0, y0, x1, y1)) / area > BRIGHTNESS_STEP:
+            out.add(name)
+    return out
+
+
+def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
+    return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
+
+
+class ZoneWatch:
+    """The camera pixels each zone was last read from, under one `key`: a tuple of the objects the
+    zones were read through (calibration, zone reader ...), the same objects while nothing moved."""
+
+    def __init__(self) -> None:
+        self.key: Any = None
+        self.boxes: dict[str, Box] = {}
+        self.seen: np.ndarray | None = None
+
+    def changed(self, image: np.ndarray, key: Any) -> set[str] | None:
+        """The zones to read again in `image`; None (read every zone) under another `key` than the
+        last frame's, or before any frame."""
+        if self.seen is None or not self.same(key) or not self.boxes:
+            return None
+        return changed_zones(image, self.seen, self.boxes)
+
+    def read(self, image: np.ndarray, key: Any, boxes: dict[str, Box], names: Iterable[str] | None) -> None:
+        """`image` was read for the zones `names` (None: all, under `key` with these `boxes`)."""
+        if names is None or self.seen is None or not self.same(key) or self.seen.shape != image.shape:
+            self.key, self.boxes, self.seen = key, boxes, image.copy()
+            return
+        for name in names:
+            x0, y0, x1, y1 = self.boxes[name]
+            self.seen[y0:y1, x0:x1] = image[y0:y1, x0:x1]
+
+    def same(self, key: Any) -> bool:
+        last = self.key
+        return last is not None and len(last) == len(key) and all(a is b for a, b in zip(last, key))
+
+    def forget(self) -> None:
+        self.key, self.boxes, self.seen = None, {}, None
