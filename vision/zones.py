@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.board3d import FaceView
+from vision.board3d import FaceView, warp_roi
 from vision.types import VisionError
 
 
@@ -96,20 +96,23 @@ class ZoneDiceReader:
     # -- reading -------------------------------------------------------------------------------
     def read(self, top_bgr: np.ndarray, faces: FaceView | None = None, skip: frozenset[str] = frozenset(),
              inside: np.ndarray | None = None, only: set[str] | None = None,
-             keep: ZoneReading | None = None) -> ZoneReading:
+             keep: ZoneReading | None = None, roi: tuple[int, int, int, int] | None = None) -> ZoneReading:
         """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference). `faces`: the
         same frame rectified on the dice's top faces (vision.board3d), where values are then read.
         `skip`: zones the camera does not see (out of the frame): not read, not learned, no entry in
         the reading. `inside`: the top view's pixels that show the frame (the rest is warp border):
         only they are learned as the empty sheet; elsewhere the printed drawing stays the guess.
         `only` (with `keep`, the last reading): read just these zones; the others keep their entries
-        in `keep` and are not refreshed (their pixels did not change, vision/zones_reuse.py)."""
+        in `keep` and are not refreshed (their pixels did not change, vision/zones_reuse.py). `roi`
+        (x0, y0, x1, y1 of the views, with `only`): the part of both views those zones' reading looks at,
+        with ROI_PAD_MM to spare; only it is valid (warped) and only it is prepared."""
         if top_bgr.shape[:2] != self.reference.shape[:2]:
             raise VisionError(f"rectified view is {top_bgr.shape[1]}x{top_bgr.shape[0]}, expected "
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
-        obs = _prep(top_bgr, self.px)
-        self._changed = cv2.dilate((np.abs(obs - self.reference) > 0.6).astype(np.uint8),
-                                   np.ones((3, 3), np.uint8))
+        if self.learn_empty and not self._learned:
+            roi = None  # the first view is learned whole
+        obs = _prep_roi(top_bgr, self.px, roi)
+        self._changed = _changed_mask(obs, self.reference, roi)
         out = ZoneReading()
         if self.learn_empty and not self._learned:
             if inside is None:
@@ -118,7 +121,7 @@ class ZoneDiceReader:
                 self.reference[inside] = obs[inside]
             self._learned = True
             return ZoneReading({z.name: [] for z in self.zones})
-        on_faces = self._faces_prep(faces)
+        on_faces = self._faces_prep(faces, roi)
         self._pending = []
         for z in self.zones:
             if z.name in skip:
@@ -238,15 +241,15 @@ class ZoneDiceReader:
                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         return moved
 
-    def _faces_prep(self, faces: FaceView | None) -> tuple[np.ndarray, np.ndarray] | None:
-        """The top-face view normalised, and the empty sheet as it shows there."""
+    def _faces_prep(self, faces: FaceView | None,
+                    roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+        """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`)."""
         if faces is None:
             return None
         h, w = faces.image.shape[:2]
-        ref = cv2.warpPerspective(self.reference, faces.to_sheet_view, (w, h),
-                                  borderMode=cv2.BORDER_REPLICATE,
-                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-        return _prep(faces.image, self.px), ref
+        ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                       roi, borderMode=cv2.BORDER_REPLICATE)
+        return _prep_roi(faces.image, self.px, roi), ref
 
     def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
                             sheet_obs: np.ndarray, out: ZoneReading) -> None:
@@ -535,6 +538,31 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     sizes = np.array([areas[j] for j in group], np.float32)
     regular = 1.0 if count == 1 else float(max(0.0, 1.0 - sizes.std() / max(sizes.mean(), 1.0)))
     return count, 0.55 + 0.4 * regular
+
+
+ROI_PAD_MM = 12.0  # _prep's reach (its 20 mm region and blur): a view prepared on a part is exact this far in
+
+
+def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] | None) -> np.ndarray:
+    """`_prep` of the view, or only of its `roi` (the rest zero)."""
+    if roi is None:
+        return _prep(bgr, px_per_mm)
+    x0, y0, x1, y1 = roi
+    out = np.zeros(bgr.shape[:2], np.float32)
+    out[y0:y1, x0:x1] = _prep(bgr[y0:y1, x0:x1], px_per_mm)
+    return out
+
+
+def _changed_mask(obs: np.ndarray, reference: np.ndarray, roi: tuple[int, int, int, int] | None) -> np.ndarray:
+    """Pixels that differ from the empty sheet (count_pips looks for pips only there)."""
+    kernel = np.ones((3, 3), np.uint8)
+    if roi is None:
+        return cv2.dilate((np.abs(obs - reference) > 0.6).astype(np.uint8), kernel)
+    x0, y0, x1, y1 = roi
+    out = np.zeros(obs.shape, np.uint8)
+    out[y0:y1, x0:x1] = cv2.dilate((np.abs(obs[y0:y1, x0:x1] - reference[y0:y1, x0:x1]) > 0.6)
+                                   .astype(np.uint8), kernel)
+    return out
 
 
 def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:

@@ -8,8 +8,8 @@ on the sheet and on the plane of the dice's top faces (in perspective a die's to
 foot). The rule for "changed" is the 4x4 and Railroad Ink readers' (vision/tiles/reuse.py): enough
 pixels moved by more than noise does, or the box's mean brightness moved (the light changed). Another
 calibration (the board moved, or was found again) changes every zone. Each zone is compared with the
-pixels it was last read from: the boxes read again are copied into the kept image, so a slow drift
-still adds up until it counts.
+pixels it was read from, in the last two frames that read anything: the boxes read again are copied
+into the kept image, so a slow drift still adds up until it counts.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.tiles.reuse import BRIGHTNESS_STEP, CHANGED_SHARE, MIN_CHANGED_PX, PIXEL_STEP
+from vision.zones import ZoneReading
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in camera pixels, end exclusive
 MARGIN_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
@@ -72,33 +73,65 @@ def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
 
 
 class ZoneWatch:
-    """The camera pixels each zone was last read from, under one `key`: a tuple of the objects the
-    zones were read through (calibration, zone reader ...), the same objects while nothing moved."""
+    """The camera pixels each zone was read from and what it read, for the last `depth` frames that
+    read anything, under one `key`: a tuple of the objects the zones were read through (calibration,
+    zone reader ...), the same objects while nothing moved. A zone that looks as it did in any of them
+    keeps that frame's reading: a hand passing over the board changes every zone for one frame, and
+    once it has gone the zones look as they did before it came."""
 
-    def __init__(self) -> None:
+    def __init__(self, depth: int = 2) -> None:
+        self.depth = depth
         self.key: Any = None
         self.boxes: dict[str, Box] = {}
-        self.seen: np.ndarray | None = None
-
-    def changed(self, image: np.ndarray, key: Any) -> set[str] | None:
-        """The zones to read again in `image`; None (read every zone) under another `key` than the
-        last frame's, or before any frame."""
-        if self.seen is None or not self.same(key) or not self.boxes:
-            return None
-        return changed_zones(image, self.seen, self.boxes)
-
-    def read(self, image: np.ndarray, key: Any, boxes: dict[str, Box], names: Iterable[str] | None) -> None:
-        """`image` was read for the zones `names` (None: all, under `key` with these `boxes`)."""
-        if names is None or self.seen is None or not self.same(key) or self.seen.shape != image.shape:
-            self.key, self.boxes, self.seen = key, boxes, image.copy()
-            return
-        for name in names:
-            x0, y0, x1, y1 = self.boxes[name]
-            self.seen[y0:y1, x0:x1] = image[y0:y1, x0:x1]
+        self.snapshots: list[tuple[np.ndarray, ZoneReading]] = []  # newest first: (pixels, reading)
 
     def same(self, key: Any) -> bool:
         last = self.key
         return last is not None and len(last) == len(key) and all(a is b for a, b in zip(last, key))
 
+    def plan(self, image: np.ndarray, key: Any) -> tuple[set[str] | None, dict[str, int]]:
+        """The zones to read again in `image` (None: every zone: another `key`, or no frame yet), and
+        for each of the others the snapshot whose reading it keeps (0 the newest)."""
+        if not self.snapshots or not self.same(key) or not self.boxes:
+            return None, {}
+        todo, source = set(self.boxes), {}
+        for k, (seen, _reading) in enumerate(self.snapshots):
+            still = todo - changed_zones(image, seen, {n: self.boxes[n] for n in todo})
+            source.update(dict.fromkeys(still, k))
+            todo -= still
+            if not todo:
+                break
+        return todo, source
+
+    def kept(self, source: dict[str, int]) -> ZoneReading:
+        """The readings the unchanged zones keep, each from its snapshot."""
+        out = ZoneReading()
+        for name, k in source.items():
+            reading = self.snapshots[k][1]
+            if name in reading.dice:
+                out.dice[name] = reading.dice[name]
+            if name in reading.unreadable:
+                out.unreadable[name] = reading.unreadable[name]
+        return out
+
+    def record(self, image: np.ndarray, key: Any, boxes: dict[str, Box], todo: set[str] | None,
+               source: dict[str, int], reading: ZoneReading) -> None:
+        """`reading` was made of `image`, reading the zones `todo` (None: all, under `key` with these
+        `boxes`) and keeping the others' from `source` (see `plan`)."""
+        if todo is None or not self.snapshots or not self.same(key):
+            self.key, self.boxes, self.snapshots = key, boxes, [(image.copy(), reading)]
+            return
+        if not todo and not any(source.values()):
+            return  # nothing read, nothing taken from an older frame: the newest snapshot stands
+        seen = self.snapshots[0][0].copy()
+        for name, k in source.items():
+            if k:
+                x0, y0, x1, y1 = self.boxes[name]
+                seen[y0:y1, x0:x1] = self.snapshots[k][0][y0:y1, x0:x1]
+        for name in todo:
+            x0, y0, x1, y1 = self.boxes[name]
+            seen[y0:y1, x0:x1] = image[y0:y1, x0:x1]
+        self.snapshots = [(seen, reading), *self.snapshots[:self.depth - 1]]
+
     def forget(self) -> None:
-        self.key, self.boxes, self.seen = None, {}, None
+        self.key, self.boxes, self.snapshots = None, {}, []

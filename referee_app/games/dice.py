@@ -280,7 +280,9 @@ class BoardDiceReader:
         self.read_both = read_both  # ask both value readers for every die (eval board compares them)
         self.reuse = reuse
         self._watch = ZoneWatch()  # the camera pixels each zone was last read from
-        self._patches: list[Any] = []  # the calibration's marker pixels when last found (markers_still)
+        # the calibration's marker pixels the last two times they were found (markers_still): a hand
+        # that shook the camera for one frame leaves them as they were before it
+        self._patches: list[Any] = []
         self.last_reading: Any = None
         self.profile = profile  # a taught dice profile (`teach dice`), handed to the zone reader
         w, h = float(self.board.width), float(self.board.height)
@@ -382,12 +384,13 @@ class BoardDiceReader:
             return self.tiled_localiser.update(image)  # type: ignore[union-attr]
         cal = self.localiser.calibration
         if (self.reuse and cal is not None and tuple(cal.image_size) == (image.shape[1], image.shape[0])
-                and self._patches and markers_still(image, self._patches)):
+                and any(markers_still(image, p) for p in self._patches)):
             # every marker looks as it did: the search would find them where they were ("steady")
             return LocaliseResult("steady", cal, "markers unchanged", list(cal.markers_used))
         result = self.localiser.update(image)
         if result.status in ("located", "moved", "steady") and result.calibration is not None:
-            self._patches = marker_patches(image, result.calibration)
+            now = marker_patches(image, result.calibration)
+            self._patches = [now, *self._patches[:1]] if result.calibration is cal else [now]
         return result
 
     def read(self, image: np.ndarray) -> Observation:
@@ -407,22 +410,25 @@ class BoardDiceReader:
                 self._use_pose(calib)
             unseen, inside = self._out_of_frame(calib, image.shape, posed)
             key = (calib, self.zones, self.px_per_mm, posed)
-            again = self._watch.changed(image, key) if self.reuse and self.zones._learned else None
-            if again is not None and not again and self.last_reading is not None:
-                reading = self.last_reading  # no zone's pixels changed: nothing to read again
+            again, source = self._watch.plan(image, key) if self.reuse and self.zones._learned else (None, {})
+            if again is not None and not again:  # no zone needs reading: no view to warp either
+                reading = self.last_reading if not any(source.values()) else self._watch.kept(source)
             else:
+                roi = self._roi(again)
                 if posed:
                     from vision.board3d import face_view
 
-                    faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm)
-                top = calib.rectify(image, self.px_per_mm)  # the top view (a flat tiled board: tiles blended)
+                    faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm, roi=roi)
+                top = self._top_view(image, calib, roi)  # a flat tiled board: tiles blended
                 if self._read_with is not None and calib is not self._read_with and not self.tiled:
                     self.registered_mm = self.zones.register(top)  # re-localised: the learned sheet follows
                 self._read_with = calib
                 reading = self.zones.read(top, faces, skip=unseen, inside=inside, only=again,
-                                          keep=self.last_reading)
-                if self.reuse:
-                    self._watch.read(image, key, self._watch_boxes(calib, image.shape, posed, key), again)
+                                          keep=self._watch.kept(source) if again is not None else None,
+                                          roi=roi)
+            if self.reuse:
+                boxes = self._watch_boxes(calib, image.shape, posed, key)
+                self._watch.record(image, key, boxes, again, source, reading)
         self.last_reading = reading  # per die, each value reader's answer (eval board compares them)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
@@ -454,6 +460,37 @@ class BoardDiceReader:
                                                           if len(reading.unreadable) > 1 else "")
         return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading), beliefs=beliefs,
                            unseen=unseen)
+
+    def _roi(self, zones: set[str] | None) -> tuple[int, int, int, int] | None:
+        """The part of the views that reading `zones` looks at (None: all of it, or most of it anyway)."""
+        from vision.zones import ROI_PAD_MM
+        from vision.zones_reuse import MARGIN_MM
+
+        if not zones:
+            return None
+        spill = max(self.zones.die_side_mm.values(), default=self.zones.die_mm) - self.zones.die_mm
+        m = MARGIN_MM + max(spill, 0.0) + ROI_PAD_MM + 2.0
+        chosen = [z for z in self._zone_list if z.name in zones]
+        w, h = (round(v * self.px_per_mm) for v in self.sheet_mm)
+        x0 = max(0, int((min(z.x for z in chosen) - m) * self.px_per_mm))
+        y0 = max(0, int((min(z.y for z in chosen) - m) * self.px_per_mm))
+        x1 = min(w, int((max(z.x + z.w for z in chosen) + m) * self.px_per_mm) + 1)
+        y1 = min(h, int((max(z.y + z.h for z in chosen) + m) * self.px_per_mm) + 1)
+        if (x1 - x0) * (y1 - y0) > 0.6 * w * h:
+            return None
+        return x0, y0, x1, y1
+
+    def _top_view(self, image: np.ndarray, calib: Any, roi: tuple[int, int, int, int] | None) -> np.ndarray:
+        """The top view (`calib.rectify`), or only its `roi` (the rest black)."""
+        import cv2
+
+        from vision.board3d import warp_roi
+
+        if roi is None:
+            return calib.rectify(image, self.px_per_mm)
+        scale = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
+        size = (round(calib.sheet_size_mm[0] * self.px_per_mm), round(calib.sheet_size_mm[1] * self.px_per_mm))
+        return warp_roi(image, scale @ calib.homography, size, cv2.INTER_LINEAR, roi)
 
     def _watch_boxes(self, calib: Any, shape: tuple[int, ...], posed: bool, key: Any) -> dict[str, Any]:
         """The camera-image box each zone's reading looks at (made once per calibration)."""
