@@ -75,6 +75,8 @@ class ZoneDiceReader:
         self.names, self.lab = palette_lab(colors)
         self._values = None
         self._changed: np.ndarray | None = None
+        self._changed_faces: tuple[Any, Any, np.ndarray] | None = None  # see _changed_on
+        self._grey_of: tuple[np.ndarray, np.ndarray] | None = None  # see _grey
         self._pending: list[tuple[tuple[int, int, int, int], np.ndarray]] = []  # refreshes to apply
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
@@ -361,7 +363,7 @@ class ZoneDiceReader:
             box = _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
                                                           [box[2], box[3]], [box[0], box[3]]])))
             image = faces.image
-            changed = None if self._changed is None else faces.warp_from_sheet_view(self._changed)
+            changed = self._changed_on(faces)
         readings: dict[str, tuple] = {}
         pips_first = self.value_order == "pips"
         net = None
@@ -370,7 +372,7 @@ class ZoneDiceReader:
             readings["learned"] = net[:3]
             if faces is not None:
                 box = net[3]
-        counted = count_pips(image, box, self.die_mm * self.px, window, changed)
+        counted = count_pips(image, box, self.die_mm * self.px, window, changed, self._grey(image))
         if counted is not None:
             readings["pips"] = (int(counted[0]), float(counted[1]))
         colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
@@ -388,6 +390,22 @@ class ZoneDiceReader:
         # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
         # trusted less then (a reading below the loop's threshold is put to the players)
         return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
+
+    def _grey(self, image: np.ndarray) -> np.ndarray:
+        """The view in grey, converted once per frame (every die's pip count looks at it)."""
+        cached = self._grey_of
+        if cached is None or cached[0] is not image:
+            cached = self._grey_of = (image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        return cached[1]
+
+    def _changed_on(self, faces: FaceView) -> np.ndarray | None:
+        """This frame's changed-pixels mask brought onto the top-face view, warped once per frame."""
+        if self._changed is None:
+            return None
+        cached = self._changed_faces
+        if cached is None or cached[0] is not faces or cached[1] is not self._changed:
+            cached = self._changed_faces = (faces, self._changed, faces.warp_from_sheet_view(self._changed))
+        return cached[2]
 
     def _crop_read(self, image: np.ndarray, box: np.ndarray,
                    refine: bool = False) -> tuple[int, float, float, np.ndarray]:
@@ -440,7 +458,7 @@ def _square(box: np.ndarray, side: float) -> np.ndarray:
 
 def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
                window: tuple[int, int, int, int] | None = None,
-               changed: np.ndarray | None = None) -> tuple[int, float] | None:
+               changed: np.ndarray | None = None, grey: np.ndarray | None = None) -> tuple[int, float] | None:
     """Count the pips of the die found at `box` (a blob of its body, pips and shadow). None when the
     marks do not look like a d6 face.
 
@@ -449,7 +467,7 @@ def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
     die-and-a-half square around it and the tightest group that fits on one face is counted. A dark
     die (light pips) stands out whole, so its pips are the light marks inside its own blob."""
     H, W = image.shape[:2]
-    grey_all = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey_all = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
     x0, y0, x1, y1 = (int(v) for v in box)
     bw, bh = x1 - x0, y1 - y0
     core = grey_all[y0 + bh // 4: y1 - bh // 4, x0 + bw // 4: x1 - bw // 4]
@@ -553,7 +571,8 @@ def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] 
     return out
 
 
-def _changed_mask(obs: np.ndarray, reference: np.ndarray, roi: tuple[int, int, int, int] | None) -> np.ndarray:
+def _changed_mask(obs: np.ndarray, reference: np.ndarray,
+                  roi: tuple[int, int, int, int] | None) -> np.ndarray:
     """Pixels that differ from the empty sheet (count_pips looks for pips only there)."""
     kernel = np.ones((3, 3), np.uint8)
     if roi is None:

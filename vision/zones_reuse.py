@@ -14,7 +14,7 @@ into the kept image, so a slow drift still adds up until it counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import cv2
@@ -47,25 +47,34 @@ def zone_boxes(zones: Sequence[Any], to_image: Any, shape: tuple[int, ...], marg
     return out
 
 
-def changed_zones(image: np.ndarray, seen: np.ndarray, boxes: dict[str, Box]) -> set[str]:
-    """Names of `boxes` whose pixels in `image` differ from `seen` (same-size BGR camera images)."""
+def changed_zones(image: np.ndarray, seen: np.ndarray, boxes: dict[str, Box],
+                  brightness: tuple[Callable[[], np.ndarray], np.ndarray] | None = None) -> set[str]:
+    """Names of `boxes` whose pixels in `image` differ from `seen` (same-size BGR camera images).
+    `brightness`: a function giving `image`'s grey integral (`grey_integral`) and `seen`'s, when the
+    caller keeps them."""
     if image.shape != seen.shape:
         return set(boxes)
     diff = cv2.absdiff(image, seen)
     if not diff.any():
         return set()
     b, g, r = cv2.split(diff)
-    moved = cv2.integral((cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8))
-    now_gray, seen_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (image, seen))
-    shifts = cv2.integral(cv2.subtract(now_gray, seen_gray, dtype=cv2.CV_16S))
+    moved = cv2.integral(cv2.threshold(cv2.max(cv2.max(b, g), r), PIXEL_STEP, 1, cv2.THRESH_BINARY)[1],
+                         sdepth=cv2.CV_32S)
+    if brightness is None:
+        brightness = (lambda: grey_integral(image)), grey_integral(seen)
+    now, last = brightness[0](), brightness[1]
     out: set[str] = set()
     for name, (x0, y0, x1, y1) in boxes.items():
         area = max(1, (x1 - x0) * (y1 - y0))
         if _box_sum(moved, x0, y0, x1, y1) > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
             out.add(name)
-        elif abs(_box_sum(shifts, x0, y0, x1, y1)) / area > BRIGHTNESS_STEP:
+        elif abs(_box_sum(now, x0, y0, x1, y1) - _box_sum(last, x0, y0, x1, y1)) / area > BRIGHTNESS_STEP:
             out.add(name)
     return out
+
+
+def grey_integral(image: np.ndarray) -> np.ndarray:
+    return cv2.integral(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), sdepth=cv2.CV_32S)
 
 
 def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
@@ -83,11 +92,14 @@ class ZoneWatch:
         self.depth = depth
         self.key: Any = None
         self.boxes: dict[str, Box] = {}
-        self.snapshots: list[tuple[np.ndarray, ZoneReading]] = []  # newest first: (pixels, reading)
+        # newest first: (pixels, their grey integral, reading)
+        self.snapshots: list[tuple[np.ndarray, np.ndarray, ZoneReading]] = []
 
     def same(self, key: Any) -> bool:
         last = self.key
-        return last is not None and len(last) == len(key) and all(a is b for a, b in zip(last, key))
+        if last is None or len(last) != len(key):
+            return False
+        return all(a is b for a, b in zip(last, key, strict=True))
 
     def plan(self, image: np.ndarray, key: Any) -> tuple[set[str] | None, dict[str, int]]:
         """The zones to read again in `image` (None: every zone: another `key`, or no frame yet), and
@@ -95,8 +107,15 @@ class ZoneWatch:
         if not self.snapshots or not self.same(key) or not self.boxes:
             return None, {}
         todo, source = set(self.boxes), {}
-        for k, (seen, _reading) in enumerate(self.snapshots):
-            still = todo - changed_zones(image, seen, {n: self.boxes[n] for n in todo})
+        grey: list[np.ndarray] = []
+
+        def now() -> np.ndarray:  # only when some pixels differ at all
+            if not grey:
+                grey.append(grey_integral(image))
+            return grey[0]
+
+        for k, (seen, seen_grey, _reading) in enumerate(self.snapshots):
+            still = todo - changed_zones(image, seen, {n: self.boxes[n] for n in todo}, (now, seen_grey))
             source.update(dict.fromkeys(still, k))
             todo -= still
             if not todo:
@@ -107,7 +126,7 @@ class ZoneWatch:
         """The readings the unchanged zones keep, each from its snapshot."""
         out = ZoneReading()
         for name, k in source.items():
-            reading = self.snapshots[k][1]
+            reading = self.snapshots[k][2]
             if name in reading.dice:
                 out.dice[name] = reading.dice[name]
             if name in reading.unreadable:
@@ -119,7 +138,7 @@ class ZoneWatch:
         """`reading` was made of `image`, reading the zones `todo` (None: all, under `key` with these
         `boxes`) and keeping the others' from `source` (see `plan`)."""
         if todo is None or not self.snapshots or not self.same(key):
-            self.key, self.boxes, self.snapshots = key, boxes, [(image.copy(), reading)]
+            self.key, self.boxes, self.snapshots = key, boxes, [(image.copy(), grey_integral(image), reading)]
             return
         if not todo and not any(source.values()):
             return  # nothing read, nothing taken from an older frame: the newest snapshot stands
@@ -131,7 +150,7 @@ class ZoneWatch:
         for name in todo:
             x0, y0, x1, y1 = self.boxes[name]
             seen[y0:y1, x0:x1] = image[y0:y1, x0:x1]
-        self.snapshots = [(seen, reading), *self.snapshots[:self.depth - 1]]
+        self.snapshots = [(seen, grey_integral(seen), reading), *self.snapshots[:self.depth - 1]]
 
     def forget(self) -> None:
         self.key, self.boxes, self.snapshots = None, {}, []

@@ -489,7 +489,8 @@ class BoardDiceReader:
         if roi is None:
             return calib.rectify(image, self.px_per_mm)
         scale = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
-        size = (round(calib.sheet_size_mm[0] * self.px_per_mm), round(calib.sheet_size_mm[1] * self.px_per_mm))
+        w_mm, h_mm = calib.sheet_size_mm
+        size = (round(w_mm * self.px_per_mm), round(h_mm * self.px_per_mm))
         return warp_roi(image, scale @ calib.homography, size, cv2.INTER_LINEAR, roi)
 
     def _watch_boxes(self, calib: Any, shape: tuple[int, ...], posed: bool, key: Any) -> dict[str, Any]:
