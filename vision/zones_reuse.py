@@ -5,7 +5,8 @@ A camera over a still table sends the same pixels frame after frame, up to senso
 die changes a few zones. Each zone is watched through the camera-image box that covers everything its
 reading looks at: the zone and `margin_mm` round it (a die's crop, its re-framed boxes, the pip window),
 on the sheet and on the plane of the dice's top faces (in perspective a die's top shows away from its
-foot). The rule for "changed" is the 4x4 and Railroad Ink readers' (vision/tiles/reuse.py): enough
+foot). A zone whose die was read unsurely (below SURE) is read again on every frame. The rule for
+"changed" is the 4x4 and Railroad Ink readers' (vision/tiles/reuse.py): enough
 pixels moved by more than noise does, or the box's mean brightness moved (the light changed). Another
 calibration (the board moved, or was found again) changes every zone. Each zone is compared with the
 pixels it was read from, in the last two frames that read anything: the boxes read again are copied
@@ -25,6 +26,11 @@ from vision.zones import ZoneReading
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in camera pixels, end exclusive
 MARGIN_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
+# a zone holding a die read less surely than this is read again on every frame, changed or not: a die
+# on the edge between two values can read either way from one frame's noise to the next (tuning seed
+# 1: a 2 read as a 3 at 0.80 on the roll's first frame, as a 2 at 0.93 on the next), and the referee's
+# stability gate should see those fresh readings rather than the first one held
+SURE = 0.9
 
 
 def zone_boxes(zones: Sequence[Any], to_image: Any, shape: tuple[int, ...], margin_mm: float = MARGIN_MM,
@@ -120,6 +126,10 @@ class ZoneWatch:
             todo -= still
             if not todo:
                 break
+        for name, k in list(source.items()):
+            if any(d.confidence < SURE for d in self.snapshots[k][2].dice.get(name, ())):
+                todo.add(name)
+                del source[name]
         return todo, source
 
     def kept(self, source: dict[str, int]) -> ZoneReading:
