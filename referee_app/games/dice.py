@@ -370,7 +370,7 @@ class BoardDiceReader:
 
     def _localise(self, image: np.ndarray) -> Any:
         from vision.localise import LocaliseResult
-        from vision.tiles.reuse import marker_patches, markers_still
+        from vision.tiles.reuse import marker_patches
 
         if self.tiled is None:
             from vision.localise import detect_markers
@@ -384,8 +384,9 @@ class BoardDiceReader:
             return self.tiled_localiser.update(image)  # type: ignore[union-attr]
         cal = self.localiser.calibration
         if (self.reuse and cal is not None and tuple(cal.image_size) == (image.shape[1], image.shape[0])
-                and any(markers_still(image, p) for p in self._patches)):
-            # every marker looks as it did: the search would find them where they were ("steady")
+                and any(_markers_still(image, p) for p in self._patches)):
+            # the markers look as they did (but for one a hand may cover): the board has not moved, and
+            # the search would find the others where they were ("steady")
             return LocaliseResult("steady", cal, "markers unchanged", list(cal.markers_used))
         result = self.localiser.update(image)
         if result.status in ("located", "moved", "steady") and result.calibration is not None:
@@ -534,6 +535,19 @@ class BoardDiceReader:
             inside = cv2.erode(calib.rectify(white, self.px_per_mm)[..., 0], np.ones((5, 5), np.uint8)) > 128
         self._frame_cover = ((calib, *key), frozenset(unseen), inside)
         return self._frame_cover[1], inside
+
+
+STILL_MARKERS = 3  # markers that must look exactly as before for the board to count as not moved
+
+
+def _markers_still(image: np.ndarray, patches: list[Any]) -> bool:
+    """Whether all of the last search's marker patches, or all but one and at least STILL_MARKERS of
+    them, look the same in `image` (vision.tiles.reuse.patch_changed): a board that moved moves all
+    its markers, while a hand over one corner covers only that one."""
+    from vision.tiles.reuse import patch_changed
+
+    still = sum(not patch_changed(image[y0:y1, x0:x1], last) for (x0, y0, x1, y1), last in patches)
+    return bool(patches) and (still == len(patches) or still >= max(STILL_MARKERS, len(patches) - 1))
 
 
 PRESENT = 0.97  # a die the zone reader found: its presence test (NCC and the blob's size) rarely errs
