@@ -5,7 +5,8 @@ A camera over a still table sends the same pixels frame after frame, up to senso
 die changes a few zones. Each zone is watched through the camera-image box that covers everything its
 reading looks at: the zone and `margin_mm` round it (a die's crop, its re-framed boxes, the pip window),
 on the sheet and on the plane of the dice's top faces (in perspective a die's top shows away from its
-foot). A zone whose die was read unsurely (below SURE) is read again on every frame. The rule for
+foot). A zone whose die was read unsurely (below SURE), or that could not be read (a hand, two dice
+touching), is read again on every frame: there fresh readings are worth their cost. The rule for
 "changed" is the 4x4 and Railroad Ink readers' (vision/tiles/reuse.py): enough
 pixels moved by more than noise does, or the box's mean brightness moved (the light changed). Another
 calibration (the board moved, or was found again) changes every zone. Each zone is compared with the
@@ -29,7 +30,9 @@ MARGIN_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reache
 # a zone holding a die read less surely than this is read again on every frame, changed or not: a die
 # on the edge between two values can read either way from one frame's noise to the next (tuning seed
 # 1: a 2 read as a 3 at 0.80 on the roll's first frame, as a 2 at 0.93 on the next), and the referee's
-# stability gate should see those fresh readings rather than the first one held
+# stability gate should see those fresh readings rather than the first one held; so should a zone
+# that could not be read (held, "a large object" in a pool outlived the hand that made it: tuning seed
+# 1 with hands)
 SURE = 0.9
 
 
@@ -127,7 +130,8 @@ class ZoneWatch:
             if not todo:
                 break
         for name, k in list(source.items()):
-            if any(d.confidence < SURE for d in self.snapshots[k][2].dice.get(name, ())):
+            kept = self.snapshots[k][2]
+            if name in kept.unreadable or any(d.confidence < SURE for d in kept.dice.get(name, ())):
                 todo.add(name)
                 del source[name]
         return todo, source
