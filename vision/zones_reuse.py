@@ -138,7 +138,7 @@ class ZoneWatch:
             # while anything changed, the zones seen empty are read too: reading one empty refreshes
             # the learned empty sheet there, which is how a die's ghost left in it fades (tuning seed 1
             # with hands: kept unrefreshed, a ghost in pool 2 read as "a large object", 12/24 moves
-            # instead of 15/24; read, 16/24); only the dice zones' readings are worth keeping
+            # against main's 15/24; read, 19/24); only the dice zones' readings are worth keeping
             if unsure or (changed and name in kept.dice and not kept.dice[name]):
                 todo.add(name)
                 del source[name]
