@@ -1,11 +1,12 @@
-"""Frames per second, in process CPU time, of the Highway 4x4 and Railroad Ink camera readers
-(`GridAdapter.read`, `RailroadInkAdapter.read`: locate, read, annotate) on their bundled recorded
+"""Frames per second, in process CPU time, of the Highway 4x4, Railroad Ink and Highway dice road camera
+readers (`GridAdapter.read`, `RailroadInkAdapter.read`, `DiceAdapter.read`: locate, read, annotate) on
+their bundled recorded
 matches, with the reuse of unchanged regions against the same adapter without it (the baseline), the
 two called frame by frame in the same run so machine load hits both alike. Also whether the two ever
 disagree on what the referee sees (items, blocked); confidences may differ slightly (a region within
 noise of the last frame keeps its reading).
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/reader_reuse.py [--repeat N] [--json OUT]
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/reader_reuse.py [--repeat N] [--games A,B] [--json OUT]
 
 `bench_game(game, repeat)` returns the numbers as a dict (for bench/run_all.py).
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 from referee_app.demo import bundled_demos
 from referee_app.games import get_adapter
 
-GAMES = ("highway-grid", "railroad-ink")
+GAMES = ("highway-grid", "railroad-ink", "highway-dice")
 
 
 def bench_game(game: str, repeat: int = 2) -> dict:
@@ -54,9 +55,10 @@ def main() -> None:
     cv2.setNumThreads(1)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=2)
+    p.add_argument("--games", default=",".join(GAMES))
     p.add_argument("--json", type=Path)
     args = p.parse_args()
-    rows = [bench_game(g, args.repeat) for g in GAMES]
+    rows = [bench_game(g, args.repeat) for g in args.games.split(",")]
     print(f"{'game':<14}{'frames':>7}{'reuse fps':>11}{'baseline fps':>14}{'speedup':>9}"
           f"{'seen differently':>18}")
     for r in rows:

@@ -95,12 +95,28 @@ class FaceView:
 
 
 def face_view(image: np.ndarray, pose: CameraPose, sheet_mm: tuple[float, float], px_per_mm: float,
-              height_mm: float = DIE_MM) -> FaceView:
-    """Rectify `image` on the plane `height_mm` above the sheet (see FaceView)."""
+              height_mm: float = DIE_MM, roi: tuple[int, int, int, int] | None = None) -> FaceView:
+    """Rectify `image` on the plane `height_mm` above the sheet (see FaceView). `roi` (x0, y0, x1, y1
+    of the view): only those pixels are warped, the rest of the view is left black."""
     scale = np.diag([px_per_mm, px_per_mm, 1.0])
     plane_to_img = pose.plane_homography(height_mm)
     view_to_img = plane_to_img @ np.linalg.inv(scale)
     size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
-    out = cv2.warpPerspective(image, view_to_img, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    out = warp_roi(image, view_to_img, size, cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, roi)
     to_sheet = scale @ np.linalg.inv(pose.plane_homography(0.0)) @ view_to_img
     return FaceView(out, px_per_mm, height_mm, to_sheet / to_sheet[2, 2])
+
+
+def warp_roi(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int,
+             roi: tuple[int, int, int, int] | None = None, **kwargs: object) -> np.ndarray:
+    """cv2.warpPerspective into a `size` view, or (`roi`: x0, y0, x1, y1 of the view) only into that
+    part of it, the rest left zero: the same pixels there, for a fraction of the work."""
+    if roi is None:
+        return cv2.warpPerspective(image, M, size, flags=flags, **kwargs)
+    x0, y0, x1, y1 = roi
+    shift = np.array([[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]])
+    # inverse map: view pixel -> source; forward: source -> view pixel
+    M2 = M @ shift if flags & cv2.WARP_INVERSE_MAP else np.linalg.inv(shift) @ M
+    out = np.zeros((size[1], size[0], *image.shape[2:]), image.dtype)
+    out[y0:y1, x0:x1] = cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), flags=flags, **kwargs)
+    return out

@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.board3d import FaceView
+from vision.board3d import FaceView, warp_roi
 from vision.types import VisionError
 
 
@@ -75,6 +75,8 @@ class ZoneDiceReader:
         self.names, self.lab = palette_lab(colors)
         self._values = None
         self._changed: np.ndarray | None = None
+        self._changed_faces: tuple[Any, Any, np.ndarray] | None = None  # see _changed_on
+        self._grey_of: tuple[np.ndarray, np.ndarray] | None = None  # see _grey
         self._pending: list[tuple[tuple[int, int, int, int], np.ndarray]] = []  # refreshes to apply
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
@@ -95,18 +97,24 @@ class ZoneDiceReader:
 
     # -- reading -------------------------------------------------------------------------------
     def read(self, top_bgr: np.ndarray, faces: FaceView | None = None, skip: frozenset[str] = frozenset(),
-             inside: np.ndarray | None = None) -> ZoneReading:
+             inside: np.ndarray | None = None, only: set[str] | None = None,
+             keep: ZoneReading | None = None, roi: tuple[int, int, int, int] | None = None) -> ZoneReading:
         """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference). `faces`: the
         same frame rectified on the dice's top faces (vision.board3d), where values are then read.
         `skip`: zones the camera does not see (out of the frame): not read, not learned, no entry in
         the reading. `inside`: the top view's pixels that show the frame (the rest is warp border):
-        only they are learned as the empty sheet; elsewhere the printed drawing stays the guess."""
+        only they are learned as the empty sheet; elsewhere the printed drawing stays the guess.
+        `only` (with `keep`, the last reading): read just these zones; the others keep their entries
+        in `keep` and are not refreshed (their pixels did not change, vision/zones_reuse.py). `roi`
+        (x0, y0, x1, y1 of the views, with `only`): the part of both views those zones' reading looks at,
+        with ROI_PAD_MM to spare; only it is valid (warped) and only it is prepared."""
         if top_bgr.shape[:2] != self.reference.shape[:2]:
             raise VisionError(f"rectified view is {top_bgr.shape[1]}x{top_bgr.shape[0]}, expected "
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
-        obs = _prep(top_bgr, self.px)
-        self._changed = cv2.dilate((np.abs(obs - self.reference) > 0.6).astype(np.uint8),
-                                   np.ones((3, 3), np.uint8))
+        if self.learn_empty and not self._learned:
+            roi = None  # the first view is learned whole
+        obs = _prep_roi(top_bgr, self.px, roi)
+        self._changed = _changed_mask(obs, self.reference, roi)
         out = ZoneReading()
         if self.learn_empty and not self._learned:
             if inside is None:
@@ -115,10 +123,16 @@ class ZoneDiceReader:
                 self.reference[inside] = obs[inside]
             self._learned = True
             return ZoneReading({z.name: [] for z in self.zones})
-        on_faces = self._faces_prep(faces)
+        on_faces = self._faces_prep(faces, roi)
         self._pending = []
         for z in self.zones:
             if z.name in skip:
+                continue
+            if only is not None and keep is not None and z.name not in only:
+                if z.name in keep.dice:
+                    out.dice[z.name] = keep.dice[z.name]
+                if z.name in keep.unreadable:
+                    out.unreadable[z.name] = keep.unreadable[z.name]
                 continue
             if on_faces is not None and not z.many:
                 self._read_cell_on_faces(z, faces, *on_faces, obs, out)
@@ -229,15 +243,15 @@ class ZoneDiceReader:
                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         return moved
 
-    def _faces_prep(self, faces: FaceView | None) -> tuple[np.ndarray, np.ndarray] | None:
-        """The top-face view normalised, and the empty sheet as it shows there."""
+    def _faces_prep(self, faces: FaceView | None,
+                    roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+        """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`)."""
         if faces is None:
             return None
         h, w = faces.image.shape[:2]
-        ref = cv2.warpPerspective(self.reference, faces.to_sheet_view, (w, h),
-                                  borderMode=cv2.BORDER_REPLICATE,
-                                  flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-        return _prep(faces.image, self.px), ref
+        ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                       roi, borderMode=cv2.BORDER_REPLICATE)
+        return _prep_roi(faces.image, self.px, roi), ref
 
     def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
                             sheet_obs: np.ndarray, out: ZoneReading) -> None:
@@ -349,7 +363,7 @@ class ZoneDiceReader:
             box = _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
                                                           [box[2], box[3]], [box[0], box[3]]])))
             image = faces.image
-            changed = None if self._changed is None else faces.warp_from_sheet_view(self._changed)
+            changed = self._changed_on(faces)
         readings: dict[str, tuple] = {}
         pips_first = self.value_order == "pips"
         net = None
@@ -358,7 +372,7 @@ class ZoneDiceReader:
             readings["learned"] = net[:3]
             if faces is not None:
                 box = net[3]
-        counted = count_pips(image, box, self.die_mm * self.px, window, changed)
+        counted = count_pips(image, box, self.die_mm * self.px, window, changed, self._grey(image))
         if counted is not None:
             readings["pips"] = (int(counted[0]), float(counted[1]))
         colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
@@ -376,6 +390,22 @@ class ZoneDiceReader:
         # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
         # trusted less then (a reading below the loop's threshold is put to the players)
         return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
+
+    def _grey(self, image: np.ndarray) -> np.ndarray:
+        """The view in grey, converted once per frame (every die's pip count looks at it)."""
+        cached = self._grey_of
+        if cached is None or cached[0] is not image:
+            cached = self._grey_of = (image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        return cached[1]
+
+    def _changed_on(self, faces: FaceView) -> np.ndarray | None:
+        """This frame's changed-pixels mask brought onto the top-face view, warped once per frame."""
+        if self._changed is None:
+            return None
+        cached = self._changed_faces
+        if cached is None or cached[0] is not faces or cached[1] is not self._changed:
+            cached = self._changed_faces = (faces, self._changed, faces.warp_from_sheet_view(self._changed))
+        return cached[2]
 
     def _crop_read(self, image: np.ndarray, box: np.ndarray,
                    refine: bool = False) -> tuple[int, float, float, np.ndarray]:
@@ -428,7 +458,7 @@ def _square(box: np.ndarray, side: float) -> np.ndarray:
 
 def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
                window: tuple[int, int, int, int] | None = None,
-               changed: np.ndarray | None = None) -> tuple[int, float] | None:
+               changed: np.ndarray | None = None, grey: np.ndarray | None = None) -> tuple[int, float] | None:
     """Count the pips of the die found at `box` (a blob of its body, pips and shadow). None when the
     marks do not look like a d6 face.
 
@@ -437,7 +467,7 @@ def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
     die-and-a-half square around it and the tightest group that fits on one face is counted. A dark
     die (light pips) stands out whole, so its pips are the light marks inside its own blob."""
     H, W = image.shape[:2]
-    grey_all = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey_all = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey is None else grey
     x0, y0, x1, y1 = (int(v) for v in box)
     bw, bh = x1 - x0, y1 - y0
     core = grey_all[y0 + bh // 4: y1 - bh // 4, x0 + bw // 4: x1 - bw // 4]
@@ -526,6 +556,32 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     sizes = np.array([areas[j] for j in group], np.float32)
     regular = 1.0 if count == 1 else float(max(0.0, 1.0 - sizes.std() / max(sizes.mean(), 1.0)))
     return count, 0.55 + 0.4 * regular
+
+
+ROI_PAD_MM = 12.0  # _prep's reach (its 20 mm region and blur): a view prepared on a part is exact this far in
+
+
+def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] | None) -> np.ndarray:
+    """`_prep` of the view, or only of its `roi` (the rest zero)."""
+    if roi is None:
+        return _prep(bgr, px_per_mm)
+    x0, y0, x1, y1 = roi
+    out = np.zeros(bgr.shape[:2], np.float32)
+    out[y0:y1, x0:x1] = _prep(bgr[y0:y1, x0:x1], px_per_mm)
+    return out
+
+
+def _changed_mask(obs: np.ndarray, reference: np.ndarray,
+                  roi: tuple[int, int, int, int] | None) -> np.ndarray:
+    """Pixels that differ from the empty sheet (count_pips looks for pips only there)."""
+    kernel = np.ones((3, 3), np.uint8)
+    if roi is None:
+        return cv2.dilate((np.abs(obs - reference) > 0.6).astype(np.uint8), kernel)
+    x0, y0, x1, y1 = roi
+    out = np.zeros(obs.shape, np.uint8)
+    out[y0:y1, x0:x1] = cv2.dilate((np.abs(obs[y0:y1, x0:x1] - reference[y0:y1, x0:x1]) > 0.6)
+                                   .astype(np.uint8), kernel)
+    return out
 
 
 def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:

@@ -59,7 +59,7 @@ def _new_reader(args: argparse.Namespace, learn_empty: bool) -> Any:
 
     # both value readers on every die, reported side by side
     reader = BoardDiceReader(geometry=args.geometry, value_order=args.values, learn_empty=learn_empty,
-                             read_both=True)
+                             read_both=True, reuse=False)  # photos, each read on its own
     args.values = reader.value_order
     return reader
 

@@ -35,9 +35,10 @@ class DiceAdapter(GameAdapter):
     game = "highway-dice"
     has_reader = True
 
-    def __init__(self) -> None:
+    def __init__(self, reuse: bool = True) -> None:
         self._reader: Any = None
         self._profile: Any = None
+        self.reuse = reuse  # unchanged zones keep the last frame's reading (BoardDiceReader)
 
     def use_dice_profile(self, profile: Any) -> None:
         """Read the dice with a taught profile (vision/learned/profile.py, `teach dice`)."""
@@ -87,7 +88,7 @@ class DiceAdapter(GameAdapter):
         reader = self._reader
         # a profile given while the camera runs (the page's Teach my dice) is taken up at the next frame
         if reader is None or reader.profile is not self._profile:
-            reader = self._reader = BoardDiceReader(profile=self._profile)
+            reader = self._reader = BoardDiceReader(profile=self._profile, reuse=self.reuse)
         image = frame.image if hasattr(frame, "image") else frame
         return reader.read(image)
 
@@ -254,17 +255,21 @@ class BoardDiceReader:
     values are read on the top-face view, and the views' resolution follows the camera's real pixels
     per mm. `"flat"`: the old fixed 3 px/mm top view of the paper only (kept for comparison).
     `value_order`: "pips" (pip counter first, learned crop reader when the pips are unclear) or
-    "learned" (the crop reader first, the pip counter when it is unsure); default learned in 3d."""
+    "learned" (the crop reader first, the pip counter when it is unsure); default learned in 3d.
+    `reuse` (a camera's frames, one after another): the marker search is skipped while every marker
+    looks as it did, and a zone whose camera pixels did not change since it was last read keeps its
+    reading (vision/zones_reuse.py); off, every frame is read as a single photo."""
 
     def __init__(self, board: Any = None, geometry: str = "3d", value_order: str | None = None,
                  focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False,
-                 profile: Any = None) -> None:
+                 profile: Any = None, reuse: bool = True) -> None:
         from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles
         from engine.dice_road import load_board
         from vision.localise import Localiser, SheetSpec
         from vision.pose import PoseTracker
         from vision.tiled import TiledLocaliser
         from vision.zones import Zone
+        from vision.zones_reuse import ZoneWatch
 
         if geometry not in ("3d", "flat"):
             raise ValueError(f"geometry must be '3d' or 'flat', got {geometry!r}")
@@ -273,6 +278,12 @@ class BoardDiceReader:
         value_order = value_order or ("learned" if geometry == "3d" else "pips")
         self.geometry, self.value_order, self.learn_empty = geometry, value_order, learn_empty
         self.read_both = read_both  # ask both value readers for every die (eval board compares them)
+        self.reuse = reuse
+        self._watch = ZoneWatch()  # the camera pixels each zone was last read from
+        # the calibration's marker pixels the last two times they were found (markers_still): a hand
+        # that shook the camera for one frame leaves them as they were before it
+        self._patches: list[Any] = []
+        self.last_reading: Any = None
         self.profile = profile  # a taught dice profile (`teach dice`), handed to the zone reader
         w, h = float(self.board.width), float(self.board.height)
         self.sheet_mm = (w, h)
@@ -358,6 +369,9 @@ class BoardDiceReader:
             self.zones.die_side_mm[z.name] = max(sides)
 
     def _localise(self, image: np.ndarray) -> Any:
+        from vision.localise import LocaliseResult
+        from vision.tiles.reuse import marker_patches
+
         if self.tiled is None:
             from vision.localise import detect_markers
 
@@ -366,12 +380,25 @@ class BoardDiceReader:
                 self.tiled = True
             elif len(seen & set(self.localiser.spec.marker_centres())) >= 2:
                 self.tiled = False
-        return (self.tiled_localiser if self.tiled else self.localiser).update(image)
+        if self.tiled:
+            return self.tiled_localiser.update(image)  # type: ignore[union-attr]
+        cal = self.localiser.calibration
+        if (self.reuse and cal is not None and tuple(cal.image_size) == (image.shape[1], image.shape[0])
+                and any(_markers_still(image, p) for p in self._patches)):
+            # the markers look as they did (but for one a hand may cover): the board has not moved, and
+            # the search would find the others where they were ("steady")
+            return LocaliseResult("steady", cal, "markers unchanged", list(cal.markers_used))
+        result = self.localiser.update(image)
+        if result.status in ("located", "moved", "steady") and result.calibration is not None:
+            now = marker_patches(image, result.calibration)
+            self._patches = [now, *self._patches[:1]] if result.calibration is cal else [now]
+        return result
 
     def read(self, image: np.ndarray) -> Observation:
         located = self._localise(image)
         calib = located.calibration
         if calib is None:
+            self._watch.forget()
             return Observation({}, {}, blocked="the board's markers are not visible")
         faces = None
         posed = self.geometry == "3d" and not self.tiled
@@ -380,18 +407,29 @@ class BoardDiceReader:
             # a taped-together board: each tile read in 3D through its own fit (vision/tiled3d.py)
             reading = self._tiled_reader().read(image, calib)
         else:
-            if posed:
-                from vision.board3d import face_view
-
-                if calib is not self._posed:
-                    self._use_pose(calib)
-                faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm)
+            if posed and calib is not self._posed:
+                self._use_pose(calib)
             unseen, inside = self._out_of_frame(calib, image.shape, posed)
-            top = calib.rectify(image, self.px_per_mm)  # the top view (a flat tiled board: tiles blended)
-            if self._read_with is not None and calib is not self._read_with and not self.tiled:
-                self.registered_mm = self.zones.register(top)  # re-localised: the learned sheet follows
-            self._read_with = calib
-            reading = self.zones.read(top, faces, skip=unseen, inside=inside)
+            key = (calib, self.zones, self.px_per_mm, posed)
+            again, source = self._watch.plan(image, key) if self.reuse and self.zones._learned else (None, {})
+            if again is not None and not again:  # no zone needs reading: no view to warp either
+                reading = self.last_reading if not any(source.values()) else self._watch.kept(source)
+            else:
+                roi = self._roi(again)
+                if posed:
+                    from vision.board3d import face_view
+
+                    faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm, roi=roi)
+                top = self._top_view(image, calib, roi)  # a flat tiled board: tiles blended
+                if self._read_with is not None and calib is not self._read_with and not self.tiled:
+                    self.registered_mm = self.zones.register(top)  # re-localised: the learned sheet follows
+                self._read_with = calib
+                reading = self.zones.read(top, faces, skip=unseen, inside=inside, only=again,
+                                          keep=self._watch.kept(source) if again is not None else None,
+                                          roi=roi)
+            if self.reuse:
+                boxes = self._watch_boxes(calib, image.shape, posed, key)
+                self._watch.record(image, key, boxes, again, source, reading)
         self.last_reading = reading  # per die, each value reader's answer (eval board compares them)
         items: dict[str, Any] = {}
         conf: dict[str, float] = {}
@@ -424,6 +462,48 @@ class BoardDiceReader:
         return Observation(items, conf, blocked, annotated=_annotate(image, calib, reading), beliefs=beliefs,
                            unseen=unseen)
 
+    def _roi(self, zones: set[str] | None) -> tuple[int, int, int, int] | None:
+        """The part of the views that reading `zones` looks at (None: all of it, or most of it anyway)."""
+        from vision.zones import ROI_PAD_MM
+        from vision.zones_reuse import MARGIN_MM
+
+        if not zones:
+            return None
+        spill = max(self.zones.die_side_mm.values(), default=self.zones.die_mm) - self.zones.die_mm
+        m = MARGIN_MM + max(spill, 0.0) + ROI_PAD_MM + 2.0
+        chosen = [z for z in self._zone_list if z.name in zones]
+        w, h = (round(v * self.px_per_mm) for v in self.sheet_mm)
+        x0 = max(0, int((min(z.x for z in chosen) - m) * self.px_per_mm))
+        y0 = max(0, int((min(z.y for z in chosen) - m) * self.px_per_mm))
+        x1 = min(w, int((max(z.x + z.w for z in chosen) + m) * self.px_per_mm) + 1)
+        y1 = min(h, int((max(z.y + z.h for z in chosen) + m) * self.px_per_mm) + 1)
+        if (x1 - x0) * (y1 - y0) > 0.6 * w * h:
+            return None
+        return x0, y0, x1, y1
+
+    def _top_view(self, image: np.ndarray, calib: Any, roi: tuple[int, int, int, int] | None) -> np.ndarray:
+        """The top view (`calib.rectify`), or only its `roi` (the rest black)."""
+        import cv2
+
+        from vision.board3d import warp_roi
+
+        if roi is None:
+            return calib.rectify(image, self.px_per_mm)
+        scale = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
+        w_mm, h_mm = calib.sheet_size_mm
+        size = (round(w_mm * self.px_per_mm), round(h_mm * self.px_per_mm))
+        return warp_roi(image, scale @ calib.homography, size, cv2.INTER_LINEAR, roi)
+
+    def _watch_boxes(self, calib: Any, shape: tuple[int, ...], posed: bool, key: Any) -> dict[str, Any]:
+        """The camera-image box each zone's reading looks at (made once per calibration)."""
+        from vision.board3d import DIE_MM
+        from vision.zones_reuse import zone_boxes
+
+        if self._watch.same(key):
+            return self._watch.boxes
+        project = self.pose.project if posed and self.pose is not None else None
+        return zone_boxes(self._zone_list, calib.to_image, shape, project=project, height_mm=DIE_MM)
+
     def _out_of_frame(self, calib: Any, shape: tuple[int, ...], posed: bool) -> tuple[frozenset[str], Any]:
         """The zones not wholly in the frame (a die there, its sides included, would be cut by the
         frame's edge: "not seen", never read as empty or as a hand), and the top view's pixels that
@@ -455,6 +535,19 @@ class BoardDiceReader:
             inside = cv2.erode(calib.rectify(white, self.px_per_mm)[..., 0], np.ones((5, 5), np.uint8)) > 128
         self._frame_cover = ((calib, *key), frozenset(unseen), inside)
         return self._frame_cover[1], inside
+
+
+STILL_MARKERS = 3  # markers that must look exactly as before for the board to count as not moved
+
+
+def _markers_still(image: np.ndarray, patches: list[Any]) -> bool:
+    """Whether all of the last search's marker patches, or all but one and at least STILL_MARKERS of
+    them, look the same in `image` (vision.tiles.reuse.patch_changed): a board that moved moves all
+    its markers, while a hand over one corner covers only that one."""
+    from vision.tiles.reuse import patch_changed
+
+    still = sum(not patch_changed(image[y0:y1, x0:x1], last) for (x0, y0, x1, y1), last in patches)
+    return bool(patches) and (still == len(patches) or still >= max(STILL_MARKERS, len(patches) - 1))
 
 
 PRESENT = 0.97  # a die the zone reader found: its presence test (NCC and the blob's size) rarely errs
