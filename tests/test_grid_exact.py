@@ -205,7 +205,7 @@ def test_compiled_pair_bounds_hold_every_filling_and_are_tighter():
             margins.append(final_margin(board))
         search = jitsearch.JitSearch(state.board, table_bits=4)
         tables = jitsearch._tables()
-        low, high = jitsearch._pair_bounds(search.st, search.sums, search.emp, *tables)
+        low, high = jitsearch._pair_bounds(search.st, search.sums, search.emp, *tables, search.eg[32:])
         plain_low, plain_high = search.margin_bounds()
         assert low <= min(margins) and high >= max(margins), state.board
         assert plain_low <= low and high <= plain_high

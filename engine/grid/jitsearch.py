@@ -84,9 +84,7 @@ for _s in (0, 1):
     for _c in range(CELLS):
         _CPM[_s, _c] = sum(1 << i for i, p in enumerate(PATHS[_s]) if _c in p)
 _SYM = np.array(SYMMETRIES, np.int64)
-# cells shared by Player 1's path i and Player 2's path j (a 16-bit mask), and bit counts of 16 bits
-_SHARED = np.array([[sum(1 << c for c in set(p) & set(q)) for q in PATHS[1]] for p in PATHS[0]], np.int64)
-_POP = np.array([bin(v).count("1") for v in range(1 << 16)], np.uint8)  # 64 KB: stays in cache
+_PM = np.array([[sum(1 << c for c in p) for p in PATHS[s]] for s in (0, 1)], np.int64)  # cells of each path
 PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
@@ -247,14 +245,25 @@ if numba is not None:
         return best
 
     @_jit
-    def _pair_bounds(st, sums, emp, plo, phi):  # noqa: ANN001, ANN202
+    def _pop16(x):  # noqa: ANN001, ANN202
+        """Set bits of a 16-bit mask (SWAR: a few register operations, no table read)."""
+        x = x - ((x >> 1) & 0x5555)
+        x = (x & 0x3333) + ((x >> 2) & 0x3333)
+        x = (x + (x >> 4)) & 0x0F0F
+        return (x + (x >> 8)) & 0x1F
+
+    @_jit
+    def _pair_bounds(st, sums, emp, plo, phi, pb):  # noqa: ANN001, ANN202
         """(low, high) of the final margin p2_best - p1_best from pairs of paths, tighter than
         _bounds: Player 2's path j minus Player 1's path i gets nothing from the empty cells they
         share (whatever piece goes there counts on both sides), and the largest pieces for j's own
         empty cells and the smallest for i's (or the other way round) are different pieces. Then
         margin <= max over i of min over j of the highest (P2_j - P1_i), and >= max over i of
         min over j of the lowest (one P1 path is at least the best one, every P2 path at least
-        the best one), i and j over the paths that can be their player's best."""
+        the best one), i and j over the paths that can be their player's best.
+        Both sides are visited lowest possible sum first, so the min over j of a path i usually
+        falls below both maxima found so far after a few j, and that i can stop early: it can no
+        longer raise either. pb: 160 int64 of scratch."""
         lo = plo[st[16]]
         hi = phi[st[16]]
         empty = 0
@@ -268,29 +277,52 @@ if numba is not None:
         for i in range(20):
             top0 = min(top0, sums[0, i] + hi[emp[0, i]])
             top1 = min(top1, sums[1, i] + hi[emp[1, i]])
-        js = np.empty(20, np.int64)
-        nj = 0
-        for j in range(20):
-            if sums[1, j] + lo[emp[1, j]] <= top1:
-                js[nj] = j
+        ni = 0  # pb[0:20] Player 1's candidate paths, pb[40:60] their lowest sums (sorted)
+        nj = 0  # pb[20:40] Player 2's, pb[60:80] theirs
+        for i in range(20):
+            low = sums[0, i] + lo[emp[0, i]]
+            if low <= top0:
+                q = ni
+                while q > 0 and pb[40 + q - 1] > low:
+                    pb[q] = pb[q - 1]
+                    pb[40 + q] = pb[40 + q - 1]
+                    q -= 1
+                pb[q] = i
+                pb[40 + q] = low
+                ni += 1
+            low = sums[1, i] + lo[emp[1, i]]
+            if low <= top1:
+                q = nj
+                while q > 0 and pb[60 + q - 1] > low:
+                    pb[20 + q] = pb[20 + q - 1]
+                    pb[60 + q] = pb[60 + q - 1]
+                    q -= 1
+                pb[20 + q] = i
+                pb[60 + q] = low
                 nj += 1
+        for q in range(nj):  # Player 2's candidates' sums, empty counts, empty cells
+            j = pb[20 + q]
+            pb[80 + q] = sums[1, j]
+            pb[100 + q] = emp[1, j]
+            pb[120 + q] = _PM[1, j] & empty
         up = -INF
         down = -INF
-        for i in range(20):
+        for r in range(ni):
+            i = pb[r]
             e1 = emp[0, i]
             s1 = sums[0, i]
-            if s1 + lo[e1] > top0:
-                continue
+            m1 = _PM[0, i] & empty
             top = INF
             bottom = INF
             for q in range(nj):
-                j = js[q]
-                shared = np.int64(_POP[empty & _SHARED[i, j]])
-                a = emp[1, j] - shared
+                shared = _pop16(m1 & pb[120 + q])
+                a = pb[100 + q] - shared
                 b = e1 - shared
-                d = sums[1, j] - s1
+                d = pb[80 + q] - s1
                 top = min(top, d + hi[a] - lo[b])
                 bottom = min(bottom, d + lo[a] - hi[b])
+                if top <= up and bottom <= down:
+                    break
             up = max(up, top)
             down = max(down, bottom)
         return down, up
@@ -392,7 +424,7 @@ if numba is not None:
         if vhi <= alpha:
             return vhi
         if n >= PAIR_FROM:
-            plo2, phi2 = _pair_bounds(st, sums, emp, plo, phi)
+            plo2, phi2 = _pair_bounds(st, sums, emp, plo, phi, eg[32:])
             if sign > 0:
                 vlo, vhi = max(vlo, plo2), min(vhi, phi2)
             else:
@@ -439,17 +471,25 @@ if numba is not None:
         p0 = first if first >= 0 and st[first & 15] == 0 and st[16] >> (first >> 4) & 1 else -1
         move, score = mv[n], sc[n]
         k = -1
-        order = move[:1]  # typed placeholder until the moves are generated
+        h = -1  # index of the best-scored move, tried before the others are sorted
+        order = move[:1]  # typed placeholder until the moves are sorted
         j = 0
         t = 0
         while True:
             if t == 0 and p0 >= 0:
                 m = p0
+            elif k < 0:
+                k = _gen(st, sums, emp, plo, phi, move, score, wt[n])
+                for q in range(k):
+                    if move[q] != p0 and (h < 0 or score[q] < score[h]):
+                        h = q
+                if h < 0:
+                    break
+                m = move[h]
             else:
-                if k < 0:
-                    k = _gen(st, sums, emp, plo, phi, move, score, wt[n])
+                if j == 0:
                     order = np.argsort(score[:k], kind="mergesort")
-                while j < k and move[order[j]] == p0:
+                while j < k and (move[order[j]] == p0 or order[j] == h):
                     j += 1
                 if j >= k:
                     break
@@ -523,7 +563,7 @@ class JitSearch(ExactAnswers):
         # per-depth move buffers of the compiled search
         self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
         self.wt = np.zeros((17, 2, CELLS))
-        self.eg = np.zeros(32, np.int64)  # the endgame's scratch
+        self.eg = np.zeros(192, np.int64)  # scratch: the endgame's [0:32], the pair bounds' [32:]
         for s in (0, 1):
             for i in range(20):
                 self.emp[s, i] = 7
