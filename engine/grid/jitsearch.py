@@ -101,7 +101,8 @@ if numba is not None:
 
     @_jit
     def _place(st, sums, emp, zk, piece, cell):  # noqa: ANN001, ANN202 - compiled, typed by numba
-        # st: [0..15] board, 16 reserve mask, 17 placed, 18 nodes, 19 abort, 20 deadline check count
+        # st: [0..15] board, 16 reserve mask, 17 placed, 18 nodes, 19 abort, 20 moves skipped by
+        # the piece swap bound
         st[cell] = piece
         for s in range(2):
             for k in range(_CPN[s, cell]):
@@ -402,7 +403,7 @@ if numba is not None:
         return best
 
     @_jit
-    def _search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, alpha, beta, limit):  # noqa: ANN001, ANN202
+    def _search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, alpha, beta, limit):  # noqa: ANN001, ANN202
         st[18] += 1
         if st[19]:
             return 0
@@ -495,22 +496,34 @@ if numba is not None:
                     break
                 m = move[order[j]]
                 j += 1
-            t += 1
             piece = m >> 4
             cell = m & 15
+            # Piece swap bound: this move's value is within 2|piece - p| of an earlier (p, cell)
+            # (see the module docstring); skip it when that already keeps it at or below a.
+            bound = INF
+            for q in range(t):
+                if tr[n, 0, q] & 15 == cell:
+                    bound = min(bound, tr[n, 1, q] + 2 * abs(piece - (tr[n, 0, q] >> 4)))
+            if bound <= a:
+                best = max(best, bound)
+                st[20] += 1
+                continue
             _place(st, sums, emp, zk, piece, cell)
             if best_move < 0:
-                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -b, -a,
+                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -b, -a,
                                  limit)
             else:
-                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -a - 1,
+                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -a - 1,
                                  -a, limit)
                 if a < value < b:
-                    value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -b,
+                    value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -b,
                                      -value, limit)
             _unplace(st, sums, emp, zk, piece, cell)
             if st[19]:
                 return 0
+            tr[n, 0, t] = m
+            tr[n, 1, t] = value  # not a cut-off: an upper bound of the move's value
+            t += 1
             if value > best:
                 best = value
                 best_move = m
@@ -563,6 +576,7 @@ class JitSearch(ExactAnswers):
         # per-depth move buffers of the compiled search
         self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
         self.wt = np.zeros((17, 2, CELLS))
+        self.tr = np.zeros((17, 2, 256), np.int64)  # per depth: moves tried and their values
         self.eg = np.zeros(192, np.int64)  # scratch: the endgame's [0:32], the pair bounds' [32:]
         for s in (0, 1):
             for i in range(20):
@@ -594,7 +608,7 @@ class JitSearch(ExactAnswers):
         limit = self.deadline if self.deadline is not None else 0.0
         plo, phi = _tables()
         value = int(_search(self.st, self.sums, self.emp, self.zk, self.tt, plo, phi, self.mv, self.sc,
-                            self.wt, self.eg, alpha, beta, limit))
+                            self.wt, self.eg, self.tr, alpha, beta, limit))
         if self.st[19]:
             self.st[19] = 0
             raise SearchTimeout

@@ -1,0 +1,153 @@
+"""The Highway 4x4 opening book (engine/grid/book.json): what is proved about positions near the empty
+board, which `grid solve` answers from the book instead of searching (engine/grid/book.py).
+
+Two steps. The long one probes exact values with the compiled search, one JSON line per finished
+null-window probe in a work file, so a stopped run resumes (probes already in the file are not redone):
+
+    nice -n 19 .venv/bin/python bench/grid_book.py --work bench/results/grid_book_work.jsonl
+
+It settles, in this order, (1) the exact margin of the position after 1@a1 (Player 2 to move; the
+win proof of bench/grid_empty_board.jsonl says it is at least 1), probing "is it at least x?" for
+x = 2, 3, ... until one fails; (2) the exact margins along a line from 1@a1 (each side plays the
+move of a 2-ply heuristic search) at LINE_EMPTY empty cells and below, cheap enough for the tests to
+re-search. The short step writes the book from the work file and the empty-board checkpoint:
+
+    .venv/bin/python bench/grid_book.py --work bench/results/grid_book_work.jsonl --write engine/grid/book.json
+
+Every value in the book is exact (both probes around it finished); a position whose margin is only
+bounded (the empty board: Player 1 wins with 1@a1, so its margin is at least 1) is stored with its
+outcome and its bound, never as a value.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.grid import GridState, format_position, parse_position  # noqa: E402
+from engine.grid.solver import solve  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+EMPTY_BOARD_PROOF = ROOT / "bench" / "results" / "grid_empty_board.jsonl"
+LINE_EMPTY = (13, 12, 11, 10)  # empty cells of the line positions stored (and re-searched by tests up to 12)
+
+
+def _at_least(search, x: int) -> bool:  # noqa: ANN001 - a JitSearch
+    """Whether the margin (Player 1's view) of the search's position is at least x: one null window."""
+    if search.placed % 2 == 0:
+        return search.search(x - 1, x) >= x
+    return search.search(-x, -x + 1) <= -x
+
+
+def _root_win() -> tuple[int, int] | None:
+    """The empty board's winning first move (piece, cell) proved by bench/grid_empty_board.py."""
+    if not EMPTY_BOARD_PROOF.exists():
+        return None
+    for line in EMPTY_BOARD_PROOF.read_text().splitlines():
+        rec = json.loads(line)
+        if rec.get("question") == "win" and rec.get("p1_wins"):
+            return tuple(rec["move"])  # type: ignore[return-value]
+    return None
+
+
+def _probes(work: Path) -> dict[tuple[str, int], bool]:
+    out: dict[tuple[str, int], bool] = {}
+    if work.exists():
+        for line in work.read_text().splitlines():
+            rec = json.loads(line)
+            out[(rec["position"], rec["at_least"])] = rec["holds"]
+    return out
+
+
+def exact_by_probes(state: GridState, low: int, work: Path, search=None) -> int:  # noqa: ANN001
+    """The exact margin of `state`, known to be at least `low`: probes "at least low + 1?" upward,
+    each recorded in `work` (and reused from it)."""
+    from engine.grid.jitsearch import JitSearch
+
+    text = format_position(state)
+    done = _probes(work)
+    x = low + 1
+    while True:
+        holds = done.get((text, x))
+        if holds is None:
+            if search is None:
+                search = JitSearch(state.board, table_bits=24)
+            n0, t = search.nodes, time.process_time()
+            holds = _at_least(search, x)
+            rec = {"position": text, "at_least": x, "holds": holds, "nodes": search.nodes - n0,
+                   "cpu_s": round(time.process_time() - t, 1)}
+            with work.open("a") as out:
+                out.write(json.dumps(rec) + "\n")
+            print(json.dumps(rec), flush=True)
+        if not holds:
+            return x - 1
+        x += 1
+
+
+def line_positions(start: GridState) -> list[GridState]:
+    """A line from `start` (each side plays the 2-ply heuristic move) cut at the LINE_EMPTY depths."""
+    out, state = [], start
+    while len(state.empty_cells()) >= min(LINE_EMPTY):
+        if len(state.empty_cells()) in LINE_EMPTY:
+            out.append(state)
+        state = state.apply(solve(state, max_depth=2).best)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--work", type=Path, required=True, help="probe results (JSON lines), appended to")
+    ap.add_argument("--write", type=Path, help="write the book from the work file instead of probing")
+    ap.add_argument("--skip-first", action="store_true", help="only the line positions (not after 1@a1)")
+    args = ap.parse_args()
+    win = _root_win()
+    if win is None:
+        raise SystemExit(f"{EMPTY_BOARD_PROOF} holds no win proof: run bench/grid_empty_board.py --jit first")
+    empty = GridState()
+    first = empty.apply(next(a for a in empty.legal_actions() if (a.piece, a.cell) == win))
+    if args.write:
+        write_book(args.write, args.work, empty, first, win)
+        return
+    for state in line_positions(first):  # cheap ones first: a table per position
+        solved = solve(state)
+        with args.work.open("a") as out:
+            out.write(json.dumps({"position": format_position(state), "exact": solved.value,
+                                  "best": solved.best.notation(), "nodes": solved.nodes,
+                                  "cpu_s": round(solved.seconds, 1)}) + "\n")
+    if not args.skip_first:
+        exact_by_probes(first, 1, args.work)
+
+
+def write_book(path: Path, work: Path, empty: GridState, first: GridState, win: tuple[int, int]) -> None:
+    entries = [{"position": format_position(empty), "outcome": 1, "at_least": 1,
+                "best": next(a for a in empty.legal_actions() if (a.piece, a.cell) == win).notation(),
+                "source": "bench/grid_empty_board.py --jit (bench/results/grid_empty_board.jsonl)"}]
+    probes = _probes(work)
+    text = format_position(first)
+    x = 2
+    while probes.get((text, x)):
+        x += 1
+    if (text, x) in probes:  # at least x - 1 and not at least x: exact
+        entries.append({"position": text, "value": x - 1, "source": "bench/grid_book.py probes"})
+    else:
+        entries.append({"position": text, "outcome": 1, "at_least": x - 1,
+                        "source": "bench/grid_book.py probes (value not settled)"})
+    for line in work.read_text().splitlines() if work.exists() else []:
+        rec = json.loads(line)
+        if "exact" in rec:
+            entries.append({"position": rec["position"], "value": rec["exact"], "best": rec["best"],
+                            "source": "bench/grid_book.py line"})
+    parse_position(entries[0]["position"])  # the texts round-trip
+    path.write_text(json.dumps({"about": "Highway 4x4 opening book: exact margins (value, Player 2's best "
+                                "path minus Player 1's) or, where only bounded, the outcome and bound; "
+                                "regenerate with bench/grid_book.py", "entries": entries}, indent=1) + "\n")
+    print(f"{path}: {len(entries)} entries")
+
+
+if __name__ == "__main__":
+    main()
