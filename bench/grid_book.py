@@ -12,7 +12,8 @@ x = 2, 3, ... until one fails; (2) the exact margins along a line from 1@a1 (eac
 move of a 2-ply heuristic search) at LINE_EMPTY empty cells and below, cheap enough for the tests to
 re-search. The short step writes the book from the work file and the empty-board checkpoint:
 
-    .venv/bin/python bench/grid_book.py --work bench/results/grid_book_work.jsonl --write engine/grid/book.json
+    .venv/bin/python bench/grid_book.py --work bench/results/grid_book_work.jsonl \
+        --write engine/grid/book.json
 
 Every value in the book is exact (both probes around it finished); a position whose margin is only
 bounded (the empty board: Player 1 wins with 1@a1, so its margin is at least 1) is stored with its
@@ -27,9 +28,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
-from engine.grid import GridState, format_position, parse_position  # noqa: E402
+from grid_empty_board import root_classes  # noqa: E402
+
+from engine.grid import GridState, Place, cell_name, format_position  # noqa: E402
+from engine.grid.exact import ExactSearch  # noqa: E402
 from engine.grid.solver import solve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,31 +64,48 @@ def _probes(work: Path) -> dict[tuple[str, int], bool]:
     if work.exists():
         for line in work.read_text().splitlines():
             rec = json.loads(line)
-            out[(rec["position"], rec["at_least"])] = rec["holds"]
+            if "at_least" in rec:
+                out[(rec["position"], rec["at_least"])] = rec["holds"]
     return out
 
 
-def exact_by_probes(state: GridState, low: int, work: Path, search=None) -> int:  # noqa: ANN001
-    """The exact margin of `state`, known to be at least `low`: probes "at least low + 1?" upward,
-    each recorded in `work` (and reused from it)."""
+def _probe(state: GridState, x: int, work: Path, search=None) -> bool:  # noqa: ANN001
+    """Whether the margin of `state` is at least x, from the work file or by one null-window search
+    (recorded, with the move that proved the bound when it failed high for the player to move)."""
     from engine.grid.jitsearch import JitSearch
 
     text = format_position(state)
-    done = _probes(work)
+    holds = _probes(work).get((text, x))
+    if holds is not None:
+        return holds
+    if search is None:
+        search = JitSearch(state.board, table_bits=24)
+    n0, t = search.nodes, time.process_time()
+    holds = _at_least(search, x)
+    rec = {"position": text, "at_least": x, "holds": holds, "nodes": search.nodes - n0,
+           "cpu_s": round(time.process_time() - t, 1)}
+    mover_high = holds == (state.placed % 2 == 0)  # the probe failed high for the mover
+    move = search._table_move()
+    if mover_high and move >= 0 and rec["nodes"] > 1:  # the move that proved the bound
+        rec["move"] = f"{move >> 4}@{cell_name(move & 15)}"
+        rec["move_keeps"] = x if holds else x - 1
+    with work.open("a") as out:
+        out.write(json.dumps(rec) + "\n")
+    print(json.dumps(rec), flush=True)
+    return holds
+
+
+def exact_by_probes(state: GridState, low: int, work: Path) -> int:
+    """The exact margin of `state`, known to be at least `low`: probes "at least low + 1?" upward
+    (one table for all of them)."""
+    from engine.grid.jitsearch import JitSearch
+
+    search = None
     x = low + 1
     while True:
-        holds = done.get((text, x))
-        if holds is None:
-            if search is None:
-                search = JitSearch(state.board, table_bits=24)
-            n0, t = search.nodes, time.process_time()
-            holds = _at_least(search, x)
-            rec = {"position": text, "at_least": x, "holds": holds, "nodes": search.nodes - n0,
-                   "cpu_s": round(time.process_time() - t, 1)}
-            with work.open("a") as out:
-                out.write(json.dumps(rec) + "\n")
-            print(json.dumps(rec), flush=True)
-        if not holds:
+        if (format_position(state), x) not in _probes(work) and search is None:
+            search = JitSearch(state.board, table_bits=24)
+        if not _probe(state, x, work, search):
             return x - 1
         x += 1
 
@@ -113,39 +134,70 @@ def main() -> None:
     if args.write:
         write_book(args.write, args.work, empty, first, win)
         return
+    from engine.grid.jitsearch import JitSearch
+
+    JitSearch(first.board, table_bits=4).margin_bounds()  # compile (or load) the search now
+    JitSearch([1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0], table_bits=4).search(-1, 0)
+    lines = [json.loads(line) for line in args.work.read_text().splitlines()] if args.work.exists() else []
+    have = {rec["position"] for rec in lines if "exact" in rec}
     for state in line_positions(first):  # cheap ones first: a table per position
+        if format_position(state) in have:
+            continue
         solved = solve(state)
         with args.work.open("a") as out:
             out.write(json.dumps({"position": format_position(state), "exact": solved.value,
                                   "best": solved.best.notation(), "nodes": solved.nodes,
                                   "cpu_s": round(solved.seconds, 1)}) + "\n")
-    if not args.skip_first:
-        exact_by_probes(first, 1, args.work)
+    if args.skip_first:
+        return
+    value = exact_by_probes(first, 1, args.work)
+    # (3) the empty board: its margin is `value` when no other first move reaches value + 1
+    for piece, cell in root_classes(ExactSearch([0] * 16)):
+        if (piece, cell) == win:
+            continue
+        child = empty.apply(Place(piece, cell))
+        if _probe(child, value + 1, args.work):
+            print(f"{piece}@{cell_name(cell)} reaches {value + 1}: the empty board's margin is more",
+                  flush=True)
+            return
 
 
 def write_book(path: Path, work: Path, empty: GridState, first: GridState, win: tuple[int, int]) -> None:
-    entries = [{"position": format_position(empty), "outcome": 1, "at_least": 1,
-                "best": next(a for a in empty.legal_actions() if (a.piece, a.cell) == win).notation(),
-                "source": "bench/grid_empty_board.py --jit (bench/results/grid_empty_board.jsonl)"}]
+    """The book from the work file: exact values where both probes around them finished, the outcome
+    and a bound elsewhere (the empty board, unless every other first move was shown not to beat
+    the winning one)."""
     probes = _probes(work)
+    records = [json.loads(line) for line in work.read_text().splitlines()] if work.exists() else []
     text = format_position(first)
     x = 2
     while probes.get((text, x)):
         x += 1
-    if (text, x) in probes:  # at least x - 1 and not at least x: exact
-        entries.append({"position": text, "value": x - 1, "source": "bench/grid_book.py probes"})
+    settled = (text, x) in probes  # at least x - 1 and not at least x
+    root_move = next(a for a in empty.legal_actions() if (a.piece, a.cell) == win).notation()
+    root: dict = {"position": format_position(empty), "best": root_move}
+    others = [(p, c) for p, c in root_classes(ExactSearch([0] * 16)) if (p, c) != win]
+    if settled and all(probes.get((format_position(empty.apply(Place(p, c))), x)) is False
+                       for p, c in others):
+        root.update(value=x - 1, source="bench/grid_book.py probes of every first move")
     else:
-        entries.append({"position": text, "outcome": 1, "at_least": x - 1,
-                        "source": "bench/grid_book.py probes (value not settled)"})
-    for line in work.read_text().splitlines() if work.exists() else []:
-        rec = json.loads(line)
+        root.update(outcome=1, at_least=x - 1 if settled else 1,
+                    source="bench/grid_empty_board.py --jit (bench/results/grid_empty_board.jsonl) and "
+                           "bench/grid_book.py probes")
+    entries = [root]
+    if settled:
+        keep = [r.get("move") for r in records if r.get("position") == text and r.get("move_keeps") == x - 1]
+        entry = {"position": text, "value": x - 1, "source": "bench/grid_book.py probes"}
+        if keep:
+            entry["best"] = keep[-1]
+        entries.append(entry)
+    for rec in records:
         if "exact" in rec:
             entries.append({"position": rec["position"], "value": rec["exact"], "best": rec["best"],
                             "source": "bench/grid_book.py line"})
-    parse_position(entries[0]["position"])  # the texts round-trip
-    path.write_text(json.dumps({"about": "Highway 4x4 opening book: exact margins (value, Player 2's best "
-                                "path minus Player 1's) or, where only bounded, the outcome and bound; "
-                                "regenerate with bench/grid_book.py", "entries": entries}, indent=1) + "\n")
+    path.write_text(json.dumps({"about": "Highway 4x4 opening book: exact margins (value: Player 2's best "
+                                "path minus Player 1's with best play) or, where only bounded, the outcome "
+                                "(1: Player 1 wins) and the bound; regenerate with bench/grid_book.py",
+                                "entries": entries}, indent=1) + "\n")
     print(f"{path}: {len(entries)} entries")
 
 

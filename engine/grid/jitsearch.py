@@ -626,4 +626,13 @@ class JitSearch(ExactAnswers):
         return [(int(m) >> 4, int(m) & 15) for m in _moves(self.st, self.sums, self.emp, first, *_tables())]
 
     def _table_move(self) -> int:
-        return -1  # the compiled search orders its own nodes; the root's first move needs no hint
+        """The table's move for this position (piece * 16 + cell), or -1: after a search that
+        failed high it is a move that proved that bound (the root's slot is never overwritten
+        during its own search: nothing below it has as many empty cells)."""
+        keys = self.zk[0]
+        g = int(np.argmin(keys))
+        row = self.tt[int(keys[g]) & (self.tt.shape[0] - 1)]
+        if row[0] != keys[g] or row[1] != self.zk[1, g] or row[3] >> 16 == 0:
+            return -1
+        tm = int(row[3]) & 0xFFFF
+        return (tm >> 4) * 16 + int(_SYM[g, tm & 15])  # each symmetry is its own inverse
