@@ -17,8 +17,15 @@ nodes. Three shortcuts the Python search does not take:
 - **Pair bounds** (from PAIR_FROM empty cells, where the per-path bounds do not settle a node):
   Player 2's path j minus Player 1's path i gains nothing from the empty cells both cross, which
   bounds the margin much tighter where best paths cross on empty cells (`_pair_bounds`); about
-  half the nodes at 12 empty cells.
-The table's move is tried before the moves are generated and sorted (most nodes are cut by it).
+  half the nodes at 12 empty cells. Both players' paths are visited lowest possible sum first, so a
+  path of Player 1 usually stops after a few of Player 2's (it can no longer raise either bound).
+- **Piece swap bound.** After (p, cell) and (q, cell) the two positions differ only in which of p
+  and q is still to come: swapping the two pieces in every continuation maps the games onto each
+  other, and on the final boards every path sum differs by at most |p - q|, so each best path too
+  and the margin by at most 2|p - q|. A node skips (q, cell) once an earlier (p, cell) came back at
+  least 2|p - q| below its window (about 30% fewer nodes at 12 empty cells).
+The table's move is tried first, then the best-scored move, and only then are the others sorted
+(most nodes are cut by one of the first two).
 
 `available()` says whether numba imports (the optional `fast` extra); `engine.grid.solver` uses this
 module for positions with JIT_FROM or more empty cells when it does, and engine/grid/exact.py
