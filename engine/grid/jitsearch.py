@@ -6,7 +6,7 @@ instead of about twelve. Differences forced by compiled code: the table is a fix
 slots of 32 bytes (about 134 MB) indexed by a 64-bit Zobrist code of the board under the symmetry
 that gives the smallest code, with a second independent code stored to confirm a hit; a slot is
 overwritten by a position with at least as many empty cells. A deadline is checked every 65 536
-nodes. Three shortcuts the Python search does not take:
+nodes. Four shortcuts the Python search does not take:
 - **The last three cells** are filled directly: the value comes from the final margins of the k!
   fillings (`_endgame`), with no nodes below.
 - **Interchangeable cells.** A path is live while its lowest possible sum is below the highest

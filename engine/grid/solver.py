@@ -380,7 +380,9 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
     the compiled search is ready), otherwise deepens 2 plies per pass; at the deadline it returns
     the deepest completed pass (exact=False unless it reached the end). `max_depth` caps the plies
     (a fixed-strength computer player). With `outcome` the exact search settles only who wins
-    (value 1, 0 or -1 from Player 1's view), which is much faster than the margin."""
+    (value 1, 0 or -1 from Player 1's view), which is much faster than the margin. A position in
+    the opening book (engine/grid/book.py) is answered from it when the book holds what is asked
+    (book=True); where it holds only the outcome, a margin search keeps the book's move and bound."""
     if not isinstance(state, GridState):
         raise EngineError(f"the 4x4 solver needs a highway-grid state, got {type(state).__name__}")
     start = time.perf_counter()
