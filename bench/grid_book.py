@@ -6,17 +6,21 @@ null-window probe in a work file, so a stopped run resumes (probes already in th
 
     nice -n 19 .venv/bin/python bench/grid_book.py --work bench/results/grid_book_work.jsonl
 
-It settles, in this order, (1) the exact margin of the position after 1@a1 (Player 2 to move; the
-win proof of bench/grid_empty_board.jsonl says it is at least 1), probing "is it at least x?" for
-x = 2, 3, ... until one fails; (2) the exact margins along a line from 1@a1 (each side plays the
-move of a 2-ply heuristic search) at LINE_EMPTY empty cells and below, cheap enough for the tests to
-re-search. The short step writes the book from the work file and the empty-board checkpoint:
+It settles, in this order, (1) the exact margins along a line from 1@a1 (each side plays the move of
+a 2-ply heuristic search) at LINE_EMPTY empty cells, cheap enough for the tests to re-search up to
+12; (2) the exact margin v of the position after 1@a1 (Player 2 to move; the win proof of
+bench/results/grid_empty_board.jsonl says it is at least 1), probing "is it at least x?" for
+x = 2, 3, ... until one fails; (3) the empty board's margin (`root_walk`): for each other first move,
+one per symmetry class, "does it reach v + 1?"; one that does becomes the best move, its exact margin
+the new v, and the walk goes on (--no-line skips (1), --skip-first does only (1)). It is safe to
+stop at any time; a probe that did not finish is not recorded and is redone. The short step writes
+the book from the work file and the empty-board checkpoint:
 
     .venv/bin/python bench/grid_book.py --work bench/results/grid_book_work.jsonl \
         --write engine/grid/book.json
 
 Every value in the book is exact (both probes around it finished); a position whose margin is only
-bounded (the empty board: Player 1 wins with 1@a1, so its margin is at least 1) is stored with its
+bounded (the empty board, until the walk of (3) has probed every first move) is stored with its
 outcome and its bound, never as a value.
 """
 
@@ -69,14 +73,15 @@ def _probes(work: Path) -> dict[tuple[str, int], bool]:
     return out
 
 
-def _probe(state: GridState, x: int, work: Path, search=None) -> bool:  # noqa: ANN001
+def _probe(state: GridState, x: int, work: Path, search=None, compute: bool = True) -> bool | None:  # noqa: ANN001
     """Whether the margin of `state` is at least x, from the work file or by one null-window search
-    (recorded, with the move that proved the bound when it failed high for the player to move)."""
+    (recorded, with the move that proved the bound when it failed high for the player to move);
+    None when it is not in the work file and `compute` is off."""
     from engine.grid.jitsearch import JitSearch
 
     text = format_position(state)
     holds = _probes(work).get((text, x))
-    if holds is not None:
+    if holds is not None or not compute:
         return holds
     if search is None:
         search = JitSearch(state.board, table_bits=24)
@@ -95,19 +100,50 @@ def _probe(state: GridState, x: int, work: Path, search=None) -> bool:  # noqa: 
     return holds
 
 
-def exact_by_probes(state: GridState, low: int, work: Path) -> int:
-    """The exact margin of `state`, known to be at least `low`: probes "at least low + 1?" upward
-    (one table for all of them)."""
+def exact_by_probes(state: GridState, low: int, work: Path, compute: bool = True) -> tuple[int, bool]:
+    """(margin, settled) of `state`, known to be at least `low`: probes "at least low + 1?" upward
+    (one table for all of them); without `compute`, as far as the work file goes."""
     from engine.grid.jitsearch import JitSearch
 
     search = None
     x = low + 1
     while True:
-        if (format_position(state), x) not in _probes(work) and search is None:
+        if compute and (format_position(state), x) not in _probes(work) and search is None:
             search = JitSearch(state.board, table_bits=24)
-        if not _probe(state, x, work, search):
-            return x - 1
+        holds = _probe(state, x, work, search, compute)
+        if holds is None:
+            return x - 1, False
+        if not holds:
+            return x - 1, True
         x += 1
+
+
+def root_walk(work: Path, win: tuple[int, int], compute: bool = True) -> dict:
+    """The empty board's margin: the exact value v of the winning first move's position, then for
+    each other first move (one per symmetry class) "does it reach v + 1?"; a move that does
+    becomes the best, its exact value the new v, and the walk goes on. Settled when every class
+    was probed and the best move's value is exact. Without `compute`, as far as the work file goes."""
+    empty = GridState()
+    best = win
+    value, exact = exact_by_probes(empty.apply(Place(*win)), 1, work, compute)
+    if not exact:
+        return {"best": best, "at_least": value, "settled": False, "exact_children": {}}
+    exact_children = {win: value}
+    for piece, cell in root_classes(ExactSearch([0] * 16)):
+        if (piece, cell) in exact_children:
+            continue
+        child = empty.apply(Place(piece, cell))
+        holds = _probe(child, value + 1, work, compute=compute)
+        if holds is None:
+            return {"best": best, "at_least": value, "settled": False, "exact_children": exact_children}
+        if holds:
+            best = (piece, cell)
+            value, exact = exact_by_probes(child, value + 1, work, compute)
+            if not exact:
+                return {"best": best, "at_least": value, "settled": False, "exact_children": exact_children}
+            exact_children[best] = value
+            print(f"{piece}@{cell_name(cell)} is worth {value}", flush=True)
+    return {"best": best, "at_least": value, "settled": True, "exact_children": exact_children}
 
 
 def line_positions(start: GridState) -> list[GridState]:
@@ -124,7 +160,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", type=Path, required=True, help="probe results (JSON lines), appended to")
     ap.add_argument("--write", type=Path, help="write the book from the work file instead of probing")
-    ap.add_argument("--skip-first", action="store_true", help="only the line positions (not after 1@a1)")
+    ap.add_argument("--skip-first", action="store_true", help="only the line positions (not the probes)")
+    ap.add_argument("--no-line", action="store_true", help="only the probes (not the line positions)")
     args = ap.parse_args()
     win = _root_win()
     if win is None:
@@ -140,7 +177,7 @@ def main() -> None:
     JitSearch([1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0], table_bits=4).search(-1, 0)
     lines = [json.loads(line) for line in args.work.read_text().splitlines()] if args.work.exists() else []
     have = {rec["position"] for rec in lines if "exact" in rec}
-    for state in line_positions(first):  # cheap ones first: a table per position
+    for state in [] if args.no_line else line_positions(first):  # cheap ones first
         if format_position(state) in have:
             continue
         solved = solve(state)
@@ -148,45 +185,28 @@ def main() -> None:
             out.write(json.dumps({"position": format_position(state), "exact": solved.value,
                                   "best": solved.best.notation(), "nodes": solved.nodes,
                                   "cpu_s": round(solved.seconds, 1)}) + "\n")
-    if args.skip_first:
-        return
-    value = exact_by_probes(first, 1, args.work)
-    # (3) the empty board: its margin is `value` when no other first move reaches value + 1
-    for piece, cell in root_classes(ExactSearch([0] * 16)):
-        if (piece, cell) == win:
-            continue
-        child = empty.apply(Place(piece, cell))
-        if _probe(child, value + 1, args.work):
-            print(f"{piece}@{cell_name(cell)} reaches {value + 1}: the empty board's margin is more",
-                  flush=True)
-            return
+    if not args.skip_first:
+        print(root_walk(args.work, win), flush=True)
 
 
 def write_book(path: Path, work: Path, empty: GridState, first: GridState, win: tuple[int, int]) -> None:
     """The book from the work file: exact values where both probes around them finished, the outcome
-    and a bound elsewhere (the empty board, unless every other first move was shown not to beat
-    the winning one)."""
-    probes = _probes(work)
+    and the best proved bound elsewhere (the empty board, until every first move was probed)."""
     records = [json.loads(line) for line in work.read_text().splitlines()] if work.exists() else []
-    text = format_position(first)
-    x = 2
-    while probes.get((text, x)):
-        x += 1
-    settled = (text, x) in probes  # at least x - 1 and not at least x
-    root_move = next(a for a in empty.legal_actions() if (a.piece, a.cell) == win).notation()
-    root: dict = {"position": format_position(empty), "best": root_move}
-    others = [(p, c) for p, c in root_classes(ExactSearch([0] * 16)) if (p, c) != win]
-    if settled and all(probes.get((format_position(empty.apply(Place(p, c))), x)) is False
-                       for p, c in others):
-        root.update(value=x - 1, source="bench/grid_book.py probes of every first move")
+    walk = root_walk(work, win, compute=False)
+    best = Place(*walk["best"]).notation()
+    root: dict = {"position": format_position(empty), "best": best}
+    if walk["settled"]:
+        root.update(value=walk["at_least"], source="bench/grid_book.py probes of every first move")
     else:
-        root.update(outcome=1, at_least=x - 1 if settled else 1,
+        root.update(outcome=1, at_least=walk["at_least"],
                     source="bench/grid_empty_board.py --jit (bench/results/grid_empty_board.jsonl) and "
-                           "bench/grid_book.py probes")
+                           "bench/grid_book.py probes (not every first move probed)")
     entries = [root]
-    if settled:
-        keep = [r.get("move") for r in records if r.get("position") == text and r.get("move_keeps") == x - 1]
-        entry = {"position": text, "value": x - 1, "source": "bench/grid_book.py probes"}
+    for (piece, cell), value in walk["exact_children"].items():
+        text = format_position(empty.apply(Place(piece, cell)))
+        keep = [r.get("move") for r in records if r.get("position") == text and r.get("move_keeps") == value]
+        entry = {"position": text, "value": value, "source": "bench/grid_book.py probes"}
         if keep:
             entry["best"] = keep[-1]
         entries.append(entry)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.grid import GridState, Place, parse_position
+from engine.grid import GridState, Place, format_position, parse_position
 from engine.grid.book import BOOK_PATH, lookup
 from engine.grid.exact import SYMMETRIES, ExactSearch
 from engine.grid.solver import solve
@@ -48,10 +48,18 @@ def test_every_entry_is_a_value_or_an_outcome_with_its_bound():
         if rec.get("best"):
             move = next(a for a in state.legal_actions() if a.notation() == rec["best"])
             assert isinstance(move, Place)
-    root = lookup(GridState().board)
-    assert root is not None and root.outcome == 1 and root.best == (1, 0)
     proof = [json.loads(line) for line in (ROOT / "bench/results/grid_empty_board.jsonl").read_text().splitlines()]
     assert any(r["question"] == "win" and r["p1_wins"] and r["move"] == [1, 0] for r in proof)
+    root = lookup(GridState().board)
+    assert root is not None and root.outcome == 1 and root.best is not None
+    # the root's move and bound are those a finished probe (or an exact entry) proved
+    child = GridState().apply(Place(*root.best))
+    after = lookup(child.board)
+    probes = [json.loads(line) for line in (ROOT / "bench/results/grid_book_work.jsonl").read_text().splitlines()]
+    text = format_position(child)
+    bound = root.value if root.value is not None else root.at_least
+    assert (after is not None and after.value == bound) or any(
+        r.get("position") == text and r.get("at_least") == bound and r.get("holds") for r in probes)
 
 
 def test_sampled_deep_entries_match_a_fresh_search():
@@ -92,15 +100,16 @@ def _cli(*args: str) -> dict:
 def test_grid_solve_of_the_empty_board_answers_from_the_book():
     out = _cli("grid", "solve", EMPTY, "--outcome")
     assert out["exact"] is True and out["book"] is True
-    assert out["outcome"] == "player 1 wins" and out["best"] == "1@a1"
-    margin = _cli("grid", "solve", EMPTY, "--time", "1")
     root = lookup(GridState().board)
-    assert root is not None
+    assert root is not None and root.best is not None
+    move = Place(*root.best).notation()
+    assert out["outcome"] == "player 1 wins" and out["best"] == move
+    margin = _cli("grid", "solve", EMPTY, "--time", "1")
     if root.value is None:  # only the outcome is proved: the margin stays an estimate, honestly
         assert margin["exact"] is False and margin["value"] >= root.at_least
     else:
         assert margin["exact"] is True and margin["value"] == root.value
-    assert margin["best"] == "1@a1" and margin["book"] is True
+    assert margin["best"] == move and margin["book"] is True
 
 
 @pytest.mark.parametrize("text", [EMPTY])
