@@ -142,7 +142,8 @@ def root_walk(work: Path, win: tuple[int, int], compute: bool = True) -> dict:
             if not exact:
                 return {"best": best, "at_least": value, "settled": False, "exact_children": exact_children}
             exact_children[best] = value
-            print(f"{piece}@{cell_name(cell)} is worth {value}", flush=True)
+            if compute:
+                print(f"{piece}@{cell_name(cell)} is worth {value}", flush=True)
     return {"best": best, "at_least": value, "settled": True, "exact_children": exact_children}
 
 
