@@ -37,7 +37,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 from grid_empty_board import root_classes  # noqa: E402
 
 from engine.grid import GridState, Place, cell_name, format_position  # noqa: E402
-from engine.grid.exact import ExactSearch  # noqa: E402
+from engine.grid.exact import SYMMETRIES, ExactSearch  # noqa: E402
 from engine.grid.solver import solve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +130,8 @@ def root_walk(work: Path, win: tuple[int, int], compute: bool = True) -> dict:
         return {"best": best, "at_least": value, "settled": False, "exact_children": {}}
     exact_children = {win: value}
     for piece, cell in root_classes(ExactSearch([0] * 16)):
-        if (piece, cell) in exact_children:
+        if any(p == piece and min(g[c] for g in SYMMETRIES) == min(g[cell] for g in SYMMETRIES)
+               for p, c in exact_children):  # that class is settled (the representative may differ)
             continue
         child = empty.apply(Place(piece, cell))
         holds = _probe(child, value + 1, work, compute=compute)
