@@ -105,9 +105,17 @@ def grid_page(r: dict[str, Any]) -> str:
                    "the pure-Python one.\n")
     e = g["empty_board"]
     kind = "exact" if e.get("exact") else "heuristic: the exact search did not finish in the limit"
+    if e.get("book"):
+        kind += ", from the opening book" if e.get("exact") else "; the move from the opening book"
     out.append(f"\nEmpty board, `grid solve` with --time {num(e['time_limit_s'])}: value {e['value']} "
                f"({kind}), "
-               f"best move {e['best']}, {num(e['cpu_s'], 3)} CPU s.\n\n")
+               f"best move {e['best']}, {num(e['cpu_s'], 3)} CPU s.")
+    who = e.get("outcome")
+    if who:
+        how = ("exact, from the opening book" if who["book"] else "exact") if who["exact"] else "not settled"
+        out.append(f" With `--outcome`: {who['answer'] or 'unknown'} ({how}), best move {who['best']}, "
+                   f"{num(who['cpu_s'], 3)} CPU s.")
+    out.append("\n\n")
     out.append("| best-path evaluation of full boards | boards/s |\n|---|---:|\n")
     out.append(f"| `engine.grid.best_path` | {num(g['best_path_boards_per_s'])} |\n")
     out.append(f"| naive recursive path walk (baseline) | {num(g['naive_best_path_boards_per_s'])} |\n")

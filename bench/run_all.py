@@ -194,7 +194,12 @@ def bench_grid(empties: list[int], positions: int, seconds: float, empty_limit: 
     t = time.process_time()
     empty = grid_solver.solve(GridState(), time_limit=empty_limit)  # what `grid solve` does (--time)
     book = {"value": empty.value, "best": empty.best.notation() if empty.best else None,
-            "exact": empty.exact, "cpu_s": time.process_time() - t, "time_limit_s": empty_limit}
+            "exact": empty.exact, "cpu_s": time.process_time() - t, "time_limit_s": empty_limit,
+            "book": empty.book}
+    t = time.process_time()
+    who = grid_solver.solve(GridState(), time_limit=empty_limit, outcome=True)  # `grid solve --outcome`
+    book["outcome"] = {"answer": who.to_json().get("outcome"), "exact": who.exact, "book": who.book,
+                       "best": who.best.notation() if who.best else None, "cpu_s": time.process_time() - t}
     boards = [tuple(random.Random(i).sample(range(1, 17), 16)) for i in range(200)]
     engine_rate = cpu_rate(lambda: len([best_path(b, 0) for b in boards]), seconds)
     naive_rate = cpu_rate(lambda: len([naive_best(b, 0) for b in boards]), seconds)

@@ -205,9 +205,40 @@ def test_compiled_pair_bounds_hold_every_filling_and_are_tighter():
             margins.append(final_margin(board))
         search = jitsearch.JitSearch(state.board, table_bits=4)
         tables = jitsearch._tables()
-        low, high = jitsearch._pair_bounds(search.st, search.sums, search.emp, *tables)
+        low, high = jitsearch._pair_bounds(search.st, search.sums, search.emp, *tables, search.eg[32:])
         plain_low, plain_high = search.margin_bounds()
         assert low <= min(margins) and high >= max(margins), state.board
         assert plain_low <= low and high <= plain_high
         tighter += (plain_low, plain_high) != (low, high)
     assert tighter >= 5
+
+
+def test_piece_swap_bound_holds_and_the_search_that_skips_by_it_is_exact():
+    """The compiled search skips a move (q, c) when an earlier (p, c) of the same node is at least
+    2|p - q| below its window: swapping p and q everywhere in the rest of the game moves every path
+    sum by at most |p - q|, so each best path too and the margin by at most twice that. The lemma
+    against plain minimax, then the search that uses it against plain minimax and the Python search
+    (which does not), on positions where it skips."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    from engine.grid import Place
+
+    rng = random.Random(64)
+    for _ in range(2):
+        state = random_position(rng, 4)
+        for cell in state.empty_cells():
+            values = {p: brute_force_value(state.apply(Place(p, cell))) for p in state.reserve()}
+            for p in values:
+                for q in values:
+                    assert abs(values[p] - values[q]) <= 2 * abs(p - q)
+    skipped = 0
+    for empties, count in ((4, 6), (5, 4), (6, 4), (7, 3)):
+        for i in range(count):
+            state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
+            want = brute_force_value(state) if empties <= 5 else solve_previous(state).value
+            search = jitsearch.JitSearch(state.board, table_bits=10)
+            sign = 1 if state.placed % 2 == 0 else -1
+            assert sign * search.exact_value() == want, state.board
+            skipped += int(search.st[20])
+    assert skipped >= 10

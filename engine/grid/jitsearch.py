@@ -6,7 +6,7 @@ instead of about twelve. Differences forced by compiled code: the table is a fix
 slots of 32 bytes (about 134 MB) indexed by a 64-bit Zobrist code of the board under the symmetry
 that gives the smallest code, with a second independent code stored to confirm a hit; a slot is
 overwritten by a position with at least as many empty cells. A deadline is checked every 65 536
-nodes. Three shortcuts the Python search does not take:
+nodes. Four shortcuts the Python search does not take:
 - **The last three cells** are filled directly: the value comes from the final margins of the k!
   fillings (`_endgame`), with no nodes below.
 - **Interchangeable cells.** A path is live while its lowest possible sum is below the highest
@@ -17,8 +17,15 @@ nodes. Three shortcuts the Python search does not take:
 - **Pair bounds** (from PAIR_FROM empty cells, where the per-path bounds do not settle a node):
   Player 2's path j minus Player 1's path i gains nothing from the empty cells both cross, which
   bounds the margin much tighter where best paths cross on empty cells (`_pair_bounds`); about
-  half the nodes at 12 empty cells.
-The table's move is tried before the moves are generated and sorted (most nodes are cut by it).
+  half the nodes at 12 empty cells. Both players' paths are visited lowest possible sum first, so a
+  path of Player 1 usually stops after a few of Player 2's (it can no longer raise either bound).
+- **Piece swap bound.** After (p, cell) and (q, cell) the two positions differ only in which of p
+  and q is still to come: swapping the two pieces in every continuation maps the games onto each
+  other, and on the final boards every path sum differs by at most |p - q|, so each best path too
+  and the margin by at most 2|p - q|. A node skips (q, cell) once an earlier (p, cell) came back at
+  least 2|p - q| below its window (about 30% fewer nodes at 12 empty cells).
+The table's move is tried first, then the best-scored move, and only then are the others sorted
+(most nodes are cut by one of the first two).
 
 `available()` says whether numba imports (the optional `fast` extra); `engine.grid.solver` uses this
 module for positions with JIT_FROM or more empty cells when it does, and engine/grid/exact.py
@@ -84,9 +91,7 @@ for _s in (0, 1):
     for _c in range(CELLS):
         _CPM[_s, _c] = sum(1 << i for i, p in enumerate(PATHS[_s]) if _c in p)
 _SYM = np.array(SYMMETRIES, np.int64)
-# cells shared by Player 1's path i and Player 2's path j (a 16-bit mask), and bit counts of 16 bits
-_SHARED = np.array([[sum(1 << c for c in set(p) & set(q)) for q in PATHS[1]] for p in PATHS[0]], np.int64)
-_POP = np.array([bin(v).count("1") for v in range(1 << 16)], np.uint8)  # 64 KB: stays in cache
+_PM = np.array([[sum(1 << c for c in p) for p in PATHS[s]] for s in (0, 1)], np.int64)  # cells of each path
 PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
@@ -103,7 +108,8 @@ if numba is not None:
 
     @_jit
     def _place(st, sums, emp, zk, piece, cell):  # noqa: ANN001, ANN202 - compiled, typed by numba
-        # st: [0..15] board, 16 reserve mask, 17 placed, 18 nodes, 19 abort, 20 deadline check count
+        # st: [0..15] board, 16 reserve mask, 17 placed, 18 nodes, 19 abort, 20 moves skipped by
+        # the piece swap bound
         st[cell] = piece
         for s in range(2):
             for k in range(_CPN[s, cell]):
@@ -247,14 +253,25 @@ if numba is not None:
         return best
 
     @_jit
-    def _pair_bounds(st, sums, emp, plo, phi):  # noqa: ANN001, ANN202
+    def _pop16(x):  # noqa: ANN001, ANN202
+        """Set bits of a 16-bit mask (SWAR: a few register operations, no table read)."""
+        x = x - ((x >> 1) & 0x5555)
+        x = (x & 0x3333) + ((x >> 2) & 0x3333)
+        x = (x + (x >> 4)) & 0x0F0F
+        return (x + (x >> 8)) & 0x1F
+
+    @_jit
+    def _pair_bounds(st, sums, emp, plo, phi, pb):  # noqa: ANN001, ANN202
         """(low, high) of the final margin p2_best - p1_best from pairs of paths, tighter than
         _bounds: Player 2's path j minus Player 1's path i gets nothing from the empty cells they
         share (whatever piece goes there counts on both sides), and the largest pieces for j's own
         empty cells and the smallest for i's (or the other way round) are different pieces. Then
         margin <= max over i of min over j of the highest (P2_j - P1_i), and >= max over i of
         min over j of the lowest (one P1 path is at least the best one, every P2 path at least
-        the best one), i and j over the paths that can be their player's best."""
+        the best one), i and j over the paths that can be their player's best.
+        Both sides are visited lowest possible sum first, so the min over j of a path i usually
+        falls below both maxima found so far after a few j, and that i can stop early: it can no
+        longer raise either. pb: 160 int64 of scratch."""
         lo = plo[st[16]]
         hi = phi[st[16]]
         empty = 0
@@ -268,29 +285,52 @@ if numba is not None:
         for i in range(20):
             top0 = min(top0, sums[0, i] + hi[emp[0, i]])
             top1 = min(top1, sums[1, i] + hi[emp[1, i]])
-        js = np.empty(20, np.int64)
-        nj = 0
-        for j in range(20):
-            if sums[1, j] + lo[emp[1, j]] <= top1:
-                js[nj] = j
+        ni = 0  # pb[0:20] Player 1's candidate paths, pb[40:60] their lowest sums (sorted)
+        nj = 0  # pb[20:40] Player 2's, pb[60:80] theirs
+        for i in range(20):
+            low = sums[0, i] + lo[emp[0, i]]
+            if low <= top0:
+                q = ni
+                while q > 0 and pb[40 + q - 1] > low:
+                    pb[q] = pb[q - 1]
+                    pb[40 + q] = pb[40 + q - 1]
+                    q -= 1
+                pb[q] = i
+                pb[40 + q] = low
+                ni += 1
+            low = sums[1, i] + lo[emp[1, i]]
+            if low <= top1:
+                q = nj
+                while q > 0 and pb[60 + q - 1] > low:
+                    pb[20 + q] = pb[20 + q - 1]
+                    pb[60 + q] = pb[60 + q - 1]
+                    q -= 1
+                pb[20 + q] = i
+                pb[60 + q] = low
                 nj += 1
+        for q in range(nj):  # Player 2's candidates' sums, empty counts, empty cells
+            j = pb[20 + q]
+            pb[80 + q] = sums[1, j]
+            pb[100 + q] = emp[1, j]
+            pb[120 + q] = _PM[1, j] & empty
         up = -INF
         down = -INF
-        for i in range(20):
+        for r in range(ni):
+            i = pb[r]
             e1 = emp[0, i]
             s1 = sums[0, i]
-            if s1 + lo[e1] > top0:
-                continue
+            m1 = _PM[0, i] & empty
             top = INF
             bottom = INF
             for q in range(nj):
-                j = js[q]
-                shared = np.int64(_POP[empty & _SHARED[i, j]])
-                a = emp[1, j] - shared
+                shared = _pop16(m1 & pb[120 + q])
+                a = pb[100 + q] - shared
                 b = e1 - shared
-                d = sums[1, j] - s1
+                d = pb[80 + q] - s1
                 top = min(top, d + hi[a] - lo[b])
                 bottom = min(bottom, d + lo[a] - hi[b])
+                if top <= up and bottom <= down:
+                    break
             up = max(up, top)
             down = max(down, bottom)
         return down, up
@@ -370,7 +410,7 @@ if numba is not None:
         return best
 
     @_jit
-    def _search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, alpha, beta, limit):  # noqa: ANN001, ANN202
+    def _search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, alpha, beta, limit):  # noqa: ANN001, ANN202
         st[18] += 1
         if st[19]:
             return 0
@@ -392,7 +432,7 @@ if numba is not None:
         if vhi <= alpha:
             return vhi
         if n >= PAIR_FROM:
-            plo2, phi2 = _pair_bounds(st, sums, emp, plo, phi)
+            plo2, phi2 = _pair_bounds(st, sums, emp, plo, phi, eg[32:])
             if sign > 0:
                 vlo, vhi = max(vlo, plo2), min(vhi, phi2)
             else:
@@ -439,38 +479,58 @@ if numba is not None:
         p0 = first if first >= 0 and st[first & 15] == 0 and st[16] >> (first >> 4) & 1 else -1
         move, score = mv[n], sc[n]
         k = -1
-        order = move[:1]  # typed placeholder until the moves are generated
+        h = -1  # index of the best-scored move, tried before the others are sorted
+        order = move[:1]  # typed placeholder until the moves are sorted
         j = 0
         t = 0
         while True:
             if t == 0 and p0 >= 0:
                 m = p0
+            elif k < 0:
+                k = _gen(st, sums, emp, plo, phi, move, score, wt[n])
+                for q in range(k):
+                    if move[q] != p0 and (h < 0 or score[q] < score[h]):
+                        h = q
+                if h < 0:
+                    break
+                m = move[h]
             else:
-                if k < 0:
-                    k = _gen(st, sums, emp, plo, phi, move, score, wt[n])
+                if j == 0:
                     order = np.argsort(score[:k], kind="mergesort")
-                while j < k and move[order[j]] == p0:
+                while j < k and (move[order[j]] == p0 or order[j] == h):
                     j += 1
                 if j >= k:
                     break
                 m = move[order[j]]
                 j += 1
-            t += 1
             piece = m >> 4
             cell = m & 15
+            # Piece swap bound: this move's value is within 2|piece - p| of an earlier (p, cell)
+            # (see the module docstring); skip it when that already keeps it at or below a.
+            bound = INF
+            for q in range(t):
+                if tr[n, 0, q] & 15 == cell:
+                    bound = min(bound, tr[n, 1, q] + 2 * abs(piece - (tr[n, 0, q] >> 4)))
+            if bound <= a:
+                best = max(best, bound)
+                st[20] += 1
+                continue
             _place(st, sums, emp, zk, piece, cell)
             if best_move < 0:
-                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -b, -a,
+                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -b, -a,
                                  limit)
             else:
-                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -a - 1,
+                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -a - 1,
                                  -a, limit)
                 if a < value < b:
-                    value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, -b,
+                    value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -b,
                                      -value, limit)
             _unplace(st, sums, emp, zk, piece, cell)
             if st[19]:
                 return 0
+            tr[n, 0, t] = m
+            tr[n, 1, t] = value  # not a cut-off: an upper bound of the move's value
+            t += 1
             if value > best:
                 best = value
                 best_move = m
@@ -523,7 +583,8 @@ class JitSearch(ExactAnswers):
         # per-depth move buffers of the compiled search
         self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
         self.wt = np.zeros((17, 2, CELLS))
-        self.eg = np.zeros(32, np.int64)  # the endgame's scratch
+        self.tr = np.zeros((17, 2, 256), np.int64)  # per depth: moves tried and their values
+        self.eg = np.zeros(192, np.int64)  # scratch: the endgame's [0:32], the pair bounds' [32:]
         for s in (0, 1):
             for i in range(20):
                 self.emp[s, i] = 7
@@ -554,7 +615,7 @@ class JitSearch(ExactAnswers):
         limit = self.deadline if self.deadline is not None else 0.0
         plo, phi = _tables()
         value = int(_search(self.st, self.sums, self.emp, self.zk, self.tt, plo, phi, self.mv, self.sc,
-                            self.wt, self.eg, alpha, beta, limit))
+                            self.wt, self.eg, self.tr, alpha, beta, limit))
         if self.st[19]:
             self.st[19] = 0
             raise SearchTimeout
@@ -572,4 +633,13 @@ class JitSearch(ExactAnswers):
         return [(int(m) >> 4, int(m) & 15) for m in _moves(self.st, self.sums, self.emp, first, *_tables())]
 
     def _table_move(self) -> int:
-        return -1  # the compiled search orders its own nodes; the root's first move needs no hint
+        """The table's move for this position (piece * 16 + cell), or -1: after a search that
+        failed high it is a move that proved that bound (the root's slot is never overwritten
+        during its own search: nothing below it has as many empty cells)."""
+        keys = self.zk[0]
+        g = int(np.argmin(keys))
+        row = self.tt[int(keys[g]) & (self.tt.shape[0] - 1)]
+        if row[0] != keys[g] or row[1] != self.zk[1, g] or row[3] >> 16 == 0:
+            return -1
+        tm = int(row[3]) & 0xFFFF
+        return (tm >> 4) * 16 + int(_SYM[g, tm & 15])  # each symmetry is its own inverse

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import EngineError
+from engine.grid import book
 from engine.grid.exact import ExactSearch, SearchTimeout
 from engine.grid.paths import CELLS, PATHS, cell_name
 from engine.grid.state import GridState, Place
@@ -65,6 +66,7 @@ class SolveResult:
     seconds: float
     principal: tuple[Place, ...] = field(default=())
     outcome_only: bool = False  # value is only the sign: 1 / 0 / -1 = Player 1 wins / draw / Player 2 wins
+    book: bool = False  # answered (or its move taken) from the opening book, engine/grid/book.json
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"outcome": _OUTCOME_NAMES[(self.value > 0) - (self.value < 0)]} \
@@ -78,6 +80,7 @@ class SolveResult:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
             "principal": [m.notation() for m in self.principal],
+            **({"book": True} if self.book else {}),
         }
 
 
@@ -377,7 +380,9 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
     the compiled search is ready), otherwise deepens 2 plies per pass; at the deadline it returns
     the deepest completed pass (exact=False unless it reached the end). `max_depth` caps the plies
     (a fixed-strength computer player). With `outcome` the exact search settles only who wins
-    (value 1, 0 or -1 from Player 1's view), which is much faster than the margin."""
+    (value 1, 0 or -1 from Player 1's view), which is much faster than the margin. A position in
+    the opening book (engine/grid/book.py) is answered from it when the book holds what is asked
+    (book=True); where it holds only the outcome, a margin search keeps the book's move and bound."""
     if not isinstance(state, GridState):
         raise EngineError(f"the 4x4 solver needs a highway-grid state, got {type(state).__name__}")
     start = time.perf_counter()
@@ -387,6 +392,13 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
         return SolveResult((value > 0) - (value < 0) if outcome else value, None, True, 0, 0, 0.0,
                            outcome_only=outcome)
     deadline = start + time_limit if time_limit is not None else None
+    entry = book.lookup(state.board) if max_depth is None else None
+    mover = state.placed % 2
+    if entry is not None and entry.best is not None:
+        move = Place(entry.best[0], entry.best[1], mover)
+        known = entry.outcome if outcome else entry.value
+        if known is not None:  # proved: no search
+            return SolveResult(known, move, True, n, 0, time.perf_counter() - start, (move,), outcome, True)
     if max_depth is None and (time_limit is None or outcome):
         try:
             return _exact(state, deadline, outcome)
@@ -423,6 +435,12 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
                              time.perf_counter() - start)
     if result.exact:
         return result
+    if entry is not None and entry.best is not None and entry.at_least is not None:
+        # Only a bound is proved here: the estimate, kept within it, with the book's move, which
+        # keeps the proved outcome (a heuristic move may not).
+        move = Place(entry.best[0], entry.best[1], mover)
+        return SolveResult(max(result.value, entry.at_least), move, False, result.depth, search.nodes,
+                           time.perf_counter() - start, (move,), book=True)
     return SolveResult(result.value, result.best, False, result.depth, search.nodes,
                        time.perf_counter() - start, (result.best,) if result.best else ())
 

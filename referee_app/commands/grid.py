@@ -149,7 +149,11 @@ def _run_solve(args: argparse.Namespace) -> int:
     print(f"best move: {result.best.notation()}")
     if len(result.principal) > 1:
         print("best play: " + " ".join(m.notation() for m in result.principal))
-    print(f"searched {result.nodes} nodes in {result.seconds:.2f} s")
+    if result.book and result.exact:
+        print("answered from the opening book (engine/grid/book.json), no search")
+    else:
+        print(f"searched {result.nodes} nodes in {result.seconds:.2f} s"
+              + (" (the move from the opening book)" if result.book else ""))
     return 0
 
 
