@@ -218,6 +218,7 @@ def _belief(state: Any, scored: dict[str, tuple[float, Any]]) -> BuildBelief | N
 
 
 START_DIRECTIONS = 36  # where no road was read: table ends tried around a start column
+START_NEAREST = 0.75  # of the stick's reach: the nearest table end tried (a flatter road overhangs more)
 
 
 def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
@@ -243,10 +244,11 @@ def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observati
             if math.hypot(near[0] - x, near[1] - y) < calib.sizes.column_diameter_mm * 2 and \
                     0.6 * reach <= math.hypot(far[0] - x, far[1] - y) <= 1.1 * reach:
                 ends += [(far[0] + dx, far[1] + dy) for dx in grid for dy in grid]
-        if not ends:
-            run = math.sqrt(max((0.9 * reach) ** 2 - unit**2, 0.0))
-            ends = [(x + run * math.cos(a), y + run * math.sin(a))
-                    for a in np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)]
+        if not ends:  # the road's table end lies anywhere the stick reaches: rings a grid step apart
+            top = math.sqrt(max(reach**2 - unit**2, 0.0))
+            runs = np.arange(top, START_NEAREST * top, -(step if step > 0 else 10.0))
+            ends = list({(snap(x + run * math.cos(a)), snap(y + run * math.sin(a))) for run in runs
+                         for a in np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)})
         for dx in grid:
             for dy in grid:
                 qx, qy = snap(x) + dx, snap(y) + dy
