@@ -219,6 +219,7 @@ def _belief(state: Any, scored: dict[str, tuple[float, Any]]) -> BuildBelief | N
 
 START_DIRECTIONS = 36  # where no road was read: table ends tried around a start column
 START_NEAREST = 0.75  # of the stick's reach: the nearest table end tried (a flatter road overhangs more)
+START_BEST_DIRECTIONS = 2  # directions of the rough ring whose spans are all tried
 
 
 def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
@@ -229,7 +230,7 @@ def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observati
     from engine.tokyo import NewSupport, Start
     from vision.tokyo.piece_evidence import score_build
 
-    unit, reach = calib.sizes.unit_mm, calib.sizes.stick_length_mm
+    reach = calib.sizes.stick_length_mm
     who = state.rules.colors[state.current_player()]
     snap = (lambda v: float(round(v / step) * step)) if step > 0 else float
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
@@ -244,11 +245,8 @@ def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observati
             if math.hypot(near[0] - x, near[1] - y) < calib.sizes.column_diameter_mm * 2 and \
                     0.6 * reach <= math.hypot(far[0] - x, far[1] - y) <= 1.1 * reach:
                 ends += [(far[0] + dx, far[1] + dy) for dx in grid for dy in grid]
-        if not ends:  # the road's table end lies anywhere the stick reaches: rings a grid step apart
-            top = math.sqrt(max(reach**2 - unit**2, 0.0))
-            runs = np.arange(top, START_NEAREST * top, -(step if step > 0 else 10.0))
-            ends = list({(snap(x + run * math.cos(a)), snap(y + run * math.sin(a))) for run in runs
-                         for a in np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)})
+        if not ends:
+            ends = _start_ends(maps, calib, known, snap(x), snap(y), step, snap)
         for dx in grid:
             for dy in grid:
                 qx, qy = snap(x) + dx, snap(y) + dy
@@ -264,6 +262,28 @@ def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observati
                     if key not in scored or s.total + placed > scored[key][0]:
                         scored[key] = (s.total + placed, action)
     return _belief(state, scored)
+
+
+def _start_ends(maps: Any, calib: Any, known: np.ndarray, x: float, y: float, step: float,
+                snap: Any) -> list[tuple[float, float]]:
+    """Table ends for a start road no road was read for: its direction from one ring of
+    `START_DIRECTIONS` (the road's band says which way it runs whatever its span), then every span
+    the stick reaches, a grid step apart, along the few best directions (its span is what the
+    heights and the overhang make it: one ring at a guessed span put it a grid step short)."""
+    from vision.tokyo.piece_evidence import score_build
+
+    unit, reach = calib.sizes.unit_mm, calib.sizes.stick_length_mm
+    top = math.sqrt(max(reach**2 - unit**2, 0.0))
+    mid = (1 + START_NEAREST) / 2 * top
+    angles = np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)
+    rough = [score_build(maps, calib, known, x, y, 1, False, np.array([x + mid * math.cos(a),
+                                                                     y + mid * math.sin(a), 0.0]),
+                         base_on_table=True).total for a in angles]
+    best = [angles[k] for k in np.argsort(rough)[::-1][:START_BEST_DIRECTIONS]]
+    turn = 2 * math.pi / START_DIRECTIONS / 2
+    runs = np.arange(top, START_NEAREST * top, -(step if step > 0 else 10.0))
+    return list({(snap(x + run * math.cos(a + da)), snap(y + run * math.sin(a + da)))
+                 for a in best for da in (-turn, 0.0, turn) for run in runs})
 
 
 def _with_crossings(state: Any, action: Any) -> Any:
