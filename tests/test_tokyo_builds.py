@@ -161,12 +161,11 @@ def test_grey_spots_puts_a_blob_back_on_the_table():
     """A grey disc drawn where a column stands on a plain mat is found there; the mat is not."""
     import cv2
 
+    from datasets.match_sim import Setup
+    from datasets.match_sim.tokyo import camera
     from referee_app.games.tokyo_builds import known_pieces
     from vision.tokyo import TokyoCalibration
     from vision.tokyo.piece_evidence import column_hull, grey_spots, known_mask, piece_maps
-
-    from datasets.match_sim import Setup
-    from datasets.match_sim.tokyo import camera
 
     calib = TokyoCalibration(camera(Setup(640, 360, 550.0, 40.0, fov_deg=50.0), 0.0))
     cam = calib.camera
