@@ -73,3 +73,32 @@ def test_a_knocked_road_is_a_mismatch(tmp_path):
     knocked = reading(START_SUPPORTS, [START_STICKS[0], ((100.0, -200.0), (200.0, -200.0), (None, None), "loose")])
     session, said = run(tmp_path, [started] * 2 + [knocked] * 2)
     assert [e.kind for e in said] == [events.MISMATCH] and "missing" in said[0].data["message"]
+
+
+def test_a_short_lived_misread_of_other_items_does_not_make_a_clear_build_a_question():
+    """A loose stick misread for two frames (never long enough to be raised) then the build, clear in
+    every frame after: committed, not asked. It was a question while any change that had led in two
+    frames counted as a rival, though it changed other items than the build's."""
+    from referee_app.decoder import candidates as cand
+    from referee_app.decoder.decide import Decoder
+    from referee_app.games.base import Explanation, Observation
+
+    state = engine.get_game("tokyo-highway").new_state()
+    action = dt.seen_action(state, "purple start (-150,-60) table (-150,-170)")
+
+    class Fake:
+        def expected(self, state):
+            return {}
+
+        def candidates(self, state, table):
+            return [cand.nothing(), cand.other(scope={"loose"}, loose=True), cand.act(action, {"build": "K"})]
+
+        def explain(self, state, seen):
+            return Explanation()
+
+    decoder = Decoder(Fake(), frames_needed=2)
+    loose = {"loose": {1: 0.85, None: 0.15}}
+    built = {"build": {"K": 0.95, None: 0.05}}
+    said = [decoder.push(Observation({}, beliefs=b), state) for b in (loose, loose, built, built)]
+    assert said[:3] == [None, None, None]
+    assert said[3] is not None and said[3].action == action and not said[3].candidates

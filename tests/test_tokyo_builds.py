@@ -100,3 +100,78 @@ def test_a_view_with_nothing_to_align_on_is_left_as_it_is():
     calib = TokyoCalibration(dt.demo_camera(), PieceSizes())
     image = shot(dt.scene_from_state(GAME.new_state()), dt.demo_camera(), seed=21)
     assert camera_drift(GAME.new_state(), calib, piece_maps(image)) is None
+
+
+@pytest.fixture(scope="module")
+def green_start():
+    """Tuning seed 1, the set-up's second start road: a one-unit column almost hidden under its road.
+    The reader sees neither (its reading holds purple's column only)."""
+    from datasets.match_sim import Setup
+    from datasets.match_sim.tokyo import simulate
+    from vision.tokyo import TokyoCalibration
+
+    sim = simulate(1, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0))
+    ph = sim.photographer
+    k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 1)
+    image = ph.expose(ph.light(sim.draw(sim.scenes[k].content, ph.pose), sim.scenes[k], k), 10 * k)
+    state = play(STARTED[0])
+    return image, state, TokyoCalibration.from_dict(sim.extra["calibration"])
+
+
+def _maps(image, calib):
+    import cv2
+
+    from vision.tokyo.piece_evidence import piece_maps, scaled
+
+    small = scaled(calib, 0.5)
+    return small, piece_maps(cv2.resize(image, (small.camera.width, small.camera.height),
+                                        interpolation=cv2.INTER_AREA))
+
+
+def test_a_column_the_reader_missed_is_found_from_its_grey_plastic(green_start):
+    from referee_app.games.tokyo_builds import known_pieces
+    from vision.tokyo.piece_evidence import grey_spots, known_mask
+
+    image, state, calib = green_start
+    small, maps = _maps(image, calib)
+    known = known_mask(small, maps.grey.shape, *known_pieces(state, small))
+    spots = grey_spots(maps, small, known)
+    assert len(spots) == 1, spots  # the new column only: the known one is explained
+    x, y = spots[0]
+    assert abs(x - 150) < 10 and abs(y + 60) < 10
+
+
+def test_a_start_road_the_reader_did_not_see_is_read_at_its_own_span(green_start):
+    """No column and no road in the reader's reading: the build is still read, and its table end where
+    the stick put it (110 mm from the column; the one ring tried before, at 0.9 of the stick's reach,
+    put it a grid step short)."""
+    from referee_app.games.tokyo_builds import read_builds
+    from vision.beliefs import EMPTY
+
+    image, state, calib = green_start
+    small, maps = _maps(image, calib)
+    reading = {"supports": [{"x_mm": -150.0, "y_mm": -62.0, "height": 1}], "sticks": []}
+    builds = read_builds(state, small, maps, reading, 10.0)
+    assert builds is not None
+    best = max((k for k in builds.belief if k is not EMPTY), key=lambda k: builds.belief[k])
+    assert best == "(150,-60) h1 from table (150,-170)", sorted(builds.belief.items(), key=lambda kv: -kv[1])[:3]
+
+
+def test_grey_spots_puts_a_blob_back_on_the_table():
+    """A grey disc drawn where a column stands on a plain mat is found there; the mat is not."""
+    import cv2
+
+    from datasets.match_sim import Setup
+    from datasets.match_sim.tokyo import camera
+    from referee_app.games.tokyo_builds import known_pieces
+    from vision.tokyo import TokyoCalibration
+    from vision.tokyo.piece_evidence import column_hull, grey_spots, known_mask, piece_maps
+
+    calib = TokyoCalibration(camera(Setup(640, 360, 550.0, 40.0, fov_deg=50.0), 0.0))
+    cam = calib.camera
+    image = np.full((cam.height, cam.width, 3), (120, 200, 220), np.uint8)
+    cv2.fillConvexPoly(image, column_hull(calib, 40.0, -20.0, 0.0, 20.0), (140, 140, 140))
+    maps = piece_maps(image)
+    known = known_mask(calib, maps.grey.shape, *known_pieces(play(), calib))
+    spots = grey_spots(maps, calib, known)
+    assert len(spots) == 1 and abs(spots[0][0] - 40) < 5 and abs(spots[0][1] + 20) < 5, spots

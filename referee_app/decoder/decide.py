@@ -168,9 +168,14 @@ class Decoder:
             return None  # already said
         if best.kind == OTHER and ranked.margin < STRONG and votes < self.persist:
             return None
-        # another change led nearly as often (a reading flickering between two): not clear
+        # another change led nearly as often (a reading flickering between two): not clear. Not rivals:
+        # "wait" (a column standing ready for its road is the build's own first half), and "something
+        # else" of other items than the best's (a misread loose stick that never persisted says nothing
+        # about which build stands; it made every Tokyo build after it a question)
         rival = max(2, self.frames_needed - 1)
-        if any(v >= rival and k != key and k[0] != NOTHING for k, v in self._votes.items()):
+        items = {i for i, _ in key[2]}
+        if any(v >= rival and k != key and k[0] not in (NOTHING, WAIT)
+               and (k[0] != OTHER or items & {i for i, _ in k[2]}) for k, v in self._votes.items()):
             if best.kind == OTHER:
                 return None
             ranked.margin = min(ranked.margin, 0.0)

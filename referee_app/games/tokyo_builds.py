@@ -35,6 +35,9 @@ NEAR_GRID = 1  # grid steps around the read position tried in x and y
 # the reader's own measurement of where a column stands is evidence too: within a few mm (its error
 # on the renders and photos, docs/vision/tokyo.md), a Gaussian of this spread
 POSITION_SIGMA_MM = 4.0
+# a place found from unexplained grey pixels alone (vision.tokyo.piece_evidence.grey_spots): the blob's
+# lowest pixels put back on the table, within about a grid step of the column's centre
+GREY_SPOT_SIGMA_MM = 8.0
 
 
 @dataclass
@@ -126,6 +129,22 @@ def new_positions(state: Any, observation: dict[str, Any],
     return out
 
 
+def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
+                phantom: frozenset[int]) -> list[tuple[float, float, float]]:
+    """The places (x, y, their spread in mm) a new column may stand: where the reader saw one, and
+    where grey plastic shows that no piece of the match explains (the reader misses a one-unit
+    column whose road covers most of it)."""
+    from vision.tokyo.piece_evidence import grey_spots
+
+    d = calib.sizes.column_diameter_mm
+    out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
+    for x, y in grey_spots(maps, calib, known):
+        if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
+                all(math.hypot(px - x, py - y) >= d for px, py, _ in out):
+            out.append((x, y, GREY_SPOT_SIGMA_MM))
+    return out
+
+
 def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
                 phantom: frozenset[int] = frozenset()) -> BuildBelief | None:
     """The belief over the builds that could have put the new column(s) read where they stand
@@ -136,16 +155,16 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
 
     if state.is_terminal():
         return None
-    spots = new_positions(state, observation, phantom)
+    columns, sticks = known_pieces(state, calib)
+    known = known_mask(calib, maps.grey.shape, columns, sticks)
+    spots = build_spots(state, calib, maps, known, observation, phantom)
     if not spots:
         return None
     if state.in_setup:
-        return _read_starts(state, calib, maps, observation, step, spots)
+        return _read_starts(state, calib, maps, known, observation, step, spots)
     unit = calib.sizes.unit_mm
     reach = calib.sizes.stick_length_mm
     diameter = calib.sizes.column_diameter_mm
-    columns, sticks = known_pieces(state, calib)
-    known = known_mask(calib, maps.grey.shape, columns, sticks)
     tops = _tops(state, unit)
     # the builder is the base's owner (a road belongs to the support it leaves from: out of turn, if
     # it is not theirs to move), by colour, as the page and the log write it
@@ -153,13 +172,13 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     scored: dict[str, tuple[float, Any]] = {}
     hulls: dict = {}
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
-    for x, y in spots:
+    for x, y, sigma in spots:
         for h in range(1, MAX_HEIGHT + 1):
             cx, cy = (round(x / step) * step, round(y / step) * step) if step > 0 else (x, y)
             for dx in grid:
                 for dy in grid:
                     qx, qy = float(cx + dx), float(cy + dy)
-                    placed = _placement(qx - x, qy - y)
+                    placed = _placement(qx - x, qy - y, sigma)
                     for base in state.supports:
                         run = math.hypot(base.x - qx, base.y - qy)
                         if run < 1.5 * diameter or math.hypot(run, (h - base.height) * unit) > reach:
@@ -175,9 +194,9 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     return _belief(state, scored)
 
 
-def _placement(dx: float, dy: float) -> float:
+def _placement(dx: float, dy: float, sigma: float = POSITION_SIGMA_MM) -> float:
     """The reader's position measurement as nats on the image evidence's scale (a log-prior)."""
-    return -TEMPERATURE * (dx * dx + dy * dy) / (2 * POSITION_SIGMA_MM**2)
+    return -TEMPERATURE * (dx * dx + dy * dy) / (2 * sigma**2)
 
 
 def _belief(state: Any, scored: dict[str, tuple[float, Any]]) -> BuildBelief | None:
@@ -199,24 +218,24 @@ def _belief(state: Any, scored: dict[str, tuple[float, Any]]) -> BuildBelief | N
 
 
 START_DIRECTIONS = 36  # where no road was read: table ends tried around a start column
+START_NEAREST = 0.75  # of the stick's reach: the nearest table end tried (a flatter road overhangs more)
+START_BEST_DIRECTIONS = 2  # directions of the rough ring whose spans are all tried
 
 
-def _read_starts(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
-                 spots: list[tuple[float, float]]) -> BuildBelief | None:
+def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
+                 step: float, spots: list[tuple[float, float, float]]) -> BuildBelief | None:
     """The set-up's start roads: a one-unit column carrying a road down to the table. The table end
     is taken near the far end of a road the reader saw leaving the column, else tried all round it
     at the span the set's stick gives a one-unit climb; each scored as a build is."""
     from engine.tokyo import NewSupport, Start
-    from vision.tokyo.piece_evidence import known_mask, score_build
+    from vision.tokyo.piece_evidence import score_build
 
-    unit, reach = calib.sizes.unit_mm, calib.sizes.stick_length_mm
-    columns, sticks = known_pieces(state, calib)
-    known = known_mask(calib, maps.grey.shape, columns, sticks)
+    reach = calib.sizes.stick_length_mm
     who = state.rules.colors[state.current_player()]
     snap = (lambda v: float(round(v / step) * step)) if step > 0 else float
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
     scored: dict[str, tuple[float, Any]] = {}
-    for x, y in spots:
+    for x, y, sigma in spots:
         ends = []
         for st in observation.get("sticks") or []:
             pts = st.get("endpoints_mm")
@@ -227,13 +246,11 @@ def _read_starts(state: Any, calib: Any, maps: Any, observation: dict[str, Any],
                     0.6 * reach <= math.hypot(far[0] - x, far[1] - y) <= 1.1 * reach:
                 ends += [(far[0] + dx, far[1] + dy) for dx in grid for dy in grid]
         if not ends:
-            run = math.sqrt(max((0.9 * reach) ** 2 - unit**2, 0.0))
-            ends = [(x + run * math.cos(a), y + run * math.sin(a))
-                    for a in np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)]
+            ends = _start_ends(maps, calib, known, snap(x), snap(y), step, snap)
         for dx in grid:
             for dy in grid:
                 qx, qy = snap(x) + dx, snap(y) + dy
-                placed = _placement(qx - x, qy - y)
+                placed = _placement(qx - x, qy - y, sigma)
                 for tx, ty in ends:
                     t = (snap(tx), snap(ty))
                     if math.hypot(t[0] - qx, t[1] - qy) > reach:
@@ -245,6 +262,28 @@ def _read_starts(state: Any, calib: Any, maps: Any, observation: dict[str, Any],
                     if key not in scored or s.total + placed > scored[key][0]:
                         scored[key] = (s.total + placed, action)
     return _belief(state, scored)
+
+
+def _start_ends(maps: Any, calib: Any, known: np.ndarray, x: float, y: float, step: float,
+                snap: Any) -> list[tuple[float, float]]:
+    """Table ends for a start road no road was read for: its direction from one ring of
+    `START_DIRECTIONS` (the road's band says which way it runs whatever its span), then every span
+    the stick reaches, a grid step apart, along the few best directions (its span is what the
+    heights and the overhang make it: one ring at a guessed span put it a grid step short)."""
+    from vision.tokyo.piece_evidence import score_build
+
+    unit, reach = calib.sizes.unit_mm, calib.sizes.stick_length_mm
+    top = math.sqrt(max(reach**2 - unit**2, 0.0))
+    mid = (1 + START_NEAREST) / 2 * top
+    angles = np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)
+    rough = [score_build(maps, calib, known, x, y, 1, False, np.array([x + mid * math.cos(a),
+                                                                     y + mid * math.sin(a), 0.0]),
+                         base_on_table=True).total for a in angles]
+    best = [angles[k] for k in np.argsort(rough)[::-1][:START_BEST_DIRECTIONS]]
+    turn = 2 * math.pi / START_DIRECTIONS / 2
+    runs = np.arange(top, START_NEAREST * top, -(step if step > 0 else 10.0))
+    return list({(snap(x + run * math.cos(a + da)), snap(y + run * math.sin(a + da)))
+                 for a in best for da in (-turn, 0.0, turn) for run in runs})
 
 
 def _with_crossings(state: Any, action: Any) -> Any:

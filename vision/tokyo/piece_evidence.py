@@ -291,3 +291,32 @@ def warp_to_calibrated(image: np.ndarray, drift: np.ndarray) -> np.ndarray:
 
 def warp_maps(maps: PieceMaps, drift: np.ndarray) -> PieceMaps:
     return PieceMaps(*(warp_to_calibrated(m, drift) for m in (maps.grey, maps.road, maps.yellow)))
+
+
+GREY_SPOT_PX = 12  # grey pixels (half size) an unexplained blob needs to be a column's place: a one-unit
+# column under its road still shows about twice this much at 550 mm (noise specks are a few pixels)
+
+
+def grey_spots(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
+               min_px: int = GREY_SPOT_PX) -> list[tuple[float, float]]:
+    """Where on the table (mm) grey plastic shows that no known piece explains: each blob's lowest
+    pixels put back onto the table, moved half a column away from the camera (the lowest pixels are
+    the column's near side). The reader misses a short column whose road covers most of its body;
+    the candidates drawn there are scored like any other, so a spurious blob costs time, not a move."""
+    mask = ((maps.grey > 0) & (known == 0)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    cam, r = calib.camera, calib.sizes.column_diameter_mm / 2
+    out = []
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] < min_px:
+            continue
+        x0, y0, w, h = (int(v) for v in stats[k, :4])
+        ys, xs = np.nonzero(labels[y0:y0 + h, x0:x0 + w] == k)
+        low = ys >= ys.max() - 1
+        uv = np.array([[xs[low].mean() + x0, ys.max() + y0 + 0.5]])
+        p = cam.ray_to_plane(uv, 0.0)[0]
+        away = p[:2] - cam.centre[:2]
+        p2 = p[:2] + r * away / max(float(np.linalg.norm(away)), 1e-9)
+        out.append((float(p2[0]), float(p2[1])))
+    return out
