@@ -202,24 +202,27 @@ class TileWindow:
             c = round((edge - self.origin[0]) * px_per_mm)
             if -reach < c < w + reach:
                 cols = slice(max(0, c - reach), min(w, c + reach))
-                still = _still_gap(mask[:, cols], same[:, cols], grey[:, cols], first[:, cols], px_per_mm)
+                still = _still_gap(mask[:, cols], same[:, cols], grey[:, cols], first[:, cols], px_per_mm,
+                                   along=(1, 0))
                 out[:, cols] = _fill(out[:, cols], still, px_per_mm)
         for edge in {t.rect[1] for t in cal.sheet.tiles} - {0.0}:
             r = round((edge - self.origin[1]) * px_per_mm)
             if -reach < r < h + reach:
                 rows = slice(max(0, r - reach), min(h, r + reach))
-                still = _still_gap(mask[rows], same[rows], grey[rows], first[rows], px_per_mm)
+                still = _still_gap(mask[rows], same[rows], grey[rows], first[rows], px_per_mm, along=(0, 1))
                 out[rows] = _fill(out[rows], still, px_per_mm)
         return out
 
 
 def _still_gap(mask: np.ndarray, same: np.ndarray, grey: np.ndarray, first: np.ndarray,
-               px_per_mm: float) -> np.ndarray:
+               px_per_mm: float, along: tuple[int, int]) -> np.ndarray:
     """The gap pixels (`mask`) that still show the table: those that look as at the first look
-    (`same`), and those still darker than the paper around them by half their first contrast or
-    more. A glare or a shadow changes a gap's grey level as much as a die over it does (tuning seed
-    1, A4 tiles: a glare left the middle seam unfilled across a pool, read as a large object for a
-    move), but it leaves the dark line in the paper; a die over the gap hides it."""
+    (`same`), and those on a dark line along the seam (`along`: (1, 0) a seam down the view, (0, 1)
+    across it), still darker than the paper around them by half their first contrast or more, for
+    half a die's length or more. A glare or a shadow changes a gap's grey level as much as a die
+    over it does (tuning seed 1, A4 tiles: a glare left the middle seam unfilled across a pool, read
+    as a large object for a move), but it leaves the dark line in the paper; a die over the gap hides
+    it, and its pips over the gap are dark dots, not a line (filled, a 2 read as a 1)."""
     if not mask.any():
         return mask
     r = round(GAP_FILL_MM * px_per_mm) + 3
@@ -230,8 +233,13 @@ def _still_gap(mask: np.ndarray, same: np.ndarray, grey: np.ndarray, first: np.n
         return cv2.blur(g.astype(np.float32) * keep, (2 * r + 1, 2 * r + 1)) / den - g
 
     before = contrast(first)
-    dark = (before > GAP_CHANGE) & (contrast(grey) > 0.5 * before)
-    return mask & (same | dark.astype(np.uint8))
+    dark = (before > GAP_CHANGE) & (contrast(grey) > 0.5 * before) & (mask > 0)
+    # where along the seam the line shows at all (across the gap's width), then only runs of it
+    line = dark.any(axis=1 if along[0] else 0).astype(np.uint8).reshape(1, -1)
+    run = max(3, round(0.5 * DIE_MM * px_per_mm))
+    line = cv2.morphologyEx(line, cv2.MORPH_OPEN, np.ones((1, run), np.uint8)).ravel()
+    shown = line[:, None] if along[0] else line[None, :]
+    return mask & (same | np.broadcast_to(shown, mask.shape))
 
 
 def _fill(image: np.ndarray, mask: np.ndarray, px_per_mm: float) -> np.ndarray:
