@@ -144,6 +144,9 @@ def _tile(sheet: TiledSheet, name: str) -> TileSpec:
     return next(t for t in sheet.tiles if t.name == name)
 
 
+Looks = tuple[np.ndarray, np.ndarray]  # a view as BGR and as grey
+
+
 @dataclass
 class TileWindow:
     tile: str
@@ -152,8 +155,8 @@ class TileWindow:
     zones: list[Zone]  # in window coordinates
     reader: Any
     # the table seen through the seams' gaps, per view ("top", "faces"): (calibration it was made for,
-    # off-paper mask, the view's grey at its first look)
-    gaps: dict[str, tuple[Any, np.ndarray, np.ndarray | None]] = field(default_factory=dict)
+    # off-paper mask, the view at its first look: BGR and grey)
+    gaps: dict[str, tuple[Any, np.ndarray, Looks | None]] = field(default_factory=dict)
     view: np.ndarray | None = None  # image px -> flat view px of the fit the empty look was learned on
     borrowed: bool = False  # ... and that fit was a neighbour's (this tile's markers not seen then)
 
@@ -177,7 +180,7 @@ class TileWindow:
     def fill_gaps(self, view: str, image: np.ndarray, view_to_image: np.ndarray, cal: TiledCalibration,
                   px_per_mm: float) -> np.ndarray:
         """`image` (this window's view `view`) with the gaps between tiles filled in where they still
-        look as at the view's first look (see vision.tiled: a dark seam line swamps the local
+        show the table as at the view's first look (see vision.tiled: a dark seam line swamps the local
         contrast of a white die beside it); a gap that changed has a die over it and is kept."""
         key = tuple(id(c) for c in cal.tiles.values())
         if view not in self.gaps or self.gaps[view][0] != key:
@@ -190,9 +193,9 @@ class TileWindow:
             return image
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if first is None:
-            self.gaps[view] = (key, mask, grey)
-            first = grey
-        still = mask & (cv2.absdiff(grey, first) < GAP_CHANGE).astype(np.uint8)
+            first = (image.copy(), grey)
+            self.gaps[view] = (key, mask, first)
+        same = (cv2.absdiff(grey, first[1]) < GAP_CHANGE).astype(np.uint8)
         out = image.copy()
         h, w = image.shape[:2]
         reach = round((SEAM_BAND_MM + GAP_FILL_MM) * px_per_mm) + 4
@@ -202,13 +205,63 @@ class TileWindow:
             c = round((edge - self.origin[0]) * px_per_mm)
             if -reach < c < w + reach:
                 cols = slice(max(0, c - reach), min(w, c + reach))
-                out[:, cols] = _fill(out[:, cols], still[:, cols], px_per_mm)
+                still = _still_gap(mask[:, cols], same[:, cols], image[:, cols], first[0][:, cols], px_per_mm,
+                                   along=(1, 0))
+                out[:, cols] = _fill(out[:, cols], still, px_per_mm)
         for edge in {t.rect[1] for t in cal.sheet.tiles} - {0.0}:
             r = round((edge - self.origin[1]) * px_per_mm)
             if -reach < r < h + reach:
                 rows = slice(max(0, r - reach), min(h, r + reach))
-                out[rows] = _fill(out[rows], still[rows], px_per_mm)
+                still = _still_gap(mask[rows], same[rows], image[rows], first[0][rows], px_per_mm,
+                                   along=(0, 1))
+                out[rows] = _fill(out[rows], still, px_per_mm)
         return out
+
+
+def _still_gap(mask: np.ndarray, same: np.ndarray, image: np.ndarray, first: np.ndarray,
+               px_per_mm: float, along: tuple[int, int]) -> np.ndarray:
+    """The gap pixels (`mask`) that still show the table: those that look as at the first look
+    (`same`), and, along the seam (`along`: (1, 0) a seam down the view, (0, 1) across it), runs of
+    half a die or more where the gap still has the table's colour, brighter or darker. A glare or a
+    shadow changes a gap's grey level as much as a die over it does (tuning seed 1, A4 tiles: a glare
+    left the middle seam unfilled across a pool, read as a large object), but a glare adds white
+    light and a shadow takes some away: the table's hue stays. A die over the gap has its own (a
+    white one none), and so have its pips: they are kept (a gap darker than the paper, the first
+    test tried, also filled a blue die's body and its white pips: a 5 in a pool read as a 3)."""
+    if not mask.any():
+        return mask
+    now, was = _chroma(image), _chroma(first)
+    n2 = was[0] ** 2 + was[1] ** 2
+    k = (now[0] * was[0] + now[1] * was[1]) / np.maximum(n2, 1.0)
+    off = (now[0] - k * was[0]) ** 2 + (now[1] - k * was[1]) ** 2
+    hue = (n2 >= TABLE_CHROMA ** 2) & (k >= 0.4) & (k <= 1.6) & (off <= 0.25 * n2)
+    r = round(GAP_FILL_MM * px_per_mm) + 3
+    keep = (mask == 0).astype(np.float32)
+    den = np.maximum(cv2.blur(keep, (2 * r + 1, 2 * r + 1)), 1e-3)
+
+    def contrast(g: np.ndarray) -> np.ndarray:  # the paper around a pixel, less the pixel
+        return cv2.blur(g * keep, (2 * r + 1, 2 * r + 1)) / den - g
+
+    grey, grey0 = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY).astype(np.float32) for v in (image, first))
+    before = contrast(grey0)
+    dark = (before > GAP_CHANGE) & (contrast(grey) > 0.5 * before)
+    table = hue & dark & (mask > 0)
+    # where along the seam the table shows at all (across the gap's width), then only runs of it
+    line = table.any(axis=1 if along[0] else 0).astype(np.uint8).reshape(1, -1)
+    run = max(3, round(0.5 * DIE_MM * px_per_mm))
+    line = cv2.morphologyEx(line, cv2.MORPH_OPEN, np.ones((1, run), np.uint8)).ravel()
+    shown = np.broadcast_to(line[:, None] if along[0] else line[None, :], mask.shape)
+    # there the gap's blurred edges are filled too, but not what is dark in another colour (a pip)
+    return mask & (same | (shown & ~(dark & ~hue)).astype(np.uint8))
+
+
+def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Red less blue and green less blue: unchanged by white light added, scaled by light taken away."""
+    f = bgr.astype(np.float32)
+    return f[..., 2] - f[..., 0], f[..., 1] - f[..., 0]
+
+
+TABLE_CHROMA = 12.0  # grey levels: a first look of a gap less coloured than this says nothing of its hue
 
 
 def _fill(image: np.ndarray, mask: np.ndarray, px_per_mm: float) -> np.ndarray:

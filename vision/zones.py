@@ -79,6 +79,7 @@ class ZoneDiceReader:
         self._grey_of: tuple[np.ndarray, np.ndarray] | None = None  # see _grey
         self._pending: list[tuple[tuple[int, int, int, int], np.ndarray]] = []  # refreshes to apply
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
+        self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
         if value_order not in ("pips", "learned"):
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
@@ -179,6 +180,7 @@ class ZoneDiceReader:
                 out.unreadable[z.name] = "something covers the cell but it is not a die"
             out.dice[z.name] = dice
         self._apply_refreshes(out)
+        self._had = {name for name, dice in out.dice.items() if dice}
         return out
 
     def _apply_refreshes(self, out: ZoneReading) -> None:
@@ -276,15 +278,21 @@ class ZoneDiceReader:
                                   max(by0 - centre[1], 0, centre[1] - by1)))
 
         on = [bl for bl in blobs if off_centre(bl) <= 0.25 * self.die_mm * self.px]
-        if not on and not self._centre_marked(a, b, centre):
-            out.dice[z.name] = []
-            if not blobs:
-                self._refresh_if_clean(z, sheet_obs)
-            return
         # no blob on the centre, but a mark there: a light die may differ from the paper at its one
         # pip only (a white 1 whose edges lie along the printed outline: the closing has nothing to
         # join the pip to, tuning seed 3 at 600 mm / 20 degrees after a nudge), so the crop reader,
         # on the die's top face where it stands, says whether it is a die
+        marked = not on and self._centre_marked(a, b, centre)
+        # a die pushed square into its cell's printed outline differs from the paper at its pips and
+        # corners only, too little for a blob (tuning seed 3, A4 tiles: a nudged white 1 on B04 read
+        # as gone); a cell that held a die a frame ago and does not look empty asks the crop reader,
+        # which must then be sure
+        kept = not on and not marked and z.name in self._had
+        if not on and not marked and not kept:
+            out.dice[z.name] = []
+            if not blobs:
+                self._refresh_if_clean(z, sheet_obs)
+            return
         kind = min(on, key=off_centre)[4] if on else "die"
         if kind != "die":
             out.unreadable[z.name] = kind
@@ -294,7 +302,7 @@ class ZoneDiceReader:
         # the die's top face: on the cell, a die wide (the blob also holds its sides)
         box = _square(np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px, self.die_mm * self.px)
         value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True)
-        if readings["learned"][2] < NOT_A_DIE:
+        if readings["learned"][2] < (LEARNED_SURE if kept else NOT_A_DIE):
             # what stands on the cell's centre is no die's top face: a neighbour's shadow or side
             out.dice[z.name] = []
             return
