@@ -12,7 +12,7 @@ sheet fresh): what is kept is the dice. The rule for
 "changed" is the 4x4 and Railroad Ink readers' (vision/tiles/reuse.py): enough
 pixels moved by more than noise does, or the box's mean brightness moved (the light changed). Another
 calibration (the board moved, or was found again) changes every zone. Each zone is compared with the
-pixels it was read from, in the last two frames that read anything: the boxes read again are copied
+pixels it was read from, in the last frame that read anything: the boxes read again are copied
 into the kept image, so a slow drift still adds up until it counts.
 """
 
@@ -96,10 +96,13 @@ class ZoneWatch:
     """The camera pixels each zone was read from and what it read, for the last `depth` frames that
     read anything, under one `key`: a tuple of the objects the zones were read through (calibration,
     zone reader ...), the same objects while nothing moved. A zone that looks as it did in any of them
-    keeps that frame's reading: a hand passing over the board changes every zone for one frame, and
-    once it has gone the zones look as they did before it came."""
+    keeps that frame's reading."""
 
-    def __init__(self, depth: int = 2) -> None:
+    # depth 1: only the last frame that read anything. Keeping the reading of the frame before it too
+    # (depth 2, so a zone looks "as before" once a hand has passed) lost report seed 105 at 1920x1080 /
+    # 850 mm / 30 degrees from its 6th move on (6/24; 24/24 at depth 1 and without reuse): a reading
+    # older than the last one can be kept where the table changed since
+    def __init__(self, depth: int = 1) -> None:
         self.depth = depth
         self.key: Any = None
         self.boxes: dict[str, Box] = {}
