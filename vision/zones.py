@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.board3d import FaceView, warp_roi
 from vision.types import VisionError
+from vision.zones_one import one_pip_face
 
 
 @dataclass(frozen=True)
@@ -164,9 +165,12 @@ class ZoneDiceReader:
                 # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
                 value, vconf, colour, readings, at = self._value(top_bgr, box, z, faces, learned=faced)
                 if faced and readings["learned"][2] < NOT_A_DIE:
-                    if kind != "die":
-                        out.unreadable[z.name] = kind
-                    continue  # a die's shadow or side: the crop reader sees no die there
+                    pip = self._one_face(faces, box, readings) if z.many else None
+                    if pip is None:
+                        if kind != "die":
+                            out.unreadable[z.name] = kind
+                        continue  # a die's shadow or side: the crop reader sees no die there
+                    at = pip  # a light 1, its pip on its face's centre (vision/zones_one.py)
                 if faced and not _inside(at / self.px, z, 0.25 * self.die_mm):
                     continue  # its top face stands outside the zone: a neighbour's die seen in perspective
                 near = [float(np.linalg.norm(at - seen)) for seen in where]
@@ -407,8 +411,7 @@ class ZoneDiceReader:
         window = None if z.many else self._window(z, 4.0)
         changed = self._changed if changed is None else changed
         if faces is not None:
-            box = _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
-                                                          [box[2], box[3]], [box[0], box[3]]])))
+            box = _on_faces(faces, box)
             image = faces.image
             changed = self._changed_on(faces)
         readings: dict[str, tuple] = {}
@@ -437,6 +440,14 @@ class ZoneDiceReader:
         # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
         # trusted less then (a reading below the loop's threshold is put to the players)
         return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
+
+    def _one_face(self, faces: FaceView, box: np.ndarray, readings: dict[str, Any]) -> np.ndarray | None:
+        """The pip of a light die showing 1 in the tray or pool blob `box` (top view), on the top-face
+        view, when the pips counted 1 and the pip sits on a light face inside the blob; else None."""
+        if readings.get("pips", (0, 0.0))[0] != 1:
+            return None
+        return one_pip_face(self._grey(faces.image), _on_faces(faces, box), self.die_mm * self.px,
+                            self._changed_on(faces))
 
     def _grey(self, image: np.ndarray) -> np.ndarray:
         """The view in grey, converted once per frame (every die's pip count looks at it)."""
@@ -491,6 +502,12 @@ NOT_A_DIE = 0.5  # on the top-face view, a cell's blob the crop reader gives les
 def _inside(point_mm: np.ndarray, z: Zone, slack_mm: float) -> bool:
     x, y = float(point_mm[0]), float(point_mm[1])
     return z.x - slack_mm <= x <= z.x + z.w + slack_mm and z.y - slack_mm <= y <= z.y + z.h + slack_mm
+
+
+def _on_faces(faces: FaceView, box: np.ndarray) -> np.ndarray:
+    """The bounds on the top-face view of a top-view box."""
+    return _bounds(faces.from_sheet_view(np.array([[box[0], box[1]], [box[2], box[1]],
+                                                   [box[2], box[3]], [box[0], box[3]]])))
 
 
 def _bounds(pts: np.ndarray) -> np.ndarray:

@@ -1,0 +1,64 @@
+"""Whether a light die showing 1 stands in a tray or pool blob, from its pip's place (vision.zones).
+
+The crop reader's chance that a blob is a die is unstable on a light 1: the face is nearly blank, and
+in perspective (a 30 degree camera) its chance swings 0.09-0.87 from frame to frame, so the die was
+taken for a shadow in most frames. The pip counter's "1" alone is no presence test either: it looks
+1.5 dice around a blob, so a die's shadow beside a 1 counts that 1's pip. A 1 face is told by where
+its pip is: one large round dark mark in or at the edge of the blob (in perspective a white die's
+blob is mostly its side and shadow), ringed by a face as light as the paper with no other mark on it
+(a shadow's ring is darker than paper; another face has more pips). The die's centre is then that
+pip, so a shadow blob beside a 1 that finds the same pip is read as the same die, not a second one.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+ONE_PIP_AREA = (1.75, 2.6)  # a 1's pip, in plain pip areas (vision.zones.count_pips's pip_area)
+RING = (0.2, 0.36)  # the face ring round a 1's pip, in die sides: inside the top face at any turn
+FACE_LIGHT = 35.0  # grey levels a light face may lie below the paper round it (a shadow: far more)
+REACH = 0.5  # die sides: a 1's pip may lie this far outside its blob (in perspective the blob is
+# mostly the die's side and shadow, its top face at the blob's edge)
+LIT_SHARE = 0.85  # share of the ring that must be that light (the ring touches no edge or shadow)
+
+
+def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
+                 changed: np.ndarray | None = None) -> np.ndarray | None:
+    """The centre (px of `grey`) of the pip of a light die showing 1 whose face lies in `blob`
+    (x0, y0, x1, y1 on the same view: the blob of its body and shadow), or None when none does."""
+    H, W = grey.shape[:2]
+    x0, y0, x1, y1 = (float(v) for v in blob)
+    cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, 1.5 * die_px
+    a0, b0 = max(0, int(cx - half)), max(0, int(cy - half))
+    a1, b1 = min(W, int(cx + half)), min(H, int(cy + half))
+    if a1 - a0 < die_px or b1 - b0 < die_px:
+        return None
+    g = cv2.GaussianBlur(grey[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
+    paper = float(np.percentile(g, 70))
+    dark = (paper - g) > max(80.0, 0.55 * (paper - float(g.min())))
+    if changed is not None:  # printed marks are on the empty sheet too
+        dark &= changed[b0:b1, a0:a1] > 0
+    n, _lab, stats, cents = cv2.connectedComponentsWithStats(dark.astype(np.uint8))
+    pip_area = np.pi * (0.09 * die_px) ** 2
+    pips = []
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        lo, hi = ONE_PIP_AREA
+        if lo * pip_area <= area <= hi * pip_area and max(cw, ch) <= 1.6 * min(cw, ch):
+            pips.append(cents[i] + (a0, b0))
+    if len(pips) != 1:
+        return None
+    px, py = pips[0]
+    reach = REACH * die_px
+    if not (x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach):
+        return None  # the pip of a die further off: not this blob's die
+    yy, xx = np.mgrid[b0:b1, a0:a1]
+    r = np.hypot(xx - px, yy - py) / die_px
+    ring = (r >= RING[0]) & (r <= RING[1])
+    if ring.sum() < 0.5 * np.pi * (RING[1] ** 2 - RING[0] ** 2) * die_px ** 2:
+        return None  # the ring runs off the view
+    lit = g[ring] >= paper - FACE_LIGHT
+    if float(lit.mean()) < LIT_SHARE or bool(dark[ring].any()):
+        return None
+    return np.array([px, py], np.float64)
