@@ -5,12 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+# fast: numba, so the compiled 4x4 search (and the opening book's re-searches) are tested too
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,fast]' \
+  || .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 # The learned detectors' smoke test (train one epoch, export ONNX, read it back without torch) needs
 # the training extra: about 6 GB, installed in CI or when HIGHWAY_TRAIN_TESTS=1. Without it that one
 # test is skipped; a failed install is reported and the rest of the suite still runs.
 if [ "${CI:-}" = "true" ] || [ "${HIGHWAY_TRAIN_TESTS:-}" = "1" ]; then
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,train]' \
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev,train,fast]' \
     || echo "scripts/test.sh: the training extra did not install; the training smoke test will be skipped" >&2
 fi
 # The page tests drive a real headless Chromium from Debian's packages (no browser download).

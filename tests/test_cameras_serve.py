@@ -204,7 +204,7 @@ def test_views_that_cannot_be_read_together_fall_back_to_camera_one_and_come_bac
 
     real = vision.tokyo.read_tokyo_views
 
-    def broken(images, calibrations):
+    def broken(images, calibrations, **options):
         raise RuntimeError("no common view")
 
     monkeypatch.setattr(vision.tokyo, "read_tokyo_views", broken)

