@@ -260,15 +260,19 @@ class ZoneDiceReader:
 
     def _relearn_from(self, obs: np.ndarray, free: np.ndarray) -> None:
         """Take the view (normalised, `obs`) as the empty sheet wherever it shows none of the dice:
-        not where a die stood in the last frame (its box, `free`), nor where the view differs from the
-        old reference over a die-sized patch (a die put down with the move the camera was knocked
-        in). A misfit of the old reference differs only along the printed lines, a few pixels wide,
-        which the opening removes; the rest keeps the old reference until its zone is seen empty."""
-        side = max(3, int(0.5 * self.die_mm * self.px) | 1)
-        solid = cv2.morphologyEx((np.abs(obs - self.reference) > 0.6).astype(np.uint8), cv2.MORPH_OPEN,
-                                 np.ones((side, side), np.uint8))
-        solid = cv2.dilate(solid, np.ones((2 * side + 1, 2 * side + 1), np.uint8)) > 0
-        take = free & ~solid
+        not where a die stood in the last frame (`free` leaves its box out), nor within a die's side
+        of where the view differs from the old reference by more than a misfit explains (a die put
+        down with the move the camera was knocked in). A misfit of up to MISFIT_MM moves each printed
+        line by that much, so a view's pixel is explained when it lies within the old reference's
+        range round it; a die's pips and outline on the paper are not. The rest keeps the old
+        reference until its zone is seen empty."""
+        r = max(1, round(MISFIT_MM * self.px))
+        near = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+        lo, hi = cv2.erode(self.reference, near), cv2.dilate(self.reference, near)
+        new = ((obs < lo - 0.6) | (obs > hi + 0.6)).astype(np.uint8)
+        side = 2 * round(self.die_mm * self.px) + 1
+        new = cv2.dilate(new, np.ones((side, side), np.uint8)) > 0
+        take = free & ~new
         self.reference[take] = obs[take]
 
     def _faces_prep(self, faces: FaceView | None,
@@ -517,6 +521,7 @@ class ZoneDiceReader:
 MAX_REGISTER_MM = 6.0  # a registration moving the reference further is not believed: two calibrations
 # each off by up to 3 mm at the sheet's far corner (tuning seed 6 at 600 mm / 20 degrees, three markers:
 # 2.9 mm before its bump, 1.1 mm after; the fit moved the reference 3.0 mm, refused at the former 3 mm)
+MISFIT_MM = MAX_REGISTER_MM  # how far off the view re-learning explains the old reference to be
 REGISTER_GAIN = 0.9  # a registration is kept only when it lowers the misfit to the view at least this much
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
 SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
