@@ -216,38 +216,64 @@ class ZoneDiceReader:
             ref[free] += 0.25 * (obs[y0:y1, x0:x1][free] - ref[free])
         self._pending = []
 
-    def register(self, top_bgr: np.ndarray) -> float | None:
+    def register(self, top_bgr: np.ndarray, inside: np.ndarray | None = None) -> float | None:
         """Bring the learned empty sheet onto a new view of it (the camera or the sheet moved and was
-        re-localised). Each calibration is off by its own fraction of a millimetre, so the reference
-        learned through the old one lies up to about a millimetre off the new view: its printed
-        outlines then differ from the frame along thin lines that the blob mask closes into a frame
-        round a zone ("a large object" in the tray and a pool for the rest of the match, tuning seed
-        1 at 600 mm / 20 degrees). The printed sheet itself says where: an ECC fit of the reference to
-        the view, away from the dice last seen. Returns how far it moved the reference (mm), or None
-        when the fit failed or moved it implausibly far (the reference is then kept as it was)."""
+        re-localised). Each calibration is off by its own millimetre or two, so the reference learned
+        through the old one lies off the new view: its printed outlines then differ from the frame
+        along thin lines that the blob mask closes into a frame round a zone ("a large object" in the
+        tray and a pool for the rest of the match, tuning seed 1 at 600 mm / 20 degrees). The printed
+        sheet itself says where: an ECC fit of the reference to the view, away from the dice last seen,
+        believed when it moves the reference no further than two calibrations may disagree
+        (MAX_REGISTER_MM) and fits the view better than before. Otherwise the reference is re-learned
+        from the view (`_relearn_from`): a reference that misfits is never kept. `inside`: the view's
+        pixels that show the frame (see `read`). Returns how far the fit moved the reference (mm), or
+        None when it was re-learned instead."""
         if not self._learned:
             return None
         obs = _prep(top_bgr, self.px)
         if obs.shape != self.reference.shape:
             return None
-        free = np.ones(obs.shape, np.uint8)
+        free = np.ones(obs.shape, bool)
         if self._held_last is not None:
-            free[self._held_last] = 0
+            free &= ~self._held_last
+        if inside is not None:
+            free &= inside
         warp = np.eye(3, dtype=np.float32)
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
         try:
             _cc, warp = cv2.findTransformECC(obs.astype(np.float32), self.reference.astype(np.float32),
-                                             warp, cv2.MOTION_HOMOGRAPHY, criteria, free, 3)
+                                             warp, cv2.MOTION_HOMOGRAPHY, criteria, free.astype(np.uint8), 3)
         except cv2.error:
+            self._relearn_from(obs, free)
             return None
         h, w = obs.shape
         corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]], [[w / 2, h / 2]]], np.float32)
         moved = float(np.abs(cv2.perspectiveTransform(corners, warp) - corners).max()) / self.px
-        if not np.isfinite(moved) or moved > MAX_REGISTER_MM:
-            return None
-        self.reference = cv2.warpPerspective(self.reference, warp, (w, h), borderMode=cv2.BORDER_REPLICATE,
-                                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-        return moved
+        if np.isfinite(moved) and moved <= MAX_REGISTER_MM:
+            fitted = cv2.warpPerspective(self.reference, warp, (w, h), borderMode=cv2.BORDER_REPLICATE,
+                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+            if _misfit(obs, fitted, free) < REGISTER_GAIN * _misfit(obs, self.reference, free):
+                self.reference = fitted
+                return moved
+        self._relearn_from(obs, free)
+        return None
+
+    def _relearn_from(self, obs: np.ndarray, free: np.ndarray) -> None:
+        """Take the view (normalised, `obs`) as the empty sheet wherever it shows none of the dice:
+        not where a die stood in the last frame (`free` leaves its box out), nor within a die's side
+        of where the view differs from the old reference by more than a misfit explains (a die put
+        down with the move the camera was knocked in). A misfit of up to MISFIT_MM moves each printed
+        line by that much, so a view's pixel is explained when it lies within the old reference's
+        range round it; a die's pips and outline on the paper are not. The rest keeps the old
+        reference until its zone is seen empty."""
+        r = max(1, round(MISFIT_MM * self.px))
+        near = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+        lo, hi = cv2.erode(self.reference, near), cv2.dilate(self.reference, near)
+        new = ((obs < lo - 0.6) | (obs > hi + 0.6)).astype(np.uint8)
+        side = 2 * round(self.die_mm * self.px) + 1
+        new = cv2.dilate(new, np.ones((side, side), np.uint8)) > 0
+        take = free & ~new
+        self.reference[take] = obs[take]
 
     def _faces_prep(self, faces: FaceView | None,
                     roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray] | None:
@@ -492,7 +518,11 @@ class ZoneDiceReader:
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(framed[0], np.float32)
 
 
-MAX_REGISTER_MM = 3.0  # a registration that moves the reference further than this is not believed
+MAX_REGISTER_MM = 6.0  # a registration moving the reference further is not believed: two calibrations
+# each off by up to 3 mm at the sheet's far corner (tuning seed 6 at 600 mm / 20 degrees, three markers:
+# 2.9 mm before its bump, 1.1 mm after; the fit moved the reference 3.0 mm, refused at the former 3 mm)
+MISFIT_MM = MAX_REGISTER_MM  # how far off the view re-learning explains the old reference to be
+REGISTER_GAIN = 0.9  # a registration is kept only when it lowers the misfit to the view at least this much
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
 SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
 STRETCHED_DIE = 3.2  # die sides: the largest tray or pool blob still tried as one die in 3D
@@ -658,6 +688,11 @@ def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
     sq = cv2.blur(g * g, (win, win))
     std = np.sqrt(np.maximum(sq - mean * mean, 1.0))
     return (g - mean) / np.maximum(std, 12.0)
+
+
+def _misfit(a: np.ndarray, b: np.ndarray, where: np.ndarray) -> float:
+    """Mean absolute difference of two normalised views over `where`."""
+    return float(np.abs(a - b)[where].mean()) if where.any() else 0.0
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:

@@ -422,7 +422,7 @@ class BoardDiceReader:
                     faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm, roi=roi)
                 top = self._top_view(image, calib, roi)  # a flat tiled board: tiles blended
                 if self._read_with is not None and calib is not self._read_with and not self.tiled:
-                    self.registered_mm = self.zones.register(top)  # re-localised: the learned sheet follows
+                    self.registered_mm = self.zones.register(top, inside)  # re-localised: the sheet follows
                 self._read_with = calib
                 reading = self.zones.read(top, faces, skip=unseen, inside=inside, only=again,
                                           keep=self._watch.kept(source) if again is not None else None,
