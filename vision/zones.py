@@ -474,7 +474,7 @@ class ZoneDiceReader:
         if self._values is None:
             from vision.learned.crops import CropReader
 
-            self._values = CropReader(tta=8)
+            self._values = CropReader(tta=8, memo=CROP_MEMO)
         boxes = np.asarray(box, np.float32)[None]
         if refine:
             side = self.die_mm * self.px
@@ -492,6 +492,7 @@ class ZoneDiceReader:
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(framed[0], np.float32)
 
 
+CROP_MEMO = 2048  # crops remembered (vision/learned/crops.py, ~7 kB each): unchanged dice are not re-run
 MAX_REGISTER_MM = 3.0  # a registration that moves the reference further than this is not believed
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
 SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
@@ -655,9 +656,16 @@ def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
     g = cv2.GaussianBlur(g, (0, 0), 0.4 * px_per_mm)
     win = 2 * round(10 * px_per_mm) + 1
     mean = cv2.blur(g, (win, win))
-    sq = cv2.blur(g * g, (win, win))
-    std = np.sqrt(np.maximum(sq - mean * mean, 1.0))
-    return (g - mean) / np.maximum(std, 12.0)
+    # (g - mean) / max(sqrt(max(E[g²] - mean², 1)), 12) in OpenCV's element-wise operations, in place:
+    # the same IEEE float32 operations as NumPy's (bit for bit), without NumPy's temporaries of the
+    # whole view, twice per frame read (tests/test_crop_memo.py)
+    sq = cv2.blur(cv2.multiply(g, g), (win, win))
+    cv2.subtract(sq, cv2.multiply(mean, mean), dst=sq)
+    cv2.max(sq, 1.0, dst=sq)
+    cv2.sqrt(sq, dst=sq)
+    cv2.max(sq, 12.0, dst=sq)
+    cv2.subtract(g, mean, dst=g)
+    return cv2.divide(g, sq, dst=g)
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:
