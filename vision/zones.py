@@ -212,8 +212,9 @@ class ZoneDiceReader:
         self._held_last = held
         for (x0, y0, x1, y1), obs in self._pending:
             ref = self.reference[y0:y1, x0:x1]
-            free = ~keep[y0:y1, x0:x1]
-            ref[free] += 0.25 * (obs[y0:y1, x0:x1][free] - ref[free])
+            # ref += 0.25 (obs - ref) where no die stands: the same float32 operations per pixel as
+            # boolean indexing, without gathering and scattering each window (one per empty zone)
+            np.copyto(ref, ref + 0.25 * (obs[y0:y1, x0:x1] - ref), where=~keep[y0:y1, x0:x1])
         self._pending = []
 
     def register(self, top_bgr: np.ndarray) -> float | None:
