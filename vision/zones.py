@@ -212,8 +212,9 @@ class ZoneDiceReader:
         self._held_last = held
         for (x0, y0, x1, y1), obs in self._pending:
             ref = self.reference[y0:y1, x0:x1]
-            free = ~keep[y0:y1, x0:x1]
-            ref[free] += 0.25 * (obs[y0:y1, x0:x1][free] - ref[free])
+            # ref += 0.25 (obs - ref) where no die stands: the same float32 operations per pixel as
+            # boolean indexing, without gathering and scattering each window (one per empty zone)
+            np.copyto(ref, ref + 0.25 * (obs[y0:y1, x0:x1] - ref), where=~keep[y0:y1, x0:x1])
         self._pending = []
 
     def register(self, top_bgr: np.ndarray, inside: np.ndarray | None = None) -> float | None:
@@ -500,7 +501,7 @@ class ZoneDiceReader:
         if self._values is None:
             from vision.learned.crops import CropReader
 
-            self._values = CropReader(tta=8)
+            self._values = CropReader(tta=8, memo=CROP_MEMO)
         boxes = np.asarray(box, np.float32)[None]
         if refine:
             side = self.die_mm * self.px
@@ -518,6 +519,7 @@ class ZoneDiceReader:
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(framed[0], np.float32)
 
 
+CROP_MEMO = 2048  # crops remembered (vision/learned/crops.py, ~7 kB each): unchanged dice are not re-run
 MAX_REGISTER_MM = 6.0  # a registration moving the reference further is not believed: two calibrations
 # each off by up to 3 mm at the sheet's far corner (tuning seed 6 at 600 mm / 20 degrees, three markers:
 # 2.9 mm before its bump, 1.1 mm after; the fit moved the reference 3.0 mm, refused at the former 3 mm)
@@ -685,9 +687,16 @@ def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
     g = cv2.GaussianBlur(g, (0, 0), 0.4 * px_per_mm)
     win = 2 * round(10 * px_per_mm) + 1
     mean = cv2.blur(g, (win, win))
-    sq = cv2.blur(g * g, (win, win))
-    std = np.sqrt(np.maximum(sq - mean * mean, 1.0))
-    return (g - mean) / np.maximum(std, 12.0)
+    # (g - mean) / max(sqrt(max(E[g²] - mean², 1)), 12) in OpenCV's element-wise operations, in place:
+    # the same IEEE float32 operations as NumPy's (bit for bit), without NumPy's temporaries of the
+    # whole view, twice per frame read (tests/test_crop_memo.py)
+    sq = cv2.blur(cv2.multiply(g, g), (win, win))
+    cv2.subtract(sq, cv2.multiply(mean, mean), dst=sq)
+    cv2.max(sq, 1.0, dst=sq)
+    cv2.sqrt(sq, dst=sq)
+    cv2.max(sq, 12.0, dst=sq)
+    cv2.subtract(g, mean, dst=g)
+    return cv2.divide(g, sq, dst=g)
 
 
 def _misfit(a: np.ndarray, b: np.ndarray, where: np.ndarray) -> float:

@@ -11,6 +11,7 @@ pips, two dice in one box, half a die); 1..6 are the values.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from pathlib import Path
 
 import cv2
@@ -54,7 +55,12 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 
 class CropReader:
-    def __init__(self, path: Path | str = DEFAULT_CROP_MODEL, tta: int = 4, backend: str = "auto") -> None:
+    def __init__(self, path: Path | str = DEFAULT_CROP_MODEL, tta: int = 4, backend: str = "auto",
+                 memo: int = 0) -> None:
+        """`memo`: how many of the last crops' outputs to keep, keyed by the crop's exact bytes. A crop
+        byte for byte one of them gets the kept output (the network is a pure, deterministic function
+        of its input on one thread), not a second run: a camera reader asks again about the same pixels
+        when they did not change (dice road's recording: about half of all crops)."""
         if not 1 <= tta <= 8:
             raise VisionError(f"tta must be 1..8 views, got {tta}")
         self.model = OnnxModel(path, backend, what="crop model")
@@ -69,6 +75,8 @@ class CropReader:
         if shape and len(shape) == 4 and isinstance(shape[-1], int) and shape[-1] > 0:
             self.size = int(shape[-1])
         self.tta = tta
+        self.memo = memo
+        self._kept: OrderedDict[bytes, np.ndarray] = OrderedDict()
 
     def forward(self, image: np.ndarray, boxes: np.ndarray,
                 dedupe: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -108,7 +116,24 @@ class CropReader:
         return proba, framed  # the unturned view's box: no turn to undo
 
     def _run(self, crops: np.ndarray) -> np.ndarray:
-        return self.model.run(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32))
+        if not self.memo:
+            return self.model.run(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32))
+        # each crop's output is its own: the same crop gives the same output bit for bit whatever else
+        # shares its batch (tests/test_crop_memo.py), so only the crops not seen lately are run
+        keys = [c.tobytes() for c in np.ascontiguousarray(crops)]  # the bytes themselves: no collision
+        kept = self._kept
+        missing = [i for i, k in enumerate(keys) if k not in kept]
+        if missing:
+            ran = self.model.run(np.ascontiguousarray(crops[missing].transpose(0, 3, 1, 2), np.float32))
+            for i, row in zip(missing, ran, strict=True):
+                kept[keys[i]] = row
+        rows = []
+        for k in keys:
+            kept.move_to_end(k)
+            rows.append(kept[k])
+        while len(kept) > self.memo:
+            kept.popitem(last=False)
+        return np.stack(rows)
 
     def read(self, image: np.ndarray, boxes: np.ndarray,
              dedupe: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -12,6 +13,24 @@ import numpy as np
 from vision.types import VisionError
 
 BACKENDS = ("auto", "onnxruntime", "opencv")
+_SESSIONS: dict[tuple[str, int, int], Any] = {}  # see _session
+
+
+def _session(path: Path) -> Any:
+    """One onnxruntime session per model file (and version of it), shared by every OnnxModel: its `run`
+    holds no state between calls, and loading it took about 0.1 s, paid again by every new reader (a
+    new match's adapter, its first die)."""
+    import onnxruntime as ort
+
+    st = path.stat()
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    sess = _SESSIONS.get(key)
+    if sess is None:
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        sess = _SESSIONS[key] = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    return sess
 
 
 class OnnxModel:
@@ -27,12 +46,7 @@ class OnnxModel:
         self.input_shape: list | None = None
         try:
             if backend == "onnxruntime":
-                import onnxruntime as ort
-
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = 1
-                opts.inter_op_num_threads = 1
-                self._sess = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+                self._sess = _session(self.path)
                 self._input = self._sess.get_inputs()[0].name
                 self.input_shape = list(self._sess.get_inputs()[0].shape)
             else:

@@ -96,15 +96,21 @@ def _masks(
     if cb.shape[:2] != (h, w):
         cb = cv2.resize(cb, (w, h), interpolation=cv2.INTER_LINEAR)
         sb = cv2.resize(sb, (w, h), interpolation=cv2.INTER_LINEAR)
-    f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32) + 4  # chromaticity is noisy in the dark
+    # the full-size float planes are computed in place (the same float32 operations, fewer temporaries
+    # of a whole 3-channel frame)
+    f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32)
+    f += 4  # chromaticity is noisy in the dark
     sf = cv2.transform(f, np.ones((1, 3), np.float32))
-    diff = cv2.absdiff(f / sf[..., None], cb)
-    chroma = channel_max(diff)
+    np.divide(f, sf[..., None], out=f)
+    chroma = channel_max(cv2.absdiff(f, cb, dst=f))
     ratio = sf / sb
     dark = ratio < 0.38
     out = []
     for bright, chroma_min in zip(brights, chromas or (CHROMA,) * len(brights), strict=True):
-        fg = ((chroma > chroma_min) | (ratio > bright) | dark).astype(np.uint8) * 255
+        fg = (chroma > chroma_min) | (ratio > bright)
+        fg |= dark
+        fg = fg.view(np.uint8)
+        fg *= 255
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         out.append(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     return out
