@@ -204,21 +204,23 @@ def _agrees(found: dict[int, np.ndarray], wanted: dict[int, np.ndarray], mid: in
     return err <= MAX_ERROR_MM
 
 
-def detect_sheet_markers(image: np.ndarray, spec: SheetSpec,
-                         in_view: set[int] | None = None) -> dict[int, np.ndarray]:
+def detect_sheet_markers(image: np.ndarray, spec: SheetSpec, in_view: set[int] | None = None,
+                         enough: Callable[[dict[int, np.ndarray]], bool] | None = None,
+                         ) -> dict[int, np.ndarray]:
     """The sheet's markers: id -> (4, 2) corner pixels. A plain detection first; when it misses some
     of the sheet's four markers (blur, glare, small markers at a steep angle), sharpened, wider-
     threshold and upscaled passes look for the missing ones. A marker found only by a later pass is
     kept only if it sits where the markers already found put it; markers of other sheets are dropped.
     `in_view`: the markers that can be in the frame at all (the rest lie outside it, where the kept
-    calibration puts them): the passes do not search for the others, which no pass can find."""
+    calibration puts them): the passes do not search for the others, which no pass can find.
+    `enough`: whether the markers found so far already settle the question (no further pass runs)."""
     check_image(image)
     wanted = spec.marker_corners()
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     found = {m: c for m, c in _detect_gray(gray, _detector_params()).items() if m in wanted}
     sought = set(wanted) if in_view is None else set(wanted) & set(in_view)
     for run_pass in _rescue_passes(gray):
-        if sought <= set(found):
+        if sought <= set(found) or (enough is not None and enough(found)):
             break
         extra = {m: c for m, c in run_pass().items() if m in wanted and m not in found}
         # accept the agreeing ones one at a time, so each new marker is checked against all before it
@@ -401,6 +403,7 @@ def markers_in_view(cal: Calibration, spec: SheetSpec, slack_px: float = 0.0) ->
 
 
 MOVE_MM = 1.5  # mean marker-corner displacement on the sheet that counts as the camera or sheet moving
+STEADY_MARKERS = 3  # this many markers where the kept calibration puts them: the sheet has not moved
 
 
 class Localiser:
@@ -422,16 +425,26 @@ class Localiser:
         if cal is not None and tuple(cal.image_size) != (w, h):
             cal = None  # a different camera mode: the old mapping is meaningless
         in_view = None if cal is None else markers_in_view(cal, self.spec)
-        found = detect_sheet_markers(image, self.spec, in_view)
+        wanted = self.spec.marker_corners()
+
+        def moved_mm(found: dict[int, np.ndarray]) -> float:
+            # where the kept calibration puts the corners seen now, against where they are printed
+            return float(np.mean([np.linalg.norm(cal.to_sheet(found[m]) - wanted[m], axis=1).mean()
+                                  for m in found]))
+
+        def steady(found: dict[int, np.ndarray]) -> bool:
+            # STEADY_MARKERS where the kept calibration expects them: the sheet has not moved, and the
+            # one not found is covered (a hand); the rescue passes (most of a frame's CPU) would only
+            # find the calibration unchanged
+            return cal is not None and len(found) >= STEADY_MARKERS and moved_mm(found) <= self.move_mm
+
+        found = detect_sheet_markers(image, self.spec, in_view, enough=steady)
         seen = sorted(found)
         shift = shift_mm = 0.0
         if cal is not None and found:
-            wanted = self.spec.marker_corners()
             shift = float(np.mean([np.linalg.norm(found[m] - cal.to_image(wanted[m]), axis=1).mean()
                                    for m in seen]))
-            # where the kept calibration puts the corners seen now, against where they are printed
-            shift_mm = float(np.mean([np.linalg.norm(cal.to_sheet(found[m]) - wanted[m], axis=1).mean()
-                                      for m in seen]))
+            shift_mm = moved_mm(found)
             if shift_mm <= self.move_mm:
                 return LocaliseResult("steady", cal, f"markers {seen} where expected", seen, shift, shift_mm)
         if len(seen) >= self.min_markers:

@@ -542,12 +542,10 @@ STILL_MARKERS = 3  # markers that must look exactly as before for the board to c
 
 def _markers_still(image: np.ndarray, patches: list[Any]) -> bool:
     """Whether all of the last search's marker patches, or all but one and at least STILL_MARKERS of
-    them, look the same in `image` (vision.tiles.reuse.patch_changed): a board that moved moves all
-    its markers, while a hand over one corner covers only that one."""
-    from vision.tiles.reuse import patch_changed
+    them, look the same in `image` (vision.tiles.reuse.markers_still)."""
+    from vision.tiles.reuse import markers_still
 
-    still = sum(not patch_changed(image[y0:y1, x0:x1], last) for (x0, y0, x1, y1), last in patches)
-    return bool(patches) and (still == len(patches) or still >= max(STILL_MARKERS, len(patches) - 1))
+    return markers_still(image, patches, spare=1, at_least=STILL_MARKERS)
 
 
 PRESENT = 0.97  # a die the zone reader found: its presence test (NCC and the blob's size) rarely errs

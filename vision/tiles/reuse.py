@@ -81,12 +81,16 @@ def marker_patches(image: np.ndarray, cal: Calibration, pad_px: int = 4) -> list
     return out
 
 
-def markers_still(image: np.ndarray, patches: list[tuple[Box, np.ndarray]]) -> bool:
-    """Whether every marker patch of the last frame looks the same in `image` (the sheet has not
-    moved, so its last calibration holds without searching for markers)."""
+def markers_still(image: np.ndarray, patches: list[tuple[Box, np.ndarray]], spare: int = 0,
+                  at_least: int = 3) -> bool:
+    """Whether the marker patches of the last search look the same in `image` (the sheet has not
+    moved, so its last calibration holds without searching for markers): all of them, or all but
+    `spare` when at least `at_least` do. A board that moved moves all its markers, while a hand over
+    one corner covers only that one, so `spare=1` spares a search whenever a hand covers a marker."""
     if not patches:
         return False
-    return not any(patch_changed(image[y0:y1, x0:x1], last) for (x0, y0, x1, y1), last in patches)
+    still = sum(not patch_changed(image[y0:y1, x0:x1], last) for (x0, y0, x1, y1), last in patches)
+    return still == len(patches) or (spare > 0 and still >= max(at_least, len(patches) - spare))
 
 
 def changed_regions(view: TopView, last: TopView | None, boxes: Mapping[str, Box]) -> set[str]:
