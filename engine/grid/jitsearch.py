@@ -92,6 +92,8 @@ for _s in (0, 1):
         _CPM[_s, _c] = sum(1 << i for i, p in enumerate(PATHS[_s]) if _c in p)
 _SYM = np.array(SYMMETRIES, np.int64)
 _PM = np.array([[sum(1 << c for c in p) for p in PATHS[s]] for s in (0, 1)], np.int64)  # cells of each path
+REF, RFM, RFV, KIL, TRY = 170, 190, 260, 330, 370  # st: each depth's best move, and its commuting replies and their bounds
+REPLY_FROM = 4  # empty cells from which a node tries commuting replies (its children report moves)
 PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
@@ -406,7 +408,9 @@ if numba is not None:
                 for t in range(6):
                     if perms[t, j] == a:
                         worst = min(worst, vals[t])
-                best = max(best, worst)
+                if worst > best:
+                    best = worst
+                    st[REF + 3] = pieces[a] * 16 + cells[j]  # the reply a parent may try (_search)
         return best
 
     @_jit
@@ -421,12 +425,16 @@ if numba is not None:
                 st[19] = 1
                 return 0
         n = 16 - st[17]
+        st[32 + n * 8] += 1
+        st[REF + n] = -1
         sign = 1 if st[17] & 1 == 0 else -1
         mlo, mhi = _bounds(st, sums, emp, plo, phi)
         if sign > 0:
             vlo, vhi = mlo, mhi
         else:
             vlo, vhi = -mhi, -mlo
+        if vlo >= beta or vlo == vhi or vhi <= alpha:
+            st[33 + n * 8] += 1
         if vlo >= beta or vlo == vhi:
             return vlo
         if vhi <= alpha:
@@ -437,11 +445,14 @@ if numba is not None:
                 vlo, vhi = max(vlo, plo2), min(vhi, phi2)
             else:
                 vlo, vhi = max(vlo, -phi2), min(vhi, -plo2)
+            if vlo >= beta or vlo == vhi or vhi <= alpha:
+                st[34 + n * 8] += 1
             if vlo >= beta or vlo == vhi:
                 return vlo
             if vhi <= alpha:
                 return vhi
         if n <= 3:
+            st[35 + n * 8] += 1
             return _endgame(st, sums, sign, eg)
         store = n >= 4
         first = -1
@@ -463,14 +474,17 @@ if numba is not None:
             if row[0] == key and row[1] == check and row[3] >> 16 > 0:
                 hit = True
                 tl, th = (row[2] & 0xFFFF) - 32768, (row[2] >> 16) - 32768
+                tm = row[3] & 0xFFFF
+                first = (tm >> 4) * 16 + _SYM[g, tm & 15]
                 if tl >= beta or th <= alpha or tl == th:
+                    st[36 + n * 8] += 1
+                    st[REF + n] = first
                     return tl if tl >= beta or tl == th else th
                 vlo = max(vlo, tl)
                 vhi = min(vhi, th)
-                tm = row[3] & 0xFFFF
-                first = (tm >> 4) * 16 + _SYM[g, tm & 15]
         a = max(alpha, vlo)
         a0 = a
+        st[37 + n * 8] += 1
         b = min(beta, vhi)
         best = -INF
         best_move = -1
@@ -483,6 +497,8 @@ if numba is not None:
         order = move[:1]  # typed placeholder until the moves are sorted
         j = 0
         t = 0
+        ntry = 0
+        nr = 0  # replies of the opponent that refute every move they commute with (see below)
         while True:
             if t == 0 and p0 >= 0:
                 m = p0
@@ -508,6 +524,10 @@ if numba is not None:
             # Piece swap bound: this move's value is within 2|piece - p| of an earlier (p, cell)
             # (see the module docstring); skip it when that already keeps it at or below a.
             bound = INF
+            for q in range(nr):
+                r = st[RFM + n * 4 + q]
+                if r & 15 != cell and r >> 4 != piece:
+                    bound = min(bound, st[RFV + n * 4 + q])
             for q in range(t):
                 if tr[n, 0, q] & 15 == cell:
                     bound = min(bound, tr[n, 1, q] + 2 * abs(piece - (tr[n, 0, q] >> 4)))
@@ -515,6 +535,7 @@ if numba is not None:
                 best = max(best, bound)
                 st[20] += 1
                 continue
+            st[39 + n * 8] += 1
             _place(st, sums, emp, zk, piece, cell)
             if best_move < 0:
                 value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -b, -a,
@@ -525,9 +546,46 @@ if numba is not None:
                 if a < value < b:
                     value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -b,
                                      -value, limit)
+            r = st[REF + n - 1]
             _unplace(st, sums, emp, zk, piece, cell)
             if st[19]:
                 return 0
+            # Commuting reply: the opponent's reply r to this move, played right here instead,
+            # leaves a board whose fillings include those after (m', r) for every move m' on another
+            # cell with another piece; so when the bounds of that board already keep the mover at or
+            # below a, every such m' fails low too (at most that bound), without a search.
+            if value <= a and n >= REPLY_FROM:
+                # the child's reply, and after the first move the replies that worked at this depth
+                # before (they may not be legal here)
+                for u in range(3 if t == 0 else 1):
+                    if u > 0:
+                        r = st[KIL + n * 2 + u - 1]
+                        if r < 0 or st[r & 15] != 0 or st[16] >> (r >> 4) & 1 == 0 or r == m:
+                            continue
+                    if r < 0 or nr >= 4 or ntry >= 8:
+                        continue
+                    seen = False
+                    for q in range(ntry):
+                        if st[TRY + n * 8 + q] == r:
+                            seen = True
+                    if seen:
+                        continue
+                    st[TRY + n * 8 + ntry] = r
+                    ntry += 1
+                    _place(st, sums, emp, zk, r >> 4, r & 15)
+                    rlo, rhi = _bounds(st, sums, emp, plo, phi)
+                    if (rhi if sign > 0 else -rlo) > a:
+                        qlo, qhi = _pair_bounds(st, sums, emp, plo, phi, eg[32:])
+                        rlo, rhi = max(rlo, qlo), min(rhi, qhi)
+                    _unplace(st, sums, emp, zk, r >> 4, r & 15)
+                    ub = rhi if sign > 0 else -rlo
+                    if ub <= a:
+                        st[RFM + n * 4 + nr] = r
+                        st[RFV + n * 4 + nr] = ub
+                        nr += 1
+                        if u == 0 and st[KIL + n * 2] != r:
+                            st[KIL + n * 2 + 1] = st[KIL + n * 2]
+                            st[KIL + n * 2] = r
             tr[n, 0, t] = m
             tr[n, 1, t] = value  # not a cut-off: an upper bound of the move's value
             t += 1
@@ -537,7 +595,10 @@ if numba is not None:
                 if value > a:
                     a = value
                     if a >= b:
+                        if t == 1:
+                            st[38 + n * 8] += 1
                         break
+        st[REF + n] = best_move
         if store:
             if best <= a0:
                 lo, hi = vlo, best
@@ -573,7 +634,8 @@ class JitSearch(ExactAnswers):
                  table_bits: int = TABLE_BITS) -> None:
         if numba is None:
             raise RuntimeError("numba is not installed")
-        self.st = np.zeros(21, np.int64)
+        self.st = np.zeros(370 + 17 * 8, np.int64)
+        self.st[KIL:KIL + 34] = -1
         self.sums = np.zeros((2, 20), np.int64)
         self.emp = np.zeros((2, 20), np.int64)
         self.zk = np.zeros((2, 4), np.int64)
