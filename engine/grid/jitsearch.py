@@ -426,6 +426,18 @@ if numba is not None:
         return best
 
     @_jit
+    def _reply_bound(st, sums, emp, zk, plo, phi, eg, r, sign, a):  # noqa: ANN001, ANN202
+        """The mover's upper bound on the board with the opponent's reply r added (the path bounds,
+        and the pair bounds where those stay above a)."""
+        _place(st, sums, emp, zk, r >> 4, r & 15)
+        rlo, rhi = _bounds(st, sums, emp, plo, phi)
+        if (rhi if sign > 0 else -rlo) > a:
+            qlo, qhi = _pair_bounds(st, sums, emp, plo, phi, eg[32:])
+            rlo, rhi = max(rlo, qlo), min(rhi, qhi)
+        _unplace(st, sums, emp, zk, r >> 4, r & 15)
+        return rhi if sign > 0 else -rlo
+
+    @_jit
     def _search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, alpha, beta, limit):  # noqa: ANN001, ANN202
         st[18] += 1
         if st[19]:
@@ -578,13 +590,7 @@ if numba is not None:
                         continue
                     st[TRY + n * 8 + ntry] = r
                     ntry += 1
-                    _place(st, sums, emp, zk, r >> 4, r & 15)
-                    rlo, rhi = _bounds(st, sums, emp, plo, phi)
-                    if (rhi if sign > 0 else -rlo) > a:
-                        qlo, qhi = _pair_bounds(st, sums, emp, plo, phi, eg[32:])
-                        rlo, rhi = max(rlo, qlo), min(rhi, qhi)
-                    _unplace(st, sums, emp, zk, r >> 4, r & 15)
-                    ub = rhi if sign > 0 else -rlo
+                    ub = _reply_bound(st, sums, emp, zk, plo, phi, eg, r, sign, a)
                     if ub <= a:
                         st[RFM + n * 4 + nr] = r
                         st[RFV + n * 4 + nr] = ub
