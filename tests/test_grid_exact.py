@@ -232,13 +232,59 @@ def test_piece_swap_bound_holds_and_the_search_that_skips_by_it_is_exact():
             for p in values:
                 for q in values:
                     assert abs(values[p] - values[q]) <= 2 * abs(p - q)
+    assert _exact_while_skipping(rng, ((4, 6), (5, 4), (6, 4), (7, 3)), 20) >= 10
+
+
+def test_commuting_reply_bound_holds_and_the_search_that_skips_by_it_is_exact():
+    """The compiled search skips every move on another cell with another piece than an opponent's
+    reply r when the bounds of the board with r alone keep the mover at or below alpha: the
+    placements commute, so the board after (m, r) is one of r's fillings. The lemma against plain
+    minimax (a move's value never exceeds the highest margin of any filling after the reply), then
+    the search that uses it against plain minimax and the previous search, on positions where it
+    skips (a wrong bound, e.g. the reply's board read without r, would change values here)."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    import itertools
+
+    from engine.grid import Place
+
+    def filling_range(state: GridState) -> tuple[int, int]:
+        margins = []
+        for pieces in itertools.permutations(state.reserve()):
+            board = list(state.board)
+            for c, p in zip(state.empty_cells(), pieces, strict=True):
+                board[c] = p
+            margins.append(final_margin(board))
+        return min(margins), max(margins)
+
+    rng = random.Random(91)
+    for _ in range(2):
+        state = random_position(rng, 4)
+        sign = 1 if state.placed % 2 == 0 else -1
+        for reply in list(state.legal_actions())[::3]:
+            low, high = filling_range(state.apply(Place(reply.piece, reply.cell)))
+            cap = high if sign > 0 else -low  # the mover's best over the fillings after the reply
+            for move in state.legal_actions():
+                if move.cell != reply.cell and move.piece != reply.piece:
+                    assert sign * brute_force_value(state.apply(move)) <= cap
+    assert _exact_while_skipping(rng, ((4, 8), (5, 6), (6, 4), (7, 3), (8, 2)), 21) >= 20
+
+
+def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...], counter: int) -> int:
+    """The compiled search's margin and outcome against plain minimax (up to 5 empty cells) or the
+    previous search, on `count` positions of each `empties` in plan (every other one lopsided, where
+    bounds skip most); returns how many moves its st[counter] says were skipped."""
+    import engine.grid.jitsearch as jitsearch
+
     skipped = 0
-    for empties, count in ((4, 6), (5, 4), (6, 4), (7, 3)):
+    for empties, count in plan:
         for i in range(count):
             state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
             want = brute_force_value(state) if empties <= 5 else solve_previous(state).value
             search = jitsearch.JitSearch(state.board, table_bits=10)
             sign = 1 if state.placed % 2 == 0 else -1
             assert sign * search.exact_value() == want, state.board
-            skipped += int(search.st[20])
-    assert skipped >= 10
+            assert jitsearch.JitSearch(state.board, table_bits=10).outcome() == sign * ((want > 0) - (want < 0))
+            skipped += int(search.st[counter])
+    return skipped
