@@ -20,13 +20,16 @@ RING = (0.2, 0.36)  # the face ring round a 1's pip, in die sides: inside the to
 FACE_LIGHT = 35.0  # grey levels a light face may lie below the paper round it (a shadow: far more)
 REACH = 0.5  # die sides: a 1's pip may lie this far outside its blob (in perspective the blob is
 # mostly the die's side and shadow, its top face at the blob's edge)
+BESIDE_REACH = 1.0  # die sides, for a 1 beside a die read from the same blob (vision.zones._ones_beside):
+# its blob may be its shadow alone, whose edge lies up to half a face plus the face's lean off the pip
 LIT_SHARE = 0.85  # share of the ring that must be that light (the ring touches no edge or shadow)
 
 
 def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
-                 changed: np.ndarray | None = None) -> np.ndarray | None:
+                 changed: np.ndarray | None = None, reach: float = REACH) -> np.ndarray | None:
     """The centre (px of `grey`) of the pip of a light die showing 1 whose face lies in `blob`
-    (x0, y0, x1, y1 on the same view: the blob of its body and shadow), or None when none does."""
+    (x0, y0, x1, y1 on the same view: the blob of its body and shadow), or None when none does.
+    `reach`: die sides the pip may lie outside the blob."""
     H, W = grey.shape[:2]
     x0, y0, x1, y1 = (float(v) for v in blob)
     cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, 1.5 * die_px
@@ -50,7 +53,7 @@ def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
     if len(pips) != 1:
         return None
     px, py = pips[0]
-    reach = REACH * die_px
+    reach *= die_px
     if not (x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach):
         return None  # the pip of a die further off: not this blob's die
     yy, xx = np.mgrid[b0:b1, a0:a1]
