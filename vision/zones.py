@@ -453,30 +453,61 @@ class ZoneDiceReader:
 
     def _ones_beside(self, z: Zone, faces: FaceView, blobs: list[np.ndarray], where: list[np.ndarray],
                      dice: list[ZoneDie]) -> None:
-        """Add the light dice showing 1 that a tray or pool's blobs hold beside the dice read from them
-        (`where`: their centres on the top-face view, `dice`: both extended in place). A white 1 about 9
-        mm from another white die joins that die's blob (its own blob is its side and shadow, leaning
-        the same way), or its own blob's crop read is drawn onto the neighbour's face: either way its
-        blob was read as the neighbour alone (tuning seed 1 at 1080p/850 mm/30 degrees, a 1 and a 3
-        25 mm apart). Its pip on a light face (vision/zones_one.py) a die or more from every die read
-        is a second die there: two dice's top faces are at least a side apart."""
+        """Add the dice a tray or pool's blobs hold beside the dice read from them, where one of the two
+        is a light 1 (`where`: the read dice's centres on the top-face view; `where` and `dice` are
+        extended in place). A white 1 about 9 mm from another white die joins that die's blob (its own
+        blob is its side and shadow, leaning the same way), or its own blob's crop read is drawn onto
+        the neighbour's face: either way the blob was read as one die, the 1 or the other (tuning seed
+        1 at 1080p/850 mm/30 degrees, a 1 and a 3 25 mm apart). The 1's pip on a light face
+        (vision/zones_one.py) and the other face's pips, counted without it, are each a die where they
+        lie a die or more from every die read: two dice's top faces are at least a side apart."""
         side = self.die_mm * self.px
         grey, changed = self._grey(faces.image), self._changed_on(faces)
-        for box in blobs:
-            pip = one_pip_face(grey, _on_faces(faces, box), side, changed, BESIDE_REACH)
-            if pip is None or min((float(np.linalg.norm(pip - w)) for w in where), default=np.inf) < side:
-                continue
-            if not _inside(pip / self.px, z, 0.25 * self.die_mm):
-                continue  # a neighbour's 1, its face outside the zone
-            from vision.dice.colour import classify_colour
-            from vision.dice.features import VALUE_SIZE, crop, square_window
 
-            face = _square(np.concatenate([pip, pip]), side)
-            colour = classify_colour(crop(faces.image, square_window(face, 1.0), VALUE_SIZE), self.names,
-                                     self.lab)[0]
-            where.append(pip)
+        def new(at: np.ndarray) -> bool:
+            far = min((float(np.linalg.norm(at - w)) for w in where), default=np.inf) >= side
+            return far and _inside(at / self.px, z, 0.25 * self.die_mm)  # not a neighbour's die
+
+        for box in blobs:
+            fbox = _on_faces(faces, box)
+            pip = one_pip_face(grey, fbox, side, changed, BESIDE_REACH)
+            if pip is None:
+                continue
             box_mm = tuple(float(v) / self.px for v in box)
-            dice.append(ZoneDie(1, ONE_BESIDE, colour, box_mm, {"pips": (1, ONE_BESIDE)}))
+            if new(pip):
+                face = _square(np.concatenate([pip, pip]), side)
+                where.append(pip)
+                dice.append(ZoneDie(1, ONE_BESIDE, self._colour(faces.image, face), box_mm,
+                                    {"pips": (1, ONE_BESIDE)}))
+            # the face beside the 1: the pips left when the 1's is masked out
+            mask = np.ones(grey.shape, np.uint8) if changed is None else changed.copy()
+            cv2.circle(mask, (int(round(pip[0])), int(round(pip[1]))), int(0.4 * side), 0, -1)
+            out = (BESIDE_REACH + 0.5) * side  # the pips may lie as far off the blob as the 1's may
+            cx, cy = (fbox[0] + fbox[2]) / 2, (fbox[1] + fbox[3]) / 2
+            window = (int(min(cx - 1.5 * side, fbox[0] - out)), int(min(cy - 1.5 * side, fbox[1] - out)),
+                      int(max(cx + 1.5 * side, fbox[2] + out)), int(max(cy + 1.5 * side, fbox[3] + out)))
+            counted = count_pips(faces.image, fbox, side, window, mask, grey)
+            if counted is None or counted[0] == 1 or not new(counted[2]):
+                continue  # no other face (a lone mark is no 1: the 1's pip was the only large one)
+            reach = BESIDE_REACH * side
+            cx, cy = counted[2]
+            if not (fbox[0] - reach <= cx <= fbox[2] + reach and fbox[1] - reach <= cy <= fbox[3] + reach):
+                continue  # a die further off, with its own blob
+            face = _square(np.concatenate([counted[2], counted[2]]), side)
+            net = self._crop_read(faces.image, face)
+            if net[2] < NOT_A_DIE:
+                continue
+            # the crop reader disagreeing: trusted less (a reading below the loop's threshold is asked)
+            conf = float(counted[1]) if net[0] == counted[0] else 0.7 * min(float(counted[1]), net[1])
+            where.append(counted[2])
+            dice.append(ZoneDie(int(counted[0]), conf, self._colour(faces.image, face), box_mm,
+                                {"pips": (int(counted[0]), float(counted[1])), "learned": net[:3]}))
+
+    def _colour(self, image: np.ndarray, box: np.ndarray) -> str | None:
+        from vision.dice.colour import classify_colour
+        from vision.dice.features import VALUE_SIZE, crop, square_window
+
+        return classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
 
     def _one_face(self, faces: FaceView, box: np.ndarray, readings: dict[str, Any]) -> np.ndarray | None:
         """The pip of a light die showing 1 in the tray or pool blob `box` (top view), on the top-face
