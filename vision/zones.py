@@ -182,7 +182,7 @@ class ZoneDiceReader:
                 where.append(at)
                 dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
             if faced and z.many:
-                self._ones_beside(z, faces, tried, where, dice)
+                self._dice_beside(z, faces, tried, where, dice)
             if not z.many and len(dice) > 1:
                 out.unreadable[z.name] = "more than one object in one cell"
             if not z.many and not dice and z.name not in out.unreadable:
@@ -451,16 +451,18 @@ class ZoneDiceReader:
         # trusted less then (a reading below the loop's threshold is put to the players)
         return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
 
-    def _ones_beside(self, z: Zone, faces: FaceView, blobs: list[np.ndarray], where: list[np.ndarray],
+    def _dice_beside(self, z: Zone, faces: FaceView, blobs: list[np.ndarray], where: list[np.ndarray],
                      dice: list[ZoneDie]) -> None:
-        """Add the dice a tray or pool's blobs hold beside the dice read from them, where one of the two
-        is a light 1 (`where`: the read dice's centres on the top-face view; `where` and `dice` are
-        extended in place). A white 1 about 9 mm from another white die joins that die's blob (its own
-        blob is its side and shadow, leaning the same way), or its own blob's crop read is drawn onto
-        the neighbour's face: either way the blob was read as one die, the 1 or the other (tuning seed
-        1 at 1080p/850 mm/30 degrees, a 1 and a 3 25 mm apart). The 1's pip on a light face
-        (vision/zones_one.py) and the other face's pips, counted without it, are each a die where they
-        lie a die or more from every die read: two dice's top faces are at least a side apart."""
+        """Add the dice a tray or pool's blobs hold beside the dice read from them (`where`: the read
+        dice's centres on the top-face view; `where` and `dice` are extended in place). Two white dice
+        about 9 mm apart join into one blob (a die's own blob is mostly its side and shadow, leaning the
+        same way), or one die's crop read is drawn onto its neighbour's face: either way the pair was
+        read as one die (tuning seed 1 at 1080p/850 mm/30 degrees, a 1 and a 3 25 mm apart: 11 of 24
+        pairs). A light 1's pip on a light face (vision/zones_one.py), and a face's pips counted with
+        the read dice's faces masked out, are each a die where they lie a die or more from every die
+        read (two dice's top faces are at least a side apart) and, for the pips, where the crop reader
+        sees a die on them. A 1 is told by its pip alone: the crop reader's chance on its blank face is
+        unstable at this tilt."""
         side = self.die_mm * self.px
         grey, changed = self._grey(faces.image), self._changed_on(faces)
 
@@ -471,24 +473,23 @@ class ZoneDiceReader:
         for box in blobs:
             fbox = _on_faces(faces, box)
             pip = one_pip_face(grey, fbox, side, changed, BESIDE_REACH)
-            if pip is None:
-                continue
             box_mm = tuple(float(v) / self.px for v in box)
-            if new(pip):
+            if pip is not None and new(pip):
                 face = _square(np.concatenate([pip, pip]), side)
                 where.append(pip)
                 dice.append(ZoneDie(1, ONE_BESIDE, self._colour(faces.image, face), box_mm,
                                     {"pips": (1, ONE_BESIDE)}))
-            # the face beside the 1: the pips left when the 1's is masked out
+            # a face beside the dice read: the pips left when their faces are masked out
             mask = np.ones(grey.shape, np.uint8) if changed is None else changed.copy()
-            cv2.circle(mask, (int(round(pip[0])), int(round(pip[1]))), int(0.4 * side), 0, -1)
+            for w in where:
+                cv2.circle(mask, (int(round(w[0])), int(round(w[1]))), int(0.5 * side), 0, -1)
             out = (BESIDE_REACH + 0.5) * side  # the pips may lie as far off the blob as the 1's may
             cx, cy = (fbox[0] + fbox[2]) / 2, (fbox[1] + fbox[3]) / 2
             window = (int(min(cx - 1.5 * side, fbox[0] - out)), int(min(cy - 1.5 * side, fbox[1] - out)),
                       int(max(cx + 1.5 * side, fbox[2] + out)), int(max(cy + 1.5 * side, fbox[3] + out)))
             counted = count_pips(faces.image, fbox, side, window, mask, grey)
             if counted is None or counted[0] == 1 or not new(counted[2]):
-                continue  # no other face (a lone mark is no 1: the 1's pip was the only large one)
+                continue  # no other face (a lone small mark is no 1: that is told by its pip, above)
             reach = BESIDE_REACH * side
             cx, cy = counted[2]
             if not (fbox[0] - reach <= cx <= fbox[2] + reach and fbox[1] - reach <= cy <= fbox[3] + reach):

@@ -23,7 +23,7 @@ RING = (0.2, 0.36)  # the face ring round a 1's pip, in die sides: inside the to
 FACE_LIGHT = 35.0  # grey levels a light face may lie below the paper round it (a shadow: far more)
 REACH = 0.5  # die sides: a 1's pip may lie this far outside its blob (in perspective the blob is
 # mostly the die's side and shadow, its top face at the blob's edge)
-BESIDE_REACH = 1.0  # die sides, for a 1 beside a die read from the same blob (vision.zones._ones_beside):
+BESIDE_REACH = 1.0  # die sides, for a 1 beside a die read from the same blob (vision.zones._dice_beside):
 # its blob may be its shadow alone, whose edge lies up to half a face plus the face's lean off the pip
 LIT_SHARE = 0.85  # share of the ring that must be that light (the ring touches no edge or shadow)
 
