@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.board3d import FaceView, warp_roi
 from vision.types import VisionError
-from vision.zones_one import one_pip_face
+from vision.zones_one import BESIDE_REACH, one_pip_face
 
 
 @dataclass(frozen=True)
@@ -153,6 +153,7 @@ class ZoneDiceReader:
             dice: list[ZoneDie] = []
             where: list[np.ndarray] = []  # centres of the dice read in this zone (top-face view)
             faced = faces is not None
+            tried: list[np.ndarray] = []  # the tray or pool blobs read as dice (top view px)
             for bx0, by0, bx1, by1, kind in blobs:
                 # on the top-face view a tray or pool blob a little over the size limit may still be
                 # one die stretched by perspective and its shadow: the crop reader says whether it is
@@ -164,6 +165,8 @@ class ZoneDiceReader:
                 box = np.array([bx0 + x0, by0 + y0, bx1 + x0, by1 + y0], np.float32)
                 # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
                 value, vconf, colour, readings, at = self._value(top_bgr, box, z, faces, learned=faced)
+                if faced and z.many:
+                    tried.append(box)
                 if faced and readings["learned"][2] < NOT_A_DIE:
                     pip = self._one_face(faces, box, readings) if z.many else None
                     if pip is None:
@@ -178,6 +181,8 @@ class ZoneDiceReader:
                     continue  # one die seen as two blobs (its top face and its shadow): read once
                 where.append(at)
                 dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
+            if faced and z.many:
+                self._dice_beside(z, faces, tried, where, dice)
             if not z.many and len(dice) > 1:
                 out.unreadable[z.name] = "more than one object in one cell"
             if not z.many and not dice and z.name not in out.unreadable:
@@ -454,19 +459,83 @@ class ZoneDiceReader:
             readings["pips"] = (int(counted[0]), float(counted[1]))
         colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
         at = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+        if faces is not None and counted is not None:
+            # the die is where the pips it was read by are: two blobs that counted one face's pips
+            # (a light die's blob and its neighbour's, the crop reader framed between them) are one die
+            at = counted[2]
         if self.profile is not None:  # the player's own dice, symbol faces included, where it knows them
             taught = self.profile.read(image, np.asarray(box, np.float32)[None])
             if taught.value_applies[0]:
                 readings["profile"] = (int(taught.values[0]), float(taught.confidence[0]))
                 return int(taught.values[0]), float(taught.confidence[0]), colour, readings, at
         if counted is not None and (pips_first or (net[1] < LEARNED_SURE and counted[1] > net[1])):
-            return counted[0], counted[1], colour, readings, at  # pips first, or an unsure network
+            # pips first, or an unsure network
+            return int(counted[0]), float(counted[1]), colour, readings, at
         if net is None:
             net = self._crop_read(image, box)
             readings["learned"] = net[:3]
         # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
         # trusted less then (a reading below the loop's threshold is put to the players)
         return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
+
+    def _dice_beside(self, z: Zone, faces: FaceView, blobs: list[np.ndarray], where: list[np.ndarray],
+                     dice: list[ZoneDie]) -> None:
+        """Add the dice a tray or pool's blobs hold beside the dice read from them (`where`: the read
+        dice's centres on the top-face view; `where` and `dice` are extended in place). Two white dice
+        about 9 mm apart join into one blob (a die's own blob is mostly its side and shadow, leaning the
+        same way), or one die's crop read is drawn onto its neighbour's face: either way the pair was
+        read as one die (tuning seed 1 at 1080p/850 mm/30 degrees, a 1 and a 3 25 mm apart: 11 of 24
+        pairs). A light 1's pip on a light face (vision/zones_one.py), and a face's pips counted with
+        the read dice's faces masked out, are each a die where they lie a die or more from every die
+        read (two dice's top faces are at least a side apart) and, for the pips, where the crop reader
+        sees a die on them. A 1 is told by its pip alone: the crop reader's chance on its blank face is
+        unstable at this tilt."""
+        side = self.die_mm * self.px
+        grey, changed = self._grey(faces.image), self._changed_on(faces)
+
+        def new(at: np.ndarray) -> bool:
+            far = min((float(np.linalg.norm(at - w)) for w in where), default=np.inf) >= side
+            return far and _inside(at / self.px, z, 0.25 * self.die_mm)  # not a neighbour's die
+
+        for box in blobs:
+            fbox = _on_faces(faces, box)
+            pip = one_pip_face(grey, fbox, side, changed, BESIDE_REACH)
+            box_mm = tuple(float(v) / self.px for v in box)
+            if pip is not None and new(pip):
+                face = _square(np.concatenate([pip, pip]), side)
+                where.append(pip)
+                dice.append(ZoneDie(1, ONE_BESIDE, self._colour(faces.image, face), box_mm,
+                                    {"pips": (1, ONE_BESIDE)}))
+            # a face beside the dice read: the pips left when their faces are masked out
+            mask = np.ones(grey.shape, np.uint8) if changed is None else changed.copy()
+            for w in where:
+                cv2.circle(mask, (int(round(w[0])), int(round(w[1]))), int(0.5 * side), 0, -1)
+            out = (BESIDE_REACH + 0.5) * side  # the pips may lie as far off the blob as the 1's may
+            cx, cy = (fbox[0] + fbox[2]) / 2, (fbox[1] + fbox[3]) / 2
+            window = (int(min(cx - 1.5 * side, fbox[0] - out)), int(min(cy - 1.5 * side, fbox[1] - out)),
+                      int(max(cx + 1.5 * side, fbox[2] + out)), int(max(cy + 1.5 * side, fbox[3] + out)))
+            counted = count_pips(faces.image, fbox, side, window, mask, grey)
+            if counted is None or counted[0] == 1 or not new(counted[2]):
+                continue  # no other face (a lone small mark is no 1: that is told by its pip, above)
+            reach = BESIDE_REACH * side
+            cx, cy = counted[2]
+            if not (fbox[0] - reach <= cx <= fbox[2] + reach and fbox[1] - reach <= cy <= fbox[3] + reach):
+                continue  # a die further off, with its own blob
+            face = _square(np.concatenate([counted[2], counted[2]]), side)
+            net = self._crop_read(faces.image, face)
+            if net[2] < NOT_A_DIE:
+                continue
+            # the crop reader disagreeing: trusted less (a reading below the loop's threshold is asked)
+            conf = float(counted[1]) if net[0] == counted[0] else 0.7 * min(float(counted[1]), net[1])
+            where.append(counted[2])
+            dice.append(ZoneDie(int(counted[0]), conf, self._colour(faces.image, face), box_mm,
+                                {"pips": (int(counted[0]), float(counted[1])), "learned": net[:3]}))
+
+    def _colour(self, image: np.ndarray, box: np.ndarray) -> str | None:
+        from vision.dice.colour import classify_colour
+        from vision.dice.features import VALUE_SIZE, crop, square_window
+
+        return classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
 
     def _one_face(self, faces: FaceView, box: np.ndarray, readings: dict[str, Any]) -> np.ndarray | None:
         """The pip of a light die showing 1 in the tray or pool blob `box` (top view), on the top-face
@@ -528,6 +597,7 @@ REGISTER_GAIN = 0.9  # a registration is kept only when it lowers the misfit to 
 LEARNED_SURE = 0.8  # a crop reading this sure is taken over a pip count
 SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the empty sheet holds no die
 STRETCHED_DIE = 3.2  # die sides: the largest tray or pool blob still tried as one die in 3D
+ONE_BESIDE = 0.9  # confidence of a light 1 found by its pip beside a neighbour (the pip counter's for a 1)
 NOT_A_DIE = 0.5  # on the top-face view, a cell's blob the crop reader gives less chance of being a die
 
 
@@ -554,9 +624,11 @@ def _square(box: np.ndarray, side: float) -> np.ndarray:
 
 def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
                window: tuple[int, int, int, int] | None = None,
-               changed: np.ndarray | None = None, grey: np.ndarray | None = None) -> tuple[int, float] | None:
-    """Count the pips of the die found at `box` (a blob of its body, pips and shadow). None when the
-    marks do not look like a d6 face.
+               changed: np.ndarray | None = None,
+               grey: np.ndarray | None = None) -> tuple[int, float, np.ndarray] | None:
+    """Count the pips of the die found at `box` (a blob of its body, pips and shadow): the count, its
+    confidence and the centre of the pips counted (px; the face's centre). None when the marks do not
+    look like a d6 face.
 
     A light die (white, yellow: dark pips) may differ from light paper only at its pips, edges and
     shadow, so its blob's edges are not trusted: dark round pip-sized marks are collected in a
@@ -587,7 +659,7 @@ def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
 
 def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, pip_area: float,
           dark_pips: bool, face: float, window: tuple[int, int, int, int] | None = None,
-          changed: np.ndarray | None = None) -> tuple[int, float] | None:
+          changed: np.ndarray | None = None) -> tuple[int, float, np.ndarray] | None:
     H, W = grey_all.shape[:2]
     x0, y0, x1, y1 = box
     if window is None:
@@ -637,7 +709,7 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     seed = int(np.argmin(np.linalg.norm(pts - centre, axis=1)))
     big = [a > 1.75 * pip_area for a in areas]
     if big[seed]:  # the one-pip face has a single, larger pip: nothing else belongs to it
-        return 1, 0.9
+        return 1, 0.9, pts[seed].astype(np.float64)
     group = {seed}
     changed = True
     while changed:
@@ -651,7 +723,7 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
         return None
     sizes = np.array([areas[j] for j in group], np.float32)
     regular = 1.0 if count == 1 else float(max(0.0, 1.0 - sizes.std() / max(sizes.mean(), 1.0)))
-    return count, 0.55 + 0.4 * regular
+    return count, 0.55 + 0.4 * regular, pts[sorted(group)].mean(axis=0).astype(np.float64)
 
 
 ROI_PAD_MM = 12.0  # _prep's reach (its 20 mm region and blur): a view prepared on a part is exact this far in

@@ -16,22 +16,31 @@ import cv2
 import numpy as np
 
 ONE_PIP_AREA = (1.75, 2.6)  # a 1's pip, in plain pip areas (vision.zones.count_pips's pip_area)
+PLAIN_PIP = (0.3, 1.3)  # another face's pips, in plain pip areas
+ONE_TO_PLAIN = 1.6  # a 1's pip is drawn 1.45 times a plain pip's radius (2.1 times its area); slack
+ONE_PIP_FLOOR = 1.4  # plain pip areas: never a 1's pip below this, however small the others come out
 RING = (0.2, 0.36)  # the face ring round a 1's pip, in die sides: inside the top face at any turn
 FACE_LIGHT = 35.0  # grey levels a light face may lie below the paper round it (a shadow: far more)
 REACH = 0.5  # die sides: a 1's pip may lie this far outside its blob (in perspective the blob is
 # mostly the die's side and shadow, its top face at the blob's edge)
+BESIDE_REACH = 1.0  # die sides, for a 1 beside a die read from the same blob (vision.zones._dice_beside):
+# its blob may be its shadow alone, whose edge lies up to half a face plus the face's lean off the pip
 LIT_SHARE = 0.85  # share of the ring that must be that light (the ring touches no edge or shadow)
 
 
 def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
-                 changed: np.ndarray | None = None) -> np.ndarray | None:
+                 changed: np.ndarray | None = None, reach: float = REACH) -> np.ndarray | None:
     """The centre (px of `grey`) of the pip of a light die showing 1 whose face lies in `blob`
-    (x0, y0, x1, y1 on the same view: the blob of its body and shadow), or None when none does."""
+    (x0, y0, x1, y1 on the same view: the blob of its body and shadow), or None when none does.
+    `reach`: die sides the pip may lie outside the blob."""
     H, W = grey.shape[:2]
     x0, y0, x1, y1 = (float(v) for v in blob)
     cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, 1.5 * die_px
-    a0, b0 = max(0, int(cx - half)), max(0, int(cy - half))
-    a1, b1 = min(W, int(cx + half)), min(H, int(cy + half))
+    # three dice round the blob's centre, and for a blob over a die long (two dice joined) the blob
+    # with the pip's reach and half a face round it
+    out = (reach + 0.5) * die_px
+    a0, b0 = max(0, int(min(cx - half, x0 - out))), max(0, int(min(cy - half, y0 - out)))
+    a1, b1 = min(W, int(max(cx + half, x1 + out))), min(H, int(max(cy + half, y1 + out)))
     if a1 - a0 < die_px or b1 - b0 < die_px:
         return None
     g = cv2.GaussianBlur(grey[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
@@ -41,16 +50,19 @@ def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
         dark &= changed[b0:b1, a0:a1] > 0
     n, _lab, stats, cents = cv2.connectedComponentsWithStats(dark.astype(np.uint8))
     pip_area = np.pi * (0.09 * die_px) ** 2
-    pips = []
-    for i in range(1, n):
-        x, y, cw, ch, area = stats[i]
-        lo, hi = ONE_PIP_AREA
-        if lo * pip_area <= area <= hi * pip_area and max(cw, ch) <= 1.6 * min(cw, ch):
-            pips.append(cents[i] + (a0, b0))
+    round_ = [i for i in range(1, n) if max(stats[i][2], stats[i][3]) <= 1.6 * min(stats[i][2], stats[i][3])]
+    areas = {i: float(stats[i][4]) for i in round_}
+    lo, hi = ONE_PIP_AREA
+    # a neighbour's pips, thresholded alike, say how large pips come out here: a 1's pip is about
+    # twice their area (at 2 px/mm a 1's pip beside a 6 measured 1.73 plain areas, the 6's 0.7-0.8)
+    plain = [a for a in areas.values() if PLAIN_PIP[0] * pip_area <= a <= PLAIN_PIP[1] * pip_area]
+    if len(plain) >= 2:
+        lo = max(ONE_PIP_FLOOR, min(lo, ONE_TO_PLAIN * float(np.median(plain)) / pip_area))
+    pips = [cents[i] + (a0, b0) for i in round_ if lo * pip_area <= areas[i] <= hi * pip_area]
     if len(pips) != 1:
         return None
     px, py = pips[0]
-    reach = REACH * die_px
+    reach = reach * die_px
     if not (x0 - reach <= px <= x1 + reach and y0 - reach <= py <= y1 + reach):
         return None  # the pip of a die further off: not this blob's die
     yy, xx = np.mgrid[b0:b1, a0:a1]
