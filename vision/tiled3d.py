@@ -439,6 +439,7 @@ class TiledFaceReader:
             top = w.fill_gaps("top", top, np.linalg.inv(to_view), cal, ppm)
             faces.image = w.fill_gaps("faces", faces.image, pose.plane_homography(DIE_MM)
                                       @ np.diag([1 / ppm, 1 / ppm, 1.0]), cal, ppm)
+            w.reader.seams = w.gaps["top"][1]  # where the top view's look is a guess (vision.zones)
             reading = w.reader.read(top, faces)
             for zone, dice in reading.dice.items():
                 out.dice[zone] = [ZoneDie(d.value, d.confidence, d.color, _moved(d.box_mm, ox, oy),
