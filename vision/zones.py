@@ -12,6 +12,7 @@ the wrong size (a hand, a pen, two dice touching) is reported as unreadable, nev
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 import cv2
@@ -512,29 +513,31 @@ def _joined_across(blobs: list[tuple[int, int, int, int, str]], seams: np.ndarra
     if len(blobs) < 2 or not seams.any():
         return blobs
     out = list(blobs)
-    joined = True
-    while joined:
-        joined = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                if a[4] != "die" or b[4] != "die":
-                    continue
-                union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                if max(union[2] - union[0], union[3] - union[1]) > max_side:
-                    continue
-                # what lies between the two boxes (across x or across y) is seam, or nothing
-                gx0, gx1 = sorted((min(a[2], b[2]), max(a[0], b[0])))
-                gy0, gy1 = sorted((min(a[3], b[3]), max(a[1], b[1])))
-                between = seams[max(0, gy0 - 1):gy1 + 1, max(0, gx0 - 1):gx1 + 1]
-                if between.size and between.any():
-                    out[i] = (*union, "die")
-                    del out[j]
-                    joined = True
-                    break
-            if joined:
-                break
-    return out
+    while True:
+        pair = next(((i, j, whole) for i, j in combinations(range(len(out)), 2)
+                     if (whole := _one_die(out[i], out[j], seams, max_side)) is not None), None)
+        if pair is None:
+            return out
+        i, j, whole = pair
+        out[i] = whole
+        del out[j]
+
+
+Blob = tuple[int, int, int, int, str]
+
+
+def _one_die(a: Blob, b: Blob, seams: np.ndarray, max_side: float) -> Blob | None:
+    """`a` and `b` as one die blob when they are dice, fit in one die together and what lies between
+    them (across x or across y) holds a seam's gap; else None."""
+    if a[4] != "die" or b[4] != "die":
+        return None
+    union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+    if max(union[2] - union[0], union[3] - union[1]) > max_side:
+        return None
+    gx0, gx1 = sorted((min(a[2], b[2]), max(a[0], b[0])))
+    gy0, gy1 = sorted((min(a[3], b[3]), max(a[1], b[1])))
+    between = seams[max(0, gy0 - 1):gy1 + 1, max(0, gx0 - 1):gx1 + 1]
+    return (*union, "die") if between.size and between.any() else None
 
 
 def _inside(point_mm: np.ndarray, z: Zone, slack_mm: float) -> bool:
