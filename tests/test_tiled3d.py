@@ -143,3 +143,57 @@ def test_a_die_the_blob_mask_misses_is_kept_while_its_cell_does_not_look_empty(m
     for _ in range(3):
         assert adapter.read(with_die).items == {"cell:B04": (1, 0)}
     assert adapter.read(image).items == {}
+
+
+def _match_frames(seed: int, paper: str):
+    """Frames as `eval match` films them (1920 x 1080, 850 mm, 10 degrees: the room's lamp, the lens's
+    softness, noise, JPEG) of the match of `seed` on `paper` tiles; a function of the dice."""
+    from datasets.match_sim import Setup
+    from datasets.match_sim.core import Scene
+    from datasets.match_sim.dice_road import simulate
+
+    sim = simulate(seed, Setup(paper=paper), turns=1)
+    shot = sim.photographer
+
+    def frame(dice: list[dict], index: int) -> np.ndarray:
+        return shot.expose(shot.light(sim.draw(dice, shot.pose), Scene(dice, 1), index), index)
+
+    return frame
+
+
+def test_a_die_across_the_middle_seam_keeps_its_pips_and_its_face():
+    """The pools lie across the middle seam, so a pool's die always lies over the gap. A gap pixel
+    that looked as at the first look was filled from the paper around it; but a dark pip over the
+    dark gap looks as the gap did, the gap's blurred edges as a white die's shaded face, and a blue
+    die's body as dark as the gap: tuning seed 5, A4, read a white 6 in White's pool as a 5 (a pip
+    filled in) and a blue 5 in Blue's as a 3. Unchanged gap now counts only at the gap's core, in its
+    own colour, in runs longer than a pip."""
+    frame = _match_frames(5, "a4")
+    board = load_board()
+    adapter = DiceAdapter()
+    for k in range(3):
+        assert adapter.read(frame([], k)).items == {}
+    # board mm (the simulator lays each die on the tile holding its centre)
+    dice = [{"x_mm": 100.3, "y_mm": 210.5, "value": 6, "color": "white", "size_mm": 16.0, "angle": -15.3},
+            {"x_mm": 494.3, "y_mm": 209.8, "value": 5, "color": "blue", "size_mm": 16.0, "angle": -12.8}]
+    assert all(p.y < 210.0 < p.y + p.h for p in board.pools[:2])
+    for k in (10, 11):
+        obs = adapter.read(frame(dice, k))
+    assert obs.items == {"pool:0": 6, "pool:1": 5}, obs.items
+
+
+def test_die_blobs_cut_by_a_seam_are_joined_into_one_die():
+    """The filled gap breaks a die's outline where its edge or shadow crosses it, and the pool's blob
+    falls in two: the upper half alone read a white 2 as a 1 (tuning seed 10, Letter). Two die blobs
+    facing each other across the seam, one die's size together, are one; blobs apart, or too large
+    together, are not joined."""
+    from vision.zones import _joined_across
+
+    seams = np.zeros((88, 88), np.uint8)
+    seams[40:48] = 1  # the gap across the window
+    halves = [(23, 27, 63, 42, "die"), (24, 47, 64, 73, "die")]
+    assert _joined_across(halves, seams, 2.3 * 32) == [(23, 27, 64, 73, "die")]
+    assert _joined_across(halves, np.zeros_like(seams), 2.3 * 32) == halves  # no seam between
+    assert _joined_across(halves, seams, 40) == halves  # together larger than one die
+    apart = [(0, 0, 20, 30, "die"), (30, 0, 50, 30, "die")]  # side by side above the seam
+    assert _joined_across(apart, seams, 2.3 * 32) == apart

@@ -246,13 +246,31 @@ def _still_gap(mask: np.ndarray, same: np.ndarray, image: np.ndarray, first: np.
     before = contrast(grey0)
     dark = (before > GAP_CHANGE) & (contrast(grey) > 0.5 * before)
     table = hue & dark & (mask > 0)
-    # where along the seam the table shows at all (across the gap's width), then only runs of it
-    line = table.any(axis=1 if along[0] else 0).astype(np.uint8).reshape(1, -1)
-    run = max(3, round(0.5 * DIE_MM * px_per_mm))
-    line = cv2.morphologyEx(line, cv2.MORPH_OPEN, np.ones((1, run), np.uint8)).ravel()
-    shown = np.broadcast_to(line[:, None] if along[0] else line[None, :], mask.shape)
+    # an unchanged pixel is gap only where the first look showed the gap's core (darker than the paper
+    # around by over half the gap's contrast there): its blurred edges are mid-grey, as a light die's
+    # face in its own shadow is; and only in runs along the seam longer than a pip: a die's dark pip
+    # over the dark gap looks as the gap did (tuning seed 5, A4: a white 6 lying across the middle seam
+    # in White's pool had a pip filled in and its face smeared, read as a 5)
+    # unchanged in colour too: a blue die's body is as dark as the table seen through the gap
+    like = (same > 0) & ((now[0] - was[0]) ** 2 + (now[1] - was[1]) ** 2
+                         <= np.maximum(TABLE_CHROMA ** 2, 0.25 * n2))
+    depth = np.where(mask > 0, before, 0.0).max(axis=0 if along[0] == 0 else 1, keepdims=True)
+    core = (before > GAP_CHANGE) & (before > 0.5 * depth)
+    unchanged = like & (mask > 0) & core
+    shown = _runs(table, along, 0.5 * DIE_MM * px_per_mm) | _runs(unchanged, along, PIP_RUN_MM * px_per_mm)
     # there the gap's blurred edges are filled too, but not what is dark in another colour (a pip)
-    return mask & (same | (shown & ~(dark & ~hue)).astype(np.uint8))
+    return mask & (shown & (like | ~(dark & ~hue))).astype(np.uint8)
+
+
+PIP_RUN_MM = 5.0  # along a seam, a run of unchanged gap this long is no pip (a 16 mm die's pips are 3 mm)
+
+
+def _runs(seen: np.ndarray, along: tuple[int, int], run_px: float) -> np.ndarray:
+    """Where along the seam (`along`, as in `_still_gap`) `seen` holds anywhere across the gap's
+    width, in runs of `run_px` or more, spread back across the width."""
+    line = seen.any(axis=1 if along[0] else 0).astype(np.uint8).reshape(1, -1)
+    line = cv2.morphologyEx(line, cv2.MORPH_OPEN, np.ones((1, max(3, round(run_px))), np.uint8)).ravel() > 0
+    return np.broadcast_to(line[:, None] if along[0] else line[None, :], seen.shape)
 
 
 def _chroma(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -421,6 +439,7 @@ class TiledFaceReader:
             top = w.fill_gaps("top", top, np.linalg.inv(to_view), cal, ppm)
             faces.image = w.fill_gaps("faces", faces.image, pose.plane_homography(DIE_MM)
                                       @ np.diag([1 / ppm, 1 / ppm, 1.0]), cal, ppm)
+            w.reader.seams = w.gaps["top"][1]  # where the top view's look is a guess (vision.zones)
             reading = w.reader.read(top, faces)
             for zone, dice in reading.dice.items():
                 out.dice[zone] = [ZoneDie(d.value, d.confidence, d.color, _moved(d.box_mm, ox, oy),

@@ -12,6 +12,7 @@ the wrong size (a hand, a pen, two dice touching) is reported as unreadable, nev
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 import cv2
@@ -87,6 +88,8 @@ class ZoneDiceReader:
         self.value_order = value_order  # which value reader speaks first; the other is the fallback
         self.read_both = False  # ask both value readers for every die (to compare them, eval board)
         self.profile = profile  # a taught dice profile (vision/learned/profile.py): it reads first
+        # top-view pixels whose look is a guess (a taped sheet's gaps, filled in: vision/tiled3d.py)
+        self.seams: np.ndarray | None = None
 
     # -- geometry ------------------------------------------------------------------------------
     def _window(self, z: Zone, margin_mm: float) -> tuple[int, int, int, int]:
@@ -148,6 +151,8 @@ class ZoneDiceReader:
                 self._refresh(z, margin, obs)
                 continue
             blobs = self._blobs(a, b, z.many, self._max_side_px(z))
+            if z.many and self.seams is not None:
+                blobs = _joined_across(blobs, self.seams[y0:y1, x0:x1], self._max_side_px(z))
             if not blobs:
                 self._refresh(z, margin, obs)
             dice: list[ZoneDie] = []
@@ -599,6 +604,42 @@ SURELY_EMPTY_NCC = 0.85  # on the top-face view, a cell window this like the emp
 STRETCHED_DIE = 3.2  # die sides: the largest tray or pool blob still tried as one die in 3D
 ONE_BESIDE = 0.9  # confidence of a light 1 found by its pip beside a neighbour (the pip counter's for a 1)
 NOT_A_DIE = 0.5  # on the top-face view, a cell's blob the crop reader gives less chance of being a die
+
+
+def _joined_across(blobs: list[tuple[int, int, int, int, str]], seams: np.ndarray,
+                   max_side: float) -> list[tuple[int, int, int, int, str]]:
+    """Die blobs that face each other across a seam's gap (`seams`: the window's guessed pixels), the
+    two together no larger than one die, are one die cut in two: the gap is filled from the paper
+    around it, so where a die's edge or shadow crosses it the difference mask breaks (tuning seed 10,
+    Letter: a white 2 across the middle seam in White's pool read on its upper half, as a 1)."""
+    if len(blobs) < 2 or not seams.any():
+        return blobs
+    out = list(blobs)
+    while True:
+        pair = next(((i, j, whole) for i, j in combinations(range(len(out)), 2)
+                     if (whole := _one_die(out[i], out[j], seams, max_side)) is not None), None)
+        if pair is None:
+            return out
+        i, j, whole = pair
+        out[i] = whole
+        del out[j]
+
+
+Blob = tuple[int, int, int, int, str]
+
+
+def _one_die(a: Blob, b: Blob, seams: np.ndarray, max_side: float) -> Blob | None:
+    """`a` and `b` as one die blob when they are dice, fit in one die together and what lies between
+    them (across x or across y) holds a seam's gap; else None."""
+    if a[4] != "die" or b[4] != "die":
+        return None
+    union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+    if max(union[2] - union[0], union[3] - union[1]) > max_side:
+        return None
+    gx0, gx1 = sorted((min(a[2], b[2]), max(a[0], b[0])))
+    gy0, gy1 = sorted((min(a[3], b[3]), max(a[1], b[1])))
+    between = seams[max(0, gy0 - 1):gy1 + 1, max(0, gx0 - 1):gx1 + 1]
+    return (*union, "die") if between.size and between.any() else None
 
 
 def _inside(point_mm: np.ndarray, z: Zone, slack_mm: float) -> bool:
