@@ -370,7 +370,7 @@ class BoardDiceReader:
 
     def _localise(self, image: np.ndarray) -> Any:
         from vision.localise import LocaliseResult
-        from vision.tiles.reuse import marker_patches
+        from vision.tiles.reuse import marker_patches, markers_still
 
         if self.tiled is None:
             from vision.localise import detect_markers
@@ -384,7 +384,7 @@ class BoardDiceReader:
             return self.tiled_localiser.update(image)  # type: ignore[union-attr]
         cal = self.localiser.calibration
         if (self.reuse and cal is not None and tuple(cal.image_size) == (image.shape[1], image.shape[0])
-                and any(_markers_still(image, p) for p in self._patches)):
+                and any(markers_still(image, p, spare=1, at_least=STILL_MARKERS) for p in self._patches)):
             # the markers look as they did (but for one a hand may cover): the board has not moved, and
             # the search would find the others where they were ("steady")
             return LocaliseResult("steady", cal, "markers unchanged", list(cal.markers_used))
@@ -538,14 +538,6 @@ class BoardDiceReader:
 
 
 STILL_MARKERS = 3  # markers that must look exactly as before for the board to count as not moved
-
-
-def _markers_still(image: np.ndarray, patches: list[Any]) -> bool:
-    """Whether all of the last search's marker patches, or all but one and at least STILL_MARKERS of
-    them, look the same in `image` (vision.tiles.reuse.markers_still)."""
-    from vision.tiles.reuse import markers_still
-
-    return markers_still(image, patches, spare=1, at_least=STILL_MARKERS)
 
 
 PRESENT = 0.97  # a die the zone reader found: its presence test (NCC and the blob's size) rarely errs
