@@ -9,12 +9,11 @@ import http.client
 import itertools
 import json
 import shutil
-import threading
 
 import cv2
 import numpy as np
 import pytest
-from waitress.server import create_server
+from waitress_server import serving
 
 from referee_app.cli import load_commands
 from referee_app.commands.serve import build_referee
@@ -36,13 +35,8 @@ def served(tmp_path_factory):
     loop.run()
     hub.bus.drain()
     manual = hub.create_match("highway-grid", ["A", "B"])  # a match nobody films
-    server = create_server(create_app(hub, stream_seconds=5), host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield hub, server.effective_port, loop.session.match_id, manual.match_id
-    server.task_dispatcher.shutdown(cancel_pending=True, timeout=8)
-    server.trigger.pull_trigger(server.close)  # closed from inside the server's loop (see test_web_server)
-    thread.join(timeout=5)
+    with serving(create_app(hub, stream_seconds=5), threads=4, drain=8) as port:
+        yield hub, port, loop.session.match_id, manual.match_id
     hub.bus.close()
 
 
