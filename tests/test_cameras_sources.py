@@ -58,7 +58,8 @@ class Live:
     running = True
 
     def __init__(self, target: int) -> None:
-        self.level = 10 * target
+        self.target = target
+        self.count = 0
 
     def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
         return True
@@ -67,15 +68,16 @@ class Live:
         if not type(self).running:
             return False, None
         time.sleep(0.002)
-        self.level += 1
-        return True, np.full((12, 12, 3), self.level % 256, np.uint8)
+        # counts within its own tens, so a loaded machine's extra reads never pass for another camera
+        self.count += 1
+        return True, np.full((12, 12, 3), 10 * self.target + self.count % 10, np.uint8)
 
     def release(self) -> None:
         pass
 
 
 def test_live_cameras_pair_by_their_latest_frames_and_their_threads_stop_on_close(tmp_path):
-    a = grey_folder(tmp_path, "a", [1, 2, 3])
+    a = grey_folder(tmp_path, "a", [k % 8 for k in range(200)])  # enough for a slow first pairing
     now = [50.0]
     clock = lambda: now[0]  # noqa: E731
     before = threading.active_count()

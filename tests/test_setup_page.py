@@ -229,7 +229,7 @@ def test_the_panel_lists_previews_and_checks_a_camera(served, browser):
         assert page.evaluate("document.getElementById('setup-preview').naturalWidth") == 1280
         assert page.input_value("#setup-game") == "highway-dice"
         page.click("#setup-check")
-        page.wait_for_selector("#setup-verdict[data-inside=true]", timeout=20000)
+        page.wait_for_selector("#setup-verdict[data-inside=true]", timeout=60000)
         text = page.inner_text("#setup-verdict")
         assert "set-up OK" in text and "4 of 4" in text
         for figure in ("Pixels per mm", "Tilt", "Camera height", "Sharpness", "Glare", "Smallest die face"):
@@ -238,7 +238,7 @@ def test_the_panel_lists_previews_and_checks_a_camera(served, browser):
         page.select_option("#setup-camera", "2")
         page.wait_for_selector("#setup-verdict", state="hidden", timeout=5000)
         page.click("#setup-check")
-        page.wait_for_selector("#setup-verdict[data-inside=false]", timeout=20000)
+        page.wait_for_selector("#setup-verdict[data-inside=false]", timeout=60000)
         assert "outside the envelope" in page.inner_text("#setup-verdict .head")
         assert any("degrees from straight down" in r for r in page.locator("#setup-verdict .reasons li").all_inner_texts())
         assert any(a.startswith("raise the camera") for a in page.locator("#setup-verdict .advice li").all_inner_texts())
@@ -292,7 +292,7 @@ def test_on_a_phone_the_panel_fits_and_the_match_shows_what_to_change(served, br
         page.wait_for_function("document.getElementById('setup-preview').naturalWidth > 0", timeout=15000)
         page.select_option("#setup-camera", "1")
         page.click("#setup-check")
-        page.wait_for_selector("#setup-verdict[data-inside=true]", timeout=20000)
+        page.wait_for_selector("#setup-verdict[data-inside=true]", timeout=60000)
         box = page.evaluate("(() => { const r = document.getElementById('setup-dialog').getBoundingClientRect();"
                             " return [r.left, r.right]; })()")
         assert box[0] >= 0 and box[1] <= 390
