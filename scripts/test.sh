@@ -21,4 +21,10 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
     || echo "scripts/test.sh: could not install chromium; browser tests will be skipped" >&2
 fi
 .venv/bin/ruff check .
+# One worker per core, at most 4 (each loads the models and may start a browser); a test file stays on
+# one worker, so a module's fixtures are built once. TEST_WORKERS=0 runs everything in this process.
+WORKERS=${TEST_WORKERS:-$(( $(nproc) < 4 ? $(nproc) : 4 ))}
+if [ "$WORKERS" -gt 0 ] && .venv/bin/python -c "import xdist" 2>/dev/null; then
+  exec .venv/bin/python -m pytest -n "$WORKERS" --dist loadfile "$@"
+fi
 exec .venv/bin/python -m pytest "$@"
