@@ -109,6 +109,7 @@ class TokyoAdapter(GameAdapter):
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
         self._remembered: Remembered | None = None  # the answer to the last frame read
+        self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -268,6 +269,7 @@ class TokyoAdapter(GameAdapter):
         import cv2
 
         from vision.tokyo.piece_evidence import piece_maps, warp_maps, warp_to_calibrated
+        from vision.tokyo.sticks import fit_memo
         from vision.types import check_image
 
         image = frame.image if hasattr(frame, "image") else frame
@@ -306,7 +308,8 @@ class TokyoAdapter(GameAdapter):
                 digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
         table = self._cache.get(digest)
         if table is None:  # an unchanged frame (a recorded match holding a scene) is read once
-            table = self._read_table(image, calib, usable)
+            with fit_memo(self._fits):  # a stick whose core pixels did not change is not fitted again
+                table = self._read_table(image, calib, usable)
             self._cache[digest] = table
             while len(self._cache) > 8:
                 self._cache.popitem(last=False)
