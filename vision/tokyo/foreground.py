@@ -101,7 +101,7 @@ def _masks(
     f = cv2.GaussianBlur(image, (5, 5), 1.2).astype(np.float32)
     f += 4  # chromaticity is noisy in the dark
     sf = cv2.transform(f, np.ones((1, 3), np.float32))
-    np.divide(f, sf[..., None], out=f)
+    np.divide(f, cv2.merge((sf, sf, sf)), out=f)  # the same divisions; a broadcast over pixels is 2x slower
     chroma = channel_max(cv2.absdiff(f, cb, dst=f))
     ratio = sf / sb
     dark = ratio < 0.38

@@ -61,7 +61,9 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     table = cv2.resize(cv2.medianBlur(cv2.medianBlur(small, 15), 15), (w, h), interpolation=cv2.INTER_LINEAR)
     fc = f.astype(np.float32) + 4
     tc = table.astype(np.float32) + 4
-    chroma = channel_max(np.abs(fc / channel_sum(fc)[..., None] - tc / channel_sum(tc)[..., None]))
+    sf, st = channel_sum(fc), channel_sum(tc)
+    # the same divisions as by a broadcast over the channels, about twice as fast on whole planes
+    chroma = channel_max(np.abs(fc / cv2.merge((sf, sf, sf)) - tc / cv2.merge((st, st, st))))
     piece = _ramp(chroma, *PIECE_CHROMA) * (1.0 - np.maximum(grey, yellow))
     s = LLR_SCALE
     # a glare spot washes every colour out towards white: there the image says nothing either way

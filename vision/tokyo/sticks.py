@@ -373,10 +373,13 @@ def _distinct_lines(lines: np.ndarray, rho_tol: float, theta_tol: float) -> np.n
     """Hough peaks best first, dropping those within (rho_tol, theta_tol) of a stronger one: a rod's
     wide core gives a cluster of peaks, and weaker rods must not be crowded out of the candidates."""
     # cells of (rho_tol, theta_tol): a peak is dropped when a stronger one holds its cell or a neighbour
+    # the cells in one array operation each (the same divisions, element by element), the walk on
+    # Python ints: thousands of peaks a frame
+    cells = zip(np.floor(lines[:, 0] / rho_tol).astype(np.int64).tolist(),
+                np.floor(lines[:, 1] / theta_tol).astype(np.int64).tolist(), strict=True)
     taken: set[tuple[int, int]] = set()
     keep = []
-    for k, (rho, theta) in enumerate(lines):
-        ri, ti = int(np.floor(rho / rho_tol)), int(np.floor(theta / theta_tol))
+    for k, (ri, ti) in enumerate(cells):
         if any((ri + a, ti + b) in taken for a in (-1, 0, 1) for b in (-1, 0, 1)):
             continue
         taken.add((ri, ti))
@@ -510,7 +513,10 @@ def _resumes(good: np.ndarray, on_fg: np.ndarray, start: int, gap: int, need: in
     """Index where the rod's colour resumes for `need` steps within `gap` after `start`, with only
     foreground in between; None if it does not."""
     n = len(good)
+    # running counts: a window's mean is its count over its length, as numpy's mean gives it
+    ok = np.concatenate(([0], np.cumsum(good))).tolist()
+    fg = np.concatenate(([0], np.cumsum(on_fg))).tolist()
     for k in range(start, min(start + gap, n - need)):
-        if good[k : k + need].mean() >= 0.8:
-            return k if k == start or on_fg[start:k].mean() >= 0.8 else None
+        if (ok[k + need] - ok[k]) / need >= 0.8:
+            return k if k == start or (fg[k] - fg[start]) / (k - start) >= 0.8 else None
     return None
