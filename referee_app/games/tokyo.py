@@ -55,6 +55,7 @@ STICK_TRUST = 0.4  # added to a new road's seen share (see action_confidence)
 MIN_GREY = 0.35  # below this share of grey pixels a "column" is a stick end on the table
 GREY_SATURATION = 70  # HSV saturation under which a pixel counts as grey plastic
 BLOCKING_WARNINGS = ("hand or large object", "glare")  # the view is unusable while these show
+OUTLINES_KEPT = 50_000  # build candidates' outlines an adapter keeps (a few hundred a frame)
 HALF = 0.5  # the piece maps' scale: a road is still nine pixels wide at half of 720p
 UsableView = tuple[int, np.ndarray, Any]  # (camera number, its image, its TokyoCalibration)
 
@@ -110,6 +111,7 @@ class TokyoAdapter(GameAdapter):
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
         self._remembered: Remembered | None = None  # the answer to the last frame read
         self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
+        self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -325,7 +327,7 @@ class TokyoAdapter(GameAdapter):
         if state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
-                                                     table.phantom)
+                                                     table.phantom, self._outlines_for(small))
         if self._builds is not None:
             said = self.explain(state, out)  # the reader's own reading of the whole table
             told = [(said.action, said.confidence)] if said.action is not None else said.candidates[:1]
@@ -352,6 +354,14 @@ class TokyoAdapter(GameAdapter):
             while len(self._latest) > 16:
                 self._latest.pop(next(iter(self._latest)))
         self._builds, self._modelled = memo.builds, memo.modelled
+
+    def _outlines_for(self, small: Any) -> dict:
+        """The build candidates' pixel outlines for this camera, kept over frames: the candidates lie on
+        the position grid round the columns read, so a still or slowly growing table asks for the same
+        outlines frame after frame (pure functions of the calibration; a new one starts afresh)."""
+        if self._outlines[0] is not small or len(self._outlines[1]) > OUTLINES_KEPT:
+            self._outlines = (small, {})
+        return self._outlines[1]
 
     def _half(self, calib: Any) -> Any:
         """The camera at the piece maps' half size (kept per calibration)."""

@@ -162,10 +162,16 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
     carrying a road from the column top `base_top` (mm; a point on the table when `base_on_table`: a
     start road) to its own top: the road's band drawn over the column (it rests on its top), pixels
     of `known` pieces left out. `hulls`: a dict to keep the columns' outlines in between calls (the
-    same column is tried with every base)."""
+    same column is tried with every base; and the roads' outlines: a caller that keeps it over frames
+    of one camera scores the same candidates again without projecting them)."""
     unit = calib.sizes.unit_mm
-    top = np.array([x, y, height * unit])
-    quad = stick_quad(calib, *stick_axis(calib, base_top, top, a_table=base_on_table))
+    road_key = ("road", x, y, height, np.asarray(base_top, np.float64).tobytes(), base_on_table)
+    quad = None if hulls is None else hulls.get(road_key)
+    if quad is None:
+        top = np.array([x, y, height * unit])
+        quad = stick_quad(calib, *stick_axis(calib, base_top, top, a_table=base_on_table))
+        if hulls is not None:
+            hulls[road_key] = quad
     body = _hull(hulls, calib, x, y, 0.0, height * unit)
     polys = [quad, body]
     if junction:
