@@ -337,22 +337,22 @@ def _refine_axis(gx: np.ndarray, gy: np.ndarray, s: RawStick) -> None:
     offs = np.arange(-1.7 * s.half_width, 1.7 * s.half_width + 0.01, 0.5, dtype=np.float32)
     ts = np.linspace(0.08, 0.92, 31)
     mids, strength, where = [], [], []
-    for t in ts:
-        c = s.p0 + t * (s.p1 - s.p0)
-        pts = c[None] + offs[:, None] * n[None]
-        g = _sample(gx, pts) * n[0] + _sample(gy, pts) * n[1]
-        neg, pos = offs < -0.5, offs > 0.5
-        i0 = int(np.argmax(np.abs(g[neg])))
-        i1 = int(np.argmax(np.abs(g[pos])))
-        e0, e1 = offs[neg][i0], offs[pos][i1]
+    # every cross-section sampled at once (the same points, element by element, as one at a time)
+    centres = s.p0 + ts[:, None] * (s.p1 - s.p0)
+    pts = (centres[:, None, :] + (offs[:, None] * n[None])[None]).reshape(-1, 2)
+    g_all = (_sample(gx, pts) * n[0] + _sample(gy, pts) * n[1]).reshape(len(ts), len(offs))
+    neg, pos = offs < -0.5, offs > 0.5
+    g_neg, g_pos, o_neg, o_pos = g_all[:, neg], g_all[:, pos], offs[neg], offs[pos]
+    first = np.argmax(np.abs(g_neg), axis=1)
+    second = np.argmax(np.abs(g_pos), axis=1)
+    for k, t in enumerate(ts):
+        a, b = g_neg[k, first[k]], g_pos[k, second[k]]
+        e0, e1 = o_neg[first[k]], o_pos[second[k]]
         # a rod's two edges have opposite gradient signs (into the rod, then out of it)
-        if (
-            np.sign(g[neg][i0]) == np.sign(g[pos][i1])
-            or not 0.8 * s.half_width < e1 - e0 < 2.6 * s.half_width
-        ):
+        if np.sign(a) == np.sign(b) or not 0.8 * s.half_width < e1 - e0 < 2.6 * s.half_width:
             continue
         mids.append((e0 + e1) / 2)
-        strength.append(min(abs(g[neg][i0]), abs(g[pos][i1])))
+        strength.append(min(abs(a), abs(b)))
         where.append(t * s.length)
     if len(mids) < 6:
         return
