@@ -51,8 +51,11 @@ def rod_half_width(dist: np.ndarray, ridge: np.ndarray) -> float:
     return float(edges[int(np.argmax(hist))] + 0.5)  # the commonest ridge width is the rods'
 
 
-def _ridge(fg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
+def _ridge(fg: np.ndarray, dist: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(distance transform of `fg`, its one-pixel centre ridge); `dist`: that transform, if the
+    caller has it already."""
+    if dist is None:
+        dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
     peak = cv2.dilate(dist, np.ones((3, 3), np.uint8))
     ridge = ((dist >= peak - 0.35) & (dist >= 1.5)).astype(np.uint8)
     return dist, ridge
