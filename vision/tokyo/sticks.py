@@ -244,8 +244,14 @@ def _run_on_line(
         return hit.reshape(k, 4).mean(1)
 
     # first with the core other sticks have claimed (the ends of a short stick lie in its neighbours'
-    # claims where they share a column), kept when mostly new; then with unclaimed core only
-    for sel in (np.nonzero(band)[0], np.nonzero(band & ~claimed)[0]):
+    # claims where they share a column), kept when mostly new; then with unclaimed core only (taken
+    # only when needed: it is part of the first, so never long enough when the first is not)
+    whole = np.nonzero(band)[0]
+    if len(whole) < min_len * 0.5 * hw:
+        return None
+    for sel in (whole, None):
+        if sel is None:
+            sel = np.nonzero(band & ~claimed)[0]
         if len(sel) < min_len * 0.5 * hw:
             continue
         t = pts[sel] @ u - float(base @ u)
@@ -402,18 +408,19 @@ def _best_run(
     counts = np.bincount(((t - lo) / bin_len).astype(int))
     full = counts >= 0.3 * hw * bin_len  # low enough for thinner (further) rods than the commonest
     covered = on_fg(lo, bin_len, len(counts)) >= 0.75
-    ok = full | covered
+    ok = (full | covered).tolist()  # the walk reads Python bools: numpy scalars are slow to index
+    is_full = full.tolist()
     best: tuple[int, int] | None = None
     i, n = 0, len(full)
     max_skip = int(gap / bin_len)
     while i < n:
-        if not full[i]:
+        if not is_full[i]:
             i += 1
             continue
         j, last_full, skip = i, i, 0
         while j + 1 < n:
             j += 1
-            if full[j]:
+            if is_full[j]:
                 last_full, skip = j, 0
             elif ok[j] and skip < max_skip:
                 skip += 1
