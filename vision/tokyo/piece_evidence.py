@@ -59,8 +59,9 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     # the table's local colour: a coarse median (pieces are thin, a median of 15 cells passes over them)
     small = cv2.resize(f, (max(16, w // 8), max(9, h // 8)), interpolation=cv2.INTER_AREA)
     table = cv2.resize(cv2.medianBlur(cv2.medianBlur(small, 15), 15), (w, h), interpolation=cv2.INTER_LINEAR)
-    fc = f.astype(np.float32) + 4
-    tc = table.astype(np.float32) + 4
+    four = (4.0, 4.0, 4.0, 0.0)  # added while converting to float: the same exact sums, one pass
+    fc = cv2.add(f, four, dtype=cv2.CV_32F)
+    tc = cv2.add(table, four, dtype=cv2.CV_32F)
     sf, st = channel_sum(fc), channel_sum(tc)
     # the same divisions as by a broadcast over the channels, about twice as fast on whole planes
     chroma = channel_max(np.abs(fc / cv2.merge((sf, sf, sf)) - tc / cv2.merge((st, st, st))))
