@@ -55,6 +55,7 @@ STICK_TRUST = 0.4  # added to a new road's seen share (see action_confidence)
 MIN_GREY = 0.35  # below this share of grey pixels a "column" is a stick end on the table
 GREY_SATURATION = 70  # HSV saturation under which a pixel counts as grey plastic
 BLOCKING_WARNINGS = ("hand or large object", "glare")  # the view is unusable while these show
+OUTLINES_KEPT = 50_000  # build candidates' outlines an adapter keeps (a few hundred a frame)
 HALF = 0.5  # the piece maps' scale: a road is still nine pixels wide at half of 720p
 UsableView = tuple[int, np.ndarray, Any]  # (camera number, its image, its TokyoCalibration)
 
@@ -109,6 +110,8 @@ class TokyoAdapter(GameAdapter):
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
         self._remembered: Remembered | None = None  # the answer to the last frame read
+        self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
+        self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -268,6 +271,7 @@ class TokyoAdapter(GameAdapter):
         import cv2
 
         from vision.tokyo.piece_evidence import piece_maps, warp_maps, warp_to_calibrated
+        from vision.tokyo.sticks import fit_memo
         from vision.types import check_image
 
         image = frame.image if hasattr(frame, "image") else frame
@@ -306,7 +310,8 @@ class TokyoAdapter(GameAdapter):
                 digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
         table = self._cache.get(digest)
         if table is None:  # an unchanged frame (a recorded match holding a scene) is read once
-            table = self._read_table(image, calib, usable)
+            with fit_memo(self._fits):  # a stick whose core pixels did not change is not fitted again
+                table = self._read_table(image, calib, usable)
             self._cache[digest] = table
             while len(self._cache) > 8:
                 self._cache.popitem(last=False)
@@ -322,7 +327,7 @@ class TokyoAdapter(GameAdapter):
         if state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
-                                                     table.phantom)
+                                                     table.phantom, self._outlines_for(small))
         if self._builds is not None:
             said = self.explain(state, out)  # the reader's own reading of the whole table
             told = [(said.action, said.confidence)] if said.action is not None else said.candidates[:1]
@@ -349,6 +354,14 @@ class TokyoAdapter(GameAdapter):
             while len(self._latest) > 16:
                 self._latest.pop(next(iter(self._latest)))
         self._builds, self._modelled = memo.builds, memo.modelled
+
+    def _outlines_for(self, small: Any) -> dict:
+        """The build candidates' pixel outlines for this camera, kept over frames: the candidates lie on
+        the position grid round the columns read, so a still or slowly growing table asks for the same
+        outlines frame after frame (pure functions of the calibration; a new one starts afresh)."""
+        if self._outlines[0] is not small or len(self._outlines[1]) > OUTLINES_KEPT:
+            self._outlines = (small, {})
+        return self._outlines[1]
 
     def _half(self, calib: Any) -> Any:
         """The camera at the piece maps' half size (kept per calibration)."""

@@ -146,10 +146,11 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
 
 
 def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
-                phantom: frozenset[int] = frozenset()) -> BuildBelief | None:
+                phantom: frozenset[int] = frozenset(), outlines: dict | None = None) -> BuildBelief | None:
     """The belief over the builds that could have put the new column(s) read where they stand
     (`maps`: the frame's vision.tokyo.piece_evidence.piece_maps); None when the engine expects no
-    build (set-up, match over) or the reader saw no new column."""
+    build (set-up, match over) or the reader saw no new column. `outlines`: the candidates' pixel
+    outlines for this `calib` (score_build's `hulls`), kept by a caller over its frames."""
     from engine.tokyo import Build, NewSupport
     from vision.tokyo.piece_evidence import known_mask, score_build
 
@@ -160,8 +161,9 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     spots = build_spots(state, calib, maps, known, observation, phantom)
     if not spots:
         return None
+    hulls: dict = {} if outlines is None else outlines
     if state.in_setup:
-        return _read_starts(state, calib, maps, known, observation, step, spots)
+        return _read_starts(state, calib, maps, known, observation, step, spots, hulls)
     unit = calib.sizes.unit_mm
     reach = calib.sizes.stick_length_mm
     diameter = calib.sizes.column_diameter_mm
@@ -170,7 +172,6 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     # it is not theirs to move), by colour, as the page and the log write it
     who = state.rules.colors
     scored: dict[str, tuple[float, Any]] = {}
-    hulls: dict = {}
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
     for x, y, sigma in spots:
         for h in range(1, MAX_HEIGHT + 1):
@@ -223,7 +224,7 @@ START_BEST_DIRECTIONS = 2  # directions of the rough ring whose spans are all tr
 
 
 def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
-                 step: float, spots: list[tuple[float, float, float]]) -> BuildBelief | None:
+                 step: float, spots: list[tuple[float, float, float]], hulls: dict) -> BuildBelief | None:
     """The set-up's start roads: a one-unit column carrying a road down to the table. The table end
     is taken near the far end of a road the reader saw leaving the column, else tried all round it
     at the span the set's stick gives a one-unit climb; each scored as a build is."""
@@ -246,7 +247,7 @@ def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observati
                     0.6 * reach <= math.hypot(far[0] - x, far[1] - y) <= 1.1 * reach:
                 ends += [(far[0] + dx, far[1] + dy) for dx in grid for dy in grid]
         if not ends:
-            ends = _start_ends(maps, calib, known, snap(x), snap(y), step, snap)
+            ends = _start_ends(maps, calib, known, snap(x), snap(y), step, snap, hulls)
         for dx in grid:
             for dy in grid:
                 qx, qy = snap(x) + dx, snap(y) + dy
@@ -256,7 +257,7 @@ def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observati
                     if math.hypot(t[0] - qx, t[1] - qy) > reach:
                         continue
                     s = score_build(maps, calib, known, qx, qy, 1, False, np.array([t[0], t[1], 0.0]),
-                                    base_on_table=True)
+                                    base_on_table=True, hulls=hulls)
                     action = Start(NewSupport(qx, qy, 1), t, who)
                     key = pieces_key(state, action)
                     if key not in scored or s.total + placed > scored[key][0]:
@@ -265,7 +266,7 @@ def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observati
 
 
 def _start_ends(maps: Any, calib: Any, known: np.ndarray, x: float, y: float, step: float,
-                snap: Any) -> list[tuple[float, float]]:
+                snap: Any, hulls: dict | None = None) -> list[tuple[float, float]]:
     """Table ends for a start road no road was read for: its direction from one ring of
     `START_DIRECTIONS` (the road's band says which way it runs whatever its span), then every span
     the stick reaches, a grid step apart, along the few best directions (its span is what the
@@ -278,7 +279,7 @@ def _start_ends(maps: Any, calib: Any, known: np.ndarray, x: float, y: float, st
     angles = np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)
     rough = [score_build(maps, calib, known, x, y, 1, False, np.array([x + mid * math.cos(a),
                                                                      y + mid * math.sin(a), 0.0]),
-                         base_on_table=True).total for a in angles]
+                         base_on_table=True, hulls=hulls).total for a in angles]
     best = [angles[k] for k in np.argsort(rough)[::-1][:START_BEST_DIRECTIONS]]
     turn = 2 * math.pi / START_DIRECTIONS / 2
     runs = np.arange(top, START_NEAREST * top, -(step if step > 0 else 10.0))

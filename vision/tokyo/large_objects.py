@@ -63,12 +63,14 @@ def large_objects(
     table: np.ndarray | None = None,
     calibration: TokyoCalibration | None = None,
     found: list[LargeObject] | None = None,
+    dist: np.ndarray | None = None,
 ) -> np.ndarray:
     """Warn of each large object in `fg` (cleared there in place) and return the mask (255) of the
     regions withheld. `image` and `table` (the table estimate, image-sized) let table-coloured blobs
     pass; `calibration` sets the rods' width where the mask cannot; `found`, if given, receives each
-    object (for `drop_fingers`)."""
-    dist, ridge = _ridge(fg)
+    object (for `drop_fingers`); `dist`, if the caller has it, is `fg`'s distance transform (L2, 5x5
+    mask), as the stick pass takes it."""
+    dist, ridge = _ridge(fg, dist)
     hw = rod_half_width(dist, ridge)
     cut = np.zeros(fg.shape, np.uint8)
     deep = dist > DEPTH_WIDTHS * hw
@@ -78,14 +80,18 @@ def large_objects(
     tinted = image is not None and table is not None and table.shape[:2] == image.shape[:2]
     for i in range(1, n):
         x, y, w, h, _ = stats[i]
-        part = lab == i
+        # the tests on the component's box: the same pixels in the same order as on the whole frame
+        box = (slice(y, y + h), slice(x, x + w))
+        inner = lab[box] == i
         ref = hw
         if calibration is not None:
             ref = max(hw, BLUR_GAIN * _rod_half_width_at(calibration, centres[i]))
-            if float(dist[part].max()) <= DEPTH_WIDTHS * ref:
+            if float(dist[box][inner].max()) <= DEPTH_WIDTHS * ref:
                 continue
-        if tinted and float(_chroma_gap(image[part], table[part]).mean()) < TABLE_CHROMA:
+        if tinted and float(_chroma_gap(image[box][inner], table[box][inner]).mean()) < TABLE_CHROMA:
             continue
+        part = np.zeros(lab.shape, bool)
+        part[box] = inner
         region = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=int(4 * ref))
         if WIDE_WIDTHS > 0:
             region |= _wide_parts(dist, region, WIDE_WIDTHS * ref, ref)

@@ -59,9 +59,12 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     # the table's local colour: a coarse median (pieces are thin, a median of 15 cells passes over them)
     small = cv2.resize(f, (max(16, w // 8), max(9, h // 8)), interpolation=cv2.INTER_AREA)
     table = cv2.resize(cv2.medianBlur(cv2.medianBlur(small, 15), 15), (w, h), interpolation=cv2.INTER_LINEAR)
-    fc = f.astype(np.float32) + 4
-    tc = table.astype(np.float32) + 4
-    chroma = channel_max(np.abs(fc / channel_sum(fc)[..., None] - tc / channel_sum(tc)[..., None]))
+    four = (4.0, 4.0, 4.0, 0.0)  # added while converting to float: the same exact sums, one pass
+    fc = cv2.add(f, four, dtype=cv2.CV_32F)
+    tc = cv2.add(table, four, dtype=cv2.CV_32F)
+    sf, st = channel_sum(fc), channel_sum(tc)
+    # the same divisions as by a broadcast over the channels, about twice as fast on whole planes
+    chroma = channel_max(np.abs(fc / cv2.merge((sf, sf, sf)) - tc / cv2.merge((st, st, st))))
     piece = _ramp(chroma, *PIECE_CHROMA) * (1.0 - np.maximum(grey, yellow))
     s = LLR_SCALE
     # a glare spot washes every colour out towards white: there the image says nothing either way
@@ -160,10 +163,16 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
     carrying a road from the column top `base_top` (mm; a point on the table when `base_on_table`: a
     start road) to its own top: the road's band drawn over the column (it rests on its top), pixels
     of `known` pieces left out. `hulls`: a dict to keep the columns' outlines in between calls (the
-    same column is tried with every base)."""
+    same column is tried with every base; and the roads' outlines: a caller that keeps it over frames
+    of one camera scores the same candidates again without projecting them)."""
     unit = calib.sizes.unit_mm
-    top = np.array([x, y, height * unit])
-    quad = stick_quad(calib, *stick_axis(calib, base_top, top, a_table=base_on_table))
+    road_key = ("road", x, y, height, np.asarray(base_top, np.float64).tobytes(), base_on_table)
+    quad = None if hulls is None else hulls.get(road_key)
+    if quad is None:
+        top = np.array([x, y, height * unit])
+        quad = stick_quad(calib, *stick_axis(calib, base_top, top, a_table=base_on_table))
+        if hulls is not None:
+            hulls[road_key] = quad
     body = _hull(hulls, calib, x, y, 0.0, height * unit)
     polys = [quad, body]
     if junction:

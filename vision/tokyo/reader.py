@@ -71,7 +71,8 @@ def read_tokyo(
         fg[glare > 0] = 0
         withheld |= glare
     objects: list[LargeObject] = []
-    withheld |= large_objects(obs, fg, image, table, calibration, objects)
+    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)  # the large-object test's and the column ends'
+    withheld |= large_objects(obs, fg, image, table, calibration, objects, dist)
     if stop_at_hand and objects:
         return obs
     fg_rods[withheld > 0] = 0
@@ -85,7 +86,8 @@ def read_tokyo(
     fg_rods |= bands  # the faint sticks' own pixels, so the stacked-ends pass sees them as pieces
     if calibration is not None:
         # a grey road's end can run on down the grey column it rests on: put it back on the top
-        trim_column_runs(raw, cv2.distanceTransform(fg, cv2.DIST_L2, 5), calibration)
+        # (a found object was cut out of fg: its transform is taken again)
+        trim_column_runs(raw, cv2.distanceTransform(fg, cv2.DIST_L2, 5) if objects else dist, calibration)
     if withheld.any():
         # a stick whose middle lies under the mask shows both its ends: one stick, kept
         raw = join_across_mask(withheld, raw, hw)

@@ -8,7 +8,11 @@ occlusion), then a least-squares fit and a walk along the rod over the foregroun
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import cv2
@@ -47,8 +51,11 @@ def rod_half_width(dist: np.ndarray, ridge: np.ndarray) -> float:
     return float(edges[int(np.argmax(hist))] + 0.5)  # the commonest ridge width is the rods'
 
 
-def _ridge(fg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
+def _ridge(fg: np.ndarray, dist: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(distance transform of `fg`, its one-pixel centre ridge); `dist`: that transform, if the
+    caller has it already."""
+    if dist is None:
+        dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
     peak = cv2.dilate(dist, np.ones((3, 3), np.uint8))
     ridge = ((dist >= peak - 0.35) & (dist >= 1.5)).astype(np.uint8)
     return dist, ridge
@@ -237,8 +244,14 @@ def _run_on_line(
         return hit.reshape(k, 4).mean(1)
 
     # first with the core other sticks have claimed (the ends of a short stick lie in its neighbours'
-    # claims where they share a column), kept when mostly new; then with unclaimed core only
-    for sel in (np.nonzero(band)[0], np.nonzero(band & ~claimed)[0]):
+    # claims where they share a column), kept when mostly new; then with unclaimed core only (taken
+    # only when needed: it is part of the first, so never long enough when the first is not)
+    whole = np.nonzero(band)[0]
+    if len(whole) < min_len * 0.5 * hw:
+        return None
+    for sel in (whole, None):
+        if sel is None:
+            sel = np.nonzero(band & ~claimed)[0]
         if len(sel) < min_len * 0.5 * hw:
             continue
         t = pts[sel] @ u - float(base @ u)
@@ -255,9 +268,44 @@ def _run_on_line(
             or not _one_colour(found[1][run[~claimed[run]]], found[1][run[claimed[run]]])
         ):
             continue
-        vx, vy, x0, y0 = cv2.fitLine(pts[run], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = _fit_line(pts[run])
         return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32), run
     return None
+
+
+def _fit_line(q: np.ndarray) -> tuple[float, float, float, float]:
+    """`cv2.fitLine`'s robust (Huber) line through the points q (N,2 float32), remembered by the points'
+    bytes in the memo `fit_memo` set (a referee adapter's, over its frames): the fit's 20 random
+    restarts cost 4-14 ms on a stick's 2000-3000 core pixels, and the same run is fitted again when the
+    refit along the fitted line keeps the same pixels, or a later frame shows the stick's core
+    unchanged. The fit is deterministic (a fixed seed), so a remembered answer is exact."""
+    memo = _FIT_MEMO.get()
+    if memo is None:
+        return tuple(float(v) for v in cv2.fitLine(q, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())  # type: ignore[return-value]
+    key = hashlib.blake2b(q.tobytes(), digest_size=16).digest() + q.shape[0].to_bytes(4, "little")
+    got = memo.get(key)
+    if got is None:
+        got = tuple(float(v) for v in cv2.fitLine(q, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+        memo[key] = got
+        while len(memo) > FIT_MEMO:
+            memo.popitem(last=False)
+    return got  # type: ignore[return-value]
+
+
+FIT_MEMO = 1024  # fits a memo keeps (oldest forgotten first): a table's sticks over many frames
+FitMemo = OrderedDict[bytes, tuple[float, float, float, float]]
+_FIT_MEMO: ContextVar[FitMemo | None] = ContextVar("tokyo_fit_memo", default=None)
+
+
+@contextmanager
+def fit_memo(memo: FitMemo) -> Iterator[None]:
+    """Stick fits inside this block are remembered in `memo` (one per reader of a frame sequence: the
+    thread's own; a fresh adapter starts with none remembered)."""
+    token = _FIT_MEMO.set(memo)
+    try:
+        yield
+    finally:
+        _FIT_MEMO.reset(token)
 
 
 def _along_taken(
@@ -298,22 +346,22 @@ def _refine_axis(gx: np.ndarray, gy: np.ndarray, s: RawStick) -> None:
     offs = np.arange(-1.7 * s.half_width, 1.7 * s.half_width + 0.01, 0.5, dtype=np.float32)
     ts = np.linspace(0.08, 0.92, 31)
     mids, strength, where = [], [], []
-    for t in ts:
-        c = s.p0 + t * (s.p1 - s.p0)
-        pts = c[None] + offs[:, None] * n[None]
-        g = _sample(gx, pts) * n[0] + _sample(gy, pts) * n[1]
-        neg, pos = offs < -0.5, offs > 0.5
-        i0 = int(np.argmax(np.abs(g[neg])))
-        i1 = int(np.argmax(np.abs(g[pos])))
-        e0, e1 = offs[neg][i0], offs[pos][i1]
+    # every cross-section sampled at once (the same points, element by element, as one at a time)
+    centres = s.p0 + ts[:, None] * (s.p1 - s.p0)
+    pts = (centres[:, None, :] + (offs[:, None] * n[None])[None]).reshape(-1, 2)
+    g_all = (_sample(gx, pts) * n[0] + _sample(gy, pts) * n[1]).reshape(len(ts), len(offs))
+    neg, pos = offs < -0.5, offs > 0.5
+    g_neg, g_pos, o_neg, o_pos = g_all[:, neg], g_all[:, pos], offs[neg], offs[pos]
+    first = np.argmax(np.abs(g_neg), axis=1)
+    second = np.argmax(np.abs(g_pos), axis=1)
+    for k, t in enumerate(ts):
+        a, b = g_neg[k, first[k]], g_pos[k, second[k]]
+        e0, e1 = o_neg[first[k]], o_pos[second[k]]
         # a rod's two edges have opposite gradient signs (into the rod, then out of it)
-        if (
-            np.sign(g[neg][i0]) == np.sign(g[pos][i1])
-            or not 0.8 * s.half_width < e1 - e0 < 2.6 * s.half_width
-        ):
+        if np.sign(a) == np.sign(b) or not 0.8 * s.half_width < e1 - e0 < 2.6 * s.half_width:
             continue
         mids.append((e0 + e1) / 2)
-        strength.append(min(abs(g[neg][i0]), abs(g[pos][i1])))
+        strength.append(min(abs(a), abs(b)))
         where.append(t * s.length)
     if len(mids) < 6:
         return
@@ -334,10 +382,13 @@ def _distinct_lines(lines: np.ndarray, rho_tol: float, theta_tol: float) -> np.n
     """Hough peaks best first, dropping those within (rho_tol, theta_tol) of a stronger one: a rod's
     wide core gives a cluster of peaks, and weaker rods must not be crowded out of the candidates."""
     # cells of (rho_tol, theta_tol): a peak is dropped when a stronger one holds its cell or a neighbour
+    # the cells in one array operation each (the same divisions, element by element), the walk on
+    # Python ints: thousands of peaks a frame
+    cells = zip(np.floor(lines[:, 0] / rho_tol).astype(np.int64).tolist(),
+                np.floor(lines[:, 1] / theta_tol).astype(np.int64).tolist(), strict=True)
     taken: set[tuple[int, int]] = set()
     keep = []
-    for k, (rho, theta) in enumerate(lines):
-        ri, ti = int(np.floor(rho / rho_tol)), int(np.floor(theta / theta_tol))
+    for k, (ri, ti) in enumerate(cells):
         if any((ri + a, ti + b) in taken for a in (-1, 0, 1) for b in (-1, 0, 1)):
             continue
         taken.add((ri, ti))
@@ -357,18 +408,19 @@ def _best_run(
     counts = np.bincount(((t - lo) / bin_len).astype(int))
     full = counts >= 0.3 * hw * bin_len  # low enough for thinner (further) rods than the commonest
     covered = on_fg(lo, bin_len, len(counts)) >= 0.75
-    ok = full | covered
+    ok = (full | covered).tolist()  # the walk reads Python bools: numpy scalars are slow to index
+    is_full = full.tolist()
     best: tuple[int, int] | None = None
     i, n = 0, len(full)
     max_skip = int(gap / bin_len)
     while i < n:
-        if not full[i]:
+        if not is_full[i]:
             i += 1
             continue
         j, last_full, skip = i, i, 0
         while j + 1 < n:
             j += 1
-            if full[j]:
+            if is_full[j]:
                 last_full, skip = j, 0
             elif ok[j] and skip < max_skip:
                 skip += 1
@@ -471,7 +523,10 @@ def _resumes(good: np.ndarray, on_fg: np.ndarray, start: int, gap: int, need: in
     """Index where the rod's colour resumes for `need` steps within `gap` after `start`, with only
     foreground in between; None if it does not."""
     n = len(good)
+    # running counts: a window's mean is its count over its length, as numpy's mean gives it
+    ok = np.concatenate(([0], np.cumsum(good))).tolist()
+    fg = np.concatenate(([0], np.cumsum(on_fg))).tolist()
     for k in range(start, min(start + gap, n - need)):
-        if good[k : k + need].mean() >= 0.8:
-            return k if k == start or on_fg[start:k].mean() >= 0.8 else None
+        if (ok[k + need] - ok[k]) / need >= 0.8:
+            return k if k == start or (fg[k] - fg[start]) / (k - start) >= 0.8 else None
     return None
