@@ -80,6 +80,7 @@ class ZoneDiceReader:
         self._changed_faces: tuple[Any, Any, np.ndarray] | None = None  # see _changed_on
         self._grey_of: tuple[np.ndarray, np.ndarray] | None = None  # see _grey
         self._pending: list[tuple[tuple[int, int, int, int], np.ndarray]] = []  # refreshes to apply
+        self._near_ncc: dict[str, dict[str, float]] = {}  # this frame's cells' correlations (_nccs)
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
@@ -130,6 +131,14 @@ class ZoneDiceReader:
             return ZoneReading({z.name: [] for z in self.zones})
         on_faces = self._faces_prep(faces, roi)
         self._pending = []
+        self._near_ncc = {}
+        if on_faces is not None:
+            # every cell read this frame, its window's correlation on both views at once (a close
+            # value: the exact one, see _at_least)
+            cells = {z.name: self._window(z, 3.0) for z in self.zones if not z.many and z.name not in skip
+                     and (only is None or keep is None or z.name in only)}
+            self._near_ncc = {"faces": _nccs(on_faces[0], on_faces[1], cells),
+                              "sheet": _nccs(obs, self.reference, cells)}
         for z in self.zones:
             if z.name in skip:
                 continue
@@ -306,7 +315,7 @@ class ZoneDiceReader:
         # a light die on a printed cell can leave the window's correlation fairly high (the outline
         # dominates it): only a near-perfect match is taken as empty unseen; otherwise the blobs and
         # the crop reader decide
-        if _ncc(a, b) >= SURELY_EMPTY_NCC:
+        if _at_least(self._near_ncc.get("faces", {}).get(z.name), a, b, SURELY_EMPTY_NCC):
             out.dice[z.name] = []
             self._refresh_if_clean(z, sheet_obs)
             return
@@ -339,7 +348,7 @@ class ZoneDiceReader:
             out.unreadable[z.name] = kind
             out.dice[z.name] = []
             return
-        changed = cv2.dilate((np.abs(obs - ref) > 0.6).astype(np.uint8), np.ones((3, 3), np.uint8))
+        changed = _changed_in(obs, ref, self._window(z, PIPS_MARGIN_MM))
         # the die's top face: on the cell, a die wide (the blob also holds its sides)
         box = _square(np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px, self.die_mm * self.px)
         value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True)
@@ -363,7 +372,8 @@ class ZoneDiceReader:
         """Refresh an empty cell's reference only when the sheet view shows it empty too: in
         perspective a neighbour's top face can stand in the cell's window there."""
         x0, y0, x1, y1 = self._window(z, 3.0)
-        if _ncc(sheet_obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]) >= SURELY_EMPTY_NCC:
+        near = self._near_ncc.get("sheet", {}).get(z.name)
+        if _at_least(near, sheet_obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1], SURELY_EMPTY_NCC):
             self._refresh(z, 3.0, sheet_obs)
 
     def relearn(self) -> None:
@@ -445,7 +455,7 @@ class ZoneDiceReader:
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
-        window = None if z.many else self._window(z, 4.0)
+        window = None if z.many else self._window(z, PIPS_MARGIN_MM)
         changed = self._changed if changed is None else changed
         if faces is not None:
             box = _on_faces(faces, box)
@@ -455,7 +465,7 @@ class ZoneDiceReader:
         pips_first = self.value_order == "pips"
         net = None
         if learned or self.read_both or not pips_first:
-            net = self._crop_read(image, box, refine=faces is not None)
+            net = self._crop_read(image, box, refine=faces is not None, framed=faces is not None)
             readings["learned"] = net[:3]
             if faces is not None:
                 box = net[3]
@@ -477,7 +487,7 @@ class ZoneDiceReader:
             # pips first, or an unsure network
             return int(counted[0]), float(counted[1]), colour, readings, at
         if net is None:
-            net = self._crop_read(image, box)
+            net = self._crop_read(image, box, framed=False)
             readings["learned"] = net[:3]
         # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
         # trusted less then (a reading below the loop's threshold is put to the players)
@@ -527,7 +537,7 @@ class ZoneDiceReader:
             if not (fbox[0] - reach <= cx <= fbox[2] + reach and fbox[1] - reach <= cy <= fbox[3] + reach):
                 continue  # a die further off, with its own blob
             face = _square(np.concatenate([counted[2], counted[2]]), side)
-            net = self._crop_read(faces.image, face)
+            net = self._crop_read(faces.image, face, framed=False)
             if net[2] < NOT_A_DIE:
                 continue
             # the crop reader disagreeing: trusted less (a reading below the loop's threshold is asked)
@@ -566,12 +576,14 @@ class ZoneDiceReader:
             cached = self._changed_faces = (faces, self._changed, faces.warp_from_sheet_view(self._changed))
         return cached[2]
 
-    def _crop_read(self, image: np.ndarray, box: np.ndarray,
-                   refine: bool = False) -> tuple[int, float, float, np.ndarray]:
+    def _crop_read(self, image: np.ndarray, box: np.ndarray, refine: bool = False,
+                   framed: bool = True) -> tuple[int, float, float, np.ndarray]:
         """The learned crop reader (the most accurate value reader on real photos, docs/models.md):
         value, its confidence, the chance it is a die, and the box it re-framed on the die. `refine`
         (a blob of a tray or pool: top face, sides and shadow): die-sized boxes around the blob are
-        tried too, and the best is read once more on the box it re-framed."""
+        tried too, and the best is read once more on the box it re-framed. `framed=False` (without
+        `refine`): the caller does not use the re-framed box, which is then `box` itself (one crop
+        fewer to run)."""
         if self._values is None:
             from vision.learned.crops import CropReader
 
@@ -583,16 +595,17 @@ class ZoneDiceReader:
             shifts = [(0, 0), (-0.5, 0), (0.5, 0), (0, -0.5), (0, 0.5)]
             boxes = np.concatenate([boxes, [_square(np.array([cx + dx * side, cy + dy * side] * 2), side)
                                             for dx, dy in shifts]]).astype(np.float32)
-        p_all, v_all, c_all, f_all = self._values.read(image, boxes)
-        best = slice(int(np.argmax(p_all)), int(np.argmax(p_all)) + 1)
-        p_die, values, vconf, framed = p_all[best], v_all[best], c_all[best], f_all[best]
+        # the box the crop reader likes best, as read() of all the boxes would pick it (read_best: the
+        # same numbers, without re-framing or turning the boxes that cannot win)
+        p_die, values, vconf, at = self._values.read_best(image, boxes, framed=framed or refine)
         if refine:
-            p2, v2, c2, f2 = self._values.read(image, framed)
+            p2, v2, c2, f2 = self._values.read_best(image, at)
             if p2[0] > p_die[0]:
-                p_die, values, vconf, framed = p2, v2, c2, f2
-        return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(framed[0], np.float32)
+                p_die, values, vconf, at = p2, v2, c2, f2
+        return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(at[0], np.float32)
 
 
+PIPS_MARGIN_MM = 4.0  # a cell's pip count looks this far round the cell (count_pips's window)
 CROP_MEMO = 2048  # crops remembered (vision/learned/crops.py, ~7 kB each): unchanged dice are not re-run
 MAX_REGISTER_MM = 6.0  # a registration moving the reference further is not believed: two calibrations
 # each off by up to 3 mm at the sheet's far corner (tuning seed 6 at 600 mm / 20 degrees, three markers:
@@ -780,6 +793,21 @@ def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] 
     return out
 
 
+def _changed_in(obs: np.ndarray, reference: np.ndarray, window: tuple[int, int, int, int]) -> np.ndarray:
+    """`_changed_mask` of the whole view, but computed within `window` (x0, y0, x1, y1) only, zero
+    elsewhere: a cell's pip count looks nowhere else, and the whole view cost each die on a cell about
+    3 ms. The 3x3 dilation is computed with a pixel to spare round the window, so inside it every pixel
+    is the whole view's."""
+    h, w = obs.shape[:2]
+    x0, y0, x1, y1 = window
+    a0, b0, a1, b1 = max(0, x0 - 1), max(0, y0 - 1), min(w, x1 + 1), min(h, y1 + 1)
+    out = np.zeros(obs.shape[:2], np.uint8)
+    part = cv2.dilate((np.abs(obs[b0:b1, a0:a1] - reference[b0:b1, a0:a1]) > 0.6).astype(np.uint8),
+                      np.ones((3, 3), np.uint8))
+    out[y0:y1, x0:x1] = part[y0 - b0:y1 - b0, x0 - a0:x1 - a0]
+    return out
+
+
 def _changed_mask(obs: np.ndarray, reference: np.ndarray,
                   roi: tuple[int, int, int, int] | None) -> np.ndarray:
     """Pixels that differ from the empty sheet (count_pips looks for pips only there)."""
@@ -815,6 +843,41 @@ def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
 def _misfit(a: np.ndarray, b: np.ndarray, where: np.ndarray) -> float:
     """Mean absolute difference of two normalised views over `where`."""
     return float(np.abs(a - b)[where].mean()) if where.any() else 0.0
+
+
+NCC_GUARD = 1e-4  # _nccs is taken for _ncc this far from a threshold (on the recording they differ by 2e-7)
+
+
+def _nccs(a_view: np.ndarray, b_view: np.ndarray,
+          windows: dict[str, tuple[int, int, int, int]]) -> dict[str, float]:
+    """`_ncc` of each window (x0, y0, x1, y1) of two views, the windows of one size all at once: the
+    dice road's ~120 cells two correlations each per frame read, one by one, cost more in NumPy's
+    per-call overhead than in arithmetic. The sums run in another order than `_ncc`'s, so a value
+    is close to `_ncc`'s, not equal: only used through `_at_least`. NaN where the window is flat."""
+    by_shape: dict[tuple[int, int], list[str]] = {}
+    for name, (x0, y0, x1, y1) in windows.items():
+        if x1 > x0 and y1 > y0:
+            by_shape.setdefault((y1 - y0, x1 - x0), []).append(name)
+    out: dict[str, float] = {}
+    for names in by_shape.values():
+        boxes = [windows[n] for n in names]
+        a = np.stack([a_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).astype(np.float64)
+        b = np.stack([b_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).astype(np.float64)
+        a -= a.mean(axis=(1, 2), keepdims=True)
+        b -= b.mean(axis=(1, 2), keepdims=True)
+        num = np.einsum("nij,nij->n", a, b)
+        den = np.sqrt(np.einsum("nij,nij->n", a, a) * np.einsum("nij,nij->n", b, b))
+        for name, n, d in zip(names, num, den, strict=True):
+            out[name] = float(n / d) if d > 1e-3 else float("nan")
+    return out
+
+
+def _at_least(near: float | None, a: np.ndarray, b: np.ndarray, level: float) -> bool:
+    """`_ncc(a, b) >= level`, from `near` (`_nccs`'s value) unless it lies within NCC_GUARD of
+    `level` (or is missing or NaN): then `_ncc` itself decides, so the answer is always `_ncc`'s."""
+    if near is not None and abs(near - level) > NCC_GUARD:  # False for NaN
+        return near >= level
+    return _ncc(a, b) >= level
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:
