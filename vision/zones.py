@@ -11,6 +11,7 @@ the wrong size (a hand, a pen, two dice touching) is reported as unreadable, nev
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -824,20 +825,38 @@ def _changed_mask(obs: np.ndarray, reference: np.ndarray,
 def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
     """Grey, slightly blurred, normalised per image region so light gain/offset cancel. The blur and
     the region are fixed in mm (0.4 mm, 20 mm), so any view resolution sees the same."""
-    g = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    g = cv2.GaussianBlur(g, (0, 0), 0.4 * px_per_mm)
+    h, w = bgr.shape[:2]
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY, dst=_scratch("grey", (h, w), np.uint8))
+    g0 = _scratch("g0", (h, w), np.float32)
+    np.copyto(g0, grey)  # the uint8 levels as float32 (exact)
+    g = cv2.GaussianBlur(g0, (0, 0), 0.4 * px_per_mm, dst=_scratch("g", (h, w), np.float32))
     win = 2 * round(10 * px_per_mm) + 1
-    mean = cv2.blur(g, (win, win))
-    # (g - mean) / max(sqrt(max(E[g²] - mean², 1)), 12) in OpenCV's element-wise operations, in place:
-    # the same IEEE float32 operations as NumPy's (bit for bit), without NumPy's temporaries of the
-    # whole view, twice per frame read (tests/test_crop_memo.py)
-    sq = cv2.blur(cv2.multiply(g, g), (win, win))
-    cv2.subtract(sq, cv2.multiply(mean, mean), dst=sq)
+    mean = cv2.blur(g, (win, win), dst=_scratch("mean", (h, w), np.float32))
+    # (g - mean) / max(sqrt(max(E[g²] - mean², 1)), 12) in OpenCV's element-wise operations: the same
+    # IEEE float32 operations as NumPy's (bit for bit, tests/test_crop_memo.py), into this thread's
+    # kept buffers: a fresh array of the whole view costs its page faults (about as much as the
+    # arithmetic), twice per frame read
+    gg = cv2.multiply(g, g, dst=_scratch("gg", (h, w), np.float32))
+    sq = cv2.blur(gg, (win, win), dst=g0)  # g0 is free
+    mm = cv2.multiply(mean, mean, dst=gg)  # so is gg
+    cv2.subtract(sq, mm, dst=sq)
     cv2.max(sq, 1.0, dst=sq)
     cv2.sqrt(sq, dst=sq)
     cv2.max(sq, 12.0, dst=sq)
-    cv2.subtract(g, mean, dst=g)
-    return cv2.divide(g, sq, dst=g)
+    out = cv2.subtract(g, mean)  # a fresh array: the caller keeps it
+    return cv2.divide(out, sq, dst=out)
+
+
+_SCRATCH = threading.local()  # per thread: two referee loops may prepare views at once
+
+
+def _scratch(name: str, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """This thread's buffer `name`, kept between calls while its shape and type stay the same."""
+    bufs: dict[str, np.ndarray] = _SCRATCH.__dict__.setdefault("bufs", {})
+    buf = bufs.get(name)
+    if buf is None or buf.shape != shape or buf.dtype != dtype:
+        buf = bufs[name] = np.empty(shape, dtype)
+    return buf
 
 
 def _misfit(a: np.ndarray, b: np.ndarray, where: np.ndarray) -> float:
