@@ -814,7 +814,9 @@ def _changed_mask(obs: np.ndarray, reference: np.ndarray,
     """Pixels that differ from the empty sheet (count_pips looks for pips only there)."""
     kernel = np.ones((3, 3), np.uint8)
     if roi is None:
-        return cv2.dilate((np.abs(obs - reference) > 0.6).astype(np.uint8), kernel)
+        # (np.abs(obs - reference) > 0.6) as 0/1 bytes, in two passes over the view instead of four
+        diff = cv2.absdiff(obs, reference, dst=_scratch("absdiff", obs.shape, np.float32))
+        return cv2.dilate(np.greater(diff, 0.6).view(np.uint8), kernel)
     x0, y0, x1, y1 = roi
     out = np.zeros(obs.shape, np.uint8)
     out[y0:y1, x0:x1] = cv2.dilate((np.abs(obs[y0:y1, x0:x1] - reference[y0:y1, x0:x1]) > 0.6)
@@ -880,12 +882,14 @@ def _nccs(a_view: np.ndarray, b_view: np.ndarray,
     out: dict[str, float] = {}
     for names in by_shape.values():
         boxes = [windows[n] for n in names]
-        a = np.stack([a_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).astype(np.float64)
-        b = np.stack([b_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).astype(np.float64)
-        a -= a.mean(axis=(1, 2), keepdims=True)
-        b -= b.mean(axis=(1, 2), keepdims=True)
-        num = np.einsum("nij,nij->n", a, b)
-        den = np.sqrt(np.einsum("nij,nij->n", a, a) * np.einsum("nij,nij->n", b, b))
+        a = np.stack([a_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1)
+        b = np.stack([b_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1)
+        a, b, size = a.astype(np.float64), b.astype(np.float64), a.shape[1]
+        # centred sums from plain ones: in float64 the cancellation costs nothing near _ncc's precision
+        sa, sb = a.sum(axis=1), b.sum(axis=1)
+        num = np.einsum("ni,ni->n", a, b) - sa * sb / size
+        den = np.sqrt((np.einsum("ni,ni->n", a, a) - sa * sa / size)
+                      * (np.einsum("ni,ni->n", b, b) - sb * sb / size))
         for name, n, d in zip(names, num, den, strict=True):
             out[name] = float(n / d) if d > 1e-3 else float("nan")
     return out
