@@ -599,8 +599,8 @@ class ZoneDiceReader:
         # the box the crop reader likes best, as read() of all the boxes would pick it (read_best: the
         # same numbers, without re-framing or turning the boxes that cannot win)
         p_die, values, vconf, at = self._values.read_best(image, boxes, framed=framed or refine)
-        if refine:
-            p2, v2, c2, f2 = self._values.read_best(image, at)
+        if refine:  # its re-framed box is wanted only if it reads likelier than the first
+            p2, v2, c2, f2 = self._values.read_best(image, at, frame_above=float(p_die[0]))
             if p2[0] > p_die[0]:
                 p_die, values, vconf, at = p2, v2, c2, f2
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(at[0], np.float32)

@@ -135,16 +135,18 @@ class CropReader:
             kept.popitem(last=False)
         return np.stack(rows)
 
-    def read_best(self, image: np.ndarray, boxes: np.ndarray,
-                  framed: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def read_best(self, image: np.ndarray, boxes: np.ndarray, framed: bool = True,
+                  frame_above: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """`read(image, boxes)` of the one box `read` gives the highest chance of being a die (the
-        first of equals), as (1,) arrays: the same numbers, with fewer crops run. The other boxes
-        are not re-framed (their boxes are not returned), and a box whose turned views cannot lift
-        it to the best one's chance is given none: each view's chance of "not a die" is at least 0, so
-        a box's chance after `tta` views is at most 1 - (its first view's "not a die") / tta. Each
-        crop's output does not depend on what shares its batch, so every number kept is `read`'s
-        bit for bit (tests/test_crop_memo.py). `framed=False`: the box returned is the one given
-        (the caller has no use for the re-framed one; no re-framing run)."""
+        first of equals), as (1,) arrays: the same numbers, with fewer crops run. The other boxes are
+        not re-framed (their boxes are not returned), and each stops getting turned views as soon as
+        even its views still to come could not lift it to the best one's chance: a view's chance of
+        "not a die" is at least 0, so after some views a box's final chance is at most 1 - (its
+        chances of "not a die" so far) / tta, in float32 as rounded by `forward` (rounding is
+        monotonic). Each crop's output does not depend on what shares its batch, and the views' sum
+        is the same sequential sum, so every number kept is `read`'s bit for bit
+        (tests/test_crop_memo.py). `framed=False`, or a chance not above `frame_above`: the box
+        returned is the one given (the caller has no use for the re-framed one; no re-framing run)."""
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         if len(boxes) == 0:
             raise VisionError("read_best needs at least one box")
@@ -154,18 +156,17 @@ class CropReader:
         maybe = np.flatnonzero(1.0 - proba[:, 0] >= SCREEN)
         chance = 1.0 - proba[:, 0]
         if self.tta > 1 and len(maybe):
+            # the likeliest by its first view gets every view, then its rivals one view at a time
             lead = maybe[int(np.argmax(chance[maybe]))]
             self._views(crops, proba, np.array([lead]))
-            best = (1.0 - proba[lead, 0]).astype(np.float32)
-            ceiling = (1.0 - proba[:, 0] / self.tta).astype(np.float32)  # see above
-            rest = np.array([i for i in maybe if i != lead and ceiling[i] >= best], np.int64)
-            if len(rest):
-                self._views(crops, proba, rest)
+            rivals = maybe[maybe != lead]
+            kept = self._rivals(crops, proba, rivals, (1.0 - proba[lead, 0]).astype(np.float32))
             chance = 1.0 - proba[:, 0]
-            out = np.setdiff1d(maybe, [lead, *rest])
-            chance[out] = -1.0  # below the lead: never the best
+            chance[np.setdiff1d(rivals, kept)] = -1.0  # below the lead: never the best
         b = int(np.argmax(chance.astype(np.float32)))
         box = boxes[b:b + 1]
+        if frame_above is not None and not chance[b] > frame_above:
+            framed = False
         if framed and first.shape[-1] >= 10:
             box = reframe(box, first[b:b + 1, 7:10])
             if REFINE and b in maybe:
@@ -182,6 +183,25 @@ class CropReader:
         k, m = views.shape[:2]
         more = softmax(self._run(views.reshape(k * m, self.size, self.size, 3))[:, :7]).reshape(k, m, 7)
         proba[which] = (proba[which] + more.sum(axis=0)) / self.tta
+
+    def _rivals(self, crops: np.ndarray, proba: np.ndarray, rivals: np.ndarray,
+                best: np.float32) -> np.ndarray:
+        """The turned views of crops `rivals`, one view at a time, for those that can still reach
+        `best` (see read_best): their rows of `proba` averaged as `_views` does (the same sequential
+        sum); returns them. The others' rows are left unfinished."""
+        if not len(rivals):
+            return rivals
+        views = dihedral_stack(crops[rivals], self.tta)[1:]
+        more = np.zeros((len(rivals), 7), np.float32)  # each rival's views so far, summed in order
+        alive = np.arange(len(rivals))
+        for view in views:
+            ceiling = 1.0 - (proba[rivals[alive], 0] + more[alive, 0]) / self.tta
+            alive = alive[ceiling >= best]
+            if not len(alive):
+                return alive
+            more[alive] += softmax(self._run(view[alive])[:, :7])
+        proba[rivals[alive]] = (proba[rivals[alive]] + more[alive]) / self.tta
+        return rivals[alive]
 
     def read(self, image: np.ndarray, boxes: np.ndarray,
              dedupe: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
