@@ -82,7 +82,8 @@ class ZoneDiceReader:
         self._grey_of: tuple[np.ndarray, np.ndarray] | None = None  # see _grey
         self._pending: list[tuple[tuple[int, int, int, int], np.ndarray]] = []  # refreshes to apply
         self._near_ncc: dict[str, dict[str, float]] = {}  # this frame's cells' correlations (_nccs)
-        self._windows: dict[tuple[Any, ...], tuple[int, int, int, int]] = {}  # see _window
+        self._windows: dict[tuple[str, float], tuple[int, int, int, int]] = {}  # see _window
+        self._windows_of: tuple[int, int, float] | None = None
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
@@ -97,7 +98,9 @@ class ZoneDiceReader:
     # -- geometry ------------------------------------------------------------------------------
     def _window(self, z: Zone, margin_mm: float) -> tuple[int, int, int, int]:
         H, W = self.reference.shape[:2]
-        key = (z, margin_mm, H, W, self.px)  # a frame read asks for ~500 windows, the same every frame
+        if self._windows_of != (H, W, self.px):
+            self._windows, self._windows_of = {}, (H, W, self.px)
+        key = (z.name, margin_mm)  # a frame read asks for ~500 windows, the same every frame
         got = self._windows.get(key)
         if got is None:
             got = self._windows[key] = (max(0, int((z.x - margin_mm) * self.px)),
