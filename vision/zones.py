@@ -541,13 +541,17 @@ class ZoneDiceReader:
                 dice.append(ZoneDie(1, ONE_BESIDE, self._colour(faces.image, face), box_mm,
                                     {"pips": (1, ONE_BESIDE)}))
             # a face beside the dice read: the pips left when their faces are masked out
-            mask = np.ones(grey.shape, np.uint8) if changed is None else changed.copy()
-            for w in where:
-                cv2.circle(mask, (int(round(w[0])), int(round(w[1]))), int(0.5 * side), 0, -1)
             out = (BESIDE_REACH + 0.5) * side  # the pips may lie as far off the blob as the 1's may
             cx, cy = (fbox[0] + fbox[2]) / 2, (fbox[1] + fbox[3]) / 2
             window = (int(min(cx - 1.5 * side, fbox[0] - out)), int(min(cy - 1.5 * side, fbox[1] - out)),
                       int(max(cx + 1.5 * side, fbox[2] + out)), int(max(cy + 1.5 * side, fbox[3] + out)))
+            # the changed mask (count_pips looks at its window only: copied there alone, not the view)
+            mask = np.zeros(grey.shape, np.uint8)
+            a0, b0 = max(0, window[0]), max(0, window[1])
+            a1, b1 = min(grey.shape[1], window[2]), min(grey.shape[0], window[3])
+            mask[b0:b1, a0:a1] = 1 if changed is None else changed[b0:b1, a0:a1]
+            for w in where:
+                cv2.circle(mask, (int(round(w[0])), int(round(w[1]))), int(0.5 * side), 0, -1)
             counted = count_pips(faces.image, fbox, side, window, mask, grey)
             if counted is None or counted[0] == 1 or not new(counted[2]):
                 continue  # no other face (a lone small mark is no 1: that is told by its pip, above)
