@@ -183,49 +183,55 @@ if numba is not None:
         return lo, hi
 
     @_jit
-    def _greedy_table():  # noqa: ANN202
-        """gt[reserve, e, z]: the most that a path with e empty cells can end up adding to its sum
-        when its owner puts the smallest piece left on it at each of their turns until it is full
-        (z = 1 when the owner moves next), whatever the other player does. The other player's best
-        answers are only: the largest piece left on the path, or the smallest piece on another cell
-        (it starves the owner) -- either pool after another answer is dominated rank by rank -- and
-        starving earlier is never worse, so it suffices to try r starving moves first, then
-        placements on the path (tests/test_grid_exact.py checks this against every answer)."""
-        gt = np.zeros((1 << 17, 8, 2), np.int16)
+    def _fill_greedy(gt, done, reserve):  # noqa: ANN001, ANN202
+        """Fill gt[mask, e, z] for every mask within reserve (a 17-bit mask of pieces) not yet done:
+        the most that a path with e empty cells can end up adding to its sum when its owner puts
+        the smallest piece left on it at each of their turns until it is full (z = 1 when the
+        owner moves next), whatever the other player does. The other player's best answers are
+        only the largest piece left on the path, or the smallest on another cell (it starves the
+        owner): the pool after any other answer is dominated rank by rank. Starving earlier is never
+        worse, so it suffices to try r starving moves first, then placements on the path
+        (tests/test_grid_exact.py checks this against every answer). A search fills the masks of its
+        own reserve (a 12-empty root: 4,096 masks, well under 0.1 s)."""
         pool = np.zeros(16, np.int64)
-        for mask in range(0, 1 << 17, 2):
-            count = 0
-            for p in range(1, 17):
-                if mask >> p & 1:
-                    pool[count] = p
-                    count += 1
-            for e in range(1, min(7, count) + 1):
-                other = count - e
-                for z in range(2):
-                    most = 0
-                    for r in range(min(other, e) + 1):
-                        bottom = 0
-                        top = count - 1
-                        filled = 0
-                        starved = 0
-                        total = 0
-                        owner = z == 1
-                        while filled < e:
-                            if owner:
-                                total += pool[bottom]
-                                bottom += 1
-                                filled += 1
-                            elif starved < r:
-                                bottom += 1
-                                starved += 1
-                            else:
-                                total += pool[top]
-                                top -= 1
-                                filled += 1
-                            owner = not owner
-                        most = max(most, total)
-                    gt[mask, e, z] = most
-        return gt
+        mask = reserve
+        while True:
+            if not done[mask]:
+                done[mask] = True
+                count = 0
+                for p in range(1, 17):
+                    if mask >> p & 1:
+                        pool[count] = p
+                        count += 1
+                for e in range(1, min(7, count) + 1):
+                    other = count - e
+                    for z in range(2):
+                        most = 0
+                        for r in range(min(other, e) + 1):
+                            bottom = 0
+                            top = count - 1
+                            filled = 0
+                            starved = 0
+                            total = 0
+                            owner = z == 1
+                            while filled < e:
+                                if owner:
+                                    total += pool[bottom]
+                                    bottom += 1
+                                    filled += 1
+                                elif starved < r:
+                                    bottom += 1
+                                    starved += 1
+                                else:
+                                    total += pool[top]
+                                    top -= 1
+                                    filled += 1
+                                owner = not owner
+                            most = max(most, total)
+                        gt[mask, e, z] = most
+            if mask == 0:
+                break
+            mask = (mask - 1) & reserve
 
     @_jit
     def _game_bounds(st, sums, emp, plo, phi, gt):  # noqa: ANN001, ANN202
@@ -803,13 +809,15 @@ if numba is not None:
 _TABLES: list = []
 
 
-def _greedy() -> np.ndarray:
-    if not _GREEDY:
-        _GREEDY.append(_greedy_table())
-    return _GREEDY[0]
-
-
 _GREEDY: list = []
+
+
+def _greedy(reserve: int) -> np.ndarray:
+    """The greedy table (_fill_greedy), filled for every reserve within `reserve`."""
+    if not _GREEDY:
+        _GREEDY.extend([np.zeros((1 << 17, 8, 2), np.int16), np.zeros(1 << 17, np.bool_)])
+    _fill_greedy(_GREEDY[0], _GREEDY[1], reserve)
+    return _GREEDY[0]
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
@@ -850,6 +858,7 @@ class JitSearch(ExactAnswers):
         for cell, piece in enumerate(board):
             if piece:
                 _place(self.st, self.sums, self.emp, self.zk, piece, cell)
+        self.gt = _greedy(int(self.st[16]))  # the game bounds of every reserve this search can reach
         self.deadline = deadline
 
     @property
@@ -873,7 +882,7 @@ class JitSearch(ExactAnswers):
     def search(self, alpha: int, beta: int) -> int:
         limit = self.deadline if self.deadline is not None else 0.0
         plo, phi = _tables()
-        gt = _greedy()
+        gt = self.gt
         value = int(_search(self.st, self.sums, self.emp, self.zk, self.tt, plo, phi, gt, self.mv, self.sc,
                             self.wt, self.eg, self.tr, self.od, alpha, beta, limit))
         if self.st[19]:
