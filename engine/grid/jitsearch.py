@@ -113,7 +113,7 @@ KIL = RFV + 17 * NR
 TRY = KIL + 17 * 2
 STATE = TRY + 17 * NT
 REPLY_FROM = 4  # empty cells from which a node tries commuting replies (children from 3 report one)
-PAIR_FROM = 4  # empty cells from which a node that the path bounds do not settle tries the pair bounds
+PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
 _NPERMS = np.array([1, 1, 2, 6], np.int64)
