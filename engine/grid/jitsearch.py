@@ -3,12 +3,22 @@
 Same search -- negamax with null windows, the four path-keeping symmetries merged in a bound table,
 path bounds, the same move ordering -- over numpy arrays, so a node costs well under a microsecond
 instead of about twelve. Differences forced by compiled code: the table is a fixed array of 2**22
-slots of 32 bytes (about 134 MB) indexed by a 64-bit Zobrist code of the board under the symmetry
+slots of 32 bytes (about 134 MB; 2**20, 32 MB, up to 12 empty cells, where it misses the cache less)
+indexed by a 64-bit Zobrist code of the board under the symmetry
 that gives the smallest code, with a second independent code stored to confirm a hit; a slot is
 overwritten by a position with at least as many empty cells. A deadline is checked every 65 536
-nodes. Four shortcuts the Python search does not take:
-- **The last three cells** are filled directly: the value comes from the final margins of the k!
-  fillings (`_endgame`), with no nodes below.
+nodes. Shortcuts the Python search does not take:
+- **The last four cells** are filled directly: the value comes from the final margins of the k!
+  fillings (`_endgame` up to three cells, `_endgame4` for four: 24 fillings, then the mover's
+  piece, the opponent's, and the mover's pick of the last two), with no nodes below.
+- **Game bounds.** A player who puts the smallest piece left on one of their paths at each of
+  their turns until it is full caps that path's final sum, whatever the other does, at its sum
+  plus a greedy table entry (`_fill_greedy`: the other's only useful answers are the largest piece
+  on the path or starving the owner of the smallest); so that player's best path is at most that,
+  while the other's best path stays within its path bounds in every filling. These bound the game
+  value, tighter than the path bounds, and are checked first at each node (they settle many nodes
+  before the costlier pair bounds); they are not bounds of every filling, so the commuting replies
+  keep the filling bounds.
 - **Interchangeable cells.** A path is live while its lowest possible sum is below the highest
   possible best path of its player; a dead path can never be strictly below the best one in any
   filling of the board. Two empty cells on exactly the same live paths of both players can swap
