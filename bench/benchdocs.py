@@ -99,6 +99,19 @@ def grid_page(r: dict[str, Any]) -> str:
                    f"{num(row['previous_median_cpu_s'], 3)} |\n")
     if any(row.get("previous_median_cpu_s") is None for row in g["solver"]):
         out.append("\n— : the previous search is not run there (it takes minutes a position).\n")
+    sm = g.get("sample")
+    if sm:
+        e, n, seed = sm["empty"], sm["positions"], sm["seed"]
+        out.append(f"\n**{e} empty cells, {n} positions** (the first {n} of bench/grid_solver.py's "
+                   f"generator with seed {seed}, the positions of `bench/grid_ab.py --empty {e} --n {n} "
+                   f"--seed {seed}`), `grid solve`'s exact margin with its best line, the compiled search "
+                   "loaded before timing:\n\n"
+                   "| median CPU s | 90th percentile | max CPU s | under 1 s | median nodes | max nodes |\n"
+                   "|---:|---:|---:|---:|---:|---:|\n"
+                   f"| {num(sm['median_cpu_s'], 3)} | {num(sm['p90_cpu_s'], 3)} | "
+                   f"{num(sm['max_cpu_s'], 3)} | "
+                   f"{sm['under_1s']}/{n} | {num(sm['median_nodes'])} | {num(sm['max_nodes'])} |\n\n"
+                   f"The slowest: `{sm['slowest']}`.\n")
     if g.get("compiled_from_empty"):
         out.append(f"\nFrom {g['compiled_from_empty']} empty cells `grid solve` ran the compiled search "
                    "(engine/grid/jitsearch.py, numba installed); below that, and everywhere without numba, "
@@ -144,6 +157,11 @@ def index_page(r: dict[str, Any]) -> str:
     for row in r.get("grid", {}).get("solver", []):
         rows.append(f"| 4×4 exact solve, {row['empty']} empty cells | median "
                     f"{num(row['median_cpu_s'], 3)} s, max {num(row['max_cpu_s'], 3)} s |")
+    sm = r.get("grid", {}).get("sample")
+    if sm:
+        rows.append(f"| 4×4 exact solve, {sm['empty']} empty cells ({sm['positions']} positions, "
+                    f"seed {sm['seed']}) | median {num(sm['median_cpu_s'], 3)} s, "
+                    f"max {num(sm['max_cpu_s'], 3)} s |")
     return (HEADER + "# Benchmarks\n\n" + _machine(r)
             + "| figure | value |\n|---|---:|\n" + "\n".join(rows) + "\n\n"
             "Pages: [referee loop and readers](referee.md) · [Railroad Ink scoring](railroad-ink.md) · "

@@ -48,6 +48,9 @@ def test_quick_run_has_every_section(quick) -> None:
     for row in grid["solver"]:
         assert row["median_cpu_s"] >= 0 and row["previous_median_cpu_s"] >= 0 and row["max_nodes"] > 0
     assert grid["empty_board"]["best"] and "exact" in grid["empty_board"]
+    sample = grid["sample"]  # the fixed, seeded sample whose max is the worst case the docs report
+    assert (sample["empty"], sample["positions"], sample["seed"]) == (5, 3, 1)
+    assert 0 <= sample["median_cpu_s"] <= sample["p90_cpu_s"] <= sample["max_cpu_s"] and sample["slowest"]
     assert grid["best_path_boards_per_s"] > 0 and grid["naive_best_path_boards_per_s"] > 0
     assert result["quick"] is True
 
@@ -66,6 +69,9 @@ def test_docs_say_what_the_json_says(quick, bench_modules) -> None:
         assert num(result["reader_alone"][game]) in pages["referee.md"]
     for row in result["grid"]["solver"]:
         assert f"| {row['empty']} | {row['positions']} | {num(row['median_cpu_s'], 3)} |" in pages["grid.md"]
+    sample = result["grid"]["sample"]
+    assert f"| {num(sample['median_cpu_s'], 3)} | {num(sample['p90_cpu_s'], 3)} |" in pages["grid.md"]
+    assert f"max {num(sample['max_cpu_s'], 3)} s" in pages["README.md"]
     assert "Quick run" in pages["README.md"]
 
 

@@ -288,3 +288,96 @@ def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...],
             assert jitsearch.JitSearch(state.board, table_bits=10).outcome() == sign * ((want > 0) - (want < 0))
             skipped += int(search.st[counter])
     return skipped
+
+
+def _greedy_brute(pool: tuple[int, ...], empty: int, other: int, owner_next: bool) -> int:
+    """The most a path with `empty` empty cells ends up adding when its owner always puts the
+    smallest piece left on it, against every answer of the other player (any piece, on the path or
+    on one of the `other` cells)."""
+    if empty == 0:
+        return 0
+    if owner_next:
+        rest = pool[1:]
+        return pool[0] + _greedy_brute(rest, empty - 1, other, False)
+    best = -1
+    for k, piece in enumerate(pool):
+        rest = pool[:k] + pool[k + 1:]
+        best = max(best, piece + _greedy_brute(rest, empty - 1, other, True))
+        if other:
+            best = max(best, _greedy_brute(rest, empty, other - 1, True))
+    return best
+
+
+def test_greedy_table_matches_every_answer_of_the_other_player():
+    """The compiled search's game bounds rest on a table that tries only two answers of the other
+    player (the largest piece on the path, or starving the owner of its smallest piece first); it
+    must equal the most that any sequence of answers achieves."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    gt = jitsearch._greedy((1 << 17) - 2)
+    rng = random.Random(12)
+    for _ in range(400):
+        pool = tuple(sorted(rng.sample(range(1, 17), rng.randint(1, 8))))
+        empty = rng.randint(1, min(7, len(pool)))
+        owner = rng.randint(0, 1)
+        mask = sum(1 << p for p in pool)
+        assert gt[mask, empty, owner] == _greedy_brute(pool, empty, len(pool) - empty, owner == 1), pool
+
+
+def test_game_bounds_hold_against_minimax_and_are_tighter():
+    """The game bounds (a player who fills one path greedily caps their best path by the greedy
+    table) contain the minimax margin, are never looser than the per-path bounds and strictly
+    tighter on some positions. They bound the game, not every filling (some filling lies outside
+    them), which is why the commuting replies, whose board is reached by another move order, keep
+    the filling bounds."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    import itertools
+
+    rng = random.Random(57)
+    tighter = outside = 0
+    for i in range(30):
+        empties = 4 + i % 2
+        state = random_position(rng, empties) if i % 3 else _lopsided(rng, empties)
+        want = brute_force_value(state)
+        search = jitsearch.JitSearch(state.board, table_bits=4)
+        plo, phi = jitsearch._tables()
+        low, high = jitsearch._game_bounds(search.st, search.sums, search.emp, plo, phi, search.gt)
+        plain_low, plain_high = search.margin_bounds()
+        assert low <= want <= high, state.board
+        assert plain_low <= low and high <= plain_high
+        tighter += (low, high) != (plain_low, plain_high)
+        margins = []
+        for pieces in itertools.permutations(state.reserve()):
+            board = list(state.board)
+            for c, p in zip(state.empty_cells(), pieces, strict=True):
+                board[c] = p
+            margins.append(final_margin(board))
+        outside += min(margins) < low or max(margins) > high
+    assert tighter >= 10 and outside >= 5
+
+
+def test_four_cell_endgame_answers_every_window():
+    """The compiled search solves four empty cells directly (24 fillings): against plain minimax
+    through null windows on both sides of the value (a fail-high returns a lower bound, a fail-low
+    an upper bound), and the move it names keeps the value."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    from engine.grid import Place
+
+    rng = random.Random(44)
+    for i in range(10):
+        state = _lopsided(rng, 4) if i % 2 else random_position(rng, 4)
+        sign = 1 if state.placed % 2 == 0 else -1
+        value = sign * brute_force_value(state)  # the mover's view, as inside the search
+        for alpha in range(value - 3, value + 3):
+            got = jitsearch.JitSearch(state.board, table_bits=4).search(alpha, alpha + 1)
+            assert (got > alpha) == (value > alpha), (state.board, alpha)
+            assert value <= got if got <= alpha else alpha < got <= value
+        search = jitsearch.JitSearch(state.board, table_bits=4)
+        assert search.exact_value() == value
+        piece, cell = search.keeping_move(value)
+        assert sign * brute_force_value(state.apply(Place(piece, cell))) == value

@@ -3,12 +3,22 @@
 Same search -- negamax with null windows, the four path-keeping symmetries merged in a bound table,
 path bounds, the same move ordering -- over numpy arrays, so a node costs well under a microsecond
 instead of about twelve. Differences forced by compiled code: the table is a fixed array of 2**22
-slots of 32 bytes (about 134 MB) indexed by a 64-bit Zobrist code of the board under the symmetry
+slots of 32 bytes (about 134 MB; 2**20, 32 MB, up to 12 empty cells, where it misses the cache less)
+indexed by a 64-bit Zobrist code of the board under the symmetry
 that gives the smallest code, with a second independent code stored to confirm a hit; a slot is
 overwritten by a position with at least as many empty cells. A deadline is checked every 65 536
-nodes. Four shortcuts the Python search does not take:
-- **The last three cells** are filled directly: the value comes from the final margins of the k!
-  fillings (`_endgame`), with no nodes below.
+nodes. Shortcuts the Python search does not take:
+- **The last four cells** are filled directly: the value comes from the final margins of the k!
+  fillings (`_endgame` up to three cells, `_endgame4` for four: 24 fillings, then the mover's
+  piece, the opponent's, and the mover's pick of the last two), with no nodes below.
+- **Game bounds.** A player who puts the smallest piece left on one of their paths at each of
+  their turns until it is full caps that path's final sum, whatever the other does, at its sum
+  plus a greedy table entry (`_fill_greedy`: the other's only useful answers are the largest piece
+  on the path or starving the owner of the smallest); so that player's best path is at most that,
+  while the other's best path stays within its path bounds in every filling. These bound the game
+  value, tighter than the path bounds, and are checked first at each node (they settle many nodes
+  before the costlier pair bounds); they are not bounds of every filling, so the commuting replies
+  keep the filling bounds.
 - **Interchangeable cells.** A path is live while its lowest possible sum is below the highest
   possible best path of its player; a dead path can never be strictly below the best one in any
   filling of the board. Two empty cells on exactly the same live paths of both players can swap
@@ -83,7 +93,9 @@ def cached() -> bool:
 
 INF = 1 << 30
 JIT_FROM = 8  # empty cells from which the compiled search pays for its start-up (a cached load)
-TABLE_BITS = 22
+TABLE_BITS = 22  # slots (2**22, 134 MB) for deep searches: past 12 empty cells they run to 10**8 nodes
+SMALL_TABLE_BITS = 20  # up to SMALL_TABLE_UPTO empty cells (at most a few million nodes): a 32 MB table
+SMALL_TABLE_UPTO = 12  # misses the cache and the TLB less and is cheaper to clear (~15% less CPU)
 _NEG = -1
 
 _CP = np.full((2, CELLS, 20), -1, np.int64)  # paths of each seat through each cell
@@ -103,8 +115,13 @@ _PM = np.array([[sum(1 << c for c in p) for p in PATHS[s]] for s in (0, 1)], np.
 # st (the search's state, see _place) from index 32, per depth n: the node's best move (a parent's
 # candidate reply), its commuting replies and their bounds (4), two replies that worked at that
 # depth before, and the replies it tried (8)
-REF, RFM, RFV, KIL, TRY = 32, 49, 117, 185, 219
-STATE = TRY + 17 * 8
+NR, NT = 4, 8  # per node: commuting replies kept, replies tried
+REF = 32
+RFM = REF + 17
+RFV = RFM + 17 * NR
+KIL = RFV + 17 * NR
+TRY = KIL + 17 * 2
+STATE = TRY + 17 * NT
 REPLY_FROM = 4  # empty cells from which a node tries commuting replies (children from 3 report one)
 PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
@@ -113,6 +130,12 @@ _NPERMS = np.array([1, 1, 2, 6], np.int64)
 for _k in range(1, 4):
     for _t, _p in enumerate(itertools.permutations(range(_k))):
         _PERMS[_k, _t, :_k] = _p
+_FILL4 = np.array(list(itertools.permutations(range(4))), np.int64)  # the 24 fillings of four cells
+# _F4SET[t, mask]: which of the four pieces (a 4-bit set) filling t puts on the empty cells in mask
+_F4SET = np.array([[sum(1 << int(f[j]) for j in range(4) if m >> j & 1) for m in range(16)] for f in _FILL4],
+                  np.int64)
+_F4CODE = np.array([sum(int(f[j]) << 2 * j for j in range(4)) for f in _FILL4], np.int64)
+_LOW4 = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 16)], np.int64)  # lowest set bit
 _rng = np.random.default_rng(20261201)
 _Z1 = _rng.integers(1, 2**62, size=(17, CELLS), dtype=np.int64)
 _Z2 = _rng.integers(1, 2**62, size=(17, CELLS), dtype=np.int64)
@@ -170,6 +193,79 @@ if numba is not None:
         return lo, hi
 
     @_jit
+    def _fill_greedy(gt, done, reserve):  # noqa: ANN001, ANN202
+        """Fill gt[mask, e, z] for every mask within reserve (a 17-bit mask of pieces) not yet done:
+        the most that a path with e empty cells can end up adding to its sum when its owner puts
+        the smallest piece left on it at each of their turns until it is full (z = 1 when the
+        owner moves next), whatever the other player does. The other player's best answers are
+        only the largest piece left on the path, or the smallest on another cell (it starves the
+        owner): the pool after any other answer is dominated rank by rank. Starving earlier is never
+        worse, so it suffices to try r starving moves first, then placements on the path
+        (tests/test_grid_exact.py checks this against every answer). A search fills the masks of its
+        own reserve (a 12-empty root: 4,096 masks, well under 0.1 s)."""
+        pool = np.zeros(16, np.int64)
+        mask = reserve
+        while True:
+            if not done[mask]:
+                done[mask] = True
+                count = 0
+                for p in range(1, 17):
+                    if mask >> p & 1:
+                        pool[count] = p
+                        count += 1
+                for e in range(1, min(7, count) + 1):
+                    other = count - e
+                    for z in range(2):
+                        most = 0
+                        for r in range(min(other, e) + 1):
+                            bottom = 0
+                            top = count - 1
+                            filled = 0
+                            starved = 0
+                            total = 0
+                            owner = z == 1
+                            while filled < e:
+                                if owner:
+                                    total += pool[bottom]
+                                    bottom += 1
+                                    filled += 1
+                                elif starved < r:
+                                    bottom += 1
+                                    starved += 1
+                                else:
+                                    total += pool[top]
+                                    top -= 1
+                                    filled += 1
+                                owner = not owner
+                            most = max(most, total)
+                        gt[mask, e, z] = most
+            if mask == 0:
+                break
+            mask = (mask - 1) & reserve
+
+    @_jit
+    def _game_bounds(st, sums, emp, plo, phi, gt):  # noqa: ANN001, ANN202
+        """(low, high) of the value of the game (the margin p2_best - p1_best with best play), at
+        least as tight as _bounds: a player who fills one of their paths greedily (gt) keeps their
+        best path at most its sum plus gt, whatever the other does, while every filling keeps the
+        other's best path between its path bounds. Bounds of the game, not of every filling: not
+        for the commuting replies (_reply_bound), whose board is reached by another move order."""
+        lo = plo[st[16]]
+        g = gt[st[16]]
+        p1 = 1 - (st[17] & 1)  # 1 when Player 1 moves next
+        p1lo = p1hi = p2lo = p2hi = INF
+        for i in range(20):
+            a = sums[0, i]
+            e = emp[0, i]
+            p1lo = min(p1lo, a + lo[e])
+            p1hi = min(p1hi, a + g[e, p1])
+            a = sums[1, i]
+            e = emp[1, i]
+            p2lo = min(p2lo, a + lo[e])
+            p2hi = min(p2hi, a + g[e, 1 - p1])
+        return p2lo - p1hi, p2hi - p1lo
+
+    @_jit
     def _bounds(st, sums, emp, plo, phi):  # noqa: ANN001, ANN202
         """(low, high) of the final margin p2_best - p1_best."""
         lo = plo[st[16]]
@@ -202,15 +298,15 @@ if numba is not None:
         return live
 
     @_jit
-    def _gen(st, sums, emp, plo, phi, move, score, weight):  # noqa: ANN001, ANN202
+    def _gen(st, sums, emp, plo, phi, move, score, weight, kinds):  # noqa: ANN001, ANN202
         """Fill move (piece * 16 + cell) and score (lower = tried earlier) with this node's moves,
-        one cell only of those no live path crosses; return their count. weight: a (2, 16) buffer.
+        one cell only of those no live path crosses; return their count. weight: a (2, 16) buffer,
+        kinds: 16 int64 of scratch.
         The order is ExactSearch.ordered_moves's (ties may fall the other way)."""
         # Empty cells on the same live paths of both seats are interchangeable: one of each kind.
         live0 = _live(st, sums, emp, plo, phi, 0)
         live1 = _live(st, sums, emp, plo, phi, 1)
-        keep = np.zeros(CELLS, np.bool_)
-        kinds = np.zeros(CELLS, np.int64)
+        keep = 0  # the cells kept (a mask)
         nk = 0
         for c in range(CELLS):
             if st[c] == 0:
@@ -223,7 +319,7 @@ if numba is not None:
                 if new:
                     kinds[nk] = sig
                     nk += 1
-                    keep[c] = True
+                    keep |= 1 << c
         n = 0
         total = 0
         for p in range(1, 17):
@@ -243,7 +339,7 @@ if numba is not None:
         mover = st[17] & 1
         k = 0
         for c in range(CELLS):
-            if keep[c]:
+            if keep >> c & 1:
                 tilt = weight[1 - mover, c] - weight[mover, c]
                 for p in range(1, 17):
                     if st[16] >> p & 1:
@@ -354,7 +450,7 @@ if numba is not None:
         """All moves in the order the search tries them."""
         move = np.empty(256, np.int64)
         score = np.empty(256)
-        k = _gen(st, sums, emp, plo, phi, move, score, np.zeros((2, CELLS)))
+        k = _gen(st, sums, emp, plo, phi, move, score, np.zeros((2, CELLS)), np.zeros(CELLS, np.int64))
         head = _first(move, score, k, first)
         out = np.empty(k, np.int64)
         out[0] = move[head]
@@ -426,6 +522,89 @@ if numba is not None:
         return best
 
     @_jit
+    def _endgame4(st, sums, sign, buf, alpha, beta):  # noqa: ANN001, ANN202
+        """Value for the mover with exactly 4 empty cells, from the final margins of the 24 ways to
+        fill them (paths grouped by which empty cells they cross, as in _endgame): the mover puts
+        one piece, the opponent one, then the mover picks which of the last two fillings follows.
+        Fail-soft within (alpha, beta): a value >= beta is a lower bound, one <= alpha an upper one.
+        Leaves the mover's best move in st[REF + 4] (the reply a parent may try). buf: 512 int64."""
+        cells = buf[0:4]
+        pieces = buf[4:8]
+        low = buf[192:224].reshape(2, 16)
+        vals = buf[224:480]  # final margin for the mover by filling code (piece index << 2 * cell index)
+        add = buf[480:496]
+        k = 0
+        for c in range(CELLS):
+            if st[c] == 0:
+                cells[k] = c
+                k += 1
+        q = 0
+        for p in range(1, 17):
+            if st[16] >> p & 1:
+                pieces[q] = p
+                q += 1
+        low[:] = INF
+        for s in range(2):
+            for i in range(20):
+                mask = 0
+                for j in range(4):
+                    mask |= (_CPM[s, cells[j]] >> i & 1) << j
+                if sums[s, i] < low[s, mask]:
+                    low[s, mask] = sums[s, i]
+        psum = add  # psum[set]: the sum of the pieces in a 4-bit set of piece indices
+        psum[0] = 0
+        for u in range(1, 16):
+            psum[u] = psum[u & (u - 1)] + pieces[_LOW4[u]]
+        nm = 0
+        masks = buf[8:24]
+        for mask in range(16):
+            if low[0, mask] < INF or low[1, mask] < INF:
+                masks[nm] = mask
+                nm += 1
+        for t in range(24):
+            best0 = INF
+            best1 = INF
+            for u in range(nm):
+                mask = masks[u]
+                v = psum[_F4SET[t, mask]]
+                best0 = min(best0, low[0, mask] + v)
+                best1 = min(best1, low[1, mask] + v)
+            vals[_F4CODE[t]] = sign * (best1 - best0)
+        best = -INF
+        for j1 in range(4):
+            for a1 in range(4):
+                c1 = a1 << 2 * j1
+                worst = INF
+                for j2 in range(4):
+                    if j2 == j1:
+                        continue
+                    j3 = 0
+                    while j3 == j1 or j3 == j2:
+                        j3 += 1
+                    j4 = 6 - j1 - j2 - j3
+                    for a2 in range(4):
+                        if a2 == a1:
+                            continue
+                        b3 = 0
+                        while b3 == a1 or b3 == a2:
+                            b3 += 1
+                        b4 = 6 - a1 - a2 - b3
+                        c2 = c1 | a2 << 2 * j2
+                        v = max(vals[c2 | b3 << 2 * j3 | b4 << 2 * j4],
+                                vals[c2 | b4 << 2 * j3 | b3 << 2 * j4])
+                        worst = min(worst, v)
+                        if worst <= best or worst <= alpha:
+                            break
+                    if worst <= best or worst <= alpha:
+                        break
+                if worst > best:
+                    best = worst
+                    st[REF + 4] = pieces[a1] * 16 + cells[j1]
+                    if best >= beta:
+                        return best
+        return best
+
+    @_jit
     def _reply_bound(st, sums, emp, zk, plo, phi, eg, r, sign, a):  # noqa: ANN001, ANN202
         """The mover's upper bound on the board with the opponent's reply r added (the path bounds,
         and the pair bounds where those stay above a)."""
@@ -438,7 +617,7 @@ if numba is not None:
         return rhi if sign > 0 else -rlo
 
     @_jit
-    def _search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, alpha, beta, limit):  # noqa: ANN001, ANN202
+    def _search(st, sums, emp, zk, tt, plo, phi, gt, mv, sc, wt, eg, tr, od, alpha, beta, limit):  # noqa: ANN001, ANN202
         st[18] += 1
         if st[19]:
             return 0
@@ -451,7 +630,7 @@ if numba is not None:
         n = 16 - st[17]
         st[REF + n] = -1
         sign = 1 if st[17] & 1 == 0 else -1
-        mlo, mhi = _bounds(st, sums, emp, plo, phi)
+        mlo, mhi = _game_bounds(st, sums, emp, plo, phi, gt)
         if sign > 0:
             vlo, vhi = mlo, mhi
         else:
@@ -472,6 +651,8 @@ if numba is not None:
                 return vhi
         if n <= 3:
             return _endgame(st, sums, sign, eg)
+        if n == 4:
+            return _endgame4(st, sums, sign, eg, alpha, beta)
         store = n >= 4
         first = -1
         slot = 0
@@ -510,7 +691,7 @@ if numba is not None:
         move, score = mv[n], sc[n]
         k = -1
         h = -1  # index of the best-scored move, tried before the others are sorted
-        order = move[:1]  # typed placeholder until the moves are sorted
+        order = od[n]  # the moves' indices by score, filled once the moves are sorted
         j = 0
         t = 0
         ntry = 0
@@ -519,7 +700,7 @@ if numba is not None:
             if t == 0 and p0 >= 0:
                 m = p0
             elif k < 0:
-                k = _gen(st, sums, emp, plo, phi, move, score, wt[n])
+                k = _gen(st, sums, emp, plo, phi, move, score, wt[n], eg[496:512])
                 for q in range(k):
                     if move[q] != p0 and (h < 0 or score[q] < score[h]):
                         h = q
@@ -527,8 +708,14 @@ if numba is not None:
                     break
                 m = move[h]
             else:
-                if j == 0:
-                    order = np.argsort(score[:k], kind="mergesort")
+                if j == 0:  # stable insertion sort (a few dozen moves below the top nodes)
+                    for q in range(k):
+                        x = score[q]
+                        u = q
+                        while u > 0 and score[order[u - 1]] > x:
+                            order[u] = order[u - 1]
+                            u -= 1
+                        order[u] = q
                 while j < k and (move[order[j]] == p0 or order[j] == h):
                     j += 1
                 if j >= k:
@@ -541,9 +728,9 @@ if numba is not None:
             # (see the module docstring); skip it when that already keeps it at or below a.
             bound = INF
             for q in range(nr):
-                r = st[RFM + n * 4 + q]
+                r = st[RFM + n * NR + q]
                 if r & 15 != cell and r >> 4 != piece:
-                    bound = min(bound, st[RFV + n * 4 + q])
+                    bound = min(bound, st[RFV + n * NR + q])
             if bound <= a:
                 best = max(best, bound)
                 st[21] += 1
@@ -557,13 +744,13 @@ if numba is not None:
                 continue
             _place(st, sums, emp, zk, piece, cell)
             if best_move < 0:
-                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -b, -a,
+                value = -_search(st, sums, emp, zk, tt, plo, phi, gt, mv, sc, wt, eg, tr, od, -b, -a,
                                  limit)
             else:
-                value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -a - 1,
+                value = -_search(st, sums, emp, zk, tt, plo, phi, gt, mv, sc, wt, eg, tr, od, -a - 1,
                                  -a, limit)
                 if a < value < b:
-                    value = -_search(st, sums, emp, zk, tt, plo, phi, mv, sc, wt, eg, tr, -b,
+                    value = -_search(st, sums, emp, zk, tt, plo, phi, gt, mv, sc, wt, eg, tr, od, -b,
                                      -value, limit)
             r = st[REF + n - 1]
             _unplace(st, sums, emp, zk, piece, cell)
@@ -580,20 +767,20 @@ if numba is not None:
                     if u > 0:
                         r = st[KIL + n * 2 + u - 1]
                     # legal here (a table move is checked too: a wrong one would give a wrong bound)
-                    if r < 0 or st[r & 15] != 0 or st[16] >> (r >> 4) & 1 == 0 or nr >= 4 or ntry >= 8:
+                    if r < 0 or st[r & 15] != 0 or st[16] >> (r >> 4) & 1 == 0 or nr >= NR or ntry >= NT:
                         continue
                     seen = False
                     for q in range(ntry):
-                        if st[TRY + n * 8 + q] == r:
+                        if st[TRY + n * NT + q] == r:
                             seen = True
                     if seen:
                         continue
-                    st[TRY + n * 8 + ntry] = r
+                    st[TRY + n * NT + ntry] = r
                     ntry += 1
                     ub = _reply_bound(st, sums, emp, zk, plo, phi, eg, r, sign, a)
                     if ub <= a:
-                        st[RFM + n * 4 + nr] = r
-                        st[RFV + n * 4 + nr] = ub
+                        st[RFM + n * NR + nr] = r
+                        st[RFV + n * NR + nr] = ub
                         nr += 1
                         if u == 0 and st[KIL + n * 2] != r:
                             st[KIL + n * 2 + 1] = st[KIL + n * 2]
@@ -632,6 +819,17 @@ if numba is not None:
 _TABLES: list = []
 
 
+_GREEDY: list = []
+
+
+def _greedy(reserve: int) -> np.ndarray:
+    """The greedy table (_fill_greedy), filled for every reserve within `reserve`."""
+    if not _GREEDY:
+        _GREEDY.extend([np.zeros((1 << 17, 8, 2), np.int16), np.zeros(1 << 17, np.bool_)])
+    _fill_greedy(_GREEDY[0], _GREEDY[1], reserve)
+    return _GREEDY[0]
+
+
 def _tables() -> tuple[np.ndarray, np.ndarray]:
     if not _TABLES:
         _TABLES.extend(_prefix_tables())
@@ -643,9 +841,12 @@ class JitSearch(ExactAnswers):
     the compiled search."""
 
     def __init__(self, board: tuple[int, ...] | list[int], deadline: float | None = None,
-                 table_bits: int = TABLE_BITS) -> None:
+                 table_bits: int | None = None) -> None:
         if numba is None:
             raise RuntimeError("numba is not installed")
+        if table_bits is None:
+            small = sum(1 for piece in board if not piece) <= SMALL_TABLE_UPTO
+            table_bits = SMALL_TABLE_BITS if small else TABLE_BITS
         self.st = np.zeros(STATE, np.int64)
         self.st[KIL:KIL + 34] = -1
         self.sums = np.zeros((2, 20), np.int64)
@@ -658,13 +859,16 @@ class JitSearch(ExactAnswers):
         self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
         self.wt = np.zeros((17, 2, CELLS))
         self.tr = np.zeros((17, 2, 256), np.int64)  # per depth: moves tried and their values
-        self.eg = np.zeros(192, np.int64)  # scratch: the endgame's [0:32], the pair bounds' [32:]
+        self.od = np.zeros((17, 256), np.int64)  # per depth: the moves' order
+        # scratch: the endgames' [0:32] and [192:], the pair bounds' [32:192], _gen's [496:]
+        self.eg = np.zeros(512, np.int64)
         for s in (0, 1):
             for i in range(20):
                 self.emp[s, i] = 7
         for cell, piece in enumerate(board):
             if piece:
                 _place(self.st, self.sums, self.emp, self.zk, piece, cell)
+        self.gt = _greedy(int(self.st[16]))  # the game bounds of every reserve this search can reach
         self.deadline = deadline
 
     @property
@@ -688,8 +892,9 @@ class JitSearch(ExactAnswers):
     def search(self, alpha: int, beta: int) -> int:
         limit = self.deadline if self.deadline is not None else 0.0
         plo, phi = _tables()
-        value = int(_search(self.st, self.sums, self.emp, self.zk, self.tt, plo, phi, self.mv, self.sc,
-                            self.wt, self.eg, self.tr, alpha, beta, limit))
+        gt = self.gt
+        value = int(_search(self.st, self.sums, self.emp, self.zk, self.tt, plo, phi, gt, self.mv, self.sc,
+                            self.wt, self.eg, self.tr, self.od, alpha, beta, limit))
         if self.st[19]:
             self.st[19] = 0
             raise SearchTimeout
