@@ -6,8 +6,8 @@ die changes a few zones. Each zone is watched through the camera-image box that 
 reading looks at: the zone and `margin_mm` round it (a die's crop, its re-framed boxes, the pip window),
 on the sheet and on the plane of the dice's top faces (in perspective a die's top shows away from its
 foot). A zone keeps its reading only while its box's pixels look as they did when it was read (each
-zone against its own pixels), and only once that reading was confirmed: read a second time from
-unchanged pixels, it came out the same. A zone whose die was read unsurely (below SURE), or that
+zone against its own pixels), and only once that reading was confirmed: read a second time, it came
+out the same. A zone whose die was read unsurely (below SURE), or that
 could not be read (a hand, two dice touching), is read again on every frame: there fresh readings are
 worth their cost; and on a frame where anything changed, so is every zone seen empty (cheap, and its
 refresh keeps the learned empty sheet fresh): what is kept is the dice. The rule for "changed" is the
@@ -121,12 +121,13 @@ class _Seen:
     pixels: np.ndarray
     dice: list[ZoneDie] | None  # None: the reading has no entry for the zone (out of the frame)
     unreadable: str | None
-    # the reading was made twice in a row from the same pixels (within noise) and came out the same:
-    # only then is it kept. A reading is not a function of the box's pixels alone (the reader's
-    # learned empty sheet and what it read there the frame before count too), so the first reading
-    # after a change may not be the one every later frame would give; kept unconfirmed, it would
-    # stand for as long as the zone stays still, however wrong (on a 4K camera a whole match lost
-    # from one such reading on: docs/vision/localisation.md)
+    # the zone's last two readings came out the same: only then is the reading kept. A reading is not
+    # a function of the box's pixels alone (the reader's learned empty sheet, and what it read there
+    # the frame before, count too), so the first reading after a change may not be the one the next
+    # frames would give; kept at once, it stood for as long as the zone stayed still, however the
+    # reader would read it now. Read again until two readings in a row agree, it is one the reader
+    # stands by. (Asking also for unchanged pixels between the two cost a fifth of the recorded
+    # match's frame rate: noise moves some zones' pixels every few frames.)
     confirmed: bool = False
 
     def same_reading(self, other: _Seen) -> bool:
@@ -141,7 +142,7 @@ class ZoneWatch:
     """Per zone, its last reading and the camera pixels it was read from, under one `key`: a tuple
     of the objects the zones were read through (calibration, zone reader ...), the same objects
     while nothing moved. A zone keeps its reading while its own pixels look as they did when it was
-    read, and only once a second reading of those pixels agreed with the first. Each zone is
+    read, and only once a second reading agreed with the first. Each zone is
     compared with its own pixels, never with a picture pieced together from other zones' reads
     (boxes overlap: a neighbour read again would carry this zone's changed pixels into the picture
     it is compared with, so a change could slip in piece by piece and never count), so a slow
@@ -151,7 +152,6 @@ class ZoneWatch:
         self.key: Any = None
         self.boxes: dict[str, Box] = {}
         self.seen: dict[str, _Seen] = {}
-        self._moved: set[str] = set()  # the zones the last plan found changed
 
     def same(self, key: Any) -> bool:
         last = self.key
@@ -163,14 +163,12 @@ class ZoneWatch:
         """The zones to read again in `image` (None: every zone: another `key`, or no frame yet), and
         the others, whose readings are kept (each mapped to 0: the kept readings' only source)."""
         if not self.seen or not self.same(key) or not self.boxes:
-            self._moved = set(self.boxes)
             return None, {}
         moved = set()
         for name, (x0, y0, x1, y1) in self.boxes.items():
             entry = self.seen.get(name)
             if entry is None or box_changed(image[y0:y1, x0:x1], entry.pixels):
                 moved.add(name)
-        self._moved = moved
         todo, source = set(moved), {}
         for name in self.boxes.keys() - moved:
             entry = self.seen[name]
@@ -208,9 +206,8 @@ class ZoneWatch:
             x0, y0, x1, y1 = self.boxes[name]
             entry = _Seen(image[y0:y1, x0:x1].copy(), reading.dice.get(name), reading.unreadable.get(name))
             last = self.seen.get(name)
-            # confirmed: read again without its pixels changing, and read the same
-            entry.confirmed = last is not None and name not in self._moved and entry.same_reading(last)
+            entry.confirmed = last is not None and entry.same_reading(last)
             self.seen[name] = entry
 
     def forget(self) -> None:
-        self.key, self.boxes, self.seen, self._moved = None, {}, {}, set()
+        self.key, self.boxes, self.seen = None, {}, {}
