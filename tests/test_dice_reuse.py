@@ -43,9 +43,12 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> list[set[str] | None]:
 
 
 def reader_after(frames: list[np.ndarray], *names: str) -> DiceAdapter:
+    """An adapter that read these scenes, each twice (the second read confirms the first: only a
+    confirmed reading is kept)."""
     adapter = DiceAdapter()
     for name in names:
         adapter.read(scene(frames, name))
+        adapter.read(scene(frames, name).copy())
     return adapter
 
 
@@ -133,8 +136,64 @@ def test_an_unsure_die_is_read_again_on_every_frame() -> None:
     key = (object(),)
     watch.record(image, key, boxes, None, {}, unsure)
     todo, source = watch.plan(image.copy(), key)
+    assert todo == {"a", "b"}  # the first reading of each is not kept before a second one agrees
+    watch.record(image, key, boxes, todo, source, unsure)
+    todo, source = watch.plan(image.copy(), key)
     assert todo == {"a"} and source == {"b": 0}
     assert watch.plan(image, (object(),)) == (None, {})  # another calibration: everything
+
+
+def die(value: int, confidence: float = 0.97) -> list[ZoneDie]:
+    return [ZoneDie(value, confidence, "white", (0, 0, 1, 1))]
+
+
+def test_a_reading_is_kept_only_once_a_second_reading_of_the_same_pixels_agrees() -> None:
+    """The first reading after a change is read again on the next frame; two readings that disagree
+    keep the zone read until two in a row agree. On main the first reading was kept at once, for as
+    long as the zone stayed still, however the reader would have read it on the next frame."""
+    empty = np.full((100, 100, 3), 128, np.uint8)
+    boxes = {"a": (0, 0, 100, 100)}
+    watch, key = ZoneWatch(), (object(),)
+    watch.record(empty, key, boxes, None, {}, ZoneReading({"a": []}))
+    placed = empty.copy()
+    placed[40:60, 40:60] = 250  # a die put down
+    todo, source = watch.plan(placed, key)
+    assert todo == {"a"}
+    watch.record(placed, key, boxes, todo, source, ZoneReading({"a": die(6)}))  # its first reading
+    still = placed.copy()
+    todo, source = watch.plan(still, key)
+    assert todo == {"a"}  # not kept yet: read again
+    watch.record(still, key, boxes, todo, source, ZoneReading({"a": die(5)}))  # the reader changed its mind
+    todo, source = watch.plan(still, key)
+    assert todo == {"a"}
+    watch.record(still, key, boxes, todo, source, ZoneReading({"a": die(5, 0.95)}))  # agrees
+    todo, source = watch.plan(still, key)
+    assert todo == set() and watch.kept(source).dice["a"][0].value == 5
+
+
+def test_a_zone_is_compared_with_its_own_pixels_not_its_neighbours_reads() -> None:
+    """Overlapping boxes: the neighbour `b`, read on every frame (unsure), must not carry into the
+    picture `a` is compared with the pixels `a` was never read from. A die slid into the overlap a
+    few pixels per frame (each step under the change threshold) was never seen by `a` on main: the
+    picture it was compared with followed the die through `b`'s reads, and `a` kept "empty"... here
+    a sure die, kept, while a second die came in."""
+    rng = np.random.default_rng(1)
+    base = rng.integers(100, 140, (100, 200, 3), dtype=np.uint8)
+    boxes = {"a": (0, 0, 120, 100), "b": (80, 0, 200, 100)}
+    watch, key = ZoneWatch(), (object(),)
+    reading = ZoneReading({"a": die(4), "b": die(2, 0.5)})  # b unsure: read on every frame
+    watch.record(base, key, boxes, None, {}, reading)
+    todo, source = watch.plan(base.copy(), key)
+    watch.record(base, key, boxes, todo, source, reading)  # a confirmed
+    image = base.copy()
+    read_again = set()
+    for step in range(20):  # a dark die pushed in from b's side, a pixel a frame
+        x = 119 - step
+        image[30:40, x:x + 20] = 10
+        todo, source = watch.plan(image, key)
+        read_again |= todo
+        watch.record(image, key, boxes, todo, source, reading)
+    assert "a" in read_again
 
 
 def test_changed_zones_counts_moved_pixels_and_brightness() -> None:

@@ -5,27 +5,28 @@ A camera over a still table sends the same pixels frame after frame, up to senso
 die changes a few zones. Each zone is watched through the camera-image box that covers everything its
 reading looks at: the zone and `margin_mm` round it (a die's crop, its re-framed boxes, the pip window),
 on the sheet and on the plane of the dice's top faces (in perspective a die's top shows away from its
-foot). A zone whose die was read unsurely (below SURE), or that could not be read (a hand, two dice
-touching), is read again on every frame: there fresh readings are worth their cost; and on a frame
-where anything changed, so is every zone seen empty (cheap, and its refresh keeps the learned empty
-sheet fresh): what is kept is the dice. The rule for
-"changed" is the 4x4 and Railroad Ink readers' (vision/tiles/reuse.py): enough
-pixels moved by more than noise does, or the box's mean brightness moved (the light changed). Another
-calibration (the board moved, or was found again) changes every zone. Each zone is compared with the
-pixels it was read from, in the last frame that read anything: the boxes read again are copied
-into the kept image, so a slow drift still adds up until it counts.
+foot). A zone keeps its reading only while its box's pixels look as they did when it was read (each
+zone against its own pixels), and only once that reading was confirmed: read a second time, it came
+out the same. A zone whose die was read unsurely (below SURE), or that
+could not be read (a hand, two dice touching), is read again on every frame: there fresh readings are
+worth their cost; and on a frame where anything changed, so is every zone seen empty (cheap, and its
+refresh keeps the learned empty sheet fresh): what is kept is the dice. The rule for "changed" is the
+4x4 and Railroad Ink readers' (vision/tiles/reuse.py): enough pixels moved by more than noise does, or
+the box's mean brightness moved (the light changed). Another calibration (the board moved, or was
+found again) changes every zone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.tiles.reuse import BRIGHTNESS_STEP, CHANGED_SHARE, MIN_CHANGED_PX, PIXEL_STEP
-from vision.zones import ZoneReading
+from vision.zones import ZoneDie, ZoneReading
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in camera pixels, end exclusive
 MARGIN_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
@@ -92,22 +93,65 @@ def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
     return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
 
 
-class ZoneWatch:
-    """The camera pixels each zone was read from and what it read, for the last `depth` frames that
-    read anything, under one `key`: a tuple of the objects the zones were read through (calibration,
-    zone reader ...), the same objects while nothing moved. A zone that looks as it did in any of them
-    keeps that frame's reading."""
+def box_changed(now: np.ndarray, seen: np.ndarray) -> bool:
+    """Whether one box's BGR pixels `now` differ from `seen` (the same box of an earlier frame) by the
+    rule of `changed_zones`: enough pixels moved by more than noise does, or the mean brightness moved."""
+    if now.shape != seen.shape:
+        return True
+    diff = cv2.absdiff(now, seen)
+    if not diff.any():
+        return False
+    b, g, r = cv2.split(diff)
+    moved = cv2.countNonZero(cv2.threshold(cv2.max(cv2.max(b, g), r), PIXEL_STEP, 1, cv2.THRESH_BINARY)[1])
+    area = max(1, now.shape[0] * now.shape[1])
+    if moved > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
+        return True
+    return abs(_grey_mean(now) - _grey_mean(seen)) > BRIGHTNESS_STEP
 
-    # depth 1: only the last frame that read anything. Keeping the reading of the frame before it too
-    # (depth 2, so a zone looks "as before" once a hand has passed) lost report seed 105 at 1920x1080 /
-    # 850 mm / 30 degrees from its 6th move on (6/24; 24/24 at depth 1 and without reuse): a reading
-    # older than the last one can be kept where the table changed since
-    def __init__(self, depth: int = 1) -> None:
-        self.depth = depth
+
+def _grey_mean(bgr: np.ndarray) -> float:
+    b, g, r, _ = cv2.mean(bgr)
+    return 0.114 * b + 0.587 * g + 0.299 * r  # cv2.COLOR_BGR2GRAY's weights
+
+
+@dataclass
+class _Seen:
+    """One zone's last reading and the camera pixels (its box) it was read from."""
+
+    pixels: np.ndarray
+    dice: list[ZoneDie] | None  # None: the reading has no entry for the zone (out of the frame)
+    unreadable: str | None
+    # the zone's last two readings came out the same: only then is the reading kept. A reading is not
+    # a function of the box's pixels alone (the reader's learned empty sheet, and what it read there
+    # the frame before, count too), so the first reading after a change may not be the one the next
+    # frames would give; kept at once, it stood for as long as the zone stayed still, however the
+    # reader would read it now. Read again until two readings in a row agree, it is one the reader
+    # stands by. (Asking also for unchanged pixels between the two cost a fifth of the recorded
+    # match's frame rate: noise moves some zones' pixels every few frames.)
+    confirmed: bool = False
+
+    def same_reading(self, other: _Seen) -> bool:
+        def key(s: _Seen) -> Any:
+            dice = None if s.dice is None else sorted((d.value, d.color or "") for d in s.dice)
+            return dice, s.unreadable
+
+        return key(self) == key(other)
+
+
+class ZoneWatch:
+    """Per zone, its last reading and the camera pixels it was read from, under one `key`: a tuple
+    of the objects the zones were read through (calibration, zone reader ...), the same objects
+    while nothing moved. A zone keeps its reading while its own pixels look as they did when it was
+    read, and only once a second reading agreed with the first. Each zone is
+    compared with its own pixels, never with a picture pieced together from other zones' reads
+    (boxes overlap: a neighbour read again would carry this zone's changed pixels into the picture
+    it is compared with, so a change could slip in piece by piece and never count), so a slow
+    drift adds up until it counts."""
+
+    def __init__(self) -> None:
         self.key: Any = None
         self.boxes: dict[str, Box] = {}
-        # newest first: (pixels, their grey integral, reading)
-        self.snapshots: list[tuple[np.ndarray, np.ndarray, ZoneReading]] = []
+        self.seen: dict[str, _Seen] = {}
 
     def same(self, key: Any) -> bool:
         last = self.key
@@ -117,65 +161,53 @@ class ZoneWatch:
 
     def plan(self, image: np.ndarray, key: Any) -> tuple[set[str] | None, dict[str, int]]:
         """The zones to read again in `image` (None: every zone: another `key`, or no frame yet), and
-        for each of the others the snapshot whose reading it keeps (0 the newest)."""
-        if not self.snapshots or not self.same(key) or not self.boxes:
+        the others, whose readings are kept (each mapped to 0: the kept readings' only source)."""
+        if not self.seen or not self.same(key) or not self.boxes:
             return None, {}
-        todo, source = set(self.boxes), {}
-        grey: list[np.ndarray] = []
-
-        def now() -> np.ndarray:  # only when some pixels differ at all
-            if not grey:
-                grey.append(grey_integral(image))
-            return grey[0]
-
-        for k, (seen, seen_grey, _reading) in enumerate(self.snapshots):
-            still = todo - changed_zones(image, seen, {n: self.boxes[n] for n in todo}, (now, seen_grey))
-            source.update(dict.fromkeys(still, k))
-            todo -= still
-            if not todo:
-                break
-        changed = bool(todo)
-        for name, k in list(source.items()):
-            kept = self.snapshots[k][2]
-            unsure = name in kept.unreadable or any(d.confidence < SURE for d in kept.dice.get(name, ()))
+        moved = set()
+        for name, (x0, y0, x1, y1) in self.boxes.items():
+            entry = self.seen.get(name)
+            if entry is None or box_changed(image[y0:y1, x0:x1], entry.pixels):
+                moved.add(name)
+        todo, source = set(moved), {}
+        for name in self.boxes.keys() - moved:
+            entry = self.seen[name]
+            dice = entry.dice or []
+            unsure = entry.unreadable is not None or any(d.confidence < SURE for d in dice)
             # while anything changed, the zones seen empty are read too: reading one empty refreshes
             # the learned empty sheet there, which is how a die's ghost left in it fades (tuning seed 1
             # with hands: kept unrefreshed, a ghost in pool 2 read as "a large object", 12/24 moves
             # against main's 15/24; read, 19/24); only the dice zones' readings are worth keeping
-            if unsure or (changed and name in kept.dice and not kept.dice[name]):
+            if not entry.confirmed or unsure or (moved and entry.dice is not None and not dice):
                 todo.add(name)
-                del source[name]
+            else:
+                source[name] = 0
         return todo, source
 
     def kept(self, source: dict[str, int]) -> ZoneReading:
-        """The readings the unchanged zones keep, each from its snapshot."""
+        """The readings the unchanged zones keep."""
         out = ZoneReading()
-        for name, k in source.items():
-            reading = self.snapshots[k][2]
-            if name in reading.dice:
-                out.dice[name] = reading.dice[name]
-            if name in reading.unreadable:
-                out.unreadable[name] = reading.unreadable[name]
+        for name in source:
+            entry = self.seen[name]
+            if entry.dice is not None:
+                out.dice[name] = entry.dice
+            if entry.unreadable is not None:
+                out.unreadable[name] = entry.unreadable
         return out
 
     def record(self, image: np.ndarray, key: Any, boxes: dict[str, Box], todo: set[str] | None,
                source: dict[str, int], reading: ZoneReading) -> None:
         """`reading` was made of `image`, reading the zones `todo` (None: all, under `key` with these
-        `boxes`) and keeping the others' from `source` (see `plan`)."""
-        if todo is None or not self.snapshots or not self.same(key):
-            self.key, self.boxes, self.snapshots = key, boxes, [(image.copy(), grey_integral(image), reading)]
-            return
-        if not todo and not any(source.values()):
-            return  # nothing read, nothing taken from an older frame: the newest snapshot stands
-        seen = self.snapshots[0][0].copy()
-        for name, k in source.items():
-            if k:
-                x0, y0, x1, y1 = self.boxes[name]
-                seen[y0:y1, x0:x1] = self.snapshots[k][0][y0:y1, x0:x1]
-        for name in todo:
+        `boxes`) and keeping the others' (`source`, see `plan`)."""
+        fresh = todo is None or not self.seen or not self.same(key)
+        if fresh:
+            self.key, self.boxes, self.seen = key, boxes, {}
+        for name in (self.boxes if fresh else todo or ()):
             x0, y0, x1, y1 = self.boxes[name]
-            seen[y0:y1, x0:x1] = image[y0:y1, x0:x1]
-        self.snapshots = [(seen, grey_integral(seen), reading), *self.snapshots[:self.depth - 1]]
+            entry = _Seen(image[y0:y1, x0:x1].copy(), reading.dice.get(name), reading.unreadable.get(name))
+            last = self.seen.get(name)
+            entry.confirmed = last is not None and entry.same_reading(last)
+            self.seen[name] = entry
 
     def forget(self) -> None:
-        self.key, self.boxes, self.snapshots = None, {}, []
+        self.key, self.boxes, self.seen = None, {}, {}
