@@ -24,6 +24,7 @@ import engine
 from engine.core import Action, EngineError, GameState
 from referee_app.cli import CliError, CommandTree
 from referee_app.matchlog import Header, MatchLogError, MatchLogWriter
+from referee_app.naming import namer
 from referee_app.replay import ReplayError, replay
 from referee_app.store import MatchStore
 from referee_app.typed_moves import MoveReader, TypedMove
@@ -170,6 +171,10 @@ class _Session:
         self.pending_replacement = target
         return {"seq": seq, "undo": target}
 
+    def named(self, text: str) -> str:
+        """`text` with the seats the engine names written as the players' names."""
+        return namer(self.game.name, self.names, self.state)(text)
+
     def player_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else "chance" if seat == engine.CHANCE else "-"
 
@@ -189,7 +194,7 @@ def _print_move(number: int, session: _Session, res: dict[str, Any], by: str = "
     flag = "legal  " if v["legal"] else "ILLEGAL"
     extra = "" if v["legal"] else f" [{v['consequence']}]"
     print(f"{number:>3}. {session.player_name(res['player']):<10} {res.get('display', res['notation']):<8} "
-          f"{flag} {v['rule']:<22} {v['reason']}{extra}{by}")
+          f"{flag} {v['rule']:<22} {session.named(v['reason'])}{extra}{by}")
 
 
 def _typed(args: argparse.Namespace, reader: MoveReader) -> Iterator[tuple[str, TypedMove]]:
@@ -212,7 +217,8 @@ def _outcome_text(session: _Session, outcome: Any) -> str:
         who = "a draw"
     else:
         who = " and ".join(session.player_name(w) for w in outcome.winners) + " wins"
-    return outcome.reason if outcome.reason.lower().startswith(who.lower()) else f"{who} ({outcome.reason})"
+    reason = session.named(outcome.reason)
+    return reason if reason.lower().startswith(who.lower()) else f"{who} ({reason})"
 
 
 def _computer(args: argparse.Namespace, game: engine.Game) -> int | None:
@@ -299,7 +305,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         diagram = getattr(session.state, "diagram", None)
         if callable(diagram):
-            print(diagram())
+            print(session.named(diagram()))
         print(f"outcome: {_outcome_text(session, outcome)}" if outcome else
               f"to move: {session.player_name(session.state.current_player())}")
         if path:
