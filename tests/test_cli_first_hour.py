@@ -154,6 +154,17 @@ def test_games_that_name_seats_by_colour_print_the_names(capsys, tmp_path, game,
         assert not any(re.search(rf"\b{c}\b", text, re.IGNORECASE) for c in colours), text
 
 
+def test_names_give_the_number_of_players_and_the_board_rows_stay_aligned(capsys, tmp_path):
+    code, out, err = run(capsys, "play", "highway-dice", "--names", "Ann Lee,Bo,Cy", "--moves",
+                         "R 1 3 1>W01 R 2 4 2>B01 R 3 3", "--data", str(tmp_path))
+    assert code == 0, err
+    assert "Cy rolls 3 and 3" in out
+    rows = [line for line in out.splitlines() if " pool " in line]
+    assert [r[:13] for r in rows] == [" Ann Lee pool", " Bo      pool", "*Cy      pool"]
+    code, _, err = run(capsys, "play", "highway-grid", "--names", "Ann,Bo,Cy", "--moves", "1@a1")
+    assert code == 2 and "takes 2-2 players, not 3" in err
+
+
 def test_csv_export_names_the_players(capsys):
     code, out, _ = run(capsys, "log", "export", str(GRID_DEMO), "--format", "csv")
     assert code == 0

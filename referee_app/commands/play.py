@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,7 +56,8 @@ def get_game(name: str) -> engine.Game:
 
 def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name (see `highway-referee games`)")
-    p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
+    p.add_argument("--players", type=int,
+                   help="number of players (default: as many as --names gives, else the game's minimum)")
     p.add_argument("--names", help="comma-separated player names (default Player 1, Player 2, ...)")
     p.add_argument("--variant", action="append", default=[], metavar="K=V",
                    help="a variant option (repeatable), e.g. --variant expansion=lava")
@@ -88,11 +90,11 @@ class _Session:
         self.in_force: list[tuple[int, GameState]] = []
         self.pending_replacement: int | None = None
         self.played = 0  # records written in this session
-        players = args.players or game.min_players
+        given = [n.strip() for n in args.names.split(",")] if args.names else []
+        players = args.players or len(given) or game.min_players  # "Ann,Bo,Cy" is three players
         if not game.min_players <= players <= game.max_players:
             raise CliError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {players}")
-        names = [n.strip() for n in args.names.split(",")] if args.names else \
-            [f"Player {i + 1}" for i in range(players)]
+        names = given or [f"Player {i + 1}" for i in range(players)]
         if len(names) != players:
             raise CliError(f"--names gives {len(names)} names for {players} players")
         variant = parse_variant(args.variant)
@@ -195,6 +197,19 @@ def _print_move(number: int, session: _Session, res: dict[str, Any], by: str = "
     extra = "" if v["legal"] else f" [{v['consequence']}]"
     print(f"{number:>3}. {session.player_name(res['player']):<10} {res.get('display', res['notation']):<8} "
           f"{flag} {v['rule']:<22} {session.named(v['reason'])}{extra}{by}")
+
+
+def _named_diagram(session: _Session, text: str) -> str:
+    """The state's diagram with the players' names; the dice road's rows start with the seat's
+    colour padded to a column ("*White  pool ..."), which stays a column with the names."""
+    width = max(map(len, session.names), default=0)
+    lines = []
+    for line in text.split("\n"):
+        row = re.match(r"([* ])(\w+) +pool ", line)
+        if row and session.named(row.group(2)) != row.group(2):
+            line = f"{row.group(1)}{session.named(row.group(2)):<{width}} pool {line[row.end():]}"
+        lines.append(session.named(line))
+    return "\n".join(lines)
 
 
 def _typed(args: argparse.Namespace, reader: MoveReader) -> Iterator[tuple[str, TypedMove]]:
@@ -305,7 +320,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         diagram = getattr(session.state, "diagram", None)
         if callable(diagram):
-            print(session.named(diagram()))
+            print(_named_diagram(session, diagram()))
         print(f"outcome: {_outcome_text(session, outcome)}" if outcome else
               f"to move: {session.player_name(session.state.current_player())}")
         if path:
