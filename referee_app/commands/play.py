@@ -218,6 +218,10 @@ def _typed(args: argparse.Namespace, reader: MoveReader) -> Iterator[tuple[str, 
         for index, move in enumerate(reader.read_list(args.moves), start=1):
             yield f"--moves, move {index}", move
         return
+    if sys.stdin.isatty():  # a person at a terminal, not a pipe: say what the silent wait is for
+        print(f"Type one move a line in {args.game}'s notation (docs/rules/{args.game}.md); players may "
+              "be named by name. Each move is judged at once; Ctrl-D ends (Ctrl-C stops).",
+              file=sys.stderr, flush=True)
     for number, line in enumerate(sys.stdin, start=1):
         text = line.split("#", 1)[0].strip()
         if text:
