@@ -218,7 +218,8 @@ def _typed(args: argparse.Namespace, reader: MoveReader) -> Iterator[tuple[str, 
         for index, move in enumerate(reader.read_list(args.moves), start=1):
             yield f"--moves, move {index}", move
         return
-    if sys.stdin.isatty():  # a person at a terminal, not a pipe: say what the silent wait is for
+    at_terminal = getattr(sys.stdin, "isatty", None)
+    if at_terminal is not None and at_terminal():  # a person, not a pipe: say what the wait is for
         print(f"Type one move a line in {args.game}'s notation (docs/rules/{args.game}.md); players may "
               "be named by name. Each move is judged at once; Ctrl-D ends (Ctrl-C stops).",
               file=sys.stderr, flush=True)
