@@ -130,4 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m referee_app.cli` runs this file as __main__, a second copy of the module whose
+    # CliError is not the one the commands raise: run the imported module's main instead
+    from referee_app.cli import main as _main
+
+    sys.exit(_main())

@@ -16,6 +16,7 @@ from typing import Any
 import engine
 from engine.core import EngineError, GameState, Outcome, Verdict
 from referee_app.matchlog import Header, LogProblem, MatchLogContents, MatchLogError, read_log
+from referee_app.naming import namer
 
 
 class ReplayError(Exception):
@@ -205,6 +206,7 @@ def _replay_action(game: engine.Game, state: GameState, rec: dict[str, Any], lin
 def format_report(report: ReplayReport) -> str:
     """The human-readable replay summary the CLI prints."""
     h = report.header
+    named = namer(h.game, h.players, report.final_state)  # the players by name, as the page does
     out = [f"{report.path}: {h.game}, match {h.match_id}, players {', '.join(h.players)}, "
            f"started {h.started}",
            f"{len(report.checks)} action records, {report.corrections} corrections, "
@@ -219,7 +221,7 @@ def format_report(report: ReplayReport) -> str:
         out.append(f"  {where} (seq {c.seq}) {c.notation}: log says "
                    f"{'legal' if rec.get('legal') else 'illegal'} {rec.get('rule', '?')}/"
                    f"{rec.get('consequence', '?')}, engine says {'legal' if eng.get('legal') else 'illegal'} "
-                   f"{eng.get('rule')}/{eng.get('consequence')}: {eng.get('reason', '')}"
+                   f"{eng.get('rule')}/{eng.get('consequence')}: {named(eng.get('reason', ''))}"
                    + (f" ({c.note})" if c.note else ""))
     for p in report.problems:
         out.append(f"  {report.path}, {p}")
@@ -227,7 +229,7 @@ def format_report(report: ReplayReport) -> str:
         out.append(f"  the end record's outcome {report.recorded_outcome} differs from the engine's "
                    f"{report.outcome.to_json() if report.outcome else None}")
     if report.outcome is not None:
-        out.append(f"outcome: {report.outcome.reason}")
+        out.append(f"outcome: {named(report.outcome.reason)}")
     else:
         out.append("outcome: the game is not over")
     torn = [p for p in report.problems if p.torn]

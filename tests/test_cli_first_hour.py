@@ -109,11 +109,60 @@ def test_players_are_typed_and_printed_by_name(capsys, tmp_path):
     assert [c.notation for c in replay(log).checks][1] == "p0 railway_straight B0 -R-R"
 
 
-def test_the_outcome_names_the_winner(capsys, tmp_path):
-    moves = "16@a4 1@d1 15@b3 14@d4 13@a3 2@b4 3@a1 12@b1 11@c4 4@c3 10@c2 9@d3 7@d2 8@a2 5@b2 6@c1"
-    code, out, _ = run(capsys, "play", "highway-grid", "--names", "Ann,Bo", "--moves", moves,
-                       "--log", str(tmp_path / "m.jsonl"))
-    assert code == 0 and "outcome: Bo wins (" in out
+GRID_MATCH = "16@a4 1@d1 15@b3 14@d4 13@a3 2@b4 3@a1 12@b1 11@c4 4@c3 10@c2 9@d3 7@d2 8@a2 5@b2 6@c1"
+
+
+def test_verdicts_and_outcomes_name_the_players_in_every_printout(capsys, tmp_path):
+    """The engines' "Player 2 wins" never stands beside "Bo": play, log replay, log export and grid
+    name the players as the page does; the log itself keeps the engine's words (replay compares)."""
+    log = tmp_path / "m.jsonl"
+    code, out, _ = run(capsys, "play", "highway-grid", "--names", "Ann,Bo", "--moves", GRID_MATCH,
+                       "--log", str(log))
+    assert code == 0 and "outcome: Bo wins with a best path of 50 against 52 (rule grid.win)" in out
+    assert "grid.place             Ann places 16 on a4" in out and "Player" not in out
+    printouts = [run(capsys, "log", "replay", str(log))[1],
+                 run(capsys, "log", "export", str(log), "--format", "text")[1],
+                 "\n".join(r["reason"] for r in csv.DictReader(io.StringIO(
+                     run(capsys, "log", "export", str(log), "--format", "csv")[1]))),
+                 run(capsys, "grid", "show", str(log))[1]]
+    for text in printouts:
+        assert "Bo wins with a best path of 50" in text and "Player" not in text, text
+    assert "Bo places 6 on c1" in printouts[1] and "Bo places 6 on c1" in printouts[2]
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[-1]["reason"].startswith("Player 2 wins") and replay(log).ok
+    log = tmp_path / "g.jsonl"
+    assert run(capsys, "play", "highway-grid", "--names", "Cy,Di", "--moves", "7@b2", "--log", str(log))[0] == 0
+    code, out, _ = run(capsys, "grid", "hint", str(log), "--time", "0.3")
+    assert code == 0 and out.startswith("Di: play ") and "Player" not in out
+    code, out, _ = run(capsys, "grid", "show", str(log))
+    assert "Cy best path: 0 so far" in out and "to move: Di, reserve" in out
+
+
+@pytest.mark.parametrize("game, moves, named, colours", [
+    ("highway-dice", "R 1 3 1>W01 R 2 4 2>B01 R 1 1 1>W01",
+     ["Ann rolls 1 and 3", "Bo paves a 2 on B01", "W01 already holds Ann's 1"], ("White", "Blue")),
+    ("tokyo-highway", "Ann start (0,-57) table (102.1,-57); Bo start (0,57) table (102.1,57)",
+     ["Ann lays start road 1", "Bo lays start road 2"], ("purple", "green")),
+])
+def test_games_that_name_seats_by_colour_print_the_names(capsys, tmp_path, game, moves, named, colours):
+    log = tmp_path / "m.jsonl"
+    code, out, _ = run(capsys, "play", game, "--names", "Ann,Bo", "--moves", moves, "--log", str(log))
+    assert code in (0, 1)
+    exported = run(capsys, "log", "export", str(log), "--format", "text")[1]
+    for text in (out, exported):
+        assert all(n in text for n in named), text
+        assert not any(re.search(rf"\b{c}\b", text, re.IGNORECASE) for c in colours), text
+
+
+def test_names_give_the_number_of_players_and_the_board_rows_stay_aligned(capsys, tmp_path):
+    code, out, err = run(capsys, "play", "highway-dice", "--names", "Ann Lee,Bo,Cy", "--moves",
+                         "R 1 3 1>W01 R 2 4 2>B01 R 3 3", "--data", str(tmp_path))
+    assert code == 0, err
+    assert "Cy rolls 3 and 3" in out
+    rows = [line for line in out.splitlines() if " pool " in line]
+    assert [r[:13] for r in rows] == [" Ann Lee pool", " Bo      pool", "*Cy      pool"]
+    code, _, err = run(capsys, "play", "highway-grid", "--names", "Ann,Bo,Cy", "--moves", "1@a1")
+    assert code == 2 and "takes 2-2 players, not 3" in err
 
 
 def test_csv_export_names_the_players(capsys):

@@ -173,3 +173,34 @@ def test_computer_opponent_only_for_the_grid(capsys):
     assert code == 2 and "no computer player for highway-dice" in err
     code, _, err = run(capsys, "play", "highway-grid", "--computer", "3", "--moves", "1@a1")
     assert code == 2 and "--computer must be 1 or 2" in err
+
+
+def test_typed_at_a_terminal_the_user_is_told_what_to_type_and_each_move_is_judged_at_once(tmp_path):
+    """`play GAME` with no --moves at a terminal used to wait in silence."""
+    import os
+    import pty
+    import select
+
+    main_fd, child_fd = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "referee_app", "play", "highway-grid", "--data", str(tmp_path)],
+                            stdin=child_fd, stdout=child_fd, stderr=child_fd, close_fds=True)
+    os.close(child_fd)
+    seen = b""
+
+    def until(text: bytes) -> None:
+        nonlocal seen
+        while text not in seen:
+            ready, _, _ = select.select([main_fd], [], [], 60)
+            assert ready, seen
+            seen += os.read(main_fd, 4096)
+
+    try:
+        until(b"Ctrl-D ends")
+        assert b"Type one move a line in highway-grid's notation" in seen
+        os.write(main_fd, b"7@b2\n")
+        until(b"Player 1 places 7 on b2")  # judged before the input ends
+        os.write(main_fd, b"\x04")
+        assert proc.wait(120) == 0
+    finally:
+        proc.kill()
+        os.close(main_fd)

@@ -19,10 +19,16 @@ from engine.grid.state import PLAYER_NAMES
 from referee_app.cli import CliError, CommandTree
 from referee_app.commands.input_files import missing_file
 from referee_app.commands.log import load_report
+from referee_app.naming import namer
 
 
 def load_position(words: list[str]) -> GridState:
     """A position from the command line words, or the final position of a log file."""
+    return load_named_position(words)[0]
+
+
+def load_named_position(words: list[str]) -> tuple[GridState, list[str]]:
+    """`load_position` and the players' names: a log's players, else Player 1 and Player 2."""
     text = " ".join(words)
     path = Path(text)
     if len(words) == 1 and path.is_file():
@@ -34,10 +40,10 @@ def load_position(words: list[str]) -> GridState:
             report = load_report(text)
             if not isinstance(report.final_state, GridState):
                 raise CliError(f"{path} is a {report.header.game} match, not highway-grid", 2)
-            return report.final_state
+            return report.final_state, list(report.header.players)
         text = path.read_text(encoding="utf-8", errors="replace")
     try:
-        return parse_position(text)
+        return parse_position(text), list(PLAYER_NAMES)
     except EngineError as exc:
         if len(words) == 1 and (missing := missing_file(text)) is not None:
             raise missing from None  # a file name, not a mistyped position
@@ -78,7 +84,8 @@ def _setup_show(p: argparse.ArgumentParser) -> None:
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    state = load_position(args.position)
+    state, players = load_named_position(args.position)
+    say = _printer(players)
     source = Path(" ".join(args.position)).resolve()
     for name in (args.svg, args.png):
         if name and Path(name).resolve() == source:
@@ -87,18 +94,18 @@ def _run_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=2))
     else:
-        print(board_text(state))
+        say(board_text(state))
         for seat, pv in enumerate(state.best_paths()):
             so_far = "" if state.is_terminal() else " so far (empty cells count 0)"
-            print(f"{PLAYER_NAMES[seat]} best path: {pv.value}{so_far}, {len(pv.paths)} path(s):")
+            say(f"{PLAYER_NAMES[seat]} best path: {pv.value}{so_far}, {len(pv.paths)} path(s):")
             for path in pv.paths:
-                print("    " + " ".join(f"{cell_name(c)}={state.board[c] or '.'}" for c in path))
+                say("    " + " ".join(f"{cell_name(c)}={state.board[c] or '.'}" for c in path))
         outcome = state.outcome()
         if outcome:
-            print(f"result: {outcome.reason}")
+            say(f"result: {outcome.reason}")
         else:
-            print(f"to move: {PLAYER_NAMES[state.current_player()]}, reserve: "
-                  + " ".join(map(str, state.reserve())))
+            say(f"to move: {PLAYER_NAMES[state.current_player()]}, reserve: "
+                + " ".join(map(str, state.reserve())))
     from referee_app.render.grid import grid_png, grid_svg
 
     for name, data in ((args.svg, lambda: grid_svg(state).encode()), (args.png, lambda: grid_png(state))):
@@ -124,48 +131,55 @@ def _setup_search(default_time: float) -> Any:
     return setup
 
 
-def _solve(args: argparse.Namespace) -> tuple[GridState, Any]:
-    state = load_position(args.position)
+def _solve(args: argparse.Namespace) -> tuple[GridState, Any, Any]:
+    state, players = load_named_position(args.position)
     if args.time <= 0:
         raise CliError(f"--time must be positive, got {args.time}", 2)
     if state.is_terminal():
         raise CliError("the board is full: nothing to solve (use `grid show` for the result)", 2)
-    return state, solve(state, time_limit=args.time, outcome=getattr(args, "outcome", False))
+    result = solve(state, time_limit=args.time, outcome=getattr(args, "outcome", False))
+    return state, result, _printer(players)
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    state, result = _solve(args)
+    state, result, say = _solve(args)
     if args.json:
         print(json.dumps({"position": format_position(state), **result.to_json()}, indent=2))
         return 0
     kind = "exact" if result.exact else f"heuristic, {result.depth} plies deep"
-    print(board_text(state))
-    print(f"to move: {PLAYER_NAMES[state.current_player()]}")
+    say(board_text(state))
+    say(f"to move: {PLAYER_NAMES[state.current_player()]}")
     if result.outcome_only and result.exact:
-        print(f"outcome: {result.to_json()['outcome']} with best play (exact; the margin was not searched)")
+        say(f"outcome: {result.to_json()['outcome']} with best play (exact; the margin was not searched)")
     else:
-        print(f"value: {result.value:g} = {describe(result.value)} ({kind}; value = Player 2's best path "
-              "minus Player 1's with best play)")
-    print(f"best move: {result.best.notation()}")
+        say(f"value: {result.value:g} = {describe(result.value)} ({kind}; value = Player 2's best path "
+            "minus Player 1's with best play)")
+    say(f"best move: {result.best.notation()}")
     if len(result.principal) > 1:
-        print("best play: " + " ".join(m.notation() for m in result.principal))
+        say("best play: " + " ".join(m.notation() for m in result.principal))
     if result.book and result.exact:
-        print("answered from the opening book (engine/grid/book.json), no search")
+        say("answered from the opening book (engine/grid/book.json), no search")
     else:
-        print(f"searched {result.nodes} nodes in {result.seconds:.2f} s"
-              + (" (the move from the opening book)" if result.book else ""))
+        say(f"searched {result.nodes} nodes in {result.seconds:.2f} s"
+            + (" (the move from the opening book)" if result.book else ""))
     return 0
 
 
 def _run_hint(args: argparse.Namespace) -> int:
-    state, result = _solve(args)
+    state, result, say = _solve(args)
     if args.json:
         print(json.dumps({"best": result.best.notation(), "value": result.value, "exact": result.exact}))
         return 0
     kind = "exact" if result.exact else "estimate"
-    print(f"{PLAYER_NAMES[state.current_player()]}: play {result.best.notation()} "
-          f"({describe(result.value)}, {kind})")
+    say(f"{PLAYER_NAMES[state.current_player()]}: play {result.best.notation()} "
+        f"({describe(result.value)}, {kind})")
     return 0
+
+
+def _printer(players: list[str]) -> Any:
+    """print, with Player 1 and Player 2 written as the match's players (a log's names)."""
+    named = namer("highway-grid", players)
+    return lambda line: print(named(line))
 
 
 def register(cli: CommandTree) -> None:

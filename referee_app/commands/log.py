@@ -20,6 +20,7 @@ from typing import Any
 
 from referee_app.cli import CliError, CommandTree
 from referee_app.matchlog import MatchLogContents, MatchLogError, read_log
+from referee_app.naming import match_namer
 from referee_app.replay import ReplayError, ReplayReport, format_report, replay
 from referee_app.store import MatchStore
 
@@ -73,6 +74,7 @@ def _player_name(players: list[str], seat: Any) -> Any:
 
 def _rows(contents: MatchLogContents) -> list[dict[str, Any]]:
     players = list(contents.header.players)
+    named = match_namer(contents.header.game, players, contents.header.variant)  # as `player` is
     rows = []
     for index, rec in enumerate(contents.records):
         verdict = rec.get("verdict") if isinstance(rec.get("verdict"), dict) else {}
@@ -83,7 +85,9 @@ def _rows(contents: MatchLogContents) -> list[dict[str, Any]]:
             "line": contents.line_of(index), "legal": verdict.get("legal", ""),
             "rule": verdict.get("rule", ""),
             "consequence": verdict.get("consequence", ""),
-            "reason": verdict.get("reason", rec.get("reason", "")),
+            # a verdict's or an outcome's words name seats; a correction's reason is the user's own
+            "reason": named(str(verdict.get("reason", rec.get("reason", ""))))
+            if verdict or rec["type"] == "end" else rec.get("reason", ""),
             "message": rec.get("message", "") or end_outcome,
             "player": _player_name(players, rec.get("player", "")), "seat": rec.get("player", ""),
         })

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ import engine
 from engine.core import Action, EngineError, GameState
 from referee_app.cli import CliError, CommandTree
 from referee_app.matchlog import Header, MatchLogError, MatchLogWriter
+from referee_app.naming import namer
 from referee_app.replay import ReplayError, replay
 from referee_app.store import MatchStore
 from referee_app.typed_moves import MoveReader, TypedMove
@@ -54,7 +56,8 @@ def get_game(name: str) -> engine.Game:
 
 def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name (see `highway-referee games`)")
-    p.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
+    p.add_argument("--players", type=int,
+                   help="number of players (default: as many as --names gives, else the game's minimum)")
     p.add_argument("--names", help="comma-separated player names (default Player 1, Player 2, ...)")
     p.add_argument("--variant", action="append", default=[], metavar="K=V",
                    help="a variant option (repeatable), e.g. --variant expansion=lava")
@@ -87,11 +90,11 @@ class _Session:
         self.in_force: list[tuple[int, GameState]] = []
         self.pending_replacement: int | None = None
         self.played = 0  # records written in this session
-        players = args.players or game.min_players
+        given = [n.strip() for n in args.names.split(",")] if args.names else []
+        players = args.players or len(given) or game.min_players  # "Ann,Bo,Cy" is three players
         if not game.min_players <= players <= game.max_players:
             raise CliError(f"{game.name} takes {game.min_players}-{game.max_players} players, not {players}")
-        names = [n.strip() for n in args.names.split(",")] if args.names else \
-            [f"Player {i + 1}" for i in range(players)]
+        names = given or [f"Player {i + 1}" for i in range(players)]
         if len(names) != players:
             raise CliError(f"--names gives {len(names)} names for {players} players")
         variant = parse_variant(args.variant)
@@ -170,6 +173,10 @@ class _Session:
         self.pending_replacement = target
         return {"seq": seq, "undo": target}
 
+    def named(self, text: str) -> str:
+        """`text` with the seats the engine names written as the players' names."""
+        return namer(self.game.name, self.names, self.state)(text)
+
     def player_name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else "chance" if seat == engine.CHANCE else "-"
 
@@ -189,7 +196,20 @@ def _print_move(number: int, session: _Session, res: dict[str, Any], by: str = "
     flag = "legal  " if v["legal"] else "ILLEGAL"
     extra = "" if v["legal"] else f" [{v['consequence']}]"
     print(f"{number:>3}. {session.player_name(res['player']):<10} {res.get('display', res['notation']):<8} "
-          f"{flag} {v['rule']:<22} {v['reason']}{extra}{by}")
+          f"{flag} {v['rule']:<22} {session.named(v['reason'])}{extra}{by}")
+
+
+def _named_diagram(session: _Session, text: str) -> str:
+    """The state's diagram with the players' names; the dice road's rows start with the seat's
+    colour padded to a column ("*White  pool ..."), which stays a column with the names."""
+    width = max(map(len, session.names), default=0)
+    lines = []
+    for line in text.split("\n"):
+        row = re.match(r"([* ])(\w+) +pool ", line)
+        if row and session.named(row.group(2)) != row.group(2):
+            line = f"{row.group(1)}{session.named(row.group(2)):<{width}} pool {line[row.end():]}"
+        lines.append(session.named(line))
+    return "\n".join(lines)
 
 
 def _typed(args: argparse.Namespace, reader: MoveReader) -> Iterator[tuple[str, TypedMove]]:
@@ -198,6 +218,11 @@ def _typed(args: argparse.Namespace, reader: MoveReader) -> Iterator[tuple[str, 
         for index, move in enumerate(reader.read_list(args.moves), start=1):
             yield f"--moves, move {index}", move
         return
+    at_terminal = getattr(sys.stdin, "isatty", None)
+    if at_terminal is not None and at_terminal():  # a person, not a pipe: say what the wait is for
+        print(f"Type one move a line in {args.game}'s notation (docs/rules/{args.game}.md); players may "
+              "be named by name. Each move is judged at once; Ctrl-D ends (Ctrl-C stops).",
+              file=sys.stderr, flush=True)
     for number, line in enumerate(sys.stdin, start=1):
         text = line.split("#", 1)[0].strip()
         if text:
@@ -212,7 +237,8 @@ def _outcome_text(session: _Session, outcome: Any) -> str:
         who = "a draw"
     else:
         who = " and ".join(session.player_name(w) for w in outcome.winners) + " wins"
-    return outcome.reason if outcome.reason.lower().startswith(who.lower()) else f"{who} ({outcome.reason})"
+    reason = session.named(outcome.reason)
+    return reason if reason.lower().startswith(who.lower()) else f"{who} ({reason})"
 
 
 def _computer(args: argparse.Namespace, game: engine.Game) -> int | None:
@@ -299,7 +325,7 @@ def _run(args: argparse.Namespace) -> int:
     else:
         diagram = getattr(session.state, "diagram", None)
         if callable(diagram):
-            print(diagram())
+            print(_named_diagram(session, diagram()))
         print(f"outcome: {_outcome_text(session, outcome)}" if outcome else
               f"to move: {session.player_name(session.state.current_player())}")
         if path:
