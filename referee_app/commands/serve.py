@@ -242,8 +242,10 @@ def _pair(frames: Any, adapter: Any, args: argparse.Namespace) -> Any:
 def _run(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
+    from referee_app.heap import limit_heap_growth
     from referee_app.web.app import create_app
 
+    limit_heap_growth()  # before the loops' threads start: they run for hours
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     hub, loops = build_referee(args)
