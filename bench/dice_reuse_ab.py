@@ -1,0 +1,68 @@
+"""Feed each frame of one simulated dice match to the dice adapter as it is and to variants with parts
+of its reuse between frames switched off; print every frame where a variant reads otherwise.
+
+Variants: `main` (as shipped), `noA` (no marker shortcut: every frame searches for markers), `noB`
+(views warped whole, not only round the zones read), `off` (`DiceAdapter(reuse=False)`). A reading
+differs when its items or `blocked` do; a confidence when it moves by more than 0.02 (the zone reuse
+keeps a confirmed reading's confidence, so `off` differs there by design). Tuning seeds only.
+
+    PYTHONPATH=. python bench/dice_reuse_ab.py 8 --camera 3840x2160 --variants main,noA,off
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import cv2
+
+from referee_app.commands.eval_match import make_setup, simulate
+from referee_app.games.dice import DiceAdapter
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("seed", type=int)
+    ap.add_argument("--camera", default="3840x2160")
+    ap.add_argument("--height", type=float, default=850)
+    ap.add_argument("--tilt", type=float, default=30)
+    ap.add_argument("--variants", default="main,noA,noB,off")
+    args = ap.parse_args()
+    if args.seed > 100:
+        raise SystemExit("report seeds (101-105) are not for looking at frame by frame")
+    cv2.setNumThreads(1)
+    names = args.variants.split(",")
+    sim = simulate("highway-dice", args.seed, make_setup(args.camera, args.height, args.tilt))
+    adapters = {n: DiceAdapter(reuse=n != "off") for n in names}
+    cpu = dict.fromkeys(names, 0.0)
+    for n, f in enumerate(sim.frames()):
+        sc = sim.scenes[f.scene]
+        seen = {}
+        for name, ad in adapters.items():
+            t0 = time.process_time()
+            if name == "noB" and ad._reader is not None:
+                ad._reader._roi = lambda zones: None
+            seen[name] = ad.read(f.image)
+            if name == "noA":
+                ad._reader._patches = []  # nothing to compare with: the next frame searches
+            cpu[name] += time.process_time() - t0
+        tag = f"frame {n} scene {f.scene} {sc.note!r}" + "".join(
+            f" {w}" for w in ("bump", "shadow", "glare") if getattr(sc, w))
+        a = seen[names[0]]
+        for name in names[1:]:
+            b = seen[name]
+            conf = {k: (round(a.confidence[k], 3), round(b.confidence.get(k, -1.0), 3)) for k in a.confidence
+                    if abs(a.confidence[k] - b.confidence.get(k, -1.0)) > 0.02}
+            if conf or a.unseen != b.unseen:
+                print(tag, f"confidence {names[0]}/{name}:", conf, sorted(a.unseen), sorted(b.unseen))
+            if (a.items, a.blocked) != (b.items, b.blocked):
+                diff = {k: (a.items.get(k), b.items.get(k)) for k in a.items.keys() | b.items.keys()
+                        if a.items.get(k) != b.items.get(k)}
+                print(tag, f"READING {names[0]}/{name}:", diff, a.blocked, "|", b.blocked)
+        if f.checkpoint is not None:
+            print(tag, "checkpoint", flush=True)
+    print("CPU s", {k: round(v, 1) for k, v in cpu.items()})
+
+
+if __name__ == "__main__":
+    main()
