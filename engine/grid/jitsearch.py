@@ -462,15 +462,10 @@ if numba is not None:
         return out
 
     @_jit
-    def _endgame(st, sums, sign, buf):  # noqa: ANN001, ANN202
-        """Exact value for the mover with 1 to 3 empty cells, from the final margins of the k!
-        ways to fill them: each seat's paths are grouped by which empty cells they cross (the
-        smallest current sum per group), so a filling costs a few additions per group.
-        buf: 32 int64 of scratch (cells, pieces, group minima, fillings' values)."""
-        cells = buf[0:3]
-        pieces = buf[3:6]
-        vals = buf[6:12]
-        low = buf[16:32].reshape(2, 8)
+    def _groups(st, sums, cells, pieces, low):  # noqa: ANN001, ANN202
+        """The endgames' common start: the empty cells and the pieces left, in order, and per seat the
+        smallest current path sum in each group of paths (a group: the set of empty cells its paths
+        cross, as a bit mask over `cells`). Returns the number of empty cells."""
         k = 0
         for c in range(CELLS):
             if st[c] == 0:
@@ -489,6 +484,19 @@ if numba is not None:
                     mask |= (_CPM[s, cells[j]] >> i & 1) << j
                 if sums[s, i] < low[s, mask]:
                     low[s, mask] = sums[s, i]
+        return k
+
+    @_jit
+    def _endgame(st, sums, sign, buf):  # noqa: ANN001, ANN202
+        """Exact value for the mover with 1 to 3 empty cells, from the final margins of the k!
+        ways to fill them: each seat's paths are grouped by which empty cells they cross (the
+        smallest current sum per group), so a filling costs a few additions per group.
+        buf: 32 int64 of scratch (cells, pieces, group minima, fillings' values)."""
+        cells = buf[0:3]
+        pieces = buf[3:6]
+        vals = buf[6:12]
+        low = buf[16:32].reshape(2, 8)
+        k = _groups(st, sums, cells, pieces, low)
         perms = _PERMS[k]
         count = _NPERMS[k]
         for t in range(count):
@@ -533,24 +541,7 @@ if numba is not None:
         low = buf[192:224].reshape(2, 16)
         vals = buf[224:480]  # final margin for the mover by filling code (piece index << 2 * cell index)
         add = buf[480:496]
-        k = 0
-        for c in range(CELLS):
-            if st[c] == 0:
-                cells[k] = c
-                k += 1
-        q = 0
-        for p in range(1, 17):
-            if st[16] >> p & 1:
-                pieces[q] = p
-                q += 1
-        low[:] = INF
-        for s in range(2):
-            for i in range(20):
-                mask = 0
-                for j in range(4):
-                    mask |= (_CPM[s, cells[j]] >> i & 1) << j
-                if sums[s, i] < low[s, mask]:
-                    low[s, mask] = sums[s, i]
+        _groups(st, sums, cells, pieces, low)
         psum = add  # psum[set]: the sum of the pieces in a 4-bit set of piece indices
         psum[0] = 0
         for u in range(1, 16):
