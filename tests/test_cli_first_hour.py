@@ -9,6 +9,8 @@ import json
 import random
 import re
 import socket
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -228,6 +230,16 @@ def test_a_camera_number_with_no_camera_is_an_error_before_serving(capsys, tmp_p
     assert code == 1 and "cannot open camera 97" in err and "the first camera is 0" in err
     assert "serving" not in out
     assert not list(tmp_path.glob("matches/*.jsonl"))  # no match was started for it
+
+
+def test_a_camera_number_with_no_camera_says_only_the_referees_words(tmp_path):
+    """Through the installed entry point: OpenCV's own warnings used to come first on stderr."""
+    proc = subprocess.run([sys.executable, "-m", "referee_app", "serve", "--camera", "97", "--port", "0",
+                           "--data", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        "highway-referee: error: cannot open camera 97: no camera answered at that number (is it connected, "
+        "and is the number right? the first camera is 0)"], proc.stderr
 
 
 # -- 12: games, rules documents, calibrate hint --------------------------------------------------------------

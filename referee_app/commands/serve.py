@@ -239,6 +239,15 @@ def _pair(frames: Any, adapter: Any, args: argparse.Namespace) -> Any:
     return PairedSource(*opened)
 
 
+def _quiet_opencv() -> None:
+    """OpenCV's own warnings off (its errors stay): a camera number with no camera printed two lines of
+    OpenCV's before the referee's clear message, and a lost camera or stream is said on the page and
+    in the log in the referee's words (vision.sources' status)."""
+    import cv2
+
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
 def _run(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
@@ -246,6 +255,7 @@ def _run(args: argparse.Namespace) -> int:
     from referee_app.web.app import create_app
 
     limit_heap_growth()  # before the loops' threads start: they run for hours
+    _quiet_opencv()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     hub, loops = build_referee(args)
