@@ -34,7 +34,9 @@ def test_demo_is_refereed_as_recorded(name, tmp_path):
     hub.bus.subscribe(seen.append)
     m = demo.manifest
     session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
-    loop = RefereeLoop(hub, session, get_adapter(demo.game), demo.frames(realtime=False),
+    # a fresh adapter, as the main job gives each replay: the module's shared one may hold another
+    # test's reader state (its calibration, learned sheet, kept readings) when files share a process
+    loop = RefereeLoop(hub, session, get_adapter(demo.game).__class__(), demo.frames(realtime=False),
                        frames_needed=int(m.get("frames_needed", 3)), publish_video=False)
     loop.run()
     hub.bus.drain()

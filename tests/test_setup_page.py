@@ -78,7 +78,7 @@ def served(tmp_path_factory):
         ["serve", "--frames", str(good), "--game", "highway-dice", "--port", "0", "--data", str(root / "data")])
     hub, loops = build_referee(args)  # the user's path: serve --frames
     ok_loop = loops[0]
-    steep_loop = RefereeLoop(hub, hub.create_match("highway-dice", ["Ann", "Bo"]), get_adapter("highway-dice"),
+    steep_loop = RefereeLoop(hub, hub.create_match("highway-dice", ["Ann", "Bo"]), get_adapter("highway-dice").__class__(),
                              open_source(str(steep)))
     watch_setup(steep_loop, "highway-dice")  # as serve attaches it
     for loop in (ok_loop, steep_loop):
