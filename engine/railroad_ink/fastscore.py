@@ -155,12 +155,13 @@ def _cyclic(nodes: int, east: int, south: int, reading: str) -> int:
 
 def longest_routes(p: tuple[int, ...], reading: str) -> tuple[int, int]:
     """(longest highway, longest railway) in squares."""
-    he = p[1] & (p[3] >> 1) & _NOT_COL6
-    hs = p[2] & (p[0] >> 7)
-    re = p[5] & (p[7] >> 1) & _NOT_COL6
-    rs = p[6] & (p[4] >> 7)
-    return (longest(p[0] | p[1] | p[2] | p[3], he, hs, reading),
-            longest(p[4] | p[5] | p[6] | p[7], re, rs, reading))
+    return kind_longest(p, _H, reading), kind_longest(p, _R, reading)
+
+
+def kind_longest(p: tuple[int, ...], k: int, reading: str) -> int:
+    """Longest route of one kind (k: its first mask index, _H or _R) in squares."""
+    n, e, s, w = p[k], p[k + 1], p[k + 2], p[k + 3]
+    return longest(n | e | s | w, e & (w >> 1) & _NOT_COL6, s & (n >> 7), reading)
 
 
 def centre_squares(p: tuple[int, ...]) -> int:

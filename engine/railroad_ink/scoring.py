@@ -2,10 +2,19 @@
 
 One pass over the drawn squares collects the connections; networks are joined with a union-find
 over tile parts (an overpass is two parts, a station one), so exits are counted per network.
+
+`score_sheet` without a trace scores from the bit-packed sides (engine/railroad_ink/fastscore.py),
+compiled with numba (engine/railroad_ink/jitscore.py) where the optional `fast` extra is installed.
+Loading numba and the compiled scorer costs about as much CPU as scoring some tens of thousands of
+sheets in pure Python, so a process switches only after JIT_AFTER sheets (a one-shot command never
+pays it); `compiled=True` switches at once (benchmarks, long jobs), `compiled=False` or the
+environment variable PURE_ENV=1 keep the pure scorer. Both give the same numbers on every sheet.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +24,7 @@ from engine.railroad_ink.fastscore import (
     centre_squares,
     errors_and_craters,
     exit_slots,
+    kind_longest,
     longest_routes,
     network_exit_counts,
 )
@@ -28,6 +38,8 @@ RIVER_BOTH_EDGES_BONUS = 3
 _STANDARD_EXIT_MAP = {(c, s): k for c, s, k in STANDARD_EXITS}
 _STANDARD_SLOTS = exit_slots(STANDARD_EXITS)
 _FAST_EXPANSIONS = frozenset({"meteor"})
+JIT_AFTER = 10_000  # fast-path sheets a process scores in pure Python before loading the compiled scorer
+PURE_ENV = "HIGHWAY_REFEREE_PURE_SCORE"
 
 
 @dataclass(frozen=True)
@@ -68,24 +80,44 @@ class Score:
 
 
 def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...] = (),
-                trace: bool = False) -> Score:
+                trace: bool = False, compiled: bool | None = None) -> Score:
     """Score a sheet. `longest` picks the reading (trail: the seed's; path: distinct squares).
     Expansion points are added for the expansions named (their tiles are always read). Without a
     trace and without the river, lake or lava expansions the score comes from the bit-packed sides
-    (engine/railroad_ink/fastscore.py); otherwise from `score_sheet_full`, which gives the same
-    numbers plus the drawings' details."""
+    (engine/railroad_ink/fastscore.py; compiled, jitscore.py, per `compiled`: see the module's
+    docstring); otherwise from `score_sheet_full`, which gives the same numbers plus the drawings'
+    details."""
     if trace or longest not in READINGS or (expansions and not _FAST_EXPANSIONS.issuperset(expansions)):
         return score_sheet_full(sheet, longest, expansions, trace)
     p = sheet.packed
-    exits = _STANDARD_SLOTS if sheet.exits is STANDARD_EXITS else exit_slots(sheet.exits)
     craters = 0
     for c in sheet.craters:
         craters |= 1 << c
-    errors, crater_ends = errors_and_craters(p, craters)
-    counts = network_exit_counts(p, exits)
-    exit_points = sum([EXIT_POINTS[n] for n in counts])
-    lh, lr = longest_routes(p, longest)
-    centre = centre_squares(p)
+    kernel = _kernel if compiled is None else compiled_kernel() if compiled else None
+    if kernel is None and compiled is None and _load["left"]:
+        _load["left"] -= 1
+        if not _load["left"]:
+            kernel = compiled_kernel()
+    ex = None
+    if kernel is not None:
+        ex = _STANDARD_MASKS if sheet.exits is STANDARD_EXITS else _exit_masks(sheet.exits)
+    if ex is not None:
+        errors, crater_ends, code, lh, lr, centre = kernel(p, ex, craters)
+        got = _COUNTS.get(code)
+        if got is None:
+            got = _decode(code, p, sheet.exits)
+        counts, exit_points = got
+        if lh < 0:  # a cycle: the search over chains (rare)
+            lh = kind_longest(p, 0, longest)
+        if lr < 0:
+            lr = kind_longest(p, 4, longest)
+    else:
+        exits = _STANDARD_SLOTS if sheet.exits is STANDARD_EXITS else exit_slots(sheet.exits)
+        errors, crater_ends = errors_and_craters(p, craters)
+        counts = network_exit_counts(p, exits)
+        exit_points = sum([EXIT_POINTS[n] for n in counts])
+        lh, lr = longest_routes(p, longest)
+        centre = centre_squares(p)
     expansion = {"meteor": CRATER_END_POINTS * crater_ends} if expansions else {}
     extra = expansion.get("meteor", 0)
     score = object.__new__(Score)  # the frozen dataclass's __init__ costs more than the scoring
@@ -96,6 +128,69 @@ def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...
                            "longest": longest, "expansion": expansion, "networks": (), "highway_route": (),
                            "railway_route": (), "error_sides": ()})
     return score
+
+
+# -- the compiled scorer (engine/railroad_ink/jitscore.py), loaded on demand ----------------------
+_kernel: Callable[..., tuple[int, int, int, int, int, int]] | None = None
+_load = {"left": JIT_AFTER, "tried": 0}  # auto-load countdown; whether a load was tried
+
+
+def compiled_kernel() -> Callable[..., tuple[int, int, int, int, int, int]] | None:
+    """The compiled scorer, loaded (compiled on a machine's first use) and warmed now; None where
+    numba is missing (the pure scorer stays) or PURE_ENV is set. Tried once per process."""
+    global _kernel
+    if _kernel is None and not _load["tried"]:
+        _load["tried"] = 1
+        _load["left"] = 0
+        if os.environ.get(PURE_ENV, "") not in ("", "0"):
+            return None
+        from engine.railroad_ink import jitscore
+
+        if jitscore.available():
+            kernel = jitscore.score_packed
+            kernel(Sheet().packed, _STANDARD_MASKS, 0)
+            _kernel = kernel
+    return _kernel
+
+
+def _masks(exits: tuple[tuple[int, int, str], ...]) -> tuple[int, ...] | None:
+    """The exits as 8 masks (highway then railway, by side) for the compiled scorer; None when an
+    exit is listed twice (the pure scorer counts it twice; masks cannot)."""
+    masks = [0] * 8
+    slots = exit_slots(exits)
+    for _, i, bit, _ in slots:
+        masks[i] |= bit
+    return tuple(masks) if sum(m.bit_count() for m in masks) == len(slots) else None
+
+
+_STANDARD_MASKS = _masks(STANDARD_EXITS)
+_EXIT_MASKS: dict[tuple[tuple[int, int, str], ...], tuple[int, ...] | None] = {}
+
+
+def _exit_masks(exits: tuple[tuple[int, int, str], ...]) -> tuple[int, ...] | None:
+    if exits not in _EXIT_MASKS:
+        if len(_EXIT_MASKS) > 64:
+            _EXIT_MASKS.clear()
+        _EXIT_MASKS[exits] = _masks(exits)
+    return _EXIT_MASKS[exits]
+
+
+_COUNTS: dict[int, tuple[tuple[int, ...], int]] = {}  # the compiled scorer's counts code -> counts, points
+
+
+def _decode(code: int, p: tuple[int, ...], exits: tuple[tuple[int, int, str], ...]
+            ) -> tuple[tuple[int, ...], int]:
+    if code < 0:  # more than 12 exit heads: the pure count
+        counts = network_exit_counts(p, exit_slots(exits))
+        return counts, sum([EXIT_POINTS[n] for n in counts])
+    digits = []
+    c = code
+    while c:
+        digits.append(c & 15)
+        c >>= 4
+    counts = tuple(reversed(digits))
+    got = _COUNTS[code] = counts, sum([EXIT_POINTS[n] for n in counts])
+    return got
 
 
 def score_sheet_full(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...] = (),
