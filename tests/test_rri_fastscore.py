@@ -120,3 +120,12 @@ def test_bad_squares_are_still_refused_after_good_ones() -> None:
             sheet_from_json({"placements": [{"row": 0, "col": 0, "sides": bad}]})
     with pytest.raises(EngineError, match="rotation or mirror"):
         sheet_from_json({"placements": [{"row": 0, "col": 0, "sides": "H-H-", "piece": "railway_curve"}]})
+
+
+def test_an_exit_listed_twice_counts_once() -> None:
+    """Custom exits are read one per (cell, side), the last listed, as score_sheet_full reads them."""
+    from engine.railroad_ink.board import STANDARD_EXITS
+
+    exits = STANDARD_EXITS + STANDARD_EXITS[:4] + ((1, 0, "R"), (3, 0, "H"))
+    for seed in range(6):
+        _same(replace(random_game(seed)[0].sheets[0], exits=exits))

@@ -33,8 +33,10 @@ _KIND = {"H": _H, "R": _R}
 
 
 def exit_slots(exits: tuple[tuple[int, int, str], ...]) -> tuple[tuple[int, int, int, bool], ...]:
-    """(cell, mask index, bit, east-west side) of each highway or railway exit."""
-    return tuple((c, _KIND[k] + s, 1 << c, s in (1, 3)) for c, s, k in exits if k in _KIND)
+    """(cell, mask index, bit, east-west side) of each highway or railway exit. One exit per (cell,
+    side), the last listed, as `scoring.score_sheet_full` reads them."""
+    one = {(c, s): k for c, s, k in exits}
+    return tuple((c, _KIND[k] + s, 1 << c, s in (1, 3)) for (c, s), k in one.items() if k in _KIND)
 
 
 def errors_and_craters(p: tuple[int, ...], craters: int) -> tuple[int, int]:

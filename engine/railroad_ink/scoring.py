@@ -98,10 +98,8 @@ def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...
         _load["left"] -= 1
         if not _load["left"]:
             kernel = compiled_kernel()
-    ex = None
     if kernel is not None:
         ex = _STANDARD_MASKS if sheet.exits is STANDARD_EXITS else _exit_masks(sheet.exits)
-    if ex is not None:
         errors, crater_ends, code, lh, lr, centre = kernel(p, ex, craters)
         got = _COUNTS.get(code)
         if got is None:
@@ -153,26 +151,25 @@ def compiled_kernel() -> Callable[..., tuple[int, int, int, int, int, int]] | No
     return _kernel
 
 
-def _masks(exits: tuple[tuple[int, int, str], ...]) -> tuple[int, ...] | None:
-    """The exits as 8 masks (highway then railway, by side) for the compiled scorer; None when an
-    exit is listed twice (the pure scorer counts it twice; masks cannot)."""
+def _masks(exits: tuple[tuple[int, int, str], ...]) -> tuple[int, ...]:
+    """The exits as 8 masks (highway then railway, by side) for the compiled scorer."""
     masks = [0] * 8
-    slots = exit_slots(exits)
-    for _, i, bit, _ in slots:
+    for _, i, bit, _ in exit_slots(exits):
         masks[i] |= bit
-    return tuple(masks) if sum(m.bit_count() for m in masks) == len(slots) else None
+    return tuple(masks)
 
 
 _STANDARD_MASKS = _masks(STANDARD_EXITS)
-_EXIT_MASKS: dict[tuple[tuple[int, int, str], ...], tuple[int, ...] | None] = {}
+_EXIT_MASKS: dict[tuple[tuple[int, int, str], ...], tuple[int, ...]] = {}
 
 
-def _exit_masks(exits: tuple[tuple[int, int, str], ...]) -> tuple[int, ...] | None:
-    if exits not in _EXIT_MASKS:
+def _exit_masks(exits: tuple[tuple[int, int, str], ...]) -> tuple[int, ...]:
+    got = _EXIT_MASKS.get(exits)
+    if got is None:
         if len(_EXIT_MASKS) > 64:
             _EXIT_MASKS.clear()
-        _EXIT_MASKS[exits] = _masks(exits)
-    return _EXIT_MASKS[exits]
+        got = _EXIT_MASKS[exits] = _masks(exits)
+    return got
 
 
 _COUNTS: dict[int, tuple[tuple[int, ...], int]] = {}  # the compiled scorer's counts code -> counts, points
