@@ -70,15 +70,33 @@ def railroad_ink_page(r: dict[str, Any]) -> str:
         return "".join(out + ["(not measured in this run)\n"])
     out.append(f"{ri['sheets']} complete sheets of seeded random legal games "
                f"({num(ri['squares_per_sheet'])} squares each on average), trail reading, no expansions.\n\n")
+    compiled = ri.get("compiled")
     out.append("| scorer | sheets/s | vs naive |\n|---|---:|---:|\n")
     naive = ri["naive_scorer"]
-    for label, key in (("`score_sheet` (bit-packed sides, engine/railroad_ink/fastscore.py)", "score_sheet"),
-                       ("`score_sheet_full` (square by square, union-find; the drawings' scorer)",
-                        "square_by_square_scorer"),
-                       ("naive: flood fill per exit, exhaustive longest route (baseline)", "naive_scorer")):
-        out.append(f"| {label} | {num(ri[key])} | {num(ri[key] / naive, 1)}× |\n")
+    what = ("compiled with numba, engine/railroad_ink/jitscore.py" if compiled else
+            "numba absent: the pure scorer" if compiled is False else "bit-packed sides")
+    rows = [(f"`score_sheet` as users get it ({what})", "score_sheet"),
+            ("`score_sheet(compiled=False)`: the pure-Python bit-packed scorer, "
+             "engine/railroad_ink/fastscore.py", "score_sheet_pure"),
+            ("`score_sheet_full` (square by square, union-find; the drawings' scorer)",
+             "square_by_square_scorer"),
+            ("naive: flood fill per exit, exhaustive longest route (baseline)", "naive_scorer")]
+    for label, key in rows:
+        if ri.get(key) is not None:
+            out.append(f"| {label} | {num(ri[key])} | {num(ri[key] / naive, 1)}× |\n")
+    if ri.get("score_sheet_pure"):
+        ratio = ri["score_sheet"] / ri["score_sheet_pure"]
+        out.append(f"\n`score_sheet` is {num(ratio, 1)}× the pure scorer in this run.")
+        if ri.get("compiled_load_cpu_s") is not None:
+            out.append(f" Loading the compiled scorer (numba's import and its on-disk cache; a compile on a "
+                       f"machine's first run) took {num(ri['compiled_load_cpu_s'], 2)} CPU s before the "
+                       "timing; a process loads it once it has scored `scoring.JIT_AFTER` sheets, or at "
+                       "once with `compiled=True`.")
+        out.append("\n")
     out.append("\n| from JSON text: parse + build the sheet + score | sheets/s |\n|---|---:|\n")
     out.append(f"| with `score_sheet` | {num(ri['parse_build_score'])} |\n")
+    if ri.get("parse_build_score_pure") is not None:
+        out.append(f"| with `score_sheet(compiled=False)` | {num(ri['parse_build_score_pure'])} |\n")
     out.append(f"| with `score_sheet_full` | {num(ri['parse_build_score_square_by_square'])} |\n")
     return "".join(out)
 
