@@ -86,32 +86,85 @@ def test_random_shapes_everywhere() -> None:
         _same(_random_sheet(rng, (0.2, 0.5, 0.8, 1.0)[i % 4]))
 
 
+def _grid(rng: random.Random, kind: str, size: int, keep: float) -> Sheet:
+    """A size x size block of one kind, each inner connection kept with probability `keep`."""
+    cells = [r * 7 + c for r in range(1, size + 1) for c in range(1, size + 1)]
+    sides = {c: ["-"] * 4 for c in cells}
+    for c in cells:
+        for s in (1, 2):
+            n = NEIGHBOURS[c][s]
+            if n in sides and rng.random() < keep:
+                sides[c][s], sides[n][OPPOSITE[s]] = kind, kind
+    sheet = Sheet()
+    for c in cells:
+        if kind in sides[c]:
+            sheet = sheet.put(c, Square("".join(sides[c]), "drawn"))
+    return sheet
+
+
+def _longest_out(sheet: Sheet, path: bool) -> tuple[int, int]:
+    kernel = scoring.compiled_kernel()
+    assert kernel is not None
+    out = kernel(sheet.packed, scoring._STANDARD_MASKS, 0, path)
+    return out[3], out[4]
+
+
 @needs_numba
-def test_loops_go_to_the_pure_search() -> None:
-    """Dense highway and railway grids have cycles: the compiled peeling hands them over (-1) and
-    the result still equals both readings of the chain search."""
+def test_loops_are_searched_compiled() -> None:
+    """Dense highway and railway grids have cycles: the compiled depth-first search answers most of
+    them (a dense tangle past SEARCH_STEPS goes to the chain search), equal to both readings of it."""
     rng = random.Random(5)
-    handed = 0
-    for _ in range(40):
-        kind = rng.choice("HR")
-        size = rng.randint(2, 4)
-        cells = [r * 7 + c for r in range(1, size + 1) for c in range(1, size + 1)]
-        sides = {c: ["-"] * 4 for c in cells}
-        for c in cells:
-            for s in (1, 2):
-                n = NEIGHBOURS[c][s]
-                if n in sides and rng.random() < 0.8:
-                    sides[c][s], sides[n][OPPOSITE[s]] = kind, kind
-        sheet = Sheet()
-        for c in cells:
-            if kind in sides[c]:
-                sheet = sheet.put(c, Square("".join(sides[c]), "drawn"))
-        kernel = scoring.compiled_kernel()
-        assert kernel is not None
-        out = kernel(sheet.packed, scoring._STANDARD_MASKS, 0)
-        handed += out[3] < 0 or out[4] < 0
+    searched = handed = 0
+    for _ in range(60):
+        sheet = _grid(rng, rng.choice("HR"), rng.randint(2, 4), 0.8)
+        for path in (False, True):
+            got = _longest_out(sheet, path)
+            searched += max(got) > 0
+            handed += min(got) < 0
         _same(sheet)
-    assert handed > 5
+    assert searched > 40 and handed > 0
+
+
+@needs_numba
+def test_a_dense_tangle_goes_to_the_chain_search() -> None:
+    sheet = _grid(random.Random(1), "H", 5, 1.0)  # 40 connections: too many trails to walk
+    assert _longest_out(sheet, False)[0] == jitscore.CYCLIC
+    full = score_sheet_full(sheet, "trail")
+    assert score_sheet(sheet, "trail", compiled=True) == score_sheet(sheet, "trail", compiled=False) == full
+
+
+def _has_cycle(p: tuple[int, ...], k: int) -> bool:
+    """Whether kind k's graph (k: its first mask index) has a cycle: a connection inside a component."""
+    parent = list(range(49))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    joins = [(c, c + 1) for c in range(49) if c % 7 < 6 and p[k + 1] >> c & 1 and p[k + 3] >> (c + 1) & 1]
+    joins += [(c, c + 7) for c in range(42) if p[k + 2] >> c & 1 and p[k] >> (c + 7) & 1]
+    for a, b in joins:
+        a, b = find(a), find(b)
+        if a == b:
+            return True
+        parent[a] = b
+    return False
+
+
+@needs_numba
+def test_sheets_with_loops_from_random_games() -> None:
+    """Complete sheets of random and greedy games with a cycle in a route graph (about 1 in 20)."""
+    found = 0
+    for seed in range(2000, 2100):
+        sheet = random_game(seed, greedy=seed % 2 == 0)[0].sheets[0]
+        if _has_cycle(sheet.packed, 0) or _has_cycle(sheet.packed, 4):
+            found += 1
+            assert min(_longest_out(sheet, False) + _longest_out(sheet, True)) > 0  # searched compiled
+            _same(sheet)
+            if found == 6:
+                break
+    assert found == 6
 
 
 @needs_numba

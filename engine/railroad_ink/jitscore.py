@@ -3,14 +3,15 @@ the `fast` extra, `pip install numba`).
 
 One call takes a sheet's 23 packed masks as they are (a tuple of ints: no per-call conversion into
 an array, which would cost more than the scoring), the exits as 8 masks (highway, then railway, by
-side) and the craters as a mask, and returns (errors, open ends at craters, the network exit counts
-as one code, longest highway, longest railway, centre squares). Same masks, same union-find, same
-leaf peeling as the pure scorer; two things it leaves to the pure code, so results stay equal on
-every sheet:
-- a highway or railway graph with a cycle (peeling stops with squares left): longest comes back
-  as -1 and `fastscore.longest` (the search over chains, both readings) gives it. About 5% of the
-  complete sheets of random legal games have one (8% of greedy games'; none of the benchmark's 28),
-  and such a sheet costs what the pure scorer costs;
+side), the craters as a mask and the reading (path or trail), and returns (errors, open ends at
+craters, the network exit counts as one code, longest highway, longest railway, centre squares).
+Same masks, same union-find, same leaf peeling as the pure scorer. A highway or railway graph with
+a cycle (peeling stops with squares left; about 5% of the complete sheets of random legal games,
+8% of greedy games', none of the benchmark's 28) is searched depth-first from every square, exact
+under both readings. Two things it leaves to the pure code, so results stay equal on every sheet:
+- a cycle whose search passes SEARCH_STEPS route extensions (dense grids of loops, where the
+  search is exponential): longest comes back as -1 and `fastscore.longest` (the search over
+  chains of longest.py) gives it;
 - more than 12 exit heads on the sheet (only with custom exits): the code comes back as -1 and
   `fastscore.network_exit_counts` counts the networks.
 The counts code is the counts largest first as base-16 digits (each count is 1..12): unique, and
@@ -45,7 +46,8 @@ def available() -> bool:
 
 
 NO_CODE = -1  # counts left to the pure scorer (more than 12 exit heads)
-CYCLIC = -1  # longest left to the pure scorer (the graph has a cycle)
+CYCLIC = -1  # longest left to the pure scorer (a cycle the search gave up on)
+SEARCH_STEPS = 20_000  # route extensions `_search` tries before it gives up
 
 
 def _popcount(x: int) -> int:
@@ -147,8 +149,8 @@ def _networks(p: tuple[int, ...], ex: tuple[int, ...]) -> int:
     return code
 
 
-def _longest(nodes: int, east: int, south: int) -> int:
-    """Leaf peeling of fastscore.longest; CYCLIC when squares are left without leaves."""
+def _longest(nodes: int, east: int, south: int, path: bool) -> int:
+    """Leaf peeling of fastscore.longest; a graph with a cycle goes to `_search`."""
     if not nodes:
         return 0
     rem = nodes
@@ -161,18 +163,89 @@ def _longest(nodes: int, east: int, south: int) -> int:
         busy = (e & (w | s | n)) | (w & (s | n)) | (s & n)
         leaves = rem & ~busy
         if not leaves:
-            return CYCLIC
+            return _search(nodes, east, south, path)
         rounds += 1
         if leaves == rem:
             return 2 * rounds if e | s else 2 * rounds - 1
         rem = busy
 
 
-def _score(p: tuple[int, ...], ex: tuple[int, ...], craters: int) -> tuple[int, int, int, int, int, int]:
+def _search(nodes: int, east: int, south: int, path: bool) -> int:
+    """Longest route of a graph with a cycle by depth-first search from every square: trail (no
+    connection twice; connections + 1) or path (no square twice; squares). Exact, and exponential
+    on dense grids: past SEARCH_STEPS extensions it gives up (CYCLIC) and the chain search of
+    longest.py takes the graph. Connection ids: c east of c, 49 + c south of c."""
+    edges = _popcount(east) + _popcount(south)
+    squares = _popcount(nodes)
+    goal = edges if not path else squares - 1  # the most extensions a route can have
+    used = np.zeros(98, np.uint8)  # connections (trail) or squares (path) on the route
+    at = np.zeros(100, np.int64)  # the route's squares, its next direction to try, its connections
+    tried = np.zeros(100, np.int64)
+    via = np.zeros(100, np.int64)
+    best = 0
+    steps = 0
+    for start in range(49):
+        if not (nodes >> start) & 1:
+            continue
+        depth = 0
+        at[0] = start
+        tried[0] = 0
+        if path:
+            used[start] = 1
+        while depth >= 0:
+            v = at[depth]
+            d = tried[depth]
+            if d == 4:
+                if path:
+                    used[v] = 0
+                elif depth:
+                    used[via[depth]] = 0
+                depth -= 1
+                continue
+            tried[depth] = d + 1
+            w = -1
+            e = 0
+            if d == 0:
+                if (east >> v) & 1:
+                    w, e = v + 1, v
+            elif d == 1:
+                if v and (east >> (v - 1)) & 1:
+                    w, e = v - 1, v - 1
+            elif d == 2:
+                if (south >> v) & 1:
+                    w, e = v + 7, 49 + v
+            elif v >= 7 and (south >> (v - 7)) & 1:
+                w, e = v - 7, 42 + v
+            if w < 0:
+                continue
+            if path:
+                if used[w]:
+                    continue
+                used[w] = 1
+            else:
+                if used[e]:
+                    continue
+                used[e] = 1
+            depth += 1
+            at[depth] = w
+            tried[depth] = 0
+            via[depth] = e
+            if depth > best:
+                best = depth
+                if best == goal:
+                    return best + 1
+            steps += 1
+            if steps > SEARCH_STEPS:
+                return CYCLIC
+    return best + 1
+
+
+def _score(p: tuple[int, ...], ex: tuple[int, ...], craters: int, path: bool
+           ) -> tuple[int, int, int, int, int, int]:
     errors, ends = _errors(p, craters)
     code = _networks(p, ex)
-    lh = _longest(p[0] | p[1] | p[2] | p[3], p[1] & (p[3] >> 1) & _NOT_COL6, p[2] & (p[0] >> 7))
-    lr = _longest(p[4] | p[5] | p[6] | p[7], p[5] & (p[7] >> 1) & _NOT_COL6, p[6] & (p[4] >> 7))
+    lh = _longest(p[0] | p[1] | p[2] | p[3], p[1] & (p[3] >> 1) & _NOT_COL6, p[2] & (p[0] >> 7), path)
+    lr = _longest(p[4] | p[5] | p[6] | p[7], p[5] & (p[7] >> 1) & _NOT_COL6, p[6] & (p[4] >> 7), path)
     return errors, ends, code, lh, lr, _popcount(p[22] & CENTRE_MASK)
 
 
@@ -182,6 +255,7 @@ if numba is not None:
     _errors = _jit(_errors)
     _find = _jit(_find)
     _networks = _jit(_networks)
+    _search = _jit(_search)
     _longest = _jit(_longest)
     score_packed = _jit(_score)
 else:  # pragma: no cover - exercised where numba is absent

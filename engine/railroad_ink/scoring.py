@@ -100,12 +100,12 @@ def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...
             kernel = compiled_kernel()
     if kernel is not None:
         ex = _STANDARD_MASKS if sheet.exits is STANDARD_EXITS else _exit_masks(sheet.exits)
-        errors, crater_ends, code, lh, lr, centre = kernel(p, ex, craters)
+        errors, crater_ends, code, lh, lr, centre = kernel(p, ex, craters, longest == "path")
         got = _COUNTS.get(code)
         if got is None:
             got = _decode(code, p, sheet.exits)
         counts, exit_points = got
-        if lh < 0:  # a cycle: the search over chains (rare)
+        if lh < 0:  # a dense tangle of loops: the search over chains (rare)
             lh = kind_longest(p, 0, longest)
         if lr < 0:
             lr = kind_longest(p, 4, longest)
@@ -146,7 +146,7 @@ def compiled_kernel() -> Callable[..., tuple[int, int, int, int, int, int]] | No
 
         if jitscore.available():
             kernel = jitscore.score_packed
-            kernel(Sheet().packed, _STANDARD_MASKS, 0)
+            kernel(Sheet().packed, _STANDARD_MASKS, 0, False)
             _kernel = kernel
     return _kernel
 
