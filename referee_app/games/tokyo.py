@@ -271,7 +271,6 @@ class TokyoAdapter(GameAdapter):
         import cv2
 
         from vision.tokyo.piece_evidence import piece_maps, warp_maps, warp_to_calibrated
-        from vision.tokyo.sticks import fit_memo
         from vision.types import check_image
 
         image = frame.image if hasattr(frame, "image") else frame
@@ -295,8 +294,15 @@ class TokyoAdapter(GameAdapter):
             self._recall(memo, states, [cam for cam, _, _ in usable] if paired else None)
             return memo.answer()
         digest = key
-        maps = small = None
-        if state is not None:  # the evidence for pieces where the match says they stand, at half size
+        maps = small = table = None
+        if state is not None and self._track.drift is None:
+            # no drift in force: the frame is read as it comes first, so a view showing a hand (blocked:
+            # no build is scored on it) costs no piece maps and no drift search, a third of a covered
+            # frame's cost (a moving hand's frames are each read); a drift found in a frame read so (the
+            # camera knocked just now) has it read again, brought back (below)
+            table = self._table(digest, image, calib, usable)
+        if state is not None and not (table is not None and table.covered):
+            # the evidence for pieces where the match says they stand, at half size
             small = self._half(calib)
             maps = piece_maps(cv2.resize(seen_now, (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
@@ -308,13 +314,9 @@ class TokyoAdapter(GameAdapter):
                 drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels
                 image = warp_to_calibrated(image, drift)
                 digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
-        table = self._cache.get(digest)
-        if table is None:  # an unchanged frame (a recorded match holding a scene) is read once
-            with fit_memo(self._fits):  # a stick whose core pixels did not change is not fitted again
-                table = self._read_table(image, calib, usable)
-            self._cache[digest] = table
-            while len(self._cache) > 8:
-                self._cache.popitem(last=False)
+                table = None
+        if table is None:
+            table = self._table(digest, image, calib, usable)
         images = {cam: other for cam, other, _ in usable}
         view_images = {cam: annotate(images[cam], obs) for cam, obs in table.others}
         out = observation(table, image)
@@ -338,6 +340,20 @@ class TokyoAdapter(GameAdapter):
         # kept (DriftTrack), the piece maps and build scores are the same
         self._remembered = memo if same else None
         return memo.answer()
+
+    def _table(self, digest: str, image: np.ndarray, calib: Any, usable: list[UsableView]) -> TableRead:
+        """The reading of the frame `digest` names: an unchanged frame (a recorded match holding a
+        scene) is read once."""
+        from vision.tokyo.sticks import fit_memo
+
+        table = self._cache.get(digest)
+        if table is None:
+            with fit_memo(self._fits):  # a stick whose core pixels did not change is not fitted again
+                table = self._read_table(image, calib, usable)
+            self._cache[digest] = table
+            while len(self._cache) > 8:
+                self._cache.popitem(last=False)
+        return table
 
     def _recall(self, memo: Remembered, states: dict[int, tuple[str, str]], usable: list[int] | None) -> None:
         """What reading `memo`'s frame leaves behind: the cameras read (of a paired frame, whose other
