@@ -135,3 +135,65 @@ def test_a_view_with_a_hand_is_read_no_further():
     assert len(views.views) == 2 and hand_in_view(views.views[1]) and not views.columns
     obs = TokyoAdapter().read(paired(still, picture("camera2/001.jpg")))
     assert obs.blocked is not None and obs.blocked.startswith("camera 2: hand or large object")
+
+
+def counting_calls(monkeypatch, module, name: str) -> list[int]:
+    """Count calls of `module.name` (patched where the adapter looks it up)."""
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counted(*args, **kw):
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_covered_frame_costs_no_piece_maps_and_no_drift_search_and_stays_blocked(monkeypatch):
+    import referee_app.games.tokyo as tokyo_module
+    import vision.tokyo.piece_evidence as evidence
+
+    maps = counting_calls(monkeypatch, evidence, "piece_maps")
+    drifts = counting_calls(monkeypatch, tokyo_module, "camera_drift")
+    adapter = TokyoAdapter()
+    adapter.watch(play(*STARTED))
+    hand = adapter.read(paired(picture("003.jpg"), picture("camera2/003.jpg"), 0))  # green's start, by hand
+    assert hand.blocked is not None and hand.blocked.startswith("hand or large object")
+    assert (len(maps), len(drifts)) == (0, 0)  # main scored nothing on it, yet mapped and aligned it
+    # the hand gone, the table is mapped and aligned again, and read as a fresh adapter reads it
+    frame = paired(picture("004.jpg"), picture("camera2/004.jpg"), 1)
+    got = adapter.read(frame)
+    assert got.blocked is None and (len(maps), len(drifts)) == (1, 1)
+    fresh = TokyoAdapter()
+    fresh.watch(play(*STARTED))
+    assert seen(got) == seen(fresh.read(frame))
+
+
+def test_a_drift_found_on_a_frame_read_as_it_came_has_it_read_again_brought_back():
+    """A camera knocked just now: the frame, first read as it came, is read again brought back to the
+    calibrated view, as an adapter that aligns before reading (a drift already in force) reads it."""
+    from test_tokyo_builds import BUILD, shot
+
+    from referee_app import demo_tokyo as dt
+    from vision.tokyo import PieceSizes, PinholeCamera, TokyoCalibration
+    from vision.types import Frame
+
+    cam = dt.demo_camera()
+    turn, _ = cv2.Rodrigues(np.radians([0.7, -0.5, 0.4]))
+    knocked = PinholeCamera(cam.K, turn @ cam.R, -(turn @ cam.R) @ cam.centre, cam.width, cam.height)
+    state = play(*STARTED, BUILD)
+    frame = Frame(shot(dt.scene_from_state(state), knocked, seed=21), 0.0, "test", 0)
+
+    def reader(aligned_first: bool) -> tuple[TokyoAdapter, list[int]]:
+        adapter = TokyoAdapter()
+        adapter.use_calibration(TokyoCalibration(cam, PieceSizes()))
+        adapter.watch(state)
+        if aligned_first:  # a drift in force (of another state: searched again) aligns before reading
+            adapter._track.drift = np.zeros((2, 3))
+        return adapter, counting(adapter)
+
+    first, first_reads = reader(False)
+    aligned, aligned_reads = reader(True)
+    assert seen(first.read(frame)) == seen(aligned.read(frame))
+    assert (len(first_reads), len(aligned_reads)) == (2, 1) and first._track.drift is not None
