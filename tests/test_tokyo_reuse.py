@@ -158,21 +158,25 @@ def test_a_covered_frame_costs_no_piece_maps_and_no_drift_search_and_stays_block
     drifts = counting_calls(monkeypatch, tokyo_module, "camera_drift")
     adapter = TokyoAdapter()
     adapter.watch(play(*STARTED))
-    hand = adapter.read(paired(picture("003.jpg"), picture("camera2/003.jpg"), 0))  # green's start, by hand
+    still = paired(picture("004.jpg"), picture("camera2/004.jpg"), 0)  # both start roads down
+    adapter.read(still)
+    assert (len(maps), len(drifts)) == (1, 1)  # the state's drift searched for: none
+    hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 1))  # purple builds
     assert hand.blocked is not None and hand.blocked.startswith("hand or large object")
-    assert (len(maps), len(drifts)) == (0, 0)  # main scored nothing on it, yet mapped and aligned it
+    assert (len(maps), len(drifts)) == (1, 1)  # main scored nothing on it, yet mapped and aligned it
     # the hand gone, the table is mapped and aligned again, and read as a fresh adapter reads it
-    frame = paired(picture("004.jpg"), picture("camera2/004.jpg"), 1)
-    got = adapter.read(frame)
-    assert got.blocked is None and (len(maps), len(drifts)) == (1, 1)
+    after = paired(noisy(picture("004.jpg"), 5), noisy(picture("camera2/004.jpg"), 6), 2)
+    got = adapter.read(after)
+    assert got.blocked is None and (len(maps), len(drifts)) == (2, 2)
     fresh = TokyoAdapter()
     fresh.watch(play(*STARTED))
-    assert seen(got) == seen(fresh.read(frame))
+    assert seen(got) == seen(fresh.read(after))
 
 
 def test_a_drift_found_on_a_frame_read_as_it_came_has_it_read_again_brought_back():
-    """A camera knocked just now: the frame, first read as it came, is read again brought back to the
-    calibrated view, as an adapter that aligns before reading (a drift already in force) reads it."""
+    """A camera knocked just now (its view no longer aligns as well as when this state's drift was
+    last searched): the frame, first read as it came, is read again brought back to the calibrated
+    view, as an adapter that aligns before reading (a new state of the match) reads it."""
     from test_tokyo_builds import BUILD, shot
 
     from referee_app import demo_tokyo as dt
@@ -185,15 +189,15 @@ def test_a_drift_found_on_a_frame_read_as_it_came_has_it_read_again_brought_back
     state = play(*STARTED, BUILD)
     frame = Frame(shot(dt.scene_from_state(state), knocked, seed=21), 0.0, "test", 0)
 
-    def reader(aligned_first: bool) -> tuple[TokyoAdapter, list[int]]:
+    def reader(searched: bool) -> tuple[TokyoAdapter, list[int]]:
         adapter = TokyoAdapter()
         adapter.use_calibration(TokyoCalibration(cam, PieceSizes()))
         adapter.watch(state)
-        if aligned_first:  # a drift in force (of another state: searched again) aligns before reading
-            adapter._track.drift = np.zeros((2, 3))
+        if searched:  # no drift found for this state, with the view aligned better than it is now
+            adapter._track.state, adapter._track.score = state, float("inf")
         return adapter, counting(adapter)
 
-    first, first_reads = reader(False)
-    aligned, aligned_reads = reader(True)
+    first, first_reads = reader(True)
+    aligned, aligned_reads = reader(False)
     assert seen(first.read(frame)) == seen(aligned.read(frame))
     assert (len(first_reads), len(aligned_reads)) == (2, 1) and first._track.drift is not None

@@ -295,11 +295,12 @@ class TokyoAdapter(GameAdapter):
             return memo.answer()
         digest = key
         maps = small = table = None
-        if state is not None and self._track.drift is None:
-            # no drift in force: the frame is read as it comes first, so a view showing a hand (blocked:
-            # no build is scored on it) costs no piece maps and no drift search, a third of a covered
-            # frame's cost (a moving hand's frames are each read); a drift found in a frame read so (the
-            # camera knocked just now) has it read again, brought back (below)
+        if state is not None and self._track.drift is None and self._track.state is state:
+            # no drift found against this state of the match: the frame is read as it comes first, so a
+            # view showing a hand (blocked: no build is scored on it) costs no piece maps and no drift
+            # search, a third of a covered frame's cost (a moving hand's frames are each read); a drift
+            # found in a frame read so (the camera knocked just now) has it read again, brought back
+            # (below). A new state is searched for a drift anyway: aligned first, it is read once.
             table = self._table(digest, image, calib, usable)
         if state is not None and not (table is not None and table.covered):
             # the evidence for pieces where the match says they stand, at half size
