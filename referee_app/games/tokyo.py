@@ -46,7 +46,7 @@ from referee_app.games.tokyo_builds import (
     read_builds,
     with_builds,
 )
-from referee_app.games.tokyo_reuse import Remembered, StillViews
+from referee_app.games.tokyo_reuse import Remembered, StillViews, stands
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
@@ -290,7 +290,9 @@ class TokyoAdapter(GameAdapter):
         same = same and all(s for _, _, _, s, _ in settled)  # the very pictures kept, every camera
         state = self._state
         memo = self._remembered
-        if same and memo is not None and memo.key == key and memo.state is state:
+        # the very pictures answered before, or still frames once their answer settled (see below)
+        if (memo is not None and memo.key == key and memo.state is state
+                and (memo.settled or same and memo.exact)):
             self._recall(memo, states, [cam for cam, _, _ in usable] if paired else None)
             return memo.answer()
         digest = key
@@ -338,8 +340,12 @@ class TokyoAdapter(GameAdapter):
                 fuse_reading(self._builds, action, conf)
             with_builds(out, self._builds)
         # the same frame against the same match is answered alike: the drift search finds the drift it
-        # kept (DriftTrack), the piece maps and build scores are the same
-        self._remembered = memo if same else None
+        # kept (DriftTrack), the piece maps and build scores are the same. A frame showing only noise
+        # since the kept one was scored on its own pixels; once two such answers in a row agree (and
+        # the build, if any, is sure) the answer stands for the frames that follow, still as they are
+        memo.exact = same
+        memo.settled = stands(self._remembered, memo)
+        self._remembered = memo
         return memo.answer()
 
     def _table(self, digest: str, image: np.ndarray, calib: Any, usable: list[UsableView]) -> TableRead:
