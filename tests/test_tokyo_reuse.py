@@ -201,3 +201,49 @@ def test_a_drift_found_on_a_frame_read_as_it_came_has_it_read_again_brought_back
     aligned, aligned_reads = reader(False)
     assert seen(first.read(frame)) == seen(aligned.read(frame))
     assert (len(first_reads), len(aligned_reads)) == (2, 1) and first._track.drift is not None
+
+
+def test_a_still_frame_once_two_answers_agreed_costs_no_piece_maps_and_a_change_or_hand_is_read(monkeypatch):
+    """Noise only since the kept picture: the first two such frames are scored on their own pixels;
+    once their answers agree, the next ones get that answer (no piece maps, no build scores). A
+    change anywhere, or a hand, is read again all the same."""
+    import vision.tokyo.piece_evidence as evidence
+
+    maps = counting_calls(monkeypatch, evidence, "piece_maps")
+    before, after = picture("004.jpg"), picture("camera2/004.jpg")
+    adapter = TokyoAdapter()
+    reads = counting(adapter)
+    adapter.watch(play(*STARTED))
+    answers = [adapter.read(paired(noisy(before, 10 + k), noisy(after, 20 + k), k)) for k in range(5)]
+    assert len(reads) == 1 and len(maps) == 2  # main: a piece map for every one of the five frames
+    assert all(seen(a) == seen(answers[1]) for a in answers[2:])
+    # a hand comes in: read (and blocked), not answered as the still table
+    hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 5))
+    assert hand.blocked is not None and len(reads) == 2
+    # the table changed in one place only (purple's first build, without the hand)
+    patched, patched2 = local_change(before, picture("006.jpg")), local_change(after, picture("camera2/006.jpg"))
+    got = adapter.read(paired(patched, patched2, 6))
+    fresh = TokyoAdapter()
+    fresh.watch(play(*STARTED))
+    assert len(reads) == 3 and seen(got) == seen(fresh.read(paired(patched, patched2, 6)))
+
+
+def test_an_unsure_build_or_answers_that_differ_do_not_stand():
+    from referee_app.games.base import Observation
+    from referee_app.games.tokyo_builds import BUILD_KEY
+    from referee_app.games.tokyo_reuse import Remembered, stands
+
+    state = object()
+
+    def answer(items: dict, belief: dict | None = None, key: str = "k") -> Remembered:
+        obs = Observation(dict(items), {})
+        if belief is not None:
+            obs.beliefs = {BUILD_KEY: belief}
+        return Remembered(key, state, None, obs, None, True, {})
+
+    sure, unsure = {"b1": 0.95, "b2": 0.05}, {"b1": 0.7, "b2": 0.3}
+    assert stands(answer({"build": "b1"}, sure), answer({"build": "b1"}, sure))
+    assert not stands(None, answer({"build": "b1"}, sure))  # one answer is not confirmed
+    assert not stands(answer({"build": "b1"}, unsure), answer({"build": "b1"}, unsure))
+    assert not stands(answer({"build": "b2"}, sure), answer({"build": "b1"}, sure))
+    assert not stands(answer({"build": "b1"}, sure, key="other"), answer({"build": "b1"}, sure))
