@@ -10,7 +10,9 @@ decoder's evidence: each frame's noise is its own look at the table). The image 
 not the latest: a slow drift adds up and is read once it shows. `Remembered` is the adapter's whole
 answer for one frame against one state of the match (the reading, the builds scored against the
 match, the annotated pictures): the very same picture (a recorded match holding a scene) against
-the same match gets the same answer, so it is given again without the piece maps and build scores.
+the same match gets the same answer, so it is given again without the piece maps and build scores;
+and once two still frames in a row were answered alike, surely (`stands`), that answer is given to
+the still frames that follow: a live camera's still table then costs the noise test alone.
 """
 
 from __future__ import annotations
