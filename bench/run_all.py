@@ -102,7 +102,8 @@ def pct(values: list[float], q: float) -> float | None:
 
 
 # -- readers and the referee loop -------------------------------------------------------------
-def bench_readers(frames_per_game: int) -> dict[str, Any]:
+def bench_readers(frames_per_game: int, games: set[str] | None = None) -> dict[str, Any]:
+    """Each bundled recorded match's reader alone and whole loop (`games`: only these games)."""
     from referee_app.demo import bundled_demos
     from referee_app.games import get_adapter
     from referee_app.hub import Hub
@@ -115,6 +116,8 @@ def bench_readers(frames_per_game: int) -> dict[str, Any]:
     frames_used: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for demo in bundled_demos():
+            if games and demo.game not in games:
+                continue
             frames = list(itertools.islice(demo.frames(realtime=False), frames_per_game))
             adapter = get_adapter(demo.game)
             adapter.read(frames[0])  # warm-up: models load once
@@ -294,6 +297,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--frames", type=int, help="frames per game's recorded match (default 40, quick 1)")
     ap.add_argument("--skip", default="", help="comma-separated sections to leave out: "
                     "readers,railroad_ink,grid,scripts")
+    ap.add_argument("--games", default="", help="comma-separated games the readers section reads "
+                    "(default: every bundled recorded match's; for a measurement, not --docs), "
+                    "e.g. tokyo-highway")
     ap.add_argument("--keep", type=Path, help="an earlier run's JSON: the skipped sections are taken from "
                     "it (named in kept_from), so the docs can be regenerated after re-running one section")
     args = ap.parse_args(argv)
@@ -323,7 +329,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         walls[name] = time.perf_counter() - w
 
     if "readers" not in skip:
-        timed("readers", lambda: bench_readers(args.frames or (1 if q else 40)))
+        timed("readers", lambda: bench_readers(args.frames or (1 if q else 40),
+                                                  {g for g in args.games.split(",") if g}))
     if "railroad_ink" not in skip:
         timed("railroad_ink", lambda: bench_railroad_ink(3 if q else 28, 0.05 if q else 2.0))
     if "grid" not in skip:

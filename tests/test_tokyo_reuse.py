@@ -135,3 +135,115 @@ def test_a_view_with_a_hand_is_read_no_further():
     assert len(views.views) == 2 and hand_in_view(views.views[1]) and not views.columns
     obs = TokyoAdapter().read(paired(still, picture("camera2/001.jpg")))
     assert obs.blocked is not None and obs.blocked.startswith("camera 2: hand or large object")
+
+
+def counting_calls(monkeypatch, module, name: str) -> list[int]:
+    """Count calls of `module.name` (patched where the adapter looks it up)."""
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counted(*args, **kw):
+        calls.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_covered_frame_costs_no_piece_maps_and_no_drift_search_and_stays_blocked(monkeypatch):
+    import referee_app.games.tokyo as tokyo_module
+    import vision.tokyo.piece_evidence as evidence
+
+    maps = counting_calls(monkeypatch, evidence, "piece_maps")
+    drifts = counting_calls(monkeypatch, tokyo_module, "camera_drift")
+    adapter = TokyoAdapter()
+    adapter.watch(play(*STARTED))
+    still = paired(picture("004.jpg"), picture("camera2/004.jpg"), 0)  # both start roads down
+    adapter.read(still)
+    assert (len(maps), len(drifts)) == (1, 1)  # the state's drift searched for: none
+    hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 1))  # purple builds
+    assert hand.blocked is not None and hand.blocked.startswith("hand or large object")
+    assert (len(maps), len(drifts)) == (1, 1)  # main scored nothing on it, yet mapped and aligned it
+    # the hand gone, the table is mapped and aligned again, and read as a fresh adapter reads it
+    after = paired(noisy(picture("004.jpg"), 5), noisy(picture("camera2/004.jpg"), 6), 2)
+    got = adapter.read(after)
+    assert got.blocked is None and (len(maps), len(drifts)) == (2, 2)
+    fresh = TokyoAdapter()
+    fresh.watch(play(*STARTED))
+    assert seen(got) == seen(fresh.read(after))
+
+
+def test_a_drift_found_on_a_frame_read_as_it_came_has_it_read_again_brought_back():
+    """A camera knocked just now (its view no longer aligns as well as when this state's drift was
+    last searched): the frame, first read as it came, is read again brought back to the calibrated
+    view, as an adapter that aligns before reading (a new state of the match) reads it."""
+    from test_tokyo_builds import BUILD, shot
+
+    from referee_app import demo_tokyo as dt
+    from vision.tokyo import PieceSizes, PinholeCamera, TokyoCalibration
+    from vision.types import Frame
+
+    cam = dt.demo_camera()
+    turn, _ = cv2.Rodrigues(np.radians([0.7, -0.5, 0.4]))
+    knocked = PinholeCamera(cam.K, turn @ cam.R, -(turn @ cam.R) @ cam.centre, cam.width, cam.height)
+    state = play(*STARTED, BUILD)
+    frame = Frame(shot(dt.scene_from_state(state), knocked, seed=21), 0.0, "test", 0)
+
+    def reader(searched: bool) -> tuple[TokyoAdapter, list[int]]:
+        adapter = TokyoAdapter()
+        adapter.use_calibration(TokyoCalibration(cam, PieceSizes()))
+        adapter.watch(state)
+        if searched:  # no drift found for this state, with the view aligned better than it is now
+            adapter._track.state, adapter._track.score = state, float("inf")
+        return adapter, counting(adapter)
+
+    first, first_reads = reader(True)
+    aligned, aligned_reads = reader(False)
+    assert seen(first.read(frame)) == seen(aligned.read(frame))
+    assert (len(first_reads), len(aligned_reads)) == (2, 1) and first._track.drift is not None
+
+
+def test_a_still_frame_once_two_answers_agreed_costs_no_piece_maps_and_a_change_or_hand_is_read(monkeypatch):
+    """Noise only since the kept picture: the first two such frames are scored on their own pixels;
+    once their answers agree, the next ones get that answer (no piece maps, no build scores). A
+    change anywhere, or a hand, is read again all the same."""
+    import vision.tokyo.piece_evidence as evidence
+
+    maps = counting_calls(monkeypatch, evidence, "piece_maps")
+    before, after = picture("004.jpg"), picture("camera2/004.jpg")
+    adapter = TokyoAdapter()
+    reads = counting(adapter)
+    adapter.watch(play(*STARTED))
+    answers = [adapter.read(paired(noisy(before, 10 + k), noisy(after, 20 + k), k)) for k in range(5)]
+    assert len(reads) == 1 and len(maps) == 2  # main: a piece map for every one of the five frames
+    assert all(seen(a) == seen(answers[1]) for a in answers[2:])
+    # a hand comes in: read (and blocked), not answered as the still table
+    hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 5))
+    assert hand.blocked is not None and len(reads) == 2
+    # the table changed in one place only (purple's first build, without the hand)
+    patched, patched2 = local_change(before, picture("006.jpg")), local_change(after, picture("camera2/006.jpg"))
+    got = adapter.read(paired(patched, patched2, 6))
+    fresh = TokyoAdapter()
+    fresh.watch(play(*STARTED))
+    assert len(reads) == 3 and seen(got) == seen(fresh.read(paired(patched, patched2, 6)))
+
+
+def test_an_unsure_build_or_answers_that_differ_do_not_stand():
+    from referee_app.games.base import Observation
+    from referee_app.games.tokyo_builds import BUILD_KEY
+    from referee_app.games.tokyo_reuse import Remembered, stands
+
+    state = object()
+
+    def answer(items: dict, belief: dict | None = None, key: str = "k") -> Remembered:
+        obs = Observation(dict(items), {})
+        if belief is not None:
+            obs.beliefs = {BUILD_KEY: belief}
+        return Remembered(key, state, None, obs, None, True, {})
+
+    sure, unsure = {"b1": 0.95, "b2": 0.05}, {"b1": 0.7, "b2": 0.3}
+    assert stands(answer({"build": "b1"}, sure), answer({"build": "b1"}, sure))
+    assert not stands(None, answer({"build": "b1"}, sure))  # one answer is not confirmed
+    assert not stands(answer({"build": "b1"}, unsure), answer({"build": "b1"}, unsure))
+    assert not stands(answer({"build": "b2"}, sure), answer({"build": "b1"}, sure))
+    assert not stands(answer({"build": "b1"}, sure, key="other"), answer({"build": "b1"}, sure))

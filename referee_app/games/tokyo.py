@@ -46,7 +46,7 @@ from referee_app.games.tokyo_builds import (
     read_builds,
     with_builds,
 )
-from referee_app.games.tokyo_reuse import Remembered, StillViews
+from referee_app.games.tokyo_reuse import Remembered, StillViews, stands
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
@@ -271,7 +271,6 @@ class TokyoAdapter(GameAdapter):
         import cv2
 
         from vision.tokyo.piece_evidence import piece_maps, warp_maps, warp_to_calibrated
-        from vision.tokyo.sticks import fit_memo
         from vision.types import check_image
 
         image = frame.image if hasattr(frame, "image") else frame
@@ -291,12 +290,22 @@ class TokyoAdapter(GameAdapter):
         same = same and all(s for _, _, _, s, _ in settled)  # the very pictures kept, every camera
         state = self._state
         memo = self._remembered
-        if same and memo is not None and memo.key == key and memo.state is state:
+        # the very pictures answered before, or still frames once their answer settled (see below)
+        if (memo is not None and memo.key == key and memo.state is state
+                and (memo.settled or same and memo.exact)):
             self._recall(memo, states, [cam for cam, _, _ in usable] if paired else None)
             return memo.answer()
         digest = key
-        maps = small = None
-        if state is not None:  # the evidence for pieces where the match says they stand, at half size
+        maps = small = table = None
+        if state is not None and self._track.drift is None and self._track.state is state:
+            # no drift found against this state of the match: the frame is read as it comes first, so a
+            # view showing a hand (blocked: no build is scored on it) costs no piece maps and no drift
+            # search, a third of a covered frame's cost (a moving hand's frames are each read); a drift
+            # found in a frame read so (the camera knocked just now) has it read again, brought back
+            # (below). A new state is searched for a drift anyway: aligned first, it is read once.
+            table = self._table(digest, image, calib, usable)
+        if state is not None and not (table is not None and table.covered):
+            # the evidence for pieces where the match says they stand, at half size
             small = self._half(calib)
             maps = piece_maps(cv2.resize(seen_now, (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
@@ -308,13 +317,9 @@ class TokyoAdapter(GameAdapter):
                 drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels
                 image = warp_to_calibrated(image, drift)
                 digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
-        table = self._cache.get(digest)
-        if table is None:  # an unchanged frame (a recorded match holding a scene) is read once
-            with fit_memo(self._fits):  # a stick whose core pixels did not change is not fitted again
-                table = self._read_table(image, calib, usable)
-            self._cache[digest] = table
-            while len(self._cache) > 8:
-                self._cache.popitem(last=False)
+                table = None
+        if table is None:
+            table = self._table(digest, image, calib, usable)
         images = {cam: other for cam, other, _ in usable}
         view_images = {cam: annotate(images[cam], obs) for cam, obs in table.others}
         out = observation(table, image)
@@ -335,9 +340,27 @@ class TokyoAdapter(GameAdapter):
                 fuse_reading(self._builds, action, conf)
             with_builds(out, self._builds)
         # the same frame against the same match is answered alike: the drift search finds the drift it
-        # kept (DriftTrack), the piece maps and build scores are the same
-        self._remembered = memo if same else None
+        # kept (DriftTrack), the piece maps and build scores are the same. A frame showing only noise
+        # since the kept one was scored on its own pixels; once two such answers in a row agree (and
+        # the build, if any, is sure) the answer stands for the frames that follow, still as they are
+        memo.exact = same
+        memo.settled = stands(self._remembered, memo)
+        self._remembered = memo
         return memo.answer()
+
+    def _table(self, digest: str, image: np.ndarray, calib: Any, usable: list[UsableView]) -> TableRead:
+        """The reading of the frame `digest` names: an unchanged frame (a recorded match holding a
+        scene) is read once."""
+        from vision.tokyo.sticks import fit_memo
+
+        table = self._cache.get(digest)
+        if table is None:
+            with fit_memo(self._fits):  # a stick whose core pixels did not change is not fitted again
+                table = self._read_table(image, calib, usable)
+            self._cache[digest] = table
+            while len(self._cache) > 8:
+                self._cache.popitem(last=False)
+        return table
 
     def _recall(self, memo: Remembered, states: dict[int, tuple[str, str]], usable: list[int] | None) -> None:
         """What reading `memo`'s frame leaves behind: the cameras read (of a paired frame, whose other

@@ -10,7 +10,9 @@ decoder's evidence: each frame's noise is its own look at the table). The image 
 not the latest: a slow drift adds up and is read once it shows. `Remembered` is the adapter's whole
 answer for one frame against one state of the match (the reading, the builds scored against the
 match, the annotated pictures): the very same picture (a recorded match holding a scene) against
-the same match gets the same answer, so it is given again without the piece maps and build scores.
+the same match gets the same answer, so it is given again without the piece maps and build scores;
+and once two still frames in a row were answered alike, surely (`stands`), that answer is given to
+the still frames that follow: a live camera's still table then costs the noise test alone.
 """
 
 from __future__ import annotations
@@ -60,9 +62,33 @@ class Remembered:
     builds: Any
     modelled: bool
     view_images: dict[int, np.ndarray]
+    exact: bool = True  # made from the kept picture itself (not from a noisy frame read as it)
+    settled: bool = False  # agreed with the answer before it (see `stands`): it stands for still frames
 
     def answer(self) -> Observation:
         """A copy of the observation for the loop to stamp (frame index, time) and the decoder to read."""
         o = self.observation
         return replace(o, items=dict(o.items), confidence=dict(o.confidence), warnings=list(o.warnings),
                        beliefs=dict(o.beliefs))
+
+
+# a build believed less than this is scored afresh on every still frame: the decoder's evidence for it
+# is each frame's own look at the table (as the dice road's unsure zones are read on every frame)
+SURE = 0.9
+
+
+def stands(last: Remembered | None, now: Remembered) -> bool:
+    """Whether `now` (an answer to a frame read as `last`'s kept pictures, against the same state of the
+    match) can stand for the still frames that follow: both answers gave the same items (pieces and
+    likeliest build), warnings and block, and the build, if any is scored, is believed at least SURE.
+    Two answers must agree: one noisy frame's reading is confirmed by the next before it is kept."""
+    if last is None or last.key != now.key or last.state is not now.state:
+        return False
+    a, b = last.observation, now.observation
+    if (a.items, a.blocked, a.warnings) != (b.items, b.blocked, b.warnings):
+        return False
+    from referee_app.games.tokyo_builds import BUILD_KEY
+    from vision.beliefs import REST
+
+    belief = b.beliefs.get(BUILD_KEY)
+    return belief is None or max((v for k, v in belief.items() if k != REST), default=1.0) >= SURE
