@@ -271,7 +271,8 @@ def test_commuting_reply_bound_holds_and_the_search_that_skips_by_it_is_exact():
     assert _exact_while_skipping(rng, ((4, 8), (5, 6), (6, 4), (7, 3), (8, 2)), 21) >= 20
 
 
-def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...], counter: int) -> int:
+def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...], counter: int,
+                          game_pair: bool = False) -> int:
     """The compiled search's margin and outcome against plain minimax (up to 5 empty cells) or the
     previous search, on `count` positions of each `empties` in plan (every other one lopsided, where
     bounds skip most); returns how many moves its st[counter] says were skipped."""
@@ -282,10 +283,11 @@ def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...],
         for i in range(count):
             state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
             want = brute_force_value(state) if empties <= 5 else solve_previous(state).value
-            search = jitsearch.JitSearch(state.board, table_bits=10)
+            search = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair)
             sign = 1 if state.placed % 2 == 0 else -1
             assert sign * search.exact_value() == want, state.board
-            assert jitsearch.JitSearch(state.board, table_bits=10).outcome() == sign * ((want > 0) - (want < 0))
+            outcome = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair).outcome()
+            assert outcome == sign * ((want > 0) - (want < 0))
             skipped += int(search.st[counter])
     return skipped
 
@@ -439,7 +441,7 @@ def test_game_pair_bounds_hold_against_minimax_and_are_tighter():
         empties = 4 + i % 2
         state = random_position(rng, empties) if i % 3 else _lopsided(rng, empties)
         want = brute_force_value(state)
-        search = jitsearch.JitSearch(state.board, table_bits=4)
+        search = jitsearch.JitSearch(state.board, table_bits=4, game_pair=True)
         plo, phi = jitsearch._tables()
         args = (search.st, search.sums, search.emp, plo, phi)
         low, high = jitsearch._game_pair_bounds(*args, search.eg[32:], search.gp, search.gix)
@@ -453,10 +455,12 @@ def test_game_pair_bounds_hold_against_minimax_and_are_tighter():
 
 
 def test_search_with_the_game_pair_bounds_is_exact():
-    """The compiled search that stops nodes by the game's pair bounds (from GAME_PAIR_FROM empty
-    cells) against the previous search, on positions where it stops some."""
+    """The compiled search asked to stop nodes by the game's pair bounds (from GAME_PAIR_FROM empty
+    cells; off by default, being slower) against the previous search, on positions where it stops
+    some."""
     jitsearch = pytest.importorskip("engine.grid.jitsearch")
     if not jitsearch.available():
         pytest.skip("numba is not installed (the optional `fast` extra)")
     rng = random.Random(63)
-    assert _exact_while_skipping(rng, ((7, 4), (8, 4), (9, 2)), 22) >= 20
+    assert _exact_while_skipping(rng, ((7, 4), (8, 4), (9, 2)), 22, game_pair=True) >= 20
+    assert jitsearch.JitSearch([0] * 4 + list(range(1, 13))).gp.shape[0] == 0  # off unless asked for

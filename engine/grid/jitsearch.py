@@ -29,6 +29,12 @@ nodes. Shortcuts the Python search does not take:
   bounds the margin much tighter where best paths cross on empty cells (`_pair_bounds`); about
   half the nodes at 12 empty cells. Both players' paths are visited lowest possible sum first, so a
   path of Player 1 usually stops after a few of Player 2's (it can no longer raise either bound).
+- **The game's pair bounds** (`_game_pair_bounds`, off unless JitSearch(game_pair=True)): Player 1
+  putting the smallest piece left on its path i at each turn keeps the margin at least the least of
+  P2_j - P1_i over every such continuation (`_gpair`, memoised by pieces left and cells of each
+  kind), so the value is at least max over i of min over j; Player 2 likewise gives min over j of
+  max over i as an upper bound. Never looser than the game and pair bounds and about 8% fewer nodes
+  at 12 empty cells, but about 40% more CPU per node: slower, hence off.
 - **Piece swap bound.** After (p, cell) and (q, cell) the two positions differ only in which of p
   and q is still to come: swapping the two pieces in every continuation maps the games onto each
   other, and on the final boards every path sum differs by at most |p - q|, so each best path too
@@ -123,8 +129,8 @@ KIL = RFV + 17 * NR
 TRY = KIL + 17 * 2
 STATE = TRY + 17 * NT
 REPLY_FROM = 4  # empty cells from which a node tries commuting replies (children from 3 report one)
-GAME_PAIR_UPTO = 12  # pieces left at the root up to which the pair bounds are the game's (_game_pair_bounds)
-GAME_PAIR_FROM = 7  # empty cells from which those nodes use the game's pair bounds (below: cheaper)
+GAME_PAIR_UPTO = 12  # pieces left at the root up to which _game_pair_bounds can be asked for (its memo)
+GAME_PAIR_FROM = 7  # empty cells from which a search that asks for them uses them
 PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
@@ -964,15 +970,16 @@ def _greedy(reserve: int) -> np.ndarray:
     return _GREEDY[0]
 
 
-def _game_pair_memo(reserve: int, enabled: bool | None) -> tuple[np.ndarray, np.ndarray]:
+def _game_pair_memo(reserve: int, enabled: bool) -> tuple[np.ndarray, np.ndarray]:
     """_gpair's memo (unfilled: -32768) for a search from `reserve`, and the index that compresses a
     mask of pieces within it to its rank among that reserve's subsets (low 9 bits, then the rest).
-    Empty (the game pair bounds off, _pair_bounds instead) past GAME_PAIR_UPTO pieces, where the
-    memo would grow to 2**n * 2 KB, or when `enabled` is False."""
+    Empty (the game pair bounds off, _pair_bounds instead) unless `enabled`, and past GAME_PAIR_UPTO
+    pieces, where the memo would grow to 2**n * 2 KB. Off by default: at 12 empty cells they save
+    about 8% of the nodes but cost about 40% more CPU per node (filling the memo, some 150k entries
+    per search, and the second pass over the path pairs), so the search is slower
+    (docs/rules/highway-grid.md)."""
     pieces = [p for p in range(1, 17) if reserve >> p & 1]
-    if enabled is None:
-        enabled = len(pieces) <= GAME_PAIR_UPTO
-    if not enabled:
+    if not enabled or len(pieces) > GAME_PAIR_UPTO:
         return np.zeros(0, np.int16), np.zeros(768, np.int64)
     rank = {p: k for k, p in enumerate(pieces)}
     gix = np.zeros(768, np.int64)
@@ -994,7 +1001,7 @@ class JitSearch(ExactAnswers):
     the compiled search."""
 
     def __init__(self, board: tuple[int, ...] | list[int], deadline: float | None = None,
-                 table_bits: int | None = None, game_pair: bool | None = None) -> None:
+                 table_bits: int | None = None, game_pair: bool = False) -> None:
         if numba is None:
             raise RuntimeError("numba is not installed")
         if table_bits is None:
