@@ -271,7 +271,8 @@ def test_commuting_reply_bound_holds_and_the_search_that_skips_by_it_is_exact():
     assert _exact_while_skipping(rng, ((4, 8), (5, 6), (6, 4), (7, 3), (8, 2)), 21) >= 20
 
 
-def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...], counter: int) -> int:
+def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...], counter: int,
+                          game_pair: bool = False) -> int:
     """The compiled search's margin and outcome against plain minimax (up to 5 empty cells) or the
     previous search, on `count` positions of each `empties` in plan (every other one lopsided, where
     bounds skip most); returns how many moves its st[counter] says were skipped."""
@@ -282,10 +283,11 @@ def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...],
         for i in range(count):
             state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
             want = brute_force_value(state) if empties <= 5 else solve_previous(state).value
-            search = jitsearch.JitSearch(state.board, table_bits=10)
+            search = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair)
             sign = 1 if state.placed % 2 == 0 else -1
             assert sign * search.exact_value() == want, state.board
-            assert jitsearch.JitSearch(state.board, table_bits=10).outcome() == sign * ((want > 0) - (want < 0))
+            outcome = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair).outcome()
+            assert outcome == sign * ((want > 0) - (want < 0))
             skipped += int(search.st[counter])
     return skipped
 
@@ -381,3 +383,84 @@ def test_four_cell_endgame_answers_every_window():
         assert search.exact_value() == value
         piece, cell = search.keeping_move(value)
         assert sign * brute_force_value(state.apply(Place(piece, cell))) == value
+
+
+def _gpair_brute(pool: tuple[int, ...], kinds: tuple[str, ...], seat: int) -> int:
+    """The least (sum on the 'oth' cells) - (sum on the 'own' cells) over every way to place the
+    pieces in `pool` on the empty cells `kinds` ('own', 'oth', 'sh' or 'rest'), turn by turn from
+    seat (16 - len(pool)) % 2, where `seat`, while an 'own' or 'sh' cell is empty, places the
+    smallest piece left on one of those."""
+    if not pool:
+        return 0
+    mover = (16 - len(pool)) % 2
+    forced = mover == seat and any(k in ("own", "sh") for k in kinds)
+    best = None
+    for k, piece in enumerate(pool):
+        if forced and piece != min(pool):
+            continue
+        rest = pool[:k] + pool[k + 1:]
+        for c, kind in enumerate(kinds):
+            if forced and kind not in ("own", "sh"):
+                continue
+            gain = {"own": -piece, "oth": piece}.get(kind, 0)
+            value = gain + _gpair_brute(rest, kinds[:c] + kinds[c + 1:], seat)
+            best = value if best is None else min(best, value)
+    assert best is not None
+    return best
+
+
+def test_game_pair_table_matches_every_continuation():
+    """_gpair (the game's pair bounds' table, memoised over counts of cells of each kind) against
+    every continuation on explicit cells."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    rng = random.Random(14)
+    for _ in range(150):
+        pool = tuple(sorted(rng.sample(range(1, 17), rng.randint(1, 6))))
+        kinds = tuple(rng.choice(("own", "oth", "sh", "rest")) for _ in pool)
+        seat = rng.randint(0, 1)
+        mask = sum(1 << p for p in pool)
+        gp, gix = jitsearch._game_pair_memo(mask, True)
+        got = jitsearch._gpair(gp, gix, mask, kinds.count("own"), kinds.count("oth"), kinds.count("sh"), seat)
+        assert got == _gpair_brute(pool, kinds, seat), (pool, kinds, seat)
+
+
+def test_game_pair_bounds_hold_against_minimax_and_are_tighter():
+    """The game's pair bounds (Player 1 putting the smallest piece left on one of its paths keeps
+    the margin at least min over Player 2's paths of _gpair's; the same for Player 2) contain the
+    minimax margin and are never looser than the filling pair bounds or the game bounds. Many are
+    met exactly (a bound one point tighter would exclude the value: the test would fail), and some
+    are strictly tighter than both."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    rng = random.Random(58)
+    tighter = met = 0
+    for i in range(40):
+        empties = 4 + i % 2
+        state = random_position(rng, empties) if i % 3 else _lopsided(rng, empties)
+        want = brute_force_value(state)
+        search = jitsearch.JitSearch(state.board, table_bits=4, game_pair=True)
+        plo, phi = jitsearch._tables()
+        args = (search.st, search.sums, search.emp, plo, phi)
+        low, high = jitsearch._game_pair_bounds(*args, search.eg[32:], search.gp, search.gix)
+        assert low <= want <= high, state.board
+        game_low, game_high = jitsearch._game_bounds(*args, search.gt)
+        pair_low, pair_high = jitsearch._pair_bounds(*args, search.eg[32:])
+        assert low >= max(game_low, pair_low) and high <= min(game_high, pair_high), state.board
+        tighter += (low, high) != (max(game_low, pair_low), min(game_high, pair_high))
+        met += (low == want) + (high == want)
+    assert tighter >= 5 and met >= 10
+
+
+def test_search_with_the_game_pair_bounds_is_exact():
+    """The compiled search asked to stop nodes by the game's pair bounds (from GAME_PAIR_FROM empty
+    cells; off by default, being slower) against the previous search, on positions where it stops
+    some."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    rng = random.Random(63)
+    assert _exact_while_skipping(rng, ((7, 4), (8, 4), (9, 2)), 22, game_pair=True) >= 20
+    assert jitsearch.JitSearch([0] * 4 + list(range(1, 13))).gp.shape[0] == 0  # off unless asked for
