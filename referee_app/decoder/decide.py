@@ -117,6 +117,7 @@ class Decoder:
         self.commit_margin = commit_margin
         self.evidence = Evidence(alpha)
         self._votes: dict[tuple, int] = {}  # candidate -> frames it was the best since the last decision
+        self._led: list[tuple] = []  # the best candidate of each of those frames, in order
         self._hand = True  # a hand (a blocked view) since the last decision
         self._decided_at: tuple[Any, tuple | None, dict[str, Any] | None] = (None, None, None)
         self._linger: dict[str, Any] = {}  # what an illegal move left on the table, until it goes
@@ -125,7 +126,7 @@ class Decoder:
     def reset(self) -> None:
         """A hand over the table: what was seen before it says nothing about what lies there now."""
         self.evidence.reset()
-        self._votes, self._hand = {}, True
+        self._votes, self._led, self._hand = {}, [], True
 
     def push(self, obs: Observation, state: Any) -> Explanation | None:
         if obs.blocked:
@@ -161,6 +162,7 @@ class Decoder:
         key = (best.kind, best.label(), _signature(best.delta))
         # frames it led, not frames running: one misread frame delays a move, it does not hide it
         votes = self._votes[key] = self._votes.get(key, 0) + 1
+        self._led.append(key)
         if votes < self.frames_needed or best.kind == WAIT:
             return None
         if state is decided_state and key == decided_key:
@@ -172,10 +174,13 @@ class Decoder:
         # "wait" (a column standing ready for its road is the build's own first half), and "something
         # else" of other items than the best's (a misread loose stick that never persisted says nothing
         # about which build stands; it made every Tokyo build after it a question)
+        # nor a change that led only before this one first did (a reading of the table on its way to
+        # this one, e.g. a column read before its road was laid): a flicker interleaves, a change does not
         rival = max(2, self.frames_needed - 1)
         items = {i for i, _ in key[2]}
-        if any(v >= rival and k != key and k[0] not in (NOTHING, WAIT)
-               and (k[0] != OTHER or items & {i for i, _ in k[2]}) for k, v in self._votes.items()):
+        since = self._led[self._led.index(key):]
+        if any(since.count(k) >= rival and k != key and k[0] not in (NOTHING, WAIT)
+               and (k[0] != OTHER or items & {i for i, _ in k[2]}) for k in set(since)):
             if best.kind == OTHER:
                 return None
             ranked.margin = min(ranked.margin, 0.0)
@@ -184,7 +189,7 @@ class Decoder:
     def _decide(self, state: Any, key: tuple, table: dict[str, Any], ranked: Ranked) -> Explanation | None:
         best = ranked.best
         clear = ranked.margin >= self.commit_margin
-        self._hand, self._votes = False, {}
+        self._hand, self._votes, self._led = False, {}, []
         self._decided_at = (state, key, table)
         if best.kind == NOTHING:
             self._linger = {}
