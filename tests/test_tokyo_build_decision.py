@@ -143,3 +143,19 @@ def test_a_column_the_grey_check_doubted_is_still_tried():
     assert builds is not None
     best = max((k for k in builds.belief if k is not EMPTY and k != "*"), key=lambda k: builds.belief[k])
     assert best == "(-180,0) h2 from (-150,-60)", sorted(builds.belief.items(), key=lambda kv: -kv[1])[:3]
+
+
+def test_the_road_s_end_tells_the_column_s_height(hidden):
+    """The reader read the hidden column's place, one unit low (as it does when a road on the top hides
+    where the column ends). Its pixels alone put one unit first (the sliver of grey beside the road
+    says little, the road band a little more for the lower top); where the road ends says two units:
+    at one unit, a road ending there would put the column 20 mm further away."""
+    from referee_app.games.tokyo_builds import read_builds
+    from vision.beliefs import EMPTY
+
+    state, small, maps = hidden
+    reading = {"supports": [{"x_mm": -198.6, "y_mm": 31.2, "height": 1}], "sticks": []}
+    builds = read_builds(state, small, maps, reading, 10.0)
+    assert builds is not None
+    best = max((k for k in builds.belief if k is not EMPTY and k != "*"), key=lambda k: builds.belief[k])
+    assert best == "(-200,30) h2 from (-150,-60)", sorted(builds.belief.items(), key=lambda kv: -kv[1])[:3]

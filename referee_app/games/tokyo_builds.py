@@ -45,6 +45,10 @@ GREY_SPOT_SIGMA_MM = 8.0
 # stick's thickness put it within about a grid step
 ROAD_SPOT_SIGMA_MM = 8.0
 ROAD_SPOT_COVERED_MM = 12.0  # a road's place this near a place tried at every height adds nothing
+# the road's end as evidence of the new column's place at each height (_road_end): its spread, and the
+# most it may cost (a road's end hidden by another piece puts the place short; capped, the pixels decide)
+ROAD_END_SIGMA_MM = 10.0
+ROAD_END_CAP = 1.5
 PHANTOM_APART_MM = 30.0  # a reading the grey check doubted, this near a place tried: the same column
 
 
@@ -139,17 +143,17 @@ def new_positions(state: Any, observation: dict[str, Any],
 
 # a place a new column may stand: x, y, its spread (mm), the heights and the bases to try (None: all)
 Spot = tuple[float, float, float, tuple[int, ...] | None, tuple[int, ...] | None]
+RoadPlace = tuple[int, int, float, float]  # base id, height, x, y: where a road's end puts a new column
 
 
 def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
-                phantom: frozenset[int]) -> list[Spot]:
+                phantom: frozenset[int], roads: list[RoadPlace] | None = None) -> list[Spot]:
     """The places a new column may stand (x, y, their spread in mm, the heights and the bases to try
     there, None: all): where the reader saw one; where grey plastic shows that no piece of the match
     explains (the reader misses a one-unit column whose road covers most of it); where the reader saw
     a "column" its grey check called a stick end (a column hidden behind its road shows little grey);
-    and where an unexplained road from a standing column ends (vision.tokyo.road_spots)."""
+    and where an unexplained road from a standing column ends (`roads`: road_places)."""
     from vision.tokyo.piece_evidence import grey_spots
-    from vision.tokyo.road_spots import road_spots
 
     d = calib.sizes.column_diameter_mm
     seen = new_positions(state, observation, phantom)
@@ -167,14 +171,41 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
         # phantoms (the ones kept above are skipped as duplicates); one beside a place read is the same
         # column read twice, and its wider spread would only lend the neighbouring places weight
         add(x, y, GREY_SPOT_SIGMA_MM, apart=PHANTOM_APART_MM)
-    if not state.in_setup:
-        unit = calib.sizes.unit_mm
-        bases = [(s.id, np.array([s.x, s.y, s.height * unit])) for s in state.supports]
-        for sid, h, x, y in road_spots(calib, maps, known, bases, range(1, MAX_HEIGHT + 1)):
-            # a place a grid step from one tried at every height is tried there already
-            add(x, y, ROAD_SPOT_SIGMA_MM, tuple(range(max(1, h - 1), min(MAX_HEIGHT, h + 1) + 1)), (sid,),
-                apart=ROAD_SPOT_COVERED_MM)
+    for sid, h, x, y in roads if roads is not None else road_places(state, calib, maps, known):
+        # a place a grid step from one tried at every height is tried there already
+        add(x, y, ROAD_SPOT_SIGMA_MM, tuple(range(max(1, h - 1), min(MAX_HEIGHT, h + 1) + 1)), (sid,),
+            apart=ROAD_SPOT_COVERED_MM)
     return out
+
+
+def road_places(state: Any, calib: Any, maps: Any, known: np.ndarray) -> list[RoadPlace]:
+    """(base id, height, x, y) where a new column of that height stands if an unexplained road from
+    that base ends where the image shows it ending (vision.tokyo.road_spots); none in the set-up."""
+    from vision.tokyo.road_spots import road_spots
+
+    if state.in_setup:
+        return []
+    unit = calib.sizes.unit_mm
+    bases = [(s.id, np.array([s.x, s.y, s.height * unit])) for s in state.supports]
+    return road_spots(calib, maps, known, bases, range(1, MAX_HEIGHT + 1))
+
+
+def _road_end(places: list[RoadPlace]) -> Any:
+    """The road's own end as evidence of where the new column stands at each height: a candidate whose
+    base has an unexplained road pays for its distance from the place that road's end gives its height
+    (the nearest, if several roads), at most ROAD_END_CAP nats; one with no such road pays nothing."""
+    by: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    for sid, h, x, y in places:
+        by.setdefault((sid, h), []).append((x, y))
+    with_road = {sid for sid, _ in by}
+
+    def nats(base: int, h: int, x: float, y: float) -> float:
+        if base not in with_road:
+            return 0.0
+        d2 = min(((x - px) ** 2 + (y - py) ** 2 for px, py in by.get((base, h), [])), default=math.inf)
+        return -TEMPERATURE * min(d2 / (2 * ROAD_END_SIGMA_MM**2), ROAD_END_CAP)
+
+    return nats
 
 
 def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
@@ -190,9 +221,11 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
         return None
     columns, sticks = known_pieces(state, calib)
     known = known_mask(calib, maps.grey.shape, columns, sticks)
-    spots = build_spots(state, calib, maps, known, observation, phantom)
+    roads = road_places(state, calib, maps, known)
+    spots = build_spots(state, calib, maps, known, observation, phantom, roads)
     if not spots:
         return None
+    road_end = _road_end(roads)
     hulls: dict = {} if outlines is None else outlines
     if state.in_setup:
         return _read_starts(state, calib, maps, known, observation, step, spots, hulls)
@@ -227,7 +260,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             s = pixels[tried]
                             action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
                             key = pieces_key(state, action)
-                            total = s.total + placed
+                            total = s.total + placed + road_end(base.id, h, qx, qy)
                             if key not in scored or total > scored[key][0]:
                                 scored[key] = (total, action)
     return _belief(state, scored)
