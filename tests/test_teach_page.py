@@ -300,19 +300,19 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             page.goto(f"http://127.0.0.1:{port}/?token={hub.admin_token}&match={match}")
             page.click("#teach-btn")
             page.wait_for_function("document.getElementById('teach-dialog').open && "
-                                   "document.getElementById('teach-camera').options.length === 2", timeout=15000)
+                                   "document.getElementById('teach-camera').options.length === 2", timeout=60000)
             assert page.evaluate("[...document.getElementById('teach-camera').options].map(o => o.text)") == [
                 "This match's camera", "Camera 1"]
             # a photo with no dice: said on the page, nothing added
             page.set_input_files("#teach-file", str(blank))
-            page.wait_for_selector("#teach-message.bad:has-text('no die was found on this photo')", timeout=20000)
+            page.wait_for_selector("#teach-message.bad:has-text('no die was found on this photo')", timeout=60000)
             assert page.locator(".teach-photo").count() == 0 and page.is_disabled("#teach-save")
             # a frame of camera 1, then an uploaded photo: each shows its dice boxed, with a value menu each
             page.select_option("#teach-camera", "1")
             page.click("#teach-take")
-            page.wait_for_selector(".teach-photo >> nth=0", timeout=20000)
+            page.wait_for_selector(".teach-photo >> nth=0", timeout=60000)
             page.set_input_files("#teach-file", str(SAMPLE / FIRST[1]["image"]))
-            page.wait_for_function("document.querySelectorAll('.teach-photo').length === 2", timeout=20000)
+            page.wait_for_function("document.querySelectorAll('.teach-photo').length === 2", timeout=60000)
             first = page.locator(".teach-photo").nth(0)
             n = first.locator(".teach-box").count()
             assert n > 3 and first.locator(".teach-value").count() == n
@@ -341,7 +341,7 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             assert not (hub.store.data_dir / "dice-profiles").exists()
             first.locator(".teach-added").select_option(str(read))
             page.click("#teach-save")
-            page.wait_for_selector("#teach-message.ok:has-text('Saved the profile “ann-s-dice”')", timeout=30000)
+            page.wait_for_selector("#teach-message.ok:has-text('Saved the profile “ann-s-dice”')", timeout=60000)
             path = hub.store.data_dir / "dice-profiles" / "ann-s-dice.json"
             assert f"--dice-profile {path.resolve()}" in page.inner_text("#teach-result")
             saved = json.loads(path.read_text())
@@ -350,12 +350,12 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             # the same name again: refused on the page, the file unchanged
             before = path.read_bytes()
             page.click("#teach-save")
-            page.wait_for_selector("#teach-message.bad:has-text('exists already')", timeout=30000)
+            page.wait_for_selector("#teach-message.bad:has-text('exists already')", timeout=60000)
             assert path.read_bytes() == before
             # the match on show takes it up at its next frame
             page.click("#teach-use")
             page.wait_for_selector("#teach-message.ok:has-text('reads the dice with “ann-s-dice” now')",
-                                   timeout=15000)
+                                   timeout=60000)
             assert loops[-1].adapter._profile.taught_on["folder"] == "ann-s-dice"
             context.close()
             # on a phone, without the token: the panel fits, says how to get the token, adds no photo
@@ -365,15 +365,15 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             page.evaluate("localStorage.clear()")
             page.reload()
             page.click("#teach-btn")
-            page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=15000)
+            page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=60000)
             assert page.evaluate("document.getElementById('teach-dialog').scrollWidth") <= 390
             # the saved profile is listed for the match (kept in the referee's folder, as after a restart)
-            page.wait_for_selector("#teach-use-row:not([hidden])", timeout=15000)
+            page.wait_for_selector("#teach-use-row:not([hidden])", timeout=60000)
             assert page.evaluate("[...document.getElementById('teach-saved').options].map(o => o.value)") == [
                 "ann-s-dice"]
             page.evaluate("document.getElementById('teach-message').className = 'result'")
             page.set_input_files("#teach-file", str(SAMPLE / FIRST[1]["image"]))  # the server says 403
-            page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=15000)
+            page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=60000)
             assert page.locator(".teach-photo").count() == 0
             assert len(app.config["teaching"].photos) == 2  # the two the referee's page took
             context.close()
