@@ -380,23 +380,10 @@ if numba is not None:
         return (x + (x >> 8)) & 0x1F
 
     @_jit
-    def _pair_bounds(st, sums, emp, plo, phi, pb):  # noqa: ANN001, ANN202
-        """(low, high) of the final margin p2_best - p1_best from pairs of paths, tighter than
-        _bounds: Player 2's path j minus Player 1's path i gets nothing from the empty cells they
-        share (whatever piece goes there counts on both sides), and the largest pieces for j's own
-        empty cells and the smallest for i's (or the other way round) are different pieces. Then
-        margin <= max over i of min over j of the highest (P2_j - P1_i), and >= max over i of
-        min over j of the lowest (one P1 path is at least the best one, every P2 path at least
-        the best one), i and j over the paths that can be their player's best.
-        Both sides are visited lowest possible sum first, so the min over j of a path i usually
-        falls below both maxima found so far after a few j, and that i can stop early: it can no
-        longer raise either. pb: 160 int64 of scratch."""
-        lo = plo[st[16]]
-        hi = phi[st[16]]
-        empty = 0
-        for c in range(CELLS):
-            if st[c] == 0:
-                empty |= 1 << c
+    def _rank_paths(sums, emp, lo, hi, empty, pb):  # noqa: ANN001, ANN202
+        """The paths that can be their player's best, lowest possible sum first, into pb: Player 1's
+        path indices in pb[0:20] and their lowest sums in pb[40:60], Player 2's in pb[20:40] and
+        pb[60:80], then Player 2's sums, empty counts and empty cells in pb[80:140]. (ni, nj)."""
         # Only paths that can be their player's best in some filling take part: lowest possible
         # sum at most the highest possible best path.
         top0 = INF
@@ -432,6 +419,27 @@ if numba is not None:
             pb[80 + q] = sums[1, j]
             pb[100 + q] = emp[1, j]
             pb[120 + q] = _PM[1, j] & empty
+        return ni, nj
+
+    @_jit
+    def _pair_bounds(st, sums, emp, plo, phi, pb):  # noqa: ANN001, ANN202
+        """(low, high) of the final margin p2_best - p1_best from pairs of paths, tighter than
+        _bounds: Player 2's path j minus Player 1's path i gets nothing from the empty cells they
+        share (whatever piece goes there counts on both sides), and the largest pieces for j's own
+        empty cells and the smallest for i's (or the other way round) are different pieces. Then
+        margin <= max over i of min over j of the highest (P2_j - P1_i), and >= max over i of
+        min over j of the lowest (one P1 path is at least the best one, every P2 path at least
+        the best one), i and j over the paths that can be their player's best.
+        Both sides are visited lowest possible sum first, so the min over j of a path i usually
+        falls below both maxima found so far after a few j, and that i can stop early: it can no
+        longer raise either. pb: 160 int64 of scratch."""
+        lo = plo[st[16]]
+        hi = phi[st[16]]
+        empty = 0
+        for c in range(CELLS):
+            if st[c] == 0:
+                empty |= 1 << c
+        ni, nj = _rank_paths(sums, emp, lo, hi, empty, pb)
         up = -INF
         down = -INF
         for r in range(ni):
@@ -515,39 +523,7 @@ if numba is not None:
         for c in range(CELLS):
             if st[c] == 0:
                 empty |= 1 << c
-        top0 = INF
-        top1 = INF
-        for i in range(20):
-            top0 = min(top0, sums[0, i] + hi[emp[0, i]])
-            top1 = min(top1, sums[1, i] + hi[emp[1, i]])
-        ni = 0
-        nj = 0
-        for i in range(20):
-            low = sums[0, i] + lo[emp[0, i]]
-            if low <= top0:
-                q = ni
-                while q > 0 and pb[40 + q - 1] > low:
-                    pb[q] = pb[q - 1]
-                    pb[40 + q] = pb[40 + q - 1]
-                    q -= 1
-                pb[q] = i
-                pb[40 + q] = low
-                ni += 1
-            low = sums[1, i] + lo[emp[1, i]]
-            if low <= top1:
-                q = nj
-                while q > 0 and pb[60 + q - 1] > low:
-                    pb[20 + q] = pb[20 + q - 1]
-                    pb[60 + q] = pb[60 + q - 1]
-                    q -= 1
-                pb[20 + q] = i
-                pb[60 + q] = low
-                nj += 1
-        for q in range(nj):
-            j = pb[20 + q]
-            pb[80 + q] = sums[1, j]
-            pb[100 + q] = emp[1, j]
-            pb[120 + q] = _PM[1, j] & empty
+        ni, nj = _rank_paths(sums, emp, lo, hi, empty, pb)
         for r in range(ni):
             i = pb[r]
             pb[140 + r] = _PM[0, i] & empty
@@ -574,7 +550,6 @@ if numba is not None:
             down = max(down, bottom)
         high = up  # the game's high: min over j of max over i
         for q in range(nj):
-            j = pb[20 + q]
             ej = pb[100 + q]
             mj = pb[120 + q]
             most = -INF
