@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.localise import (
+    MOVE_MM,
     Calibration,
     LocaliseError,
     LocaliseResult,
@@ -197,24 +198,29 @@ def _band(v: np.ndarray, lo: float, hi: float, edges: list[float]) -> np.ndarray
     return np.minimum(up, down)
 
 
-def _shift_px(cal: Calibration, tile: TileSpec, found: dict[int, np.ndarray]) -> float | None:
+def _shift_mm(cal: Calibration, tile: TileSpec, found: dict[int, np.ndarray]) -> float | None:
+    """How far the tile's markers seen now lie from where they are printed, through the tile's kept
+    calibration: the mean marker-corner displacement on the sheet, in mm (None: none of them seen).
+    Measured on the sheet, as `vision.localise.Localiser` does, so that one limit means the same at
+    every camera resolution and distance (the old limit, 4 image pixels, was 3.8 mm to a 720p camera at
+    850 mm, 2.6 mm to a 1080p one and 1.3 mm to a 4K one)."""
     wanted = tile.marker_corners()
     seen = [m for m in found if m in wanted]
     if not seen:
         return None
-    return float(np.mean([np.linalg.norm(found[m] - cal.to_image(wanted[m]), axis=1).mean() for m in seen]))
+    return float(np.mean([np.linalg.norm(cal.to_sheet(found[m]) - wanted[m], axis=1).mean() for m in seen]))
 
 
 class TiledLocaliser:
     """Follows an assembled sheet over frames, tile by tile, like `vision.localise.Localiser` does
-    for a one-piece sheet: a tile whose visible markers stay within `move_px` of where its calibration
-    puts them keeps that calibration (a steady top view); one whose markers moved is refitted; one
+    for a one-piece sheet: a tile whose visible markers stay within `move_mm` (on the sheet) of where its
+    calibration puts them keeps that calibration (a steady top view); one whose markers moved is refitted; one
     whose markers are hidden keeps the last calibration. When one tile moved, every tile in view is
     refitted (the camera was most likely knocked)."""
 
-    def __init__(self, sheet: TiledSheet, move_px: float = 4.0) -> None:
+    def __init__(self, sheet: TiledSheet, move_mm: float = MOVE_MM) -> None:
         self.sheet = sheet
-        self.move_px = move_px
+        self.move_mm = move_mm
         self.calibration: TiledCalibration | None = None
 
     def update(self, image: np.ndarray) -> LocaliseResult:
@@ -230,14 +236,14 @@ class TiledLocaliser:
         refitted = 0
         olds = {t.name: prev.tiles[t.name] if prev and t.name in prev.located else None
                 for t in self.sheet.tiles}
-        shifts = {t.name: _shift_px(olds[t.name], t, found) if olds[t.name] is not None else None
+        shifts = {t.name: _shift_mm(olds[t.name], t, found) if olds[t.name] is not None else None
                   for t in self.sheet.tiles}
         # one tile moved: most likely the camera did, and a tile whose markers moved a little less than
         # the limit (nearer the bump's pivot) is then a few px off too; refit every tile in view
-        moved = any(v is not None and v > self.move_px for v in shifts.values())
+        moved = any(v is not None and v > self.move_mm for v in shifts.values())
         for t in self.sheet.tiles:
             old, shift = olds[t.name], shifts[t.name]
-            if old is not None and (shift is None or (shift <= self.move_px and not moved)):
+            if old is not None and (shift is None or (shift <= self.move_mm and not moved)):
                 tiles[t.name] = old
                 located.append(t.name)
                 continue
@@ -289,8 +295,8 @@ class TiledLocaliser:
         wanted = {m for t in self.sheet.tiles for m, _, _ in t.markers}
         plain = {m: c for m, c in detect_markers(image).items() if m in wanted}
         for t in self.sheet.tiles:
-            shift = _shift_px(prev.tiles[t.name], t, plain)
-            if shift is None or shift > self.move_px:
+            shift = _shift_mm(prev.tiles[t.name], t, plain)
+            if shift is None or shift > self.move_mm:
                 return None
         return plain
 

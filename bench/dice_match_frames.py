@@ -1,0 +1,115 @@
+"""Render one simulated dice match's frames to disk once, then referee them again and again through the
+eval-match loop with variants of the reader: at 4K most of a match's CPU is drawing its frames (about
+2.5 s a frame against 0.1 s to read one back), so a variant costs minutes instead of a quarter hour.
+Tuning seeds only (1-50).
+
+    PYTHONPATH=. python bench/dice_match_frames.py save 13 /tmp/m13 --camera 3840x2160 --height 850 --tilt 30
+    PYTHONPATH=. python bench/dice_match_frames.py replay 13 /tmp/m13 --ppm 3.0 --log /tmp/m13-ppm3.jsonl
+
+`replay` prints the match's score and failures as `eval match` does; `--ppm` forces the resolution of
+the reader's views (vision.board3d.view_px_per_mm: 2.0 at 1920x1080 / 850 mm / 30 degrees, 2.5 at 4K for
+every tuning seed looked at), `--reuse off` reads every frame as a photo (`DiceAdapter(reuse=False)`),
+`--log` writes each frame's observation (items, confidences, blocked, the views' px/mm) as JSON lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from referee_app.commands.eval_match import make_setup, run_match, simulate
+
+
+def _sim(args: argparse.Namespace) -> Any:
+    if not 1 <= args.seed <= 50:
+        raise SystemExit("tuning seeds only (1-50): report seeds are run once, through eval match")
+    setup = make_setup(args.camera, args.height, args.tilt, args.light, args.hands)
+    return simulate("highway-dice", args.seed, setup)
+
+
+def save(args: argparse.Namespace) -> None:
+    out = Path(args.dir)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.process_time()
+    n = 0
+    for n, frame in enumerate(_sim(args).frames(), 1):  # PNG: the frames exactly as the loop gets them
+        cv2.imwrite(str(out / f"{n - 1:04d}.png"), frame.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    print(f"{n} frames in {out} ({time.process_time() - t0:.0f} CPU s)")
+
+
+def replay(args: argparse.Namespace) -> None:
+    import vision.board3d
+    from datasets.match_sim.core import SimFrame
+    from referee_app.games.dice import DiceAdapter
+
+    sim = _sim(args)
+    folder = Path(args.dir)
+
+    def frames() -> Iterator[SimFrame]:
+        k = 0
+        for i, scene in enumerate(sim.scenes):
+            for j in range(scene.hold):
+                image = cv2.imread(str(folder / f"{k:04d}.png"), cv2.IMREAD_COLOR)
+                if image is None:
+                    raise SystemExit(f"frame {k} missing in {folder}: save the match first")
+                yield SimFrame(image, i, scene.checkpoint if j == scene.hold - 1 else None)
+                k += 1
+
+    sim.frames = frames  # the loop draws nothing: it reads the saved frames
+    if args.ppm is not None:
+        ppm = args.ppm
+        vision.board3d.view_px_per_mm = lambda *_a, **_k: ppm  # looked up at each new pose
+    reuse = args.reuse == "on"
+    log = open(args.log, "w") if args.log else None  # noqa: SIM115 - closed below
+    read = DiceAdapter.read
+
+    def logged(self: DiceAdapter, frame: Any) -> Any:
+        obs = read(self, frame)
+        if log is not None:
+            conf = {k: round(v, 3) for k, v in obs.confidence.items()}
+            log.write(json.dumps({"items": obs.items, "conf": conf, "blocked": obs.blocked,
+                                  "ppm": self._reader.px_per_mm}, default=str) + "\n")
+        return obs
+
+    init = DiceAdapter.__init__
+    DiceAdapter.__init__ = lambda self, reuse_=reuse: init(self, reuse=reuse_)  # type: ignore[method-assign]
+    DiceAdapter.read = logged  # type: ignore[method-assign]
+    try:
+        res = run_match(sim)
+    finally:
+        DiceAdapter.read, DiceAdapter.__init__ = read, init  # type: ignore[method-assign]
+        if log is not None:
+            log.close()
+    print(f"seed {args.seed} ppm {args.ppm or 'auto'} reuse {args.reuse}: "
+          f"{res['moves_right']}/{res['moves']} right, {res['false_mismatches']} false mismatches, "
+          f"{res['missed_moves']} missed, {res['wrong_verdicts']} wrong, "
+          f"{res['seconds_per_move']} CPU s/move")
+    for f in res["failures"]:
+        print("  ", f)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=("save", "replay"))
+    ap.add_argument("seed", type=int)
+    ap.add_argument("dir")
+    ap.add_argument("--camera", default="3840x2160")
+    ap.add_argument("--height", type=float, default=850)
+    ap.add_argument("--tilt", type=float, default=30)
+    ap.add_argument("--light", default="normal")
+    ap.add_argument("--hands", action="store_true")
+    ap.add_argument("--ppm", type=float, default=None)
+    ap.add_argument("--reuse", choices=("on", "off"), default="on")
+    ap.add_argument("--log", default=None)
+    args = ap.parse_args()
+    (save if args.what == "save" else replay)(args)
+
+
+if __name__ == "__main__":
+    main()
