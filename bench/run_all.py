@@ -197,6 +197,13 @@ PREVIOUS_UP_TO = 11  # empty cells: past this the previous search takes minutes 
 GRID_SAMPLE = {"empty": 12, "positions": 50, "seed": 1}  # the worst case of issue 24's "< 1 s at 12 empty"
 
 
+def _cpu(fn: Any, *args: Any, **kwargs: Any) -> tuple[float, Any]:
+    """(CPU seconds, result) of one call."""
+    t = time.process_time()
+    result = fn(*args, **kwargs)
+    return time.process_time() - t, result
+
+
 def grid_sample(empty: int, positions: int, seed: int) -> dict[str, Any]:
     """`grid solve`'s exact margin (no time limit) on `positions` positions of bench/grid_solver.py's
     generator with `seed` (those of `bench/grid_ab.py --empty E --n N --seed S`): CPU s by quantile."""
@@ -208,9 +215,8 @@ def grid_sample(empty: int, positions: int, seed: int) -> dict[str, Any]:
     cpu, nodes, boards = [], [], []
     for _ in range(positions):
         state = position(rng, empty)
-        t = time.process_time()
-        result = grid_solver.solve(state)
-        cpu.append(time.process_time() - t)
+        seconds, result = _cpu(grid_solver.solve, state)
+        cpu.append(seconds)
         nodes.append(result.nodes)
         boards.append(" ".join(str(v) if v else "." for v in state.board))
     order = sorted(cpu)
@@ -238,14 +244,12 @@ def bench_grid(empties: list[int], positions: int, seconds: float, empty_limit: 
         cpu, nodes, base_cpu = [], [], []
         for _ in range(positions):
             state = position(rng, k)
-            t = time.process_time()
-            result = grid_solver.solve(state)
-            cpu.append(time.process_time() - t)
+            seconds, result = _cpu(grid_solver.solve, state)
+            cpu.append(seconds)
             nodes.append(result.nodes)
             if k <= PREVIOUS_UP_TO:
-                t = time.process_time()
-                base = grid_solver.solve_previous(state)
-                base_cpu.append(time.process_time() - t)
+                seconds, base = _cpu(grid_solver.solve_previous, state)
+                base_cpu.append(seconds)
                 assert base.value == result.value, (state.board, base.value, result.value)
         rows.append({"empty": k, "positions": positions, "median_cpu_s": statistics.median(cpu),
                      "max_cpu_s": max(cpu), "max_nodes": max(nodes),

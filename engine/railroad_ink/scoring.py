@@ -8,7 +8,8 @@ compiled with numba (engine/railroad_ink/jitscore.py) where the optional `fast` 
 Loading numba and the compiled scorer costs about as much CPU (0.4-0.9 s) as scoring some tens of
 thousands of sheets in pure Python, so a process switches only after JIT_AFTER sheets (a one-shot
 command never pays it); `compiled=True` switches at once (benchmarks, long jobs), `compiled=False` or the
-environment variable PURE_ENV=1 keep the pure scorer. Both give the same numbers on every sheet.
+environment variable HIGHWAY_REFEREE_PURE_SCORE=1 (PURE_ENV) keep the pure scorer. Both give the same
+numbers on every sheet.
 """
 
 from __future__ import annotations
@@ -110,10 +111,8 @@ def score_sheet(sheet: Sheet, longest: str = "trail", expansions: tuple[str, ...
         if lr < 0:
             lr = kind_longest(p, 4, longest)
     else:
-        exits = _STANDARD_SLOTS if sheet.exits is STANDARD_EXITS else exit_slots(sheet.exits)
         errors, crater_ends = errors_and_craters(p, craters)
-        counts = network_exit_counts(p, exits)
-        exit_points = sum([EXIT_POINTS[n] for n in counts])
+        counts, exit_points = _exit_points(p, sheet.exits)
         lh, lr = longest_routes(p, longest)
         centre = centre_squares(p)
     expansion = {"meteor": CRATER_END_POINTS * crater_ends} if expansions else {}
@@ -175,11 +174,16 @@ def _exit_masks(exits: tuple[tuple[int, int, str], ...]) -> tuple[int, ...]:
 _COUNTS: dict[int, tuple[tuple[int, ...], int]] = {}  # the compiled scorer's counts code -> counts, points
 
 
+def _exit_points(p: tuple[int, ...], exits: tuple[tuple[int, int, str], ...]) -> tuple[tuple[int, ...], int]:
+    """(exits per network, their points), counted in pure Python from the packed sides."""
+    counts = network_exit_counts(p, _STANDARD_SLOTS if exits is STANDARD_EXITS else exit_slots(exits))
+    return counts, sum([EXIT_POINTS[n] for n in counts])
+
+
 def _decode(code: int, p: tuple[int, ...], exits: tuple[tuple[int, int, str], ...]
             ) -> tuple[tuple[int, ...], int]:
     if code < 0:  # more than 12 exit heads: the pure count
-        counts = network_exit_counts(p, exit_slots(exits))
-        return counts, sum([EXIT_POINTS[n] for n in counts])
+        return _exit_points(p, exits)
     digits = []
     c = code
     while c:

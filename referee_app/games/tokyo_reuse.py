@@ -25,6 +25,8 @@ import cv2
 import numpy as np
 
 from referee_app.games.base import Observation
+from referee_app.games.tokyo_builds import BUILD_KEY
+from vision.beliefs import REST
 from vision.tiles.reuse import image_changed
 
 
@@ -87,8 +89,5 @@ def stands(last: Remembered | None, now: Remembered) -> bool:
     a, b = last.observation, now.observation
     if (a.items, a.blocked, a.warnings) != (b.items, b.blocked, b.warnings):
         return False
-    from referee_app.games.tokyo_builds import BUILD_KEY
-    from vision.beliefs import REST
-
     belief = b.beliefs.get(BUILD_KEY)
     return belief is None or max((v for k, v in belief.items() if k != REST), default=1.0) >= SURE
