@@ -202,3 +202,48 @@ def test_a_profile_of_other_dice_leaves_a_real_series_as_it_was(tmp_path: Path) 
     a, b = json.loads(plain.read_text()), json.loads(taught.read_text())
     assert a["n_labelled"] > 10 and b["matched"] == a["matched"]
     assert b["value_accuracy"] >= a["value_accuracy"]
+
+
+def _reads_on(report: dict, images: set[str]) -> list[tuple[int, int, float]]:
+    return [r for r, img in _reads_by_image(report) if img in images]
+
+
+def test_a_profile_that_learned_no_change_reads_every_die_as_the_default_reader(tmp_path: Path) -> None:
+    """The profile corrects the crop reader's own probabilities: with its learned change set to zero,
+    every die the guard lets it read keeps the default value and confidence (on main's code the
+    profile re-read each die on another box, so its confidences moved with nothing learned)."""
+    folder = folder_from_sample(tmp_path)
+    prof = tmp_path / "my-dice.json"
+    assert main(["teach", "dice", str(folder), "--first", "3", "--out", str(prof)]) == 0
+    data = json.loads(prof.read_text())
+    data["delta"] = np.zeros_like(np.asarray(data["delta"])).tolist()
+    data["keep"], data["near"] = 0.5, -1.0  # the default threshold; the guard lets it read every die
+    zero = tmp_path / "zero.json"
+    zero.write_text(json.dumps(data))
+    plain, taught = tmp_path / "plain.json", tmp_path / "taught.json"
+    assert main(["eval", "dice", str(folder), "--json", str(plain)]) == 0
+    assert main(["eval", "dice", str(folder), "--profile", str(zero), "--json", str(taught)]) == 0
+    with_zero = json.loads(taught.read_text())
+    scored = {row["image"] for row in with_zero["images"]}
+    before, after = _reads_on(json.loads(plain.read_text()), scored), _reads_on(with_zero, scored)
+    assert len(after) == len(before) > 5
+    assert [r[:2] for r in after] == [r[:2] for r in before]
+    assert np.allclose([r[2] for r in after], [r[2] for r in before], atol=2e-4)
+
+
+@pytest.mark.parametrize("version, readable", [(1, True), (2, True), (3, False)])
+def test_profile_versions_one_and_two_are_read_and_a_newer_one_is_refused(tmp_path: Path, capsys,
+                                                                         version: int,
+                                                                         readable: bool) -> None:
+    folder = folder_from_sample(tmp_path, n=4)
+    prof = tmp_path / "my-dice.json"
+    assert main(["teach", "dice", str(folder), "--first", "3", "--out", str(prof)]) == 0
+    data = json.loads(prof.read_text())
+    assert data["version"] == 2
+    data["version"] = version
+    prof.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["eval", "dice", str(folder), "--profile", str(prof)]) == (0 if readable else 2)
+    if not readable:
+        err = capsys.readouterr().err
+        assert "dice profile version 3; this referee reads versions 1, 2: teach it again" in err

@@ -208,10 +208,15 @@ class CropReader:
         """Per box: probability it is a die, its value 1..6, that value's share of the die mass, and the
         box re-framed on the die (`dedupe`: see `forward`)."""
         p, framed = self.forward(image, boxes, dedupe)
-        p_die = 1.0 - p[:, 0]
-        values = p[:, 1:].argmax(axis=1) + 1 if len(p) else np.zeros(0, np.int64)
-        vconf = p[np.arange(len(p)), values] / np.maximum(p_die, 1e-6) if len(p) else np.zeros(0)
-        return p_die.astype(np.float32), values.astype(np.int32), vconf.astype(np.float32), framed
+        return (*verdict(p), framed)
+
+
+def verdict(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(N, 7) class probabilities -> chance of a die, value 1..6 and that value's share of the die mass."""
+    p_die = 1.0 - p[:, 0]
+    values = p[:, 1:].argmax(axis=1) + 1 if len(p) else np.zeros(0, np.int64)
+    vconf = p[np.arange(len(p)), values] / np.maximum(p_die, 1e-6) if len(p) else np.zeros(0)
+    return p_die.astype(np.float32), values.astype(np.int32), vconf.astype(np.float32)
 
 
 def reframe(boxes: np.ndarray, pred: np.ndarray) -> np.ndarray:

@@ -3,18 +3,18 @@ how the crop reader's verdict is adapted with it (no torch: onnxruntime plus the
 expose the crop network's penultimate layer).
 
 What a profile holds (JSON, docs/formats/dice-profile.md):
-  - per taught face value, the mean of the crop network's embeddings of that value's dice (unit
-    vectors; the embedding is the pooled feature vector the network's last layer reads);
-  - per value, how near (cosine) its own taught dice lie to that prototype: a die read with the
-    profile must be at least that near to the prototype it is given, and clearly nearer to it than to
-    any other value's, or the default reading stands. A profile taught on other dice therefore rarely
-    applies at all, which is what keeps it from making a set it was not taught on worse;
+  - a change to the crop network's last layer (7 x D, fit on the taught proposals' embeddings): it is
+    added to the logits of the reader's own class probabilities, so where it is zero the reading is
+    exactly the default one;
+  - the guard: the taught proposals' embeddings (centred, unit length). A proposal is read with the
+    profile only when it lies within a cosine similarity `near` of one of them, so a profile taught
+    on other dice rarely applies at all, which keeps it from making a set it was not taught on worse;
   - the faces that carry a symbol instead of pips and what value they count as (from the labels'
     optional per-object "symbol");
-  - the set's colours (mean RGB per labelled colour name), used as the reader's palette;
+  - the set's colours (median RGB per labelled colour name), used as the reader's palette;
   - the crop network's acceptance threshold for this set ("keep"): a proposal the network doubts
-    (die probability below the default 0.5) is still taken when it is at least this sure and near a
-    taught prototype (dark tables, unusual dice).
+    (die probability below the default 0.5) is still taken when it is at least this sure after the
+    correction and near a taught die (dark tables, unusual dice).
 """
 
 from __future__ import annotations
@@ -27,11 +27,15 @@ from typing import Any
 import numpy as np
 
 from vision.jsonfile import read_json_object, write_json
-from vision.learned.crops import DEFAULT_CROP_MODEL, SCREEN, box_crops, dihedral_stack, softmax
+from vision.learned.crops import DEFAULT_CROP_MODEL, SCREEN, box_crops, dihedral_stack, softmax, verdict
 from vision.types import VisionError
 
 FORMAT = "highway-referee dice profile"
-VERSION = 1
+# 2: `delta` corrects the reader's own class probabilities (their logits) instead of replacing the
+# last layer for a second reading of another box. A version-1 file holds the same kind of change, fit
+# the old way, and is read as a correction too (it moves the reading the way it was taught to)
+VERSION = 2
+READS = (1, 2)
 VIEWS = 4  # turned copies whose embeddings are averaged (a die's value does not turn with its picture)
 # the guard: a die is read with the profile only when its centred embedding has a cosine similarity of
 # at least NEAR with some taught proposal. Set before measuring (docs/vision/dice.md); at 0.8 a profile
@@ -163,16 +167,18 @@ class DiceProfile:
         return self._net
 
     def read(self, image: np.ndarray, boxes: np.ndarray) -> Reading:
-        feats, _proba = self.net().embed(image, boxes)
-        return self.judge(feats)
+        """The profile's reading of boxes: the crop network's own (turned views) corrected."""
+        feats, proba = self.net().embed(image, boxes)
+        return self.judge(feats, proba)
 
-    def judge(self, feats: np.ndarray) -> Reading:
+    def judge(self, feats: np.ndarray, base: np.ndarray) -> Reading:
+        """`base` (N, 7): the crop network's class probabilities for these dice; the profile's reading
+        is them with the learned change added to their logits, so a change of zero reads as `base`."""
         n = len(feats)
         if not n:
             z = np.zeros(0, np.float32)
             return Reading(np.zeros(0, bool), np.zeros(0, bool), z, np.zeros(0, np.int32), z, z)
-        net = self.net()
-        proba = softmax(feats @ (net.weight + self.delta).T + net.bias)
+        proba = corrected(base, feats, self.delta)
         sim = (unit(feats - self.centre) @ self.exemplars.T).max(axis=1)
         applies = sim >= self.near
         values = proba[:, 1:].argmax(axis=1) + 1
@@ -182,16 +188,18 @@ class DiceProfile:
         return Reading(applies, applies & taught, p_die.astype(np.float32), values.astype(np.int32),
                        conf.astype(np.float32), sim.astype(np.float32))
 
-    def adapt(self, image: np.ndarray, xyxy: np.ndarray, p_die: np.ndarray, values: np.ndarray,
-              vconf: np.ndarray, default_keep: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The crop reader's verdict on proposals (die probability, value, confidence) adapted: near
-        taught dice, the adapted last layer decides whether it is a die (at the set's threshold) and,
-        for a value that was taught, which value; elsewhere the default verdict stands."""
+    def adapt(self, image: np.ndarray, xyxy: np.ndarray, proba: np.ndarray,
+              default_keep: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The crop reader's verdict on proposals (from its class probabilities `proba`: keep, value,
+        confidence) adapted: near taught dice, the corrected probabilities decide whether it is a die
+        (at the set's threshold) and, for a value that was taught, which value; elsewhere the default
+        verdict stands."""
+        p_die, values, vconf = verdict(proba)
         keep = p_die >= default_keep
-        values, vconf = values.copy(), vconf.copy()
         idx = np.flatnonzero(p_die >= min(SCREEN, default_keep))
         if len(idx):
-            r = self.read(image, xyxy[idx])
+            feats, _ = self.net().embed(image, xyxy[idx])
+            r = self.judge(feats, proba[idx])
             on = idx[r.applies]
             keep[on] = r.p_die[r.applies] >= self.keep
             val = idx[r.value_applies]
@@ -229,9 +237,10 @@ def load_profile(path: Path | str) -> DiceProfile:
     data = read_json_object(path, "dice profile")
     if data.get("format") != FORMAT:
         raise VisionError(f"{path}: not a dice profile (made by `highway-referee teach dice`)")
-    if data.get("version") != VERSION:
+    if data.get("version") not in READS:
         raise VisionError(f"{path}: dice profile version {data.get('version')!r}; this referee reads "
-                          f"version {VERSION}")
+                          f"versions {', '.join(map(str, READS))}: teach it again (`highway-referee "
+                          "teach dice`)")
     try:
         delta = np.asarray(data["delta"], np.float64)
         centre = np.asarray(data["centre"], np.float64)
@@ -256,26 +265,35 @@ def load_profile(path: Path | str) -> DiceProfile:
         raise VisionError(f"{path}: malformed dice profile: {exc}") from None
 
 
-def fit_delta(net: EmbeddingNet, feats: np.ndarray, labels: np.ndarray, ridge: float = RIDGE,
+def corrected(base: np.ndarray, feats: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """Class probabilities `base` with the last-layer change's logits `feats @ delta.T` added."""
+    return softmax(np.log(np.maximum(np.asarray(base, np.float64), 1e-9)) + feats @ delta.T)
+
+
+def fit_delta(feats: np.ndarray, labels: np.ndarray, base: np.ndarray, ridge: float = RIDGE,
               steps: int = STEPS) -> np.ndarray:
-    """The last-layer change: gradient descent on mean cross-entropy + ridge * |change|^2 (numpy)."""
+    """The last-layer change: gradient descent on the mean cross-entropy of the corrected `base`
+    probabilities + ridge * |change|^2 (numpy). Taught dice the network already reads surely move it
+    little: the change is what the set needs beyond the default reading."""
     y = np.eye(7)[labels]
     scale = max(float(np.mean(np.sum(feats ** 2, axis=1))), 1e-9)  # step size for the features' size
-    delta = np.zeros_like(net.weight)
+    delta = np.zeros((7, feats.shape[1]))
     for _ in range(steps):
-        p = softmax(feats @ (net.weight + delta).T + net.bias)
+        p = corrected(base, feats, delta)
         grad = (p - y).T @ feats / len(feats) + ridge * delta
         delta -= 0.5 * grad / scale
     return delta
 
 
-def fit_profile(net: EmbeddingNet, feats: np.ndarray, labels: np.ndarray, **meta: Any) -> DiceProfile:
-    """A profile from taught proposals: their embeddings and labels (0 not a die, 1..6)."""
+def fit_profile(net: EmbeddingNet, feats: np.ndarray, labels: np.ndarray, base: np.ndarray,
+                **meta: Any) -> DiceProfile:
+    """A profile from taught proposals: their embeddings, labels (0 not a die, 1..6) and the crop
+    network's class probabilities for them (what the profile corrects)."""
     labels = np.asarray(labels, np.int32)
     if not (labels > 0).any():
         raise VisionError("no die was found on the teaching photos, so there is nothing to learn")
     centre = feats.mean(axis=0)
-    profile = DiceProfile(delta=fit_delta(net, feats, labels), centre=centre,
+    profile = DiceProfile(delta=fit_delta(feats, labels, base), centre=centre,
                           exemplars=unit(feats - centre), exemplar_values=labels, **meta)
     profile._net = net
     return profile

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from vision.learned import scales
+from vision.learned.crops import verdict
 from vision.learned.scales import tile_windows
 from vision.learned.yolo import OnnxYolo, nms
 from vision.types import Detections, VisionError, check_image
@@ -165,25 +166,28 @@ class LearnedDiceReader:
 
     def _read_crops(self, image: np.ndarray, xyxy: np.ndarray, score: np.ndarray,
                     cls: np.ndarray) -> Detections:
-        p_die, values, vconf, xyxy = self.crops.read(image, xyxy, dedupe=CROPS_NMS)
+        proba, xyxy = self.crops.forward(image, xyxy, dedupe=CROPS_NMS)
+        p_die, values, vconf = verdict(proba)
         if self.profile is not None:
-            keep, values, vconf = self.profile.adapt(image, xyxy, p_die, values, vconf, self.keep)
+            keep, values, vconf = self.profile.adapt(image, xyxy, proba, self.keep)
         else:
             keep = p_die >= self.keep
         xyxy, p_die, values, vconf, cls = xyxy[keep], p_die[keep], values[keep], vconf[keep], cls[keep]
         # repeats of one die were already dropped by the crop reader (dedupe): only sort, surest first
         order = np.argsort(-p_die, kind="stable")
         xyxy, p_die, values, vconf, cls = xyxy[order], p_die[order], values[order], vconf[order], cls[order]
+        # the crop network's class probabilities ride along: teaching a profile corrects exactly them
         return Detections(xyxy=xyxy.astype(np.float32), confidence=p_die, values=values,
                           value_confidence=vconf, colors=self._colours(image, xyxy), kind="die",
-                          data={"class": cls.astype(np.int32)})
+                          data={"class": cls.astype(np.int32), "proba": proba[keep][order]})
 
     def _crop_read(self, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray,
                    seen_px: np.ndarray) -> scales.Read:
         """The proposals the crop network takes for dice, re-framed, with their size at the input."""
-        p_die, values, vconf, framed = self.crops.read(image, xyxy, dedupe=CROPS_NMS)
+        proba, framed = self.crops.forward(image, xyxy, dedupe=CROPS_NMS)
+        p_die, values, vconf = verdict(proba)
         if self.profile is not None:
-            keep, values, vconf = self.profile.adapt(image, framed, p_die, values, vconf, self.keep)
+            keep, values, vconf = self.profile.adapt(image, framed, proba, self.keep)
         else:
             keep = p_die >= self.keep
         return scales.Read(framed[keep].astype(np.float32), p_die[keep], values[keep], vconf[keep],

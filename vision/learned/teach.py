@@ -65,6 +65,7 @@ def teach_images(items: list[LabelledImage], images: list[np.ndarray], conventio
     net = EmbeddingNet(crop_model)
     feats: list[np.ndarray] = []
     labels_: list[np.ndarray] = []
+    bases: list[np.ndarray] = []
     symbols: dict[int, str] = {}
     colour_px: dict[str, list[np.ndarray]] = {}
     for item, image in zip(items, images, strict=True):
@@ -80,8 +81,10 @@ def teach_images(items: list[LabelledImage], images: list[np.ndarray], conventio
                 label[j] = 0
         used = sorted(label)
         if used:
-            f, _ = net.embed(image, det.xyxy[used])
+            f, own = net.embed(image, det.xyxy[used])
             feats.append(f)
+            # what the reader will correct at run time: its class probabilities for these proposals
+            bases.append(np.asarray(det.data["proba"])[used] if "proba" in det.data else own)
             labels_.append(np.array([label[j] for j in used], np.int32))
         for i, j in pairs:
             o = dice[i]
@@ -95,12 +98,12 @@ def teach_images(items: list[LabelledImage], images: list[np.ndarray], conventio
                           "nothing to learn (are the boxes in this folder's box_convention?)")
     colours = {n: [int(c) for c in np.median(np.stack(v), axis=0)] for n, v in sorted(colour_px.items())}
     path = Path(crop_model)
-    f = np.concatenate(feats)
-    profile = fit_profile(net, f, y, symbols=symbols, colours=colours, crop_model=path.name,
+    f, base = np.concatenate(feats), np.concatenate(bases)
+    profile = fit_profile(net, f, y, base, symbols=symbols, colours=colours, crop_model=path.name,
                           crop_model_sha256=file_sha256(path), feature=net.feature,
                           taught_on={"folder": folder,
                                      "photos": [it.image for it in items], "box_convention": convention})
-    p_die = profile.judge(f).p_die
+    p_die = profile.judge(f, base).p_die
     profile.keep = _choose_keep(list(p_die[y > 0]), list(p_die[y == 0]))
     return profile
 
