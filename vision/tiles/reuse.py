@@ -113,16 +113,16 @@ def changed_boxes(now: np.ndarray, last: np.ndarray, boxes: Mapping[str, Box]) -
     now_gray, last_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (now, last))
     shifts = cv2.integral(cv2.subtract(now_gray, last_gray, dtype=cv2.CV_16S))
     h, w = moved.shape
-    out: set[str] = set()
-    for name, (x0, y0, x1, y1) in boxes.items():
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-        area = max(1, (x1 - x0) * (y1 - y0))
-        if _box_sum(count, x0, y0, x1, y1) > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
-            out.add(name)
-            continue
-        if abs(_box_sum(shifts, x0, y0, x1, y1)) / area > BRIGHTNESS_STEP:
-            out.add(name)
-    return out
+    names = list(boxes)
+    xy = np.array([boxes[n] for n in names], np.int64).reshape(-1, 4)
+    x0, y0 = np.maximum(xy[:, 0], 0), np.maximum(xy[:, 1], 0)
+    x1, y1 = np.minimum(xy[:, 2], w), np.minimum(xy[:, 3], h)
+    area = np.maximum(1, (x1 - x0) * (y1 - y0))
+    # every box at once (a box's sums by four corners of the integral images; exact integers)
+    moved_px = _box_sums(count, x0, y0, x1, y1)
+    shift = np.abs(_box_sums(shifts, x0, y0, x1, y1)) / area
+    hit = (moved_px > np.maximum(MIN_CHANGED_PX, CHANGED_SHARE * area)) | (shift > BRIGHTNESS_STEP)
+    return {n for n, k in zip(names, hit, strict=True) if k}
 
 
 def image_changed(now: np.ndarray, last: np.ndarray | None, size: int = 32) -> bool:
@@ -152,5 +152,10 @@ def _grid_sums(integral: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarr
     return corners[1:, 1:] - corners[:-1, 1:] - corners[1:, :-1] + corners[:-1, :-1]
 
 
-def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
-    return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
+def _box_sums(integral: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
+              y1: np.ndarray) -> np.ndarray:
+    """Sums over the boxes [x0, x1) x [y0, y1) (arrays) of the image whose integral image is given."""
+    def at(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+        return integral[y, x].astype(np.int64)
+
+    return at(y1, x1) - at(y0, x1) - at(y1, x0) + at(y0, x0)
