@@ -54,6 +54,16 @@ def side_patch(src: np.ndarray, centre: np.ndarray, side: str, ppm: float) -> np
     return out.ravel()
 
 
+def centre_patch(src: np.ndarray, centre: np.ndarray, ppm: float) -> np.ndarray:
+    """CENTRE_SHAPE darkness round the square's centre (flattened) from `src`, the second image of
+    `smoothed`."""
+    rows, cols = CENTRE_SHAPE
+    step = 2 * CENTRE_HALF_MM / cols * ppm
+    start = centre - CENTRE_HALF_MM * ppm + step / 2
+    M = np.array([[step, 0, start[0]], [0, step, start[1]]], np.float64)
+    return cv2.warpAffine(src, M, (cols, rows), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP).ravel()
+
+
 def side_patches(src: np.ndarray, centres: np.ndarray, ppm: float) -> np.ndarray:
     """`side_patch` of each side (N, E, S, W in turn) of each square centred at `centres` (n, 2), as
     (4n, rows*cols) rows: one `cv2.remap` instead of 4n warps (the same values, see `_patches`)."""
