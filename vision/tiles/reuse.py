@@ -124,20 +124,19 @@ def changed_boxes(now: np.ndarray, last: np.ndarray, boxes: Mapping[str, Box]) -
     diff = cv2.absdiff(now, last)
     if not diff.any():
         return set()
-    b, g, r = cv2.split(diff)
-    moved = (cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8)
-    count = cv2.integral(moved)
-    now_gray, last_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (now, last))
-    shifts = cv2.integral(cv2.subtract(now_gray, last_gray, dtype=cv2.CV_16S))
+    # a pixel moved when any channel did: grey of the thresholded difference is then at least 29
+    # (one channel at 255), else 0. Fewer frame-sized temporaries than splitting the channels.
+    moved = cv2.cvtColor(cv2.threshold(diff, PIXEL_STEP, 255, cv2.THRESH_BINARY)[1], cv2.COLOR_BGR2GRAY)
+    moved = cv2.threshold(moved, 0, 1, cv2.THRESH_BINARY)[1]
     h, w = moved.shape
     names = list(boxes)
     xy = np.array([boxes[n] for n in names], np.int64).reshape(-1, 4)
     x0, y0 = np.maximum(xy[:, 0], 0), np.maximum(xy[:, 1], 0)
     x1, y1 = np.minimum(xy[:, 2], w), np.minimum(xy[:, 3], h)
     area = np.maximum(1, (x1 - x0) * (y1 - y0))
-    # every box at once (a box's sums by four corners of the integral images; exact integers)
-    moved_px = _box_sums(count, x0, y0, x1, y1)
-    shift = np.abs(_box_sums(shifts, x0, y0, x1, y1)) / area
+    moved_px = _box_sums(moved, x0, y0, x1, y1)
+    now_gray, last_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (now, last))
+    shift = np.abs(_box_sums(now_gray, x0, y0, x1, y1) - _box_sums(last_gray, x0, y0, x1, y1)) / area
     hit = (moved_px > np.maximum(MIN_CHANGED_PX, CHANGED_SHARE * area)) | (shift > BRIGHTNESS_STEP)
     return {n for n, k in zip(names, hit, strict=True) if k}
 
@@ -169,10 +168,19 @@ def _grid_sums(integral: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarr
     return corners[1:, 1:] - corners[:-1, 1:] - corners[1:, :-1] + corners[:-1, :-1]
 
 
-def _box_sums(integral: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
+def _box_sums(image: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
               y1: np.ndarray) -> np.ndarray:
-    """Sums over the boxes [x0, x1) x [y0, y1) (arrays) of the image whose integral image is given."""
-    def at(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-        return integral[y, x].astype(np.int64)
-
-    return at(y1, x1) - at(y0, x1) - at(y1, x0) + at(y0, x0)
+    """Exact sums of an 8-bit single-channel image over the boxes [x0, x1) x [y0, y1) (arrays; an
+    empty box sums to 0): per distinct row band, its column sums, then running sums along the row
+    (no frame-sized integral image: boxes here share a few bands)."""
+    out = np.zeros(len(x0), np.int64)
+    bands: dict[tuple[int, int], list[int]] = {}
+    for k in range(len(x0)):
+        if x1[k] > x0[k] and y1[k] > y0[k]:
+            bands.setdefault((int(y0[k]), int(y1[k])), []).append(k)
+    for (top, bottom), ks in bands.items():
+        cols = cv2.reduce(image[top:bottom], 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+        run = np.concatenate([[0], np.cumsum(cols, dtype=np.int64)])
+        idx = np.array(ks)
+        out[idx] = run[x1[idx]] - run[x0[idx]]
+    return out
