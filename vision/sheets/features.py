@@ -21,7 +21,10 @@ _DIRS = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
 
 def darkness(ratio: np.ndarray) -> np.ndarray:
     """Brightness relative to the paper -> 0 (paper) .. 1 (black), float32."""
-    return np.clip(1.0 - ratio, 0.0, 1.0).astype(np.float32)
+    if ratio.dtype != np.float32:
+        return np.clip(1.0 - ratio, 0.0, 1.0).astype(np.float32)
+    out = 1.0 - ratio  # float32 already: clipped in place, no second copy
+    return np.clip(out, 0.0, 1.0, out=out)
 
 
 def smoothed(dark: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray]:

@@ -97,15 +97,17 @@ def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.n
     # disc's rectangles (vision.morph): the same values again, 2-3x faster still
     paper8 = close_disc(gray8, int(round(7 * ppm)) | 1)
     paper = cv2.GaussianBlur(paper8.astype(np.float32), (0, 0), 2 * ppm)
-    ratio = gray / np.maximum(paper, 1.0)
+    # paper seen very dark (the sheet is in deep shadow or not there at all)
+    gone = (paper < 35).astype(np.uint8)
+    # (in place, on arrays of this call only: the same values with fewer frame-sized temporaries)
+    ratio = np.divide(gray, np.maximum(paper, 1.0, out=paper), out=gray)
     ink = ratio < 0.62
     # covered: large dark areas (wider than any stroke or station box) or strongly coloured areas
     dark = _open_wide(ink.astype(np.uint8), int(round(8.0 * ppm)) | 1)
     hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
-    coloured = ((hsv[..., 1] > 55) & (hsv[..., 2] > 40) & ~ink).astype(np.uint8)  # coloured pens are ink
+    coloured = cv2.inRange(hsv, (0, 56, 41), (255, 255, 255))  # saturation > 55 and value > 40 ...
+    coloured[ink] = 0  # ... and not ink: coloured pens are ink
     coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((int(3 * ppm), int(3 * ppm)), np.uint8))
-    # paper seen very dark (the sheet is in deep shadow or not there at all)
-    gone = (paper < 35).astype(np.uint8)
     covered = (dark | coloured | gone) > 0
     return ink, ratio, covered
 
