@@ -1,6 +1,6 @@
 """Every benchmark in one run, in CPU time, each beside its baseline measured in the same run.
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/run_all.py --json bench.json --docs docs/benchmarks
+    .venv/bin/python bench/run_all.py --json bench.json --docs docs/benchmarks
     .venv/bin/python bench/run_all.py --quick --json /tmp/quick.json     (tiny inputs, seconds)
     .venv/bin/python bench/run_all.py --skip readers,scripts --keep bench/results/latest.json \
         --json bench/results/latest.json --docs docs/benchmarks     (re-run two sections, keep the rest)
@@ -46,6 +46,12 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path[:0] = [str(ROOT), str(BENCH)]
+
+# As the app's command line does (referee_app/cli.py), before numpy is imported: the readers measured
+# in this process run the way the referee runs them. With BLAS worker threads the Railroad Ink sheet
+# reader's one larger matrix product (196 side strips) cost ~8 ms of CPU spinning instead of 0.3 ms.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 # Scripts run whole by the `scripts` section, with small inputs (full mode only).
 SCRIPTS: dict[str, list[str]] = {

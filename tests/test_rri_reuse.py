@@ -115,3 +115,62 @@ def test_the_same_picture_gets_the_last_answer_and_one_changed_pixel_does_not(mo
     second = shot(21, tuple(SECOND.items()))
     c = adapter.read(second)
     assert len(reads) == 3 and c.items == RailroadInkAdapter(reuse=False).read(second).items != a.items
+
+
+def _searches(monkeypatch) -> list[int]:
+    import vision.localise as localise
+
+    calls: list[int] = []
+    real = localise.detect_markers
+    monkeypatch.setattr(localise, "detect_markers", lambda image: calls.append(1) or real(image))
+    return calls
+
+
+def _shifted(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    m = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(image, m, image.shape[1::-1], flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_blurrier_or_sharper_frame_is_no_reason_to_search_the_markers(monkeypatch) -> None:
+    """A still table seen out of focus (then in focus again) keeps both calibrations without a
+    marker search, and reads as a fresh adapter reads that frame."""
+    searches = _searches(monkeypatch)
+    adapter = RailroadInkAdapter()
+    sharp = shot(21, tuple(SECOND.items()))
+    adapter.read(sharp)
+    assert len(searches) == 1
+    for frame in (cv2.GaussianBlur(sharp, (0, 0), 1.0), sharp.copy()):
+        frame[0, 0, 0] ^= 1  # never the very same picture
+        seen = adapter.read(frame)
+        assert len(searches) == 1
+        fresh = RailroadInkAdapter(reuse=False).read(frame)  # (searches, as a first frame does)
+        del searches[1:]
+        assert seen.items == fresh.items
+
+
+def test_a_table_moved_by_a_pixel_is_searched_again(monkeypatch) -> None:
+    """The kept calibrations are not used once the sheet and tray moved: the markers are searched
+    and the frame reads as a fresh adapter reads it."""
+    searches = _searches(monkeypatch)
+    adapter = RailroadInkAdapter()
+    first = shot(21, tuple(SECOND.items()))
+    adapter.read(first)
+    for dx, dy in ((1.0, 0.0), (1.0, 1.5)):
+        moved = _shifted(first, dx, dy)
+        before = len(searches)
+        seen = adapter.read(moved)
+        assert len(searches) == before + 1
+        assert seen.items == RailroadInkAdapter(reuse=False).read(moved).items
+
+
+def test_markers_still_up_to_blur_but_not_a_move() -> None:
+    from referee_app.games.railroad_ink import read_table
+    from vision.tiles.reuse import MARKER_BLUR_PX, STEADY_PX, markers_still
+
+    first = shot(21)
+    patches = read_table(first)[0].markers_seen
+    assert markers_still(cv2.GaussianBlur(first, (0, 0), 1.2), patches, blur_px=MARKER_BLUR_PX)
+    assert not markers_still(cv2.GaussianBlur(first, (0, 0), 1.2), patches)  # the plain rule searches
+    for angle in (0, 30, 45, 90):
+        dx, dy = STEADY_PX * np.cos(np.radians(angle)), STEADY_PX * np.sin(np.radians(angle))
+        assert not markers_still(_shifted(first, dx, dy), patches, blur_px=MARKER_BLUR_PX)

@@ -54,3 +54,22 @@ def test_classifiers_read_drawn_squares_even_with_blur_along_the_railway() -> No
             got, got_station, confs = classify_square(drawn_square(sides, station, blur, k), centre, PPM)
             assert (got, got_station) == (sides, station), (sides, station, blur, got, got_station)
             assert len(confs) == 5 and min(confs) > 0.5
+
+
+def test_all_patches_at_once_are_the_patches_one_by_one() -> None:
+    """`side_patches` / `centre_patches` (one remap) sample what `side_patch` / `centre_patch` (one
+    warp each) do: the same values at whole-pixel centres (the reader's: a square's corner plus half
+    its even side), and within float rounding anywhere, the view's edges included."""
+    from vision.sheets.features import SIDES, centre_patches, side_patches
+
+    rng = np.random.default_rng(8)
+    dark = cv2.GaussianBlur(rng.random((300, 260)).astype(np.float32), (0, 0), 2.0)
+    side_src, centre_src = smoothed(dark, PPM)
+    grid = np.array([[x + 35.0, y + 35.0] for y in range(0, 280, 70) for x in range(0, 260, 70)])
+    anywhere = rng.uniform(-20, 300, (25, 2))
+    for centres, tol in ((grid, 0.0), (grid + 0.5, 1e-5), (anywhere, 1e-5)):
+        want = np.stack([side_patch(side_src, c, s, PPM) for c in centres for s in SIDES])
+        assert np.allclose(side_patches(side_src, centres, PPM), want, rtol=0, atol=tol)
+        want = np.stack([centre_patch(centre_src, c, PPM) for c in centres])
+        assert np.allclose(centre_patches(centre_src, centres, PPM), want, rtol=0, atol=tol)
+    assert side_patches(side_src, np.zeros((0, 2)), PPM).shape == (0, SIDE_SHAPE[0] * SIDE_SHAPE[1])

@@ -62,3 +62,40 @@ def test_eval_sheets_on_the_shipped_sample(tmp_path: Path) -> None:
     assert report["squares"] > 50
     assert report["square_accuracy"] >= 0.9
     assert report["rounds_wrong"] <= 0.05 * report["rounds"]
+
+
+def test_ink_mask_gives_the_plain_formulas_values() -> None:
+    """`ink_mask` (disc closing by rectangles, in-place arithmetic, one colour range) returns what
+    the plain formulas give, on the bundled recording's sheet views (a hand over the sheet in one)."""
+    import cv2
+
+    from referee_app.demo import bundled_demos
+    from referee_app.games.railroad_ink import read_table
+    from vision.sheets.features import darkness
+    from vision.sheets.reader import _open_wide, ink_mask
+
+    def plain(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        gray8 = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+        k = int(round(7 * ppm)) | 1
+        paper8 = cv2.morphologyEx(gray8, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        paper = cv2.GaussianBlur(paper8.astype(np.float32), (0, 0), 2 * ppm)
+        ratio = gray8.astype(np.float32) / np.maximum(paper, 1.0)
+        ink = ratio < 0.62
+        dark = _open_wide(ink.astype(np.uint8), int(round(8.0 * ppm)) | 1)
+        hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
+        coloured = ((hsv[..., 1] > 55) & (hsv[..., 2] > 40) & ~ink).astype(np.uint8)
+        coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((int(3 * ppm), int(3 * ppm)), np.uint8))
+        return ink, ratio, (dark | coloured | (paper < 35).astype(np.uint8)) > 0
+
+    demo = next(d for d in bundled_demos() if d.game == "railroad-ink")
+    checked = 0
+    for entry in demo.manifest["frames"][::3]:
+        reading, _ = read_table(cv2.imread(str(demo.folder / entry["file"])))
+        if reading is None:
+            continue
+        view = reading.sheet_seen.view
+        got, want = ink_mask(view.image, view.px_per_mm), plain(view.image, view.px_per_mm)
+        assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
+        assert np.array_equal(darkness(got[1]), np.clip(1.0 - want[1], 0.0, 1.0).astype(np.float32))
+        checked += 1
+    assert checked >= 8

@@ -23,8 +23,9 @@ import cv2
 import numpy as np
 
 from vision.localise import Calibration
+from vision.morph import close_disc, open_disc
 from vision.sheets import geometry as g
-from vision.sheets.features import SIDES, centre_patch, darkness, side_patch, smoothed
+from vision.sheets.features import SIDES, centre_patches, darkness, side_patches, smoothed
 from vision.tiles.mlp import MLP
 from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.tiles.reuse import changed_regions
@@ -92,19 +93,21 @@ def ink_mask(view: np.ndarray, ppm: float) -> tuple[np.ndarray, np.ndarray, np.n
     """(pen ink mask, brightness relative to the paper, covered mask) of the top view."""
     gray8 = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
     gray = gray8.astype(np.float32)
-    k = int(round(7 * ppm)) | 1
-    # closed on the 8-bit image: the same values (a closing only picks among them), 4x faster
-    paper8 = cv2.morphologyEx(gray8, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # closed on the 8-bit image: the same values (a closing only picks among them), 4x faster; by a
+    # disc's rectangles (vision.morph): the same values again, 2-3x faster still
+    paper8 = close_disc(gray8, int(round(7 * ppm)) | 1)
     paper = cv2.GaussianBlur(paper8.astype(np.float32), (0, 0), 2 * ppm)
-    ratio = gray / np.maximum(paper, 1.0)
+    # paper seen very dark (the sheet is in deep shadow or not there at all)
+    gone = (paper < 35).astype(np.uint8)
+    # (in place, on arrays of this call only: the same values with fewer frame-sized temporaries)
+    ratio = np.divide(gray, np.maximum(paper, 1.0, out=paper), out=gray)
     ink = ratio < 0.62
     # covered: large dark areas (wider than any stroke or station box) or strongly coloured areas
     dark = _open_wide(ink.astype(np.uint8), int(round(8.0 * ppm)) | 1)
     hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
-    coloured = ((hsv[..., 1] > 55) & (hsv[..., 2] > 40) & ~ink).astype(np.uint8)  # coloured pens are ink
+    coloured = cv2.inRange(hsv, (0, 56, 41), (255, 255, 255))  # saturation > 55 and value > 40 ...
+    coloured[ink] = 0  # ... and not ink: coloured pens are ink
     coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((int(3 * ppm), int(3 * ppm)), np.uint8))
-    # paper seen very dark (the sheet is in deep shadow or not there at all)
-    gone = (paper < 35).astype(np.uint8)
     covered = (dark | coloured | gone) > 0
     return ink, ratio, covered
 
@@ -113,10 +116,9 @@ def _open_wide(mask: np.ndarray, size: int) -> np.ndarray:
     """Opening of a 0/1 mask by a `size` disc. Most frames have nothing that wide: the erosion by the
     largest square inside the disc, which is fast and keeps at least what the disc's erosion keeps,
     is then empty, and so is the opening."""
-    disc = _disc(size)
     if not cv2.erode(mask, np.ones((_inner_square(size),) * 2, np.uint8)).any():
         return np.zeros_like(mask)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+    return open_disc(mask, size)
 
 
 @cache
@@ -142,12 +144,9 @@ def classify_squares(
     if not centres:
         return []
     side_src, centre_src = smoothed(dark, ppm)
-    sides = (
-        side_model()
-        .predict_proba(np.stack([side_patch(side_src, c, s, ppm) for c in centres for s in SIDES]))
-        .reshape(len(centres), len(SIDES), -1)
-    )
-    station = station_model().predict_proba(np.stack([centre_patch(centre_src, c, ppm) for c in centres]))
+    at = np.asarray(centres, np.float64)
+    sides = side_model().predict_proba(side_patches(side_src, at, ppm)).reshape(len(centres), len(SIDES), -1)
+    station = station_model().predict_proba(centre_patches(centre_src, at, ppm))
     labels = side_model().labels
     return [
         (

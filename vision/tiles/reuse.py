@@ -23,6 +23,12 @@ MIN_CHANGED_PX = 4  # ... and never fewer than this many (a tiny region is not f
 BRIGHTNESS_STEP = 4.0  # mean grey-level shift of a region above which the light changed there
 HOMOGRAPHY_TOL = 1e-6  # relative change of the view's warp above which the board moved
 STEADY_PX = 0.75  # a sheet found again this close to where it was (image px) has not moved
+# `markers_still(blur_px=...)`: blurred by this sigma, a black-and-white marker edge moved by 0.75 px
+# still moves 34-41 grey levels (over PIXEL_STEP; 0.5 px: 23-28) while the blur of most defocused or
+# shaken frames and the sensor noise stay at 5-11 (the bundled Railroad Ink recording against its
+# first frame; strong motion blur: 35-57, searched). A marker moved less than STEADY_PX, where
+# `steady` keeps the calibration anyway.
+MARKER_BLUR_PX = 1.5
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in top-view pixels, end exclusive
 
@@ -50,17 +56,25 @@ def steady(found: Calibration, last: Calibration | None, tol_px: float = STEADY_
     return last if moved <= tol_px else found
 
 
-def patch_changed(now: np.ndarray, last: np.ndarray) -> bool:
-    """Whether one BGR patch differs from the last frame's by the rule `changed_regions` applies."""
+def patch_changed(now: np.ndarray, last: np.ndarray, blur_px: float = 0.0) -> bool:
+    """Whether one BGR patch differs from the last frame's by the rule `changed_regions` applies;
+    with `blur_px`, only when both patches blurred by that sigma differ too (see `markers_still`)."""
     if now.shape != last.shape:
         return True
+    if blur_px > 0:  # unchanged as they are, or blurred
+        return patch_changed(now, last) and patch_changed(
+            cv2.GaussianBlur(now, (0, 0), blur_px), cv2.GaussianBlur(last, (0, 0), blur_px))
     diff = cv2.absdiff(now, last)
     if not diff.any():
         return False
-    moved = int(np.count_nonzero(diff.reshape(-1, 3).max(axis=1) > PIXEL_STEP))
+    # (the largest channel difference per pixel, by OpenCV: numpy's per-axis max costs ~10x more on
+    # these small patches)
+    most = cv2.reduce(diff.reshape(-1, 3), 1, cv2.REDUCE_MAX)
+    moved = int(np.count_nonzero(most > PIXEL_STEP))
     if moved > max(MIN_CHANGED_PX, CHANGED_SHARE * now.shape[0] * now.shape[1]):
         return True
-    shift = float(now.mean(axis=2).mean() - last.mean(axis=2).mean())
+    # mean brightness shift over the pixels and channels, from exact integer sums
+    shift = (int(now.sum(dtype=np.int64)) - int(last.sum(dtype=np.int64))) / now.size
     return abs(shift) > BRIGHTNESS_STEP
 
 
@@ -82,14 +96,17 @@ def marker_patches(image: np.ndarray, cal: Calibration, pad_px: int = 4) -> list
 
 
 def markers_still(image: np.ndarray, patches: list[tuple[Box, np.ndarray]], spare: int = 0,
-                  at_least: int = 3) -> bool:
+                  at_least: int = 3, blur_px: float = 0.0) -> bool:
     """Whether the marker patches of the last search look the same in `image` (the sheet has not
     moved, so its last calibration holds without searching for markers): all of them, or all but
     `spare` when at least `at_least` do. A board that moved moves all its markers, while a hand over
-    one corner covers only that one, so `spare=1` spares a search whenever a hand covers a marker."""
+    one corner covers only that one, so `spare=1` spares a search whenever a hand covers a marker.
+    `blur_px` (a sigma, pixels) compares the patches blurred: a frame that is only sharper or blurrier
+    than the last (focus, a shake of the camera) then still counts as still, while a marker moved
+    by half a pixel does not (MARKER_BLUR_PX)."""
     if not patches:
         return False
-    still = sum(not patch_changed(image[y0:y1, x0:x1], last) for (x0, y0, x1, y1), last in patches)
+    still = sum(not patch_changed(image[y0:y1, x0:x1], last, blur_px) for (x0, y0, x1, y1), last in patches)
     return still == len(patches) or (spare > 0 and still >= max(at_least, len(patches) - spare))
 
 
@@ -107,22 +124,21 @@ def changed_boxes(now: np.ndarray, last: np.ndarray, boxes: Mapping[str, Box]) -
     diff = cv2.absdiff(now, last)
     if not diff.any():
         return set()
-    b, g, r = cv2.split(diff)
-    moved = (cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8)
-    count = cv2.integral(moved)
-    now_gray, last_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (now, last))
-    shifts = cv2.integral(cv2.subtract(now_gray, last_gray, dtype=cv2.CV_16S))
+    # a pixel moved when any channel did: grey of the thresholded difference is then at least 29
+    # (one channel at 255), else 0. Fewer frame-sized temporaries than splitting the channels.
+    moved = cv2.cvtColor(cv2.threshold(diff, PIXEL_STEP, 255, cv2.THRESH_BINARY)[1], cv2.COLOR_BGR2GRAY)
+    moved = cv2.threshold(moved, 0, 1, cv2.THRESH_BINARY)[1]
     h, w = moved.shape
-    out: set[str] = set()
-    for name, (x0, y0, x1, y1) in boxes.items():
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-        area = max(1, (x1 - x0) * (y1 - y0))
-        if _box_sum(count, x0, y0, x1, y1) > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
-            out.add(name)
-            continue
-        if abs(_box_sum(shifts, x0, y0, x1, y1)) / area > BRIGHTNESS_STEP:
-            out.add(name)
-    return out
+    names = list(boxes)
+    xy = np.array([boxes[n] for n in names], np.int64).reshape(-1, 4)
+    x0, y0 = np.maximum(xy[:, 0], 0), np.maximum(xy[:, 1], 0)
+    x1, y1 = np.minimum(xy[:, 2], w), np.minimum(xy[:, 3], h)
+    area = np.maximum(1, (x1 - x0) * (y1 - y0))
+    moved_px = _box_sums(moved, x0, y0, x1, y1)
+    now_gray, last_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (now, last))
+    shift = np.abs(_box_sums(now_gray, x0, y0, x1, y1) - _box_sums(last_gray, x0, y0, x1, y1)) / area
+    hit = (moved_px > np.maximum(MIN_CHANGED_PX, CHANGED_SHARE * area)) | (shift > BRIGHTNESS_STEP)
+    return {n for n, k in zip(names, hit, strict=True) if k}
 
 
 def image_changed(now: np.ndarray, last: np.ndarray | None, size: int = 32) -> bool:
@@ -152,5 +168,19 @@ def _grid_sums(integral: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarr
     return corners[1:, 1:] - corners[:-1, 1:] - corners[1:, :-1] + corners[:-1, :-1]
 
 
-def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
-    return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
+def _box_sums(image: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray,
+              y1: np.ndarray) -> np.ndarray:
+    """Exact sums of an 8-bit single-channel image over the boxes [x0, x1) x [y0, y1) (arrays; an
+    empty box sums to 0): per distinct row band, its column sums, then running sums along the row
+    (no frame-sized integral image: boxes here share a few bands)."""
+    out = np.zeros(len(x0), np.int64)
+    bands: dict[tuple[int, int], list[int]] = {}
+    for k in range(len(x0)):
+        if x1[k] > x0[k] and y1[k] > y0[k]:
+            bands.setdefault((int(y0[k]), int(y1[k])), []).append(k)
+    for (top, bottom), ks in bands.items():
+        cols = cv2.reduce(image[top:bottom], 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+        run = np.concatenate([[0], np.cumsum(cols, dtype=np.int64)])
+        idx = np.array(ks)
+        out[idx] = run[x1[idx]] - run[x0[idx]]
+    return out
