@@ -181,3 +181,16 @@ def test_the_recording_reads_the_same_with_and_without_the_same_picture_shortcut
     monkeypatch.setattr(zones_reuse, "same_picture", lambda a, b: False)
     assert run() == fast
     assert any(items for items, *_ in fast)
+
+
+def test_a_frame_drawn_into_after_it_was_recorded_is_not_the_same_picture() -> None:
+    """The watch keeps its own copy of the last picture: a caller that draws into its frame (or a
+    camera that refills one buffer) must not make a changed picture look like the one recorded."""
+    image = np.full((100, 100, 3), 128, np.uint8)
+    boxes = {"a": (0, 0, 100, 100)}
+    watch, key = ZoneWatch(), (object(),)
+    from vision.zones import ZoneReading
+
+    watch.record(image, key, boxes, None, {}, ZoneReading({"a": []}))
+    image[40:60, 40:60] = 250  # the same array, a die drawn in
+    assert watch.plan(image, key)[0] == {"a"}

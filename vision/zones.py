@@ -157,6 +157,14 @@ class ZoneDiceReader:
                     out.unreadable[z.name] = keep.unreadable[z.name]
                 continue
             if on_faces is not None and not z.many:
+                if _surely(self._near_ncc["faces"].get(z.name), SURELY_EMPTY_NCC):
+                    # _read_cell_on_faces's first test, decided by the batch's value alone (most cells)
+                    out.dice[z.name] = []
+                    if _surely(self._near_ncc["sheet"].get(z.name), SURELY_EMPTY_NCC):
+                        self._pending.append((self._window(z, 3.0), obs))  # _refresh_if_clean's refresh
+                    else:
+                        self._refresh_if_clean(z, obs)
+                    continue
                 self._read_cell_on_faces(z, faces, *on_faces, obs, out)
                 continue
             # a die's top face may stand a little off its zone in perspective: look a few mm around
@@ -954,6 +962,11 @@ def _at_least(near: float | None, a: np.ndarray, b: np.ndarray, level: float) ->
     if near is not None and abs(near - level) > NCC_GUARD:  # False for NaN
         return near >= level
     return _ncc(a, b) >= level
+
+
+def _surely(near: float | None, level: float) -> bool:
+    """`_at_least(near, ..., level)` known True from `near` alone (further than NCC_GUARD above)."""
+    return near is not None and near - level > NCC_GUARD  # False for NaN
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:

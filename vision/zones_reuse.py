@@ -152,9 +152,9 @@ class ZoneWatch:
         self.key: Any = None
         self.boxes: dict[str, Box] = {}
         self.seen: dict[str, _Seen] = {}
-        # the image last recorded (a frame is not changed in place once handed over): every zone's
-        # pixels were read from it or compared with it as unchanged, so the very same picture again
-        # (a recording holding a scene) changed no zone, without comparing 128 boxes
+        # a copy of the image last recorded: every zone's pixels were read from it or compared with it
+        # as unchanged, so the very same picture again (a recording holding a scene) changed no zone,
+        # without comparing 128 boxes. A copy, in a kept buffer: a caller may draw into its frame
         self.last: np.ndarray | None = None
 
     def same(self, key: Any) -> bool:
@@ -207,7 +207,10 @@ class ZoneWatch:
         fresh = todo is None or not self.seen or not self.same(key)
         if fresh:
             self.key, self.boxes, self.seen = key, boxes, {}
-        self.last = image  # after `plan(image)` (or fresh): each zone read from it or compared with it
+        # after `plan(image)` (or fresh): each zone read from it or compared with it
+        if self.last is None or self.last.shape != image.shape or self.last.dtype != image.dtype:
+            self.last = np.empty_like(image)
+        np.copyto(self.last, image)
         for name in (self.boxes if fresh else todo or ()):
             x0, y0, x1, y1 = self.boxes[name]
             entry = _Seen(image[y0:y1, x0:x1].copy(), reading.dice.get(name), reading.unreadable.get(name))
