@@ -53,17 +53,3 @@ def test_the_dice_road_reads_the_same_with_and_without_the_memo(monkeypatch: pyt
     assert seen[zones.CROP_MEMO] == seen[0]
     assert any(items for items, *_ in seen[0])  # dice were read at all
 
-
-def test_prep_in_opencv_is_numpy_s_arithmetic_bit_for_bit() -> None:
-    import cv2
-
-    rng = np.random.default_rng(3)
-    bgr = cv2.GaussianBlur(rng.integers(0, 256, (150, 230, 3), dtype=np.uint8), (0, 0), 2.0)
-    for px in (2.0, 3.0):
-        g = cv2.GaussianBlur(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.4 * px)
-        win = 2 * round(10 * px) + 1
-        mean = cv2.blur(g, (win, win))
-        sq = cv2.blur(g * g, (win, win))
-        numpy_way = (g - mean) / np.maximum(np.sqrt(np.maximum(sq - mean * mean, 1.0)), 12.0)
-        got = zones._prep(bgr, px)
-        assert got.dtype == np.float32 and np.array_equal(got.view(np.uint32), numpy_way.view(np.uint32))

@@ -137,7 +137,7 @@ class ZoneDiceReader:
                 self.reference[inside] = obs[inside]
             self._learned = True
             return ZoneReading({z.name: [] for z in self.zones})
-        on_faces = self._faces_prep(faces, roi)
+        on_faces = self._faces_prep(faces, obs, roi)
         self._pending = []
         self._near_ncc = {}
         if on_faces is not None:
@@ -157,6 +157,14 @@ class ZoneDiceReader:
                     out.unreadable[z.name] = keep.unreadable[z.name]
                 continue
             if on_faces is not None and not z.many:
+                if _surely(self._near_ncc["faces"].get(z.name), SURELY_EMPTY_NCC):
+                    # _read_cell_on_faces's first test, decided by the batch's value alone (most cells)
+                    out.dice[z.name] = []
+                    if _surely(self._near_ncc["sheet"].get(z.name), SURELY_EMPTY_NCC):
+                        self._pending.append((self._window(z, 3.0), obs))  # _refresh_if_clean's refresh
+                    else:
+                        self._refresh_if_clean(z, obs)
+                    continue
                 self._read_cell_on_faces(z, faces, *on_faces, obs, out)
                 continue
             # a die's top face may stand a little off its zone in perspective: look a few mm around
@@ -314,15 +322,20 @@ class ZoneDiceReader:
         take = free & ~new
         self.reference[take] = obs[take]
 
-    def _faces_prep(self, faces: FaceView | None,
+    def _faces_prep(self, faces: FaceView | None, sheet_obs: np.ndarray,
                     roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray] | None:
-        """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`)."""
+        """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`).
+        Both are the sheet view's (`sheet_obs`, `reference`) brought onto the top-face view by the
+        same warp: the two views are one camera image on two parallel planes, so normalising the
+        sheet view once and warping it costs a warp instead of a second `_prep`, and the frame and
+        the empty sheet it is compared with there are resampled alike."""
         if faces is None:
             return None
         h, w = faces.image.shape[:2]
-        ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                       roi, borderMode=cv2.BORDER_REPLICATE)
-        return _prep_roi(faces.image, self.px, roi), ref
+        flags, border = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, cv2.BORDER_REPLICATE
+        ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
+        obs = warp_roi(sheet_obs, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
+        return obs, ref
 
     def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
                             sheet_obs: np.ndarray, out: ZoneReading) -> None:
@@ -803,16 +816,21 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     return count, 0.55 + 0.4 * regular, pts[sorted(group)].mean(axis=0).astype(np.float64)
 
 
-ROI_PAD_MM = 12.0  # _prep's reach (its 20 mm region and blur): a view prepared on a part is exact this far in
+ROI_PAD_MM = 16.0  # _prep's reach (its blur, blocks, 22 mm region and interpolation, 15.5 mm at most at
+# any resolution): a view prepared on a part is the whole view's prepared this far in
 
 
 def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] | None) -> np.ndarray:
-    """`_prep` of the view, or only of its `roi` (the rest zero)."""
+    """`_prep` of the view, or only of its `roi` (the rest zero). The part prepared starts on the
+    whole view's grid of `_prep`'s blocks, so away from its edges its values are the whole view's."""
     if roi is None:
         return _prep(bgr, px_per_mm)
+    f = _prep_block(px_per_mm)[0]
     x0, y0, x1, y1 = roi
+    x0, y0 = -(-x0 // f) * f, -(-y0 // f) * f  # up to the block grid: the strip left is within the pad
     out = np.zeros(bgr.shape[:2], np.float32)
-    out[y0:y1, x0:x1] = _prep(bgr[y0:y1, x0:x1], px_per_mm)
+    if x1 > x0 and y1 > y0:
+        out[y0:y1, x0:x1] = _prep(bgr[y0:y1, x0:x1], px_per_mm)
     return out
 
 
@@ -846,29 +864,47 @@ def _changed_mask(obs: np.ndarray, reference: np.ndarray,
     return out
 
 
+def _prep_block(px_per_mm: float) -> tuple[int, int]:
+    """`_prep`'s block (px, about 2 mm) and its region in blocks (odd: about 22 mm)."""
+    f = max(1, round(2.0 * px_per_mm))
+    return f, 2 * round(10.0 * px_per_mm / f) + 1
+
+
 def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
     """Grey, slightly blurred, normalised per image region so light gain/offset cancel. The blur and
-    the region are fixed in mm (0.4 mm, 20 mm), so any view resolution sees the same."""
+    the region are fixed in mm (0.4 mm, about 22 mm), so any view resolution sees the same. `bgr`: a
+    colour view, or one already grey (uint8).
+
+    The region's mean and spread are smooth over millimetres, so they are computed on ~2 mm blocks
+    (the view's block means, a box filter over 11 blocks) and brought back to the view's pixels by
+    bilinear interpolation: the two region passes over every pixel (float box filters with double
+    sums, most of this function's time) become passes over 1/16 of them."""
     h, w = bgr.shape[:2]
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY, dst=_scratch("grey", (h, w), np.uint8))
+    if bgr.ndim == 2:
+        grey = bgr
+    else:
+        grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY, dst=_scratch("grey", (h, w), np.uint8))
     g0 = _scratch("g0", (h, w), np.float32)
     np.copyto(g0, grey)  # the uint8 levels as float32 (exact)
     g = cv2.GaussianBlur(g0, (0, 0), 0.4 * px_per_mm, dst=_scratch("g", (h, w), np.float32))
-    win = 2 * round(10 * px_per_mm) + 1
-    mean = cv2.blur(g, (win, win), dst=_scratch("mean", (h, w), np.float32))
-    # (g - mean) / max(sqrt(max(E[g²] - mean², 1)), 12) in OpenCV's element-wise operations: the same
-    # IEEE float32 operations as NumPy's (bit for bit, tests/test_crop_memo.py), into this thread's
-    # kept buffers: a fresh array of the whole view costs its page faults (about as much as the
-    # arithmetic), twice per frame read
-    gg = cv2.multiply(g, g, dst=_scratch("gg", (h, w), np.float32))
-    sq = cv2.blur(gg, (win, win), dst=g0)  # g0 is free
-    mm = cv2.multiply(mean, mean, dst=gg)  # so is gg
-    cv2.subtract(sq, mm, dst=sq)
-    cv2.max(sq, 1.0, dst=sq)
-    cv2.sqrt(sq, dst=sq)
-    cv2.max(sq, 12.0, dst=sq)
+    f, k = _prep_block(px_per_mm)
+    sh, sw = -(-h // f), -(-w // f)
+    gp = g
+    if (sh * f, sw * f) != (h, w):  # the last blocks filled by reflection, as the box filter's border
+        gp = cv2.copyMakeBorder(g, 0, sh * f - h, 0, sw * f - w, cv2.BORDER_REFLECT_101)
+    mean = cv2.blur(cv2.resize(gp, (sw, sh), interpolation=cv2.INTER_AREA), (k, k))
+    gg = cv2.multiply(gp, gp, dst=g0 if gp is g else None)  # g0 is free
+    sq = cv2.blur(cv2.resize(gg, (sw, sh), interpolation=cv2.INTER_AREA), (k, k))
+    # max(sqrt(max(E[g²] - mean², 1)), 12) on the blocks
+    sd = np.maximum(np.sqrt(np.maximum(sq - mean * mean, np.float32(1.0))), np.float32(12.0))
+    if f > 1:  # into kept buffers: a fresh array of the view costs its page faults
+        size = (sh * f, sw * f)
+        mean = cv2.resize(mean, size[::-1], dst=_scratch("mean", size, np.float32),
+                          interpolation=cv2.INTER_LINEAR)[:h, :w]
+        sd = cv2.resize(sd, size[::-1], dst=_scratch("sd", size, np.float32),
+                        interpolation=cv2.INTER_LINEAR)[:h, :w]
     out = cv2.subtract(g, mean)  # a fresh array: the caller keeps it
-    return cv2.divide(out, sq, dst=out)
+    return cv2.divide(out, sd, dst=out)
 
 
 _SCRATCH = threading.local()  # per thread: two referee loops may prepare views at once
@@ -906,12 +942,15 @@ def _nccs(a_view: np.ndarray, b_view: np.ndarray,
         boxes = [windows[n] for n in names]
         a = np.stack([a_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1)
         b = np.stack([b_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1)
-        a, b, size = a.astype(np.float64), b.astype(np.float64), a.shape[1]
-        # centred sums from plain ones: in float64 the cancellation costs nothing near _ncc's precision
-        sa, sb = a.sum(axis=1), b.sum(axis=1)
-        num = np.einsum("ni,ni->n", a, b) - sa * sb / size
-        den = np.sqrt((np.einsum("ni,ni->n", a, a) - sa * sa / size)
-                      * (np.einsum("ni,ni->n", b, b) - sb * sb / size))
+        size = a.shape[1]
+        # centred sums from plain ones, summed in float64: the cancellation costs nothing near _ncc's
+        # precision; the products are float32's (each off by at most 2^-24 of itself, so the
+        # correlation by about 1e-7: far inside NCC_GUARD), half the work of converting the windows
+        f64 = np.float64
+        sa, sb = a.sum(axis=1, dtype=f64), b.sum(axis=1, dtype=f64)
+        num = (a * b).sum(axis=1, dtype=f64) - sa * sb / size
+        den = np.sqrt(((a * a).sum(axis=1, dtype=f64) - sa * sa / size)
+                      * ((b * b).sum(axis=1, dtype=f64) - sb * sb / size))
         for name, n, d in zip(names, num, den, strict=True):
             out[name] = float(n / d) if d > 1e-3 else float("nan")
     return out
@@ -923,6 +962,11 @@ def _at_least(near: float | None, a: np.ndarray, b: np.ndarray, level: float) ->
     if near is not None and abs(near - level) > NCC_GUARD:  # False for NaN
         return near >= level
     return _ncc(a, b) >= level
+
+
+def _surely(near: float | None, level: float) -> bool:
+    """`_at_least(near, ..., level)` known True from `near` alone (further than NCC_GUARD above)."""
+    return near is not None and near - level > NCC_GUARD  # False for NaN
 
 
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:

@@ -152,6 +152,10 @@ class ZoneWatch:
         self.key: Any = None
         self.boxes: dict[str, Box] = {}
         self.seen: dict[str, _Seen] = {}
+        # a copy of the image last recorded: every zone's pixels were read from it or compared with it
+        # as unchanged, so the very same picture again (a recording holding a scene) changed no zone,
+        # without comparing 128 boxes. A copy, in a kept buffer: a caller may draw into its frame
+        self.last: np.ndarray | None = None
 
     def same(self, key: Any) -> bool:
         last = self.key
@@ -165,10 +169,11 @@ class ZoneWatch:
         if not self.seen or not self.same(key) or not self.boxes:
             return None, {}
         moved = set()
-        for name, (x0, y0, x1, y1) in self.boxes.items():
-            entry = self.seen.get(name)
-            if entry is None or box_changed(image[y0:y1, x0:x1], entry.pixels):
-                moved.add(name)
+        if not same_picture(image, self.last):
+            for name, (x0, y0, x1, y1) in self.boxes.items():
+                entry = self.seen.get(name)
+                if entry is None or box_changed(image[y0:y1, x0:x1], entry.pixels):
+                    moved.add(name)
         todo, source = set(moved), {}
         for name in self.boxes.keys() - moved:
             entry = self.seen[name]
@@ -202,6 +207,10 @@ class ZoneWatch:
         fresh = todo is None or not self.seen or not self.same(key)
         if fresh:
             self.key, self.boxes, self.seen = key, boxes, {}
+        # after `plan(image)` (or fresh): each zone read from it or compared with it
+        if self.last is None or self.last.shape != image.shape or self.last.dtype != image.dtype:
+            self.last = np.empty_like(image)
+        np.copyto(self.last, image)
         for name in (self.boxes if fresh else todo or ()):
             x0, y0, x1, y1 = self.boxes[name]
             entry = _Seen(image[y0:y1, x0:x1].copy(), reading.dice.get(name), reading.unreadable.get(name))
@@ -210,4 +219,10 @@ class ZoneWatch:
             self.seen[name] = entry
 
     def forget(self) -> None:
-        self.key, self.boxes, self.seen = None, {}, {}
+        self.key, self.boxes, self.seen, self.last = None, {}, {}, None
+
+
+def same_picture(image: np.ndarray, last: np.ndarray | None) -> bool:
+    """Whether `image` is byte for byte `last` (a quarter of a millisecond for a 720p frame)."""
+    return (last is not None and image.shape == last.shape and image.dtype == last.dtype
+            and cv2.norm(image, last, cv2.NORM_INF) == 0)

@@ -395,6 +395,8 @@ class BoardDiceReader:
         return result
 
     def read(self, image: np.ndarray) -> Observation:
+        import cv2
+
         located = self._localise(image)
         calib = located.calibration
         if calib is None:
@@ -420,7 +422,10 @@ class BoardDiceReader:
                     from vision.board3d import face_view
 
                     faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm, roi=roi)
-                top = self._top_view(image, calib, roi)  # a flat tiled board: tiles blended
+                # in 3D the sheet view is only normalised (values are read on the top-face view):
+                # warped in grey, a third of the colour view's work
+                grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if posed and image.ndim == 3 else image
+                top = self._top_view(grey, calib, roi)  # a flat tiled board: tiles blended
                 if self._read_with is not None and calib is not self._read_with and not self.tiled:
                     self.registered_mm = self.zones.register(top, inside)  # re-localised: the sheet follows
                 self._read_with = calib
@@ -482,12 +487,13 @@ class BoardDiceReader:
         return x0, y0, x1, y1
 
     def _top_view(self, image: np.ndarray, calib: Any, roi: tuple[int, int, int, int] | None) -> np.ndarray:
-        """The top view (`calib.rectify`), or only its `roi` (the rest black)."""
+        """The top view (`calib.rectify`), or only its `roi` (the rest black). `image` in colour, or
+        in grey (a single calibration's homography)."""
         import cv2
 
         from vision.board3d import warp_roi
 
-        if roi is None:
+        if roi is None and image.ndim == 3:
             return calib.rectify(image, self.px_per_mm)
         scale = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
         w_mm, h_mm = calib.sheet_size_mm
