@@ -171,8 +171,11 @@ def rod_half_width_floor(calibration: TokyoCalibration, fg: np.ndarray, samples:
     if len(xs) == 0:
         return 0.0
     pick = np.linspace(0, len(xs) - 1, min(samples, len(xs))).astype(int)
-    widths = [_rod_half_width_at(calibration, np.array([xs[k], ys[k]])) for k in pick]
-    return FLOOR_SHARE * float(np.median(widths))
+    # all samples in one back-projection and one projection (the same arithmetic per point as one at
+    # a time, `_rod_half_width_at`): 64 small calls were 25 ms a frame
+    uv = np.stack([xs[pick], ys[pick]], 1).astype(np.float64)
+    points = calibration.camera.ray_to_plane(uv, 1.5 * calibration.sizes.unit_mm)
+    return FLOOR_SHARE * float(np.median(calibration.local_scales(points)[2]))
 
 
 def _rod_half_width_at(calibration: TokyoCalibration, uv: np.ndarray) -> float:

@@ -386,12 +386,15 @@ def _distinct_lines(lines: np.ndarray, rho_tol: float, theta_tol: float) -> np.n
     # Python ints: thousands of peaks a frame
     cells = zip(np.floor(lines[:, 0] / rho_tol).astype(np.int64).tolist(),
                 np.floor(lines[:, 1] / theta_tol).astype(np.int64).tolist(), strict=True)
-    taken: set[tuple[int, int]] = set()
+    # a kept peak blocks its cell and the eight around it (a neighbour's neighbour is one: the test
+    # is symmetric), so each peak is one set look-up
+    blocked: set[tuple[int, int]] = set()
     keep = []
-    for k, (ri, ti) in enumerate(cells):
-        if any((ri + a, ti + b) in taken for a in (-1, 0, 1) for b in (-1, 0, 1)):
+    for k, cell in enumerate(cells):
+        if cell in blocked:
             continue
-        taken.add((ri, ti))
+        ri, ti = cell
+        blocked.update((ri + a, ti + b) for a in (-1, 0, 1) for b in (-1, 0, 1))
         keep.append(k)
     return np.asarray(lines, np.float32).reshape(-1, 2)[keep]
 
