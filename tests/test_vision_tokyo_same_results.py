@@ -1,0 +1,92 @@
+"""Work the Tokyo reader and build scorer do at once instead of one piece at a time (issue 24, item 2)
+gives the very values the piece-by-piece code gives: the rod-width floor's samples back-projected
+together, Hough peaks thinned with one look-up each, a candidate scored plain and as a junction from
+one drawing of its outlines."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee_app.demo import DEMO_ROOT
+from referee_app.games.tokyo import load_calibration
+
+DEMO = DEMO_ROOT / "tokyo-highway"
+
+
+@pytest.fixture(scope="module")
+def calib():
+    return load_calibration(DEMO / "calibration.json")[0]
+
+
+def test_local_scales_at_many_points_equal_local_scale_at_each(calib):
+    rng = np.random.default_rng(3)
+    points = np.c_[rng.uniform(-300, 300, (40, 2)), rng.uniform(0, 90, 40)]
+    ups, cols, rods = calib.local_scales(points)
+    for k, p in enumerate(points):
+        up, col, rod = calib.local_scale(p)
+        assert np.array_equal(ups[k], up) and cols[k] == col and rods[k] == rod
+
+
+def test_rod_half_width_floor_is_the_median_of_each_samples_width(calib):
+    from vision.tokyo.foreground import BRIGHT, pieces_masks
+    from vision.tokyo.large_objects import FLOOR_SHARE, rod_half_width_floor
+
+    for name in ("004.jpg", "012.jpg"):
+        (fg,), _ = pieces_masks(cv2.imread(str(DEMO / name)), (BRIGHT,))
+        ys, xs = np.nonzero(fg)
+        pick = np.linspace(0, len(xs) - 1, min(64, len(xs))).astype(int)
+        widths = []
+        for k in pick:  # one sample at a time, as the reader took them
+            point = calib.camera.ray_to_plane(np.array([[xs[k], ys[k]]], np.float64), 15.0)[0]
+            widths.append(calib.local_scale(point)[2])
+        assert rod_half_width_floor(calib, fg) == FLOOR_SHARE * float(np.median(widths))
+    assert rod_half_width_floor(calib, np.zeros((720, 1280), np.uint8)) == 0.0
+
+
+def _distinct_reference(lines: np.ndarray, rho_tol: float, theta_tol: float) -> np.ndarray:
+    """Each peak tested against the nine cells round it (the reader's former walk)."""
+    taken: set[tuple[int, int]] = set()
+    keep = []
+    for k, (rho, theta) in enumerate(lines):
+        ri, ti = int(np.floor(rho / rho_tol)), int(np.floor(theta / theta_tol))
+        if any((ri + a, ti + b) in taken for a in (-1, 0, 1) for b in (-1, 0, 1)):
+            continue
+        taken.add((ri, ti))
+        keep.append(k)
+    return np.asarray(lines, np.float32).reshape(-1, 2)[keep]
+
+
+def test_distinct_lines_keeps_the_peaks_the_cell_walk_keeps():
+    from vision.tokyo.sticks import _distinct_lines
+
+    rng = np.random.default_rng(5)
+    for n in (1, 50, 3000):
+        lines = np.c_[rng.uniform(-800, 1500, n), rng.uniform(0, np.pi, n)].astype(np.float32)
+        # clusters: many peaks in one and neighbouring cells, as a wide rod gives
+        lines[: n // 2, 0] = np.round(lines[: n // 2, 0] / 40) * 40 + rng.uniform(-3, 3, n // 2)
+        got = _distinct_lines(lines, 2.4, np.radians(1.5))
+        assert np.array_equal(got, _distinct_reference(lines, 2.4, np.radians(1.5)))
+
+
+def test_a_candidate_scored_plain_and_as_a_junction_at_once_scores_as_scored_apart(calib):
+    from vision.tokyo.piece_evidence import piece_maps, scaled, score_build, score_builds
+
+    small = scaled(calib, 0.5)
+    image = cv2.imread(str(DEMO / "012.jpg"))
+    maps = piece_maps(cv2.resize(image, (small.camera.width, small.camera.height), interpolation=cv2.INTER_AREA))
+    known = np.zeros(maps.grey.shape, np.uint8)
+    known[150:200, 250:330] = 1  # some pixels left out, as pieces the match holds are
+    base = np.array([0.0, 0.0, 30.0])
+    tried = 0
+    # across the mat and past its edges (outlines clipped by the frame, or outside it)
+    for x in np.arange(-420, 421, 70.0):
+        for y in np.arange(-300, 301, 60.0):
+            for h in (2, 5, 8):
+                for table in (False, True):
+                    both = score_builds(maps, small, known, x, y, h, (False, True), base, table, {})
+                    apart = [score_build(maps, small, known, x, y, h, j, base, table, {}) for j in (False, True)]
+                    assert both == apart
+                    tried += 1
+    assert tried > 500
