@@ -249,9 +249,15 @@ def _run_on_line(
     whole = np.nonzero(band)[0]
     if len(whole) < min_len * 0.5 * hw:
         return None
+    # a run's new core is part of the band's unclaimed core, and the second pass takes only that: with
+    # less of it than either pass asks for, neither finds a stick (most Hough lines of a busy table
+    # run along sticks found already: nine in ten, which the run search would reject one by one)
+    free = band & ~claimed
+    if np.count_nonzero(free) < min(SHARED_RUN_NEW, 1.0) * min_len * 0.5 * hw:
+        return None
     for sel in (whole, None):
         if sel is None:
-            sel = np.nonzero(band & ~claimed)[0]
+            sel = np.nonzero(free)[0]
         if len(sel) < min_len * 0.5 * hw:
             continue
         t = pts[sel] @ u - float(base @ u)
