@@ -90,3 +90,73 @@ def test_a_candidate_scored_plain_and_as_a_junction_at_once_scores_as_scored_apa
                     assert both == apart
                     tried += 1
     assert tried > 500
+
+
+def _run_on_line_reference(pts, claimed, fg, base, u, hw, min_len, found=None):
+    """The run search along one line with no early way out (the reader's before issue 24's third round)."""
+    from vision.tokyo.sticks import SHARED_RUN_NEW, _along_taken, _best_run, _fit_line, _one_colour, _sample
+
+    n = np.array([-u[1], u[0]], np.float32)
+    band = np.abs(pts @ n - float(base @ n)) <= max(1.5, hw * 0.6)
+
+    def on_fg(t0, step, k):
+        ts = t0 + np.arange(k * 4) * step / 4
+        return (_sample(fg, base[None] + ts[:, None] * u[None]) > 0).reshape(k, 4).mean(1)
+
+    whole = np.nonzero(band)[0]
+    if len(whole) < min_len * 0.5 * hw:
+        return None
+    for sel in (whole, None):
+        if sel is None:
+            sel = np.nonzero(band & ~claimed)[0]
+        if len(sel) < min_len * 0.5 * hw:
+            continue
+        t = pts[sel] @ u - float(base @ u)
+        span = _best_run(t, hw, 3.0 * 2 * hw, min_len, on_fg)
+        if span is None:
+            continue
+        run = sel[(t >= span[0]) & (t <= span[1])]
+        fresh, need = int((~claimed[run]).sum()), min_len * 0.5 * hw
+        if fresh < SHARED_RUN_NEW * need:
+            continue
+        if (claimed[run].mean() > 0.5 or fresh < need) and (
+            found is None
+            or _along_taken(pts[run], u, found[0], hw)
+            or not _one_colour(found[1][run[~claimed[run]]], found[1][run[claimed[run]]])
+        ):
+            continue
+        vx, vy, x0, y0 = _fit_line(pts[run])
+        return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32), run
+    return None
+
+
+def test_lines_along_found_sticks_are_dropped_before_the_run_search_with_the_same_sticks(calib, monkeypatch):
+    import vision.tokyo.sticks as sticks
+    from vision.tokyo import read_tokyo
+
+    searched: list[int] = []
+    best_run = sticks._best_run
+
+    def counted(*args, **kw):
+        searched.append(1)
+        return best_run(*args, **kw)
+
+    monkeypatch.setattr(sticks, "_best_run", counted)
+    real = sticks._run_on_line
+    compared = []
+
+    def checked(*args, **kw):
+        got = real(*args, **kw)
+        before = len(searched)
+        want = _run_on_line_reference(*args, **kw)  # the reference's own run searches not counted
+        del searched[before:]
+        assert (got is None) == (want is None)
+        if got is not None:
+            assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
+        compared.append(got is None)
+        return got
+
+    monkeypatch.setattr(sticks, "_run_on_line", checked)
+    read_tokyo(cv2.imread(str(DEMO / "028.jpg")), calib)  # the match's last scene: the busiest table
+    assert len(compared) > 100 and sum(compared) > 0.8 * len(compared)
+    assert len(searched) < 0.3 * len(compared)  # main searched a run along nearly every line
