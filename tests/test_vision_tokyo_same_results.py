@@ -160,3 +160,36 @@ def test_lines_along_found_sticks_are_dropped_before_the_run_search_with_the_sam
     read_tokyo(cv2.imread(str(DEMO / "028.jpg")), calib)  # the match's last scene: the busiest table
     assert len(compared) > 100 and sum(compared) > 0.8 * len(compared)
     assert len(searched) < 0.3 * len(compared)  # main searched a run along nearly every line
+
+
+def _body_scores_reference(calib, fg, care, xy, height_mm):
+    """A column body's share of piece at one height (fit_columns' former call per height)."""
+    r = calib.sizes.column_diameter_mm / 2
+    zs = np.linspace(0.25, 0.85, 6) * height_mm
+    offs = np.array([[0.0, 0.0], [0.5 * r, 0.0], [-0.5 * r, 0.0], [0.0, 0.5 * r], [0.0, -0.5 * r]])
+    pts = np.broadcast_to(xy[:, None, None, :] + offs[None, None, :, :], (len(xy), len(zs), len(offs), 2))
+    z = np.broadcast_to(zs[None, :, None, None], (len(xy), len(zs), len(offs), 1))
+    uv, _ = calib.camera.project(np.concatenate([pts, z], -1).reshape(-1, 3))
+    H, W = fg.shape
+    xi = np.clip(np.round(uv[:, 0]).astype(int), 0, W - 1)
+    yi = np.clip(np.round(uv[:, 1]).astype(int), 0, H - 1)
+    ok = care[yi, xi].reshape(len(xy), -1)
+    piece = (fg[yi, xi] > 0).reshape(len(xy), -1) & ok
+    cnt = ok.sum(1)
+    return np.where(cnt > 0, piece.sum(1) / np.maximum(cnt, 1), 1.0)
+
+
+def test_column_bodies_at_every_height_at_once_score_as_one_height_at_a_time(calib):
+    from vision.tokyo.columns import _body_scores_all
+    from vision.tokyo.foreground import BRIGHT, pieces_masks
+
+    (fg,), _ = pieces_masks(cv2.imread(str(DEMO / "028.jpg")), (BRIGHT,))
+    care = np.ones(fg.shape, bool)
+    care[:, 600:700] = False  # pixels under roads say nothing
+    rng = np.random.default_rng(7)
+    hs = np.arange(1, 10)
+    for n in (1, 3, 7):
+        xy = rng.uniform(-250, 250, (len(hs), n, 2))
+        got = _body_scores_all(calib, fg, care, xy, hs * calib.sizes.unit_mm)
+        for k, h in enumerate(hs):
+            assert np.array_equal(got[k], _body_scores_reference(calib, fg, care, xy[k], h * calib.sizes.unit_mm))
