@@ -392,8 +392,8 @@ def _distinct_lines(lines: np.ndarray, rho_tol: float, theta_tol: float) -> np.n
     # Python ints: thousands of peaks a frame
     cells = zip(np.floor(lines[:, 0] / rho_tol).astype(np.int64).tolist(),
                 np.floor(lines[:, 1] / theta_tol).astype(np.int64).tolist(), strict=True)
-    # a kept peak blocks its cell and the eight around it (a neighbour's neighbour is one: the test
-    # is symmetric), so each peak is one set look-up
+    # a kept peak blocks its cell and the eight around it (being neighbours is symmetric), so each
+    # peak is one set look-up instead of nine
     blocked: set[tuple[int, int]] = set()
     keep = []
     for k, cell in enumerate(cells):
