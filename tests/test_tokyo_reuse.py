@@ -175,8 +175,8 @@ def test_a_covered_frame_costs_no_piece_maps_and_no_drift_search_and_stays_block
 
 def test_a_drift_found_on_a_frame_read_as_it_came_has_it_read_again_brought_back():
     """A camera knocked just now (its view no longer aligns as well as when this state's drift was
-    last searched): the frame, first read as it came, is read again brought back to the calibrated
-    view, as an adapter that aligns before reading (a new state of the match) reads it."""
+    last searched, or a new state of the match, never searched): the frame, first read as it came, is
+    read again brought back to the calibrated view, alike in both cases."""
     from test_tokyo_builds import BUILD, shot
 
     from referee_app import demo_tokyo as dt
@@ -200,7 +200,32 @@ def test_a_drift_found_on_a_frame_read_as_it_came_has_it_read_again_brought_back
     first, first_reads = reader(True)
     aligned, aligned_reads = reader(False)
     assert seen(first.read(frame)) == seen(aligned.read(frame))
-    assert (len(first_reads), len(aligned_reads)) == (2, 1) and first._track.drift is not None
+    assert (len(first_reads), len(aligned_reads)) == (2, 2)
+    assert first._track.drift is not None and aligned._track.drift is not None
+
+
+def test_a_covered_frame_after_a_move_costs_no_piece_maps_and_no_drift_search(monkeypatch):
+    """The hand that made a move is often still in view on the first frame of the new state: that
+    frame is read first (blocked) and neither mapped nor aligned; the next clear one is."""
+    import referee_app.games.tokyo as tokyo_module
+    import vision.tokyo.piece_evidence as evidence
+
+    maps = counting_calls(monkeypatch, evidence, "piece_maps")
+    drifts = counting_calls(monkeypatch, tokyo_module, "camera_drift")
+    adapter = TokyoAdapter()
+    adapter.watch(play(*STARTED))
+    adapter.read(paired(picture("004.jpg"), picture("camera2/004.jpg"), 0))
+    assert (len(maps), len(drifts)) == (1, 1)
+    adapter.watch(play(*STARTED))  # a new state of the match (its drift never searched)
+    hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 1))
+    assert hand.blocked is not None and hand.blocked.startswith("hand or large object")
+    assert (len(maps), len(drifts)) == (1, 1)  # main mapped it and searched its drift
+    after = paired(noisy(picture("004.jpg"), 5), noisy(picture("camera2/004.jpg"), 6), 2)
+    got = adapter.read(after)
+    assert got.blocked is None and (len(maps), len(drifts)) == (2, 2)
+    fresh = TokyoAdapter()
+    fresh.watch(play(*STARTED))
+    assert seen(got) == seen(fresh.read(after))
 
 
 def test_a_still_frame_once_two_answers_agreed_costs_no_piece_maps_and_a_change_or_hand_is_read(monkeypatch):

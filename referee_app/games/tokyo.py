@@ -297,12 +297,14 @@ class TokyoAdapter(GameAdapter):
             return memo.answer()
         digest = key
         maps = small = table = None
-        if state is not None and self._track.drift is None and self._track.state is state:
-            # no drift found against this state of the match: the frame is read as it comes first, so a
-            # view showing a hand (blocked: no build is scored on it) costs no piece maps and no drift
-            # search, a third of a covered frame's cost (a moving hand's frames are each read); a drift
-            # found in a frame read so (the camera knocked just now) has it read again, brought back
-            # (below). A new state is searched for a drift anyway: aligned first, it is read once.
+        if state is not None and self._track.drift is None:
+            # no drift found when last searched: the frame is read as it comes first, so a view showing
+            # a hand (blocked: no build is scored on it) costs no piece maps and no drift search, a
+            # third of a covered frame's cost (a moving hand's frames are each read). That holds for a
+            # new state of the match too: the hand that made the move is often still in view, and a
+            # drift searched on its frame is searched again on the next (the track holds the state it
+            # was searched against). A drift found in a frame read so (the camera knocked just now)
+            # has it read again, brought back (below): one read more, once per knock.
             table = self._table(digest, image, calib, usable)
         if state is not None and not (table is not None and table.covered):
             # the evidence for pieces where the match says they stand, at half size

@@ -152,7 +152,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     build (set-up, match over) or the reader saw no new column. `outlines`: the candidates' pixel
     outlines for this `calib` (score_build's `hulls`), kept by a caller over its frames."""
     from engine.tokyo import Build, NewSupport
-    from vision.tokyo.piece_evidence import known_mask, score_build
+    from vision.tokyo.piece_evidence import known_mask, score_builds
 
     if state.is_terminal():
         return None
@@ -184,9 +184,11 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                         run = math.hypot(base.x - qx, base.y - qy)
                         if run < 1.5 * diameter or math.hypot(run, (h - base.height) * unit) > reach:
                             continue  # on the base, or the road would not rest on both tops
-                        for junction in (False, True) if h >= 2 else (False,):
-                            s = score_build(maps, calib, known, qx, qy, h, junction, tops[base.id],
+                        junctions = (False, True) if h >= 2 else (False,)
+                        # plain and junction from one drawing of the column and road (the same scores)
+                        both = score_builds(maps, calib, known, qx, qy, h, junctions, tops[base.id],
                                             hulls=hulls)
+                        for junction, s in zip(junctions, both, strict=True):
                             action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
                             key = pieces_key(state, action)
                             total = s.total + placed

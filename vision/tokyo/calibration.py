@@ -119,3 +119,23 @@ class TokyoCalibration:
                                       point + side * s.column_diameter_mm / 2,
                                       point + side * s.stick_width_mm / 2]))
         return uv[1] - uv[0], float(np.linalg.norm(uv[2] - uv[0])), float(np.linalg.norm(uv[3] - uv[0]))
+
+    def local_scales(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`local_scale` at many points (N,3) at once: (N,2) unit vectors, (N,) column and (N,) stick
+        half-widths."""
+        cam, s = self.camera, self.sizes
+        points = np.asarray(points, np.float64).reshape(-1, 3)
+        side = np.cross([0.0, 0.0, 1.0], points - cam.centre)
+        side = side / np.maximum(_norms(side), 1e-9)[:, None]
+        n = len(points)
+        uv, _ = cam.project(np.concatenate([points, points + [0.0, 0.0, s.unit_mm],
+                                            points + side * s.column_diameter_mm / 2,
+                                            points + side * s.stick_width_mm / 2]))
+        base = uv[:n]
+        return uv[n:2 * n] - base, _norms(uv[2 * n:3 * n] - base), _norms(uv[3 * n:] - base)
+
+
+def _norms(rows: np.ndarray) -> np.ndarray:
+    """Each row's Euclidean norm as np.linalg.norm gives one vector's (a dot product: the same value to
+    the last bit; a norm along an axis sums the squares another way and can differ in it)."""
+    return np.sqrt(np.array([row @ row for row in rows], np.float64))

@@ -128,25 +128,29 @@ def _base_scores(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: 
     return (fracs[0] + fracs[1]) / 2
 
 
-def _body_scores(
-    calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: np.ndarray, height_mm: float
+def _body_scores_all(
+    calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: np.ndarray, heights_mm: np.ndarray
 ) -> np.ndarray:
     """Share of piece along each column's axis and beside it (half its radius), from a quarter of its
-    height to near its top, where visible (1 where none of it is)."""
+    height to near its top, where visible (1 where none of it is), for every height at once: `xy`
+    (H, N, 2) the columns' places at each of the heights `heights_mm` (H,) -> (H, N). One projection
+    of every point (a projection of many rows multiplies each row alike: the values a height at a
+    time gave)."""
     r = calib.sizes.column_diameter_mm / 2
-    zs = np.linspace(0.25, 0.85, 6) * height_mm
+    zs = np.stack([np.linspace(0.25, 0.85, 6) * h for h in heights_mm])  # (H, Z), as _body_scores
     offs = np.array([[0.0, 0.0], [0.5 * r, 0.0], [-0.5 * r, 0.0], [0.0, 0.5 * r], [0.0, -0.5 * r]])
-    pts = xy[:, None, None, :] + offs[None, None, :, :]  # (N, 1, O, 2)
-    pts = np.broadcast_to(pts, (len(xy), len(zs), len(offs), 2))
-    z = np.broadcast_to(zs[None, :, None, None], (len(xy), len(zs), len(offs), 1))
+    nh, n = xy.shape[:2]
+    shape = (nh, n, zs.shape[1], len(offs))
+    pts = np.broadcast_to(xy[:, :, None, None, :] + offs[None, None, None, :, :], (*shape, 2))
+    z = np.broadcast_to(zs[:, None, :, None, None], (*shape, 1))
     uv, _ = calib.camera.project(np.concatenate([pts, z], -1).reshape(-1, 3))
     H, W = fg.shape
     xi = np.clip(np.round(uv[:, 0]).astype(int), 0, W - 1)
     yi = np.clip(np.round(uv[:, 1]).astype(int), 0, H - 1)
-    ok = care[yi, xi].reshape(len(xy), -1)
-    piece = (fg[yi, xi] > 0).reshape(len(xy), -1) & ok
-    cnt = ok.sum(1)
-    return np.where(cnt > 0, piece.sum(1) / np.maximum(cnt, 1), 1.0)
+    ok = care[yi, xi].reshape(nh, n, -1)
+    piece = (fg[yi, xi] > 0).reshape(nh, n, -1) & ok
+    cnt = ok.sum(2)
+    return np.where(cnt > 0, piece.sum(2) / np.maximum(cnt, 1), 1.0)
 
 
 def _lone_tops(
@@ -206,12 +210,7 @@ def fit_columns(
         sc_all = sc_all.reshape(len(hs), len(_JITTER), len(tops_a)).mean(1)  # (H, T)
         # a column's body between top and base is piece wherever it shows; a tall "column" whose
         # base happens to land on other pieces lying on the table shows table in between
-        body = np.stack(
-            [
-                _body_scores(calib, fg, care, xyz[k, : len(tops_a), :2], h * s.unit_mm)
-                for k, h in enumerate(hs)
-            ]
-        )
+        body = _body_scores_all(calib, fg, care, xyz[:, : len(tops_a), :2], hs * s.unit_mm)
         sc_all = np.where(body < 0.7, sc_all - 0.5, sc_all)
         scores = []
         for k, h in enumerate(hs):

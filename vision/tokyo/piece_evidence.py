@@ -165,6 +165,15 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
     of `known` pieces left out. `hulls`: a dict to keep the columns' outlines in between calls (the
     same column is tried with every base; and the roads' outlines: a caller that keeps it over frames
     of one camera scores the same candidates again without projecting them)."""
+    return score_builds(maps, calib, known, x, y, height, (junction,), base_top, base_on_table, hulls)[0]
+
+
+def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: float, y: float,
+                 height: int, junctions: tuple[bool, ...], base_top: np.ndarray, base_on_table: bool = False,
+                 hulls: dict | None = None) -> list[BuildScore]:
+    """`score_build` for the same column and road with each of `junctions`, from one drawing of the
+    outlines: a candidate is tried plain and as a junction. Each score is the one `score_build` gives:
+    the sums run over the same pixels in the same (raster) order, whatever the window's size."""
     unit = calib.sizes.unit_mm
     road_key = ("road", x, y, height, np.asarray(base_top, np.float64).tobytes(), base_on_table)
     quad = None if hulls is None else hulls.get(road_key)
@@ -175,14 +184,14 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
             hulls[road_key] = quad
     body = _hull(hulls, calib, x, y, 0.0, height * unit)
     polys = [quad, body]
-    if junction:
+    if any(junctions):
         polys.append(_hull(hulls, calib, x, y, (height - 1) * unit, height * unit))
     pts = np.vstack([p.reshape(-1, 2) for p in polys])
     H, W = known.shape
     x0, y0 = np.maximum(pts.min(0), 0)
     x1, y1 = np.minimum(pts.max(0) + 1, [W, H])
     if x1 <= x0 or y1 <= y0:
-        return BuildScore(0.0, 0.0, 0.0)
+        return [BuildScore(0.0, 0.0, 0.0) for _ in junctions]
     win = (slice(int(y0), int(y1)), slice(int(x0), int(x1)))
     shift = np.array([x0, y0], np.int32)
     band = np.zeros((int(y1 - y0), int(x1 - x0)), np.uint8)
@@ -193,14 +202,17 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
     band_px = (band > 0) & free
     col_px = (col > 0) & (band == 0) & free
     road = float(maps.road[win][band_px].sum())
-    if junction:
-        topu = np.zeros_like(band)
-        cv2.fillConvexPoly(topu, polys[2] - shift, 1)
-        top_px = col_px & (topu > 0)
-        column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
-    else:
-        column = float(maps.grey[win][col_px].sum())
-    return BuildScore(road + column, column, road)
+    out = []
+    for junction in junctions:
+        if junction:
+            topu = np.zeros_like(band)
+            cv2.fillConvexPoly(topu, polys[2] - shift, 1)
+            top_px = col_px & (topu > 0)
+            column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
+        else:
+            column = float(maps.grey[win][col_px].sum())
+        out.append(BuildScore(road + column, column, road))
+    return out
 
 
 ALIGN_SHIFT_PX = 24  # the most a knocked camera moves the image of the mat (a 1.5 degree turn at 720p)

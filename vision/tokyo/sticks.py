@@ -249,9 +249,15 @@ def _run_on_line(
     whole = np.nonzero(band)[0]
     if len(whole) < min_len * 0.5 * hw:
         return None
+    # a run's new core is part of the band's unclaimed core, and the second pass takes only that: with
+    # less of it than either pass asks for, neither finds a stick (most Hough lines of a busy table
+    # run along sticks found already: nine in ten, which the run search would reject one by one)
+    free = band & ~claimed
+    if np.count_nonzero(free) < min(SHARED_RUN_NEW, 1.0) * min_len * 0.5 * hw:
+        return None
     for sel in (whole, None):
         if sel is None:
-            sel = np.nonzero(band & ~claimed)[0]
+            sel = np.nonzero(free)[0]
         if len(sel) < min_len * 0.5 * hw:
             continue
         t = pts[sel] @ u - float(base @ u)
@@ -386,12 +392,15 @@ def _distinct_lines(lines: np.ndarray, rho_tol: float, theta_tol: float) -> np.n
     # Python ints: thousands of peaks a frame
     cells = zip(np.floor(lines[:, 0] / rho_tol).astype(np.int64).tolist(),
                 np.floor(lines[:, 1] / theta_tol).astype(np.int64).tolist(), strict=True)
-    taken: set[tuple[int, int]] = set()
+    # a kept peak blocks its cell and the eight around it (being neighbours is symmetric), so each
+    # peak is one set look-up instead of nine
+    blocked: set[tuple[int, int]] = set()
     keep = []
-    for k, (ri, ti) in enumerate(cells):
-        if any((ri + a, ti + b) in taken for a in (-1, 0, 1) for b in (-1, 0, 1)):
+    for k, cell in enumerate(cells):
+        if cell in blocked:
             continue
-        taken.add((ri, ti))
+        ri, ti = cell
+        blocked.update((ri + a, ti + b) for a in (-1, 0, 1) for b in (-1, 0, 1))
         keep.append(k)
     return np.asarray(lines, np.float32).reshape(-1, 2)[keep]
 
