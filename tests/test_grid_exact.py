@@ -273,15 +273,26 @@ def test_one_sided_piece_swap_bound_holds_and_is_reached():
 
 
 def test_enhanced_transposition_cutoff_is_exact():
-    """A node from ETC_FROM empty cells first looks its children up in the table and stops at once
-    when an entry already proves a cut-off (_child_cut): the search that does so against the
-    previous search, on positions where it happens, and the cut-off value against the child's own
-    search."""
+    """With JitSearch(etc=True) a node from ETC_FROM empty cells first looks its children up in the
+    table and stops at once when an entry already proves a cut-off (_child_cut): the search that
+    does so against the previous search, on positions where it happens, and the cut-off value
+    against the child's own search."""
     jitsearch = pytest.importorskip("engine.grid.jitsearch")
     if not jitsearch.available():
         pytest.skip("numba is not installed (the optional `fast` extra)")
     rng = random.Random(77)
-    assert _exact_while_skipping(rng, ((7, 4), (8, 2)), 23) >= 1
+    cuts = 0
+    for i in range(4):  # from 6 empty cells here (ETC_FROM is higher), where 8-empty searches reach it
+        state = _lopsided(rng, 8) if i % 2 else random_position(rng, 8)
+        want = solve_previous(state).value
+        sign = 1 if state.placed % 2 == 0 else -1
+        for probe in ("exact_value", "outcome"):
+            search = jitsearch.JitSearch(state.board, table_bits=10, etc=True)
+            search.st[24] = 6
+            got = getattr(search, probe)()
+            assert sign * got == (want if probe == "exact_value" else (want > 0) - (want < 0)), state.board
+            cuts += int(search.st[23])
+    assert cuts >= 1
     # a child's exact entry turns into a cut-off at its parent exactly when it reaches beta
     state = random_position(rng, 7)
     search = jitsearch.JitSearch(state.board, table_bits=12)
@@ -337,7 +348,7 @@ def test_commuting_reply_bound_holds_and_the_search_that_skips_by_it_is_exact():
 
 
 def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...], counter: int,
-                          game_pair: bool = False) -> int:
+                          game_pair: bool = False, etc: bool = False) -> int:
     """The compiled search's margin and outcome against plain minimax (up to 5 empty cells) or the
     previous search, on `count` positions of each `empties` in plan (every other one lopsided, where
     bounds skip most); returns how many moves its st[counter] says were skipped."""
@@ -348,10 +359,10 @@ def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...],
         for i in range(count):
             state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
             want = brute_force_value(state) if empties <= 5 else solve_previous(state).value
-            search = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair)
+            search = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair, etc=etc)
             sign = 1 if state.placed % 2 == 0 else -1
             assert sign * search.exact_value() == want, state.board
-            outcome = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair).outcome()
+            outcome = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair, etc=etc).outcome()
             assert outcome == sign * ((want > 0) - (want < 0))
             skipped += int(search.st[counter])
     return skipped
