@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_grid_solver import random_position
 
@@ -235,6 +236,81 @@ def test_piece_swap_bound_holds_and_the_search_that_skips_by_it_is_exact():
     assert _exact_while_skipping(rng, ((4, 6), (5, 4), (6, 4), (7, 3)), 20) >= 10
 
 
+def test_one_sided_piece_swap_bound_holds_and_is_reached():
+    """The compiled search's piece swap slack (_swap_slack): (p + d, c) is worth at most |d| more to
+    the mover than (p, c), 2|d| only where c is on a live path of the side the swap makes worse off
+    (the opponent's for a larger piece, the mover's for a smaller). Against plain minimax on every
+    pair of pieces on every cell; the one-|d| case is reached exactly (a slack one point smaller
+    would be wrong), and the search that skips by it is exact."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    from engine.grid import Place
+
+    plo, phi = jitsearch._tables()
+    rng = random.Random(2412)
+    reached = {1: 0, 2: 0}  # slack factor -> cases where the gain equals the slack
+    for i in range(40):
+        state = _lopsided(rng, 4) if i % 2 else random_position(rng, 4)
+        search = jitsearch.JitSearch(state.board, table_bits=10)
+        mover = state.placed % 2
+        sign = 1 if mover == 0 else -1
+        args = (search.st, search.sums, search.emp, plo, phi)
+        own, opp = jitsearch._live(*args, mover), jitsearch._live(*args, 1 - mover)
+        for cell in state.empty_cells():
+            values = {p: sign * brute_force_value(state.apply(Place(p, cell))) for p in state.reserve()}
+            for p in values:
+                for q in values:
+                    if p == q:
+                        continue
+                    slack = int(jitsearch._swap_slack(own, opp, mover, cell, q - p))
+                    assert slack in (abs(q - p), 2 * abs(q - p))
+                    assert values[q] - values[p] <= slack, (state.board, cell, p, q)
+                    if values[q] - values[p] == slack:
+                        reached[slack // abs(q - p)] += 1
+    assert reached[1] >= 1
+    assert _exact_while_skipping(rng, ((4, 6), (5, 4), (6, 4), (7, 3)), 20) >= 10
+
+
+def test_enhanced_transposition_cutoff_is_exact():
+    """With JitSearch(etc=True) a node from ETC_FROM empty cells first looks its children up in the
+    table and stops at once when an entry already proves a cut-off (_child_cut): the search that
+    does so against the previous search, on positions where it happens, and the cut-off value
+    against the child's own search."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    rng = random.Random(77)
+    cuts = 0
+    for i in range(4):  # from 6 empty cells here (ETC_FROM is higher), where 8-empty searches reach it
+        state = _lopsided(rng, 8) if i % 2 else random_position(rng, 8)
+        want = solve_previous(state).value
+        sign = 1 if state.placed % 2 == 0 else -1
+        for probe in ("exact_value", "outcome"):
+            search = jitsearch.JitSearch(state.board, table_bits=10, etc=True)
+            search.st[24] = 6
+            got = getattr(search, probe)()
+            assert sign * got == (want if probe == "exact_value" else (want > 0) - (want < 0)), state.board
+            cuts += int(search.st[23])
+    assert cuts >= 1
+    # a child's exact entry turns into a cut-off at its parent exactly when it reaches beta
+    state = random_position(rng, 7)
+    search = jitsearch.JitSearch(state.board, table_bits=12)
+    value = search.exact_value()
+    moves = np.array([p * 16 + c for p, c in search.ordered_moves()], np.int64)
+    found = False
+    for move in moves:
+        search.place(int(move) >> 4, int(move) & 15)
+        child = search.exact_value()
+        search.unplace(int(move) >> 4, int(move) & 15)
+        cut, cm = jitsearch._child_cut(search.zk, search.tt, np.array([move]), 1, -child)
+        assert (cut, cm) == (-child, move)
+        cut, cm = jitsearch._child_cut(search.zk, search.tt, np.array([move]), 1, -child + 1)
+        assert cm == -1
+        found = found or -child == value
+    assert found
+
+
 def test_commuting_reply_bound_holds_and_the_search_that_skips_by_it_is_exact():
     """The compiled search skips every move on another cell with another piece than an opponent's
     reply r when the bounds of the board with r alone keep the mover at or below alpha: the
@@ -272,7 +348,7 @@ def test_commuting_reply_bound_holds_and_the_search_that_skips_by_it_is_exact():
 
 
 def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...], counter: int,
-                          game_pair: bool = False) -> int:
+                          game_pair: bool = False, etc: bool = False) -> int:
     """The compiled search's margin and outcome against plain minimax (up to 5 empty cells) or the
     previous search, on `count` positions of each `empties` in plan (every other one lopsided, where
     bounds skip most); returns how many moves its st[counter] says were skipped."""
@@ -283,10 +359,10 @@ def _exact_while_skipping(rng: random.Random, plan: tuple[tuple[int, int], ...],
         for i in range(count):
             state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
             want = brute_force_value(state) if empties <= 5 else solve_previous(state).value
-            search = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair)
+            search = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair, etc=etc)
             sign = 1 if state.placed % 2 == 0 else -1
             assert sign * search.exact_value() == want, state.board
-            outcome = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair).outcome()
+            outcome = jitsearch.JitSearch(state.board, table_bits=10, game_pair=game_pair, etc=etc).outcome()
             assert outcome == sign * ((want > 0) - (want < 0))
             skipped += int(search.st[counter])
     return skipped
