@@ -73,11 +73,10 @@ def paper_gain(observed_bgr: np.ndarray, printed_bgr: np.ndarray, paper: np.ndar
     hands leave free). None when too few of them show (under a twentieth of the patch, or 16)."""
     if observed_bgr.shape != printed_bgr.shape or paper.shape != observed_bgr.shape[:2]:
         raise VisionError("paper_gain: the observed, printed and mask patches differ in size")
-    seen = paper & (observed_bgr.max(axis=2) > 0)  # a warp's black border shows no paper
-    n = int(np.count_nonzero(seen))
-    if n < max(16, seen.size // 20):
+    ratio = observed_bgr[paper].astype(np.float32) / np.maximum(printed_bgr[paper].astype(np.float32), 1.0)
+    ratio = ratio[ratio.max(axis=1) > 0]  # a warp's black border shows no paper
+    if len(ratio) < max(16, paper.size // 20):
         return None
-    ratio = observed_bgr[seen].astype(np.float32) / np.maximum(printed_bgr[seen].astype(np.float32), 1.0)
     gain = np.median(ratio, axis=0)
     return gain if float(gain.min()) >= MIN_GAIN else None
 
