@@ -70,6 +70,15 @@ class ZoneDiceReader:
         size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
         ref = cv2.resize(cv2.cvtColor(reference_rgb, cv2.COLOR_RGB2BGR), size, interpolation=cv2.INTER_AREA)
         self.reference = _prep(ref, px_per_mm)
+        # the sheet's printed colours stay known whatever is learned of its look: the paper round a die
+        # says what light falls there (its colour is judged under it, vision/dice/colour.py); paper is
+        # its pale pixels a pixel clear of the printed lines
+        from vision.dice.colour import PAPER_MIN
+
+        self.printed = ref
+        self._paper = cv2.erode((ref.min(axis=2) >= PAPER_MIN).view(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        self._top: np.ndarray | None = None  # the frame's sheet view being read, and its valid part
+        self._top_roi: tuple[int, int, int, int] | None = None
         # The printed drawing is only a first guess of how the empty sheet looks through this camera:
         # the first view (the match starts with an empty board) and every zone seen empty later
         # replace it, so print sharpness, paper and light stop mattering.
@@ -129,6 +138,7 @@ class ZoneDiceReader:
             roi = None  # the first view is learned whole
         obs = _prep_roi(top_bgr, self.px, roi)
         self._changed = _changed_mask(obs, self.reference, roi)
+        self._top, self._top_roi = top_bgr, roi
         out = ZoneReading()
         if self.learn_empty and not self._learned:
             if inside is None:
@@ -504,7 +514,8 @@ class ZoneDiceReader:
         counted = count_pips(image, box, self.die_mm * self.px, window, changed, self._grey(image))
         if counted is not None:
             readings["pips"] = (int(counted[0]), float(counted[1]))
-        colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
+        colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab,
+                                 self._light(box))[0]
         at = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
         if faces is not None and counted is not None:
             # the die is where the pips it was read by are: two blobs that counted one face's pips
@@ -586,7 +597,30 @@ class ZoneDiceReader:
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
-        return classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab)[0]
+        return classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab,
+                               self._light(box))[0]
+
+    def _light(self, box: np.ndarray) -> np.ndarray | None:
+        """The light on the sheet round the die whose top face is `box` (px of the views: the top-face
+        view shares the sheet view's grid), per BGR channel (vision.dice.colour.paper_gain): the paper
+        within a die's side of the box on the sheet view, but for what differs from the empty sheet
+        (the die, its shadow, a neighbour) and a margin round that. None: no paper seen there."""
+        from vision.dice.colour import paper_gain
+
+        if self._top is None or self._changed is None:
+            return None
+        side = self.die_mm * self.px
+        H, W = self._paper.shape
+        lo_x, lo_y, hi_x, hi_y = self._top_roi or (0, 0, W, H)
+        x0, y0 = max(lo_x, int(box[0] - side)), max(lo_y, int(box[1] - side))
+        x1, y1 = min(hi_x, int(box[2] + side) + 1), min(hi_y, int(box[3] + side) + 1)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return None
+        grow = 2 * max(1, round(self.px)) + 1  # a millimetre round what changed
+        busy = cv2.dilate(self._changed[y0:y1, x0:x1], np.ones((grow, grow), np.uint8))
+        paper = self._paper[y0:y1, x0:x1] & (busy == 0)
+        # every other pixel each way: the light varies over centimetres, and a quarter of the medians' work
+        return paper_gain(self._top[y0:y1:2, x0:x1:2], self.printed[y0:y1:2, x0:x1:2], paper[::2, ::2])
 
     def _one_face(self, faces: FaceView, box: np.ndarray, readings: dict[str, Any]) -> np.ndarray | None:
         """The pip of a light die showing 1 in the tray or pool blob `box` (top view), on the top-face

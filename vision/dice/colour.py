@@ -1,5 +1,12 @@
 """Colour class of a die: the face colour (the die's central pixels minus its pips) matched to the
-nearest colour of a configurable palette in CIE Lab."""
+nearest colour of a configurable palette in CIE Lab.
+
+A face's colour as the camera gives it is the die's colour times the light's: in dim light a white
+die is mid-grey, as light as the palette's green and nearer to it than to the palette's white once
+hue and lightness are weighed together (tuning seed 14 of the dice-road match in dim light: every white
+die read green). Where the die stands on a printed sheet, the paper round it is a white of known
+colour under the same light, so `paper_gain` measures that light there and `classify_colour(...,
+gain=)` matches the face's colour under it, as if under the light the palette was taken in."""
 
 from __future__ import annotations
 
@@ -56,9 +63,37 @@ def face_colour(crop_bgr: np.ndarray) -> np.ndarray:
     return np.median(near, axis=0) if len(near) else med
 
 
-def classify_colour(crop_bgr: np.ndarray, names: list[str], lab: np.ndarray) -> tuple[str, float]:
-    """(colour name, confidence 0..1 from the margin between the two nearest palette colours)."""
-    face = face_colour(crop_bgr)
+PAPER_MIN = 200  # a printed pixel this light in every channel (0-255) is paper, or a pale tint of it
+MIN_GAIN = 0.05  # a gain under this is no light to judge a colour by (a black frame, a covered view)
+
+
+def paper_gain(observed_bgr: np.ndarray, printed_bgr: np.ndarray, paper: np.ndarray) -> np.ndarray | None:
+    """The light on a patch of printed sheet, per BGR channel: the median ratio of the observed to the
+    printed colour over the `paper` pixels (a bool mask: pale printed pixels the die, its shadow and
+    hands leave free). None when too few of them show (under a twentieth of the patch, or 16)."""
+    if observed_bgr.shape != printed_bgr.shape or paper.shape != observed_bgr.shape[:2]:
+        raise VisionError("paper_gain: the observed, printed and mask patches differ in size")
+    ratio = observed_bgr[paper].astype(np.float32) / np.maximum(printed_bgr[paper].astype(np.float32), 1.0)
+    ratio = ratio[ratio.max(axis=1) > 0]  # a warp's black border shows no paper
+    if len(ratio) < max(16, paper.size // 20):
+        return None
+    gain = np.median(ratio, axis=0)
+    return gain if float(gain.min()) >= MIN_GAIN else None
+
+
+def under_white(crop_bgr: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """The crop as it would look under the light the palette was taken in: each channel divided by
+    the light's `gain` there (von Kries), clipped to 8 bits."""
+    out = crop_bgr.astype(np.float32) / np.asarray(gain, np.float32).reshape(1, 1, 3)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def classify_colour(crop_bgr: np.ndarray, names: list[str], lab: np.ndarray,
+                    gain: np.ndarray | None = None) -> tuple[str, float]:
+    """(colour name, confidence 0..1 from the margin between the two nearest palette colours).
+    `gain`: the light where the die stands (`paper_gain`); without it the camera's colour is matched
+    as it is."""
+    face = face_colour(crop_bgr if gain is None else under_white(crop_bgr, gain))
     # lightness counts less than hue: shading changes L, not the die's colour
     d = np.sqrt(0.5 * (lab[:, 0] - face[0]) ** 2 + (lab[:, 1] - face[1]) ** 2 + (lab[:, 2] - face[2]) ** 2)
     order = np.argsort(d)
