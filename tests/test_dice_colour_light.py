@@ -91,3 +91,30 @@ def test_a_die_on_a_dim_sheet_reads_its_own_colour(colour: str, light: tuple[flo
     dice = reader.read(frame(with_die(printed, colour))).dice[CELL.name]
     assert len(dice) == 1
     assert dice[0].color == colour
+
+
+def test_the_board_reader_in_3d_judges_colour_under_the_paper_light():
+    """Through the dice road's board reader in 3D, whose sheet view is warped in grey (only the
+    top-face view is in colour): the paper's light round a die comes from the colour frame, part by
+    part. A white and a blue die in a dim room read white and blue (without the paper's light a white
+    die in dim light reads green; a grey sheet view with no colour source read nothing at all)."""
+    from test_vision_zones import board_camera
+
+    from referee_app.games.dice import BoardDiceReader, cell_key
+
+    board, _pose, shoot = board_camera()
+    reader = BoardDiceReader(board)
+    colours = reader.colours  # name -> the colour index the observation carries
+
+    def dim(frame: np.ndarray) -> np.ndarray:
+        return np.clip(frame.astype(np.float32) * 0.45 + 4, 0, 255).astype(np.uint8)
+
+    def die(cell: str, colour: str) -> dict:
+        c = board.cells[cell]
+        return {"x_mm": c.x, "y_mm": c.y, "value": 3, "color": colour, "size_mm": 16.0, "angle": 12.0}
+
+    reader.read(dim(shoot([])))
+    seen = reader.read(dim(shoot([die("W02", "white"), die("B02", "blue")], noise=7)))
+    assert reader.zones._top.ndim == 2  # the grey sheet view: the path this test is about
+    assert seen.items.get(cell_key("W02")) == (3, colours["white"])
+    assert seen.items.get(cell_key("B02")) == (3, colours["blue"])

@@ -12,6 +12,7 @@ the wrong size (a hand, a pen, two dice touching) is reported as unreadable, nev
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -79,6 +80,9 @@ class ZoneDiceReader:
         self._paper = cv2.erode((ref.min(axis=2) >= PAPER_MIN).view(np.uint8), np.ones((3, 3), np.uint8)) > 0
         self._top: np.ndarray | None = None  # the frame's sheet view being read, and its valid part
         self._top_roi: tuple[int, int, int, int] | None = None
+        # the sheet view in colour, part by part (x0, y0, x1, y1), when `_top` is grey (the 3D reader
+        # warps its sheet view in grey; the paper's colour round a die is still needed: `_light`)
+        self._colour_part: Callable[[tuple[int, int, int, int]], np.ndarray] | None = None
         # The printed drawing is only a first guess of how the empty sheet looks through this camera:
         # the first view (the match starts with an empty board) and every zone seen empty later
         # replace it, so print sharpness, paper and light stop mattering.
@@ -121,7 +125,8 @@ class ZoneDiceReader:
     # -- reading -------------------------------------------------------------------------------
     def read(self, top_bgr: np.ndarray, faces: FaceView | None = None, skip: frozenset[str] = frozenset(),
              inside: np.ndarray | None = None, only: set[str] | None = None,
-             keep: ZoneReading | None = None, roi: tuple[int, int, int, int] | None = None) -> ZoneReading:
+             keep: ZoneReading | None = None, roi: tuple[int, int, int, int] | None = None,
+             colour: Callable[[tuple[int, int, int, int]], np.ndarray] | None = None) -> ZoneReading:
         """`top_bgr`: the sheet rectified at `px_per_mm` (same size as the reference). `faces`: the
         same frame rectified on the dice's top faces (vision.board3d), where values are then read.
         `skip`: zones the camera does not see (out of the frame): not read, not learned, no entry in
@@ -130,7 +135,8 @@ class ZoneDiceReader:
         `only` (with `keep`, the last reading): read just these zones; the others keep their entries
         in `keep` and are not refreshed (their pixels did not change, vision/zones_reuse.py). `roi`
         (x0, y0, x1, y1 of the views, with `only`): the part of both views those zones' reading looks at,
-        with ROI_PAD_MM to spare; only it is valid (warped) and only it is prepared."""
+        with ROI_PAD_MM to spare; only it is valid (warped) and only it is prepared. `colour`: when
+        `top_bgr` is grey, gives the same view in colour for a part (x0, y0, x1, y1) of it."""
         if top_bgr.shape[:2] != self.reference.shape[:2]:
             raise VisionError(f"rectified view is {top_bgr.shape[1]}x{top_bgr.shape[0]}, expected "
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
@@ -138,7 +144,7 @@ class ZoneDiceReader:
             roi = None  # the first view is learned whole
         obs = _prep_roi(top_bgr, self.px, roi)
         self._changed = _changed_mask(obs, self.reference, roi)
-        self._top, self._top_roi = top_bgr, roi
+        self._top, self._top_roi, self._colour_part = top_bgr, roi, colour
         out = ZoneReading()
         if self.learn_empty and not self._learned:
             if inside is None:
@@ -619,8 +625,14 @@ class ZoneDiceReader:
         grow = 2 * max(1, round(self.px)) + 1  # a millimetre round what changed
         busy = cv2.dilate(self._changed[y0:y1, x0:x1], np.ones((grow, grow), np.uint8))
         paper = self._paper[y0:y1, x0:x1] & (busy == 0)
+        if self._top.ndim == 3:
+            seen = self._top[y0:y1, x0:x1]
+        elif self._colour_part is not None:
+            seen = self._colour_part((x0, y0, x1, y1))
+        else:
+            return None  # a grey view and no colour: the light's colour is unknown
         # every other pixel each way: the light varies over centimetres, and a quarter of the medians' work
-        return paper_gain(self._top[y0:y1:2, x0:x1:2], self.printed[y0:y1:2, x0:x1:2], paper[::2, ::2])
+        return paper_gain(seen[::2, ::2], self.printed[y0:y1:2, x0:x1:2], paper[::2, ::2])
 
     def _one_face(self, faces: FaceView, box: np.ndarray, readings: dict[str, Any]) -> np.ndarray | None:
         """The pip of a light die showing 1 in the tray or pool blob `box` (top view), on the top-face

@@ -429,9 +429,10 @@ class BoardDiceReader:
                 if self._read_with is not None and calib is not self._read_with and not self.tiled:
                     self.registered_mm = self.zones.register(top, inside)  # re-localised: the sheet follows
                 self._read_with = calib
+                colour = (lambda part: self._top_patch(image, calib, part)) if top.ndim == 2 else None
                 reading = self.zones.read(top, faces, skip=unseen, inside=inside, only=again,
                                           keep=self._watch.kept(source) if again is not None else None,
-                                          roi=roi)
+                                          roi=roi, colour=colour)
             if self.reuse:
                 boxes = self._watch_boxes(calib, image.shape, posed, key)
                 self._watch.record(image, key, boxes, again, source, reading)
@@ -499,6 +500,17 @@ class BoardDiceReader:
         w_mm, h_mm = calib.sheet_size_mm
         size = (round(w_mm * self.px_per_mm), round(h_mm * self.px_per_mm))
         return warp_roi(image, scale @ calib.homography, size, cv2.INTER_LINEAR, roi)
+
+    def _top_patch(self, image: np.ndarray, calib: Any, part: tuple[int, int, int, int]) -> np.ndarray:
+        """The colour top view's pixels in `part` (x0, y0, x1, y1 of the view): the same pixels as
+        `_top_view`'s there, warped alone (the paper round one die, for its colour under this light)."""
+        import cv2
+
+        x0, y0, x1, y1 = part
+        shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+        scale = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
+        return cv2.warpPerspective(image, shift @ scale @ calib.homography, (x1 - x0, y1 - y0),
+                                   flags=cv2.INTER_LINEAR)
 
     def _watch_boxes(self, calib: Any, shape: tuple[int, ...], posed: bool, key: Any) -> dict[str, Any]:
         """The camera-image box each zone's reading looks at (made once per calibration)."""
