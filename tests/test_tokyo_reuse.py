@@ -150,6 +150,20 @@ def counting_calls(monkeypatch, module, name: str) -> list[int]:
     return calls
 
 
+def hand_then_clear(adapter: TokyoAdapter, maps: list[int], drifts: list[int]) -> None:
+    """A frame covered by a hand (purple builds) costs no piece map and no drift search; the clear
+    frame after it is mapped and aligned once, and read as a fresh adapter reads it."""
+    hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 1))
+    assert hand.blocked is not None and hand.blocked.startswith("hand or large object")
+    assert (len(maps), len(drifts)) == (1, 1)
+    after = paired(noisy(picture("004.jpg"), 5), noisy(picture("camera2/004.jpg"), 6), 2)
+    got = adapter.read(after)
+    assert got.blocked is None and (len(maps), len(drifts)) == (2, 2)
+    fresh = TokyoAdapter()
+    fresh.watch(play(*STARTED))
+    assert seen(got) == seen(fresh.read(after))
+
+
 def test_a_covered_frame_costs_no_piece_maps_and_no_drift_search_and_stays_blocked(monkeypatch):
     import referee_app.games.tokyo as tokyo_module
     import vision.tokyo.piece_evidence as evidence
@@ -161,16 +175,8 @@ def test_a_covered_frame_costs_no_piece_maps_and_no_drift_search_and_stays_block
     still = paired(picture("004.jpg"), picture("camera2/004.jpg"), 0)  # both start roads down
     adapter.read(still)
     assert (len(maps), len(drifts)) == (1, 1)  # the state's drift searched for: none
-    hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 1))  # purple builds
-    assert hand.blocked is not None and hand.blocked.startswith("hand or large object")
-    assert (len(maps), len(drifts)) == (1, 1)  # main scored nothing on it, yet mapped and aligned it
-    # the hand gone, the table is mapped and aligned again, and read as a fresh adapter reads it
-    after = paired(noisy(picture("004.jpg"), 5), noisy(picture("camera2/004.jpg"), 6), 2)
-    got = adapter.read(after)
-    assert got.blocked is None and (len(maps), len(drifts)) == (2, 2)
-    fresh = TokyoAdapter()
-    fresh.watch(play(*STARTED))
-    assert seen(got) == seen(fresh.read(after))
+    # purple builds: main scored nothing on the covered frame, yet mapped and aligned it
+    hand_then_clear(adapter, maps, drifts)
 
 
 def test_a_drift_found_on_a_frame_read_as_it_came_has_it_read_again_brought_back():
@@ -217,15 +223,7 @@ def test_a_covered_frame_after_a_move_costs_no_piece_maps_and_no_drift_search(mo
     adapter.read(paired(picture("004.jpg"), picture("camera2/004.jpg"), 0))
     assert (len(maps), len(drifts)) == (1, 1)
     adapter.watch(play(*STARTED))  # a new state of the match (its drift never searched)
-    hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 1))
-    assert hand.blocked is not None and hand.blocked.startswith("hand or large object")
-    assert (len(maps), len(drifts)) == (1, 1)  # main mapped it and searched its drift
-    after = paired(noisy(picture("004.jpg"), 5), noisy(picture("camera2/004.jpg"), 6), 2)
-    got = adapter.read(after)
-    assert got.blocked is None and (len(maps), len(drifts)) == (2, 2)
-    fresh = TokyoAdapter()
-    fresh.watch(play(*STARTED))
-    assert seen(got) == seen(fresh.read(after))
+    hand_then_clear(adapter, maps, drifts)  # main mapped the covered frame and searched its drift
 
 
 def test_a_still_frame_once_two_answers_agreed_costs_no_piece_maps_and_a_change_or_hand_is_read(monkeypatch):
