@@ -540,3 +540,21 @@ def test_search_with_the_game_pair_bounds_is_exact():
     rng = random.Random(63)
     assert _exact_while_skipping(rng, ((7, 4), (8, 4), (9, 2)), 22, game_pair=True) >= 20
     assert jitsearch.JitSearch([0] * 4 + list(range(1, 13))).gp.shape[0] == 0  # off unless asked for
+
+
+def test_search_without_codes_below_the_table_is_exact_and_restores_them():
+    """Nodes below STORE_FROM empty cells place their moves without updating the Zobrist codes
+    (they are never looked up in the table): on positions of 5 to 8 empty cells the compiled search
+    (a small table, so slots are overwritten and a stale code would be read) equals the Python
+    search, a margin one point off would fail, and the codes after a search are the board's own."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    rng = random.Random(505)
+    for empties in (5, 6, 6, 7, 7, 8) * 4:
+        state = random_position(rng, empties) if rng.random() < 0.5 else _lopsided(rng, empties)
+        want = ExactSearch(state.board).exact_value()
+        fast = jitsearch.JitSearch(state.board, table_bits=8)
+        assert fast.exact_value() == want, state.board
+        assert fast.search(want - 1, want) >= want and fast.search(want, want + 1) <= want  # not one off
+        assert np.array_equal(fast.zk, jitsearch.JitSearch(state.board, table_bits=8).zk)

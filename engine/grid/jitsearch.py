@@ -141,6 +141,7 @@ REPLY_FROM = 4  # empty cells from which a node tries commuting replies (childre
 GAME_PAIR_UPTO = 12  # pieces left at the root up to which _game_pair_bounds can be asked for (its memo)
 GAME_PAIR_FROM = 7  # empty cells from which a search that asks for them uses them
 ETC_FROM = 8  # empty cells from which JitSearch(etc=True) probes a node's children in the table
+STORE_FROM = 5  # empty cells from which a node probes and stores the bound table (below, the endgames)
 PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
@@ -162,7 +163,7 @@ _Z2 = _rng.integers(1, 2**62, size=(17, CELLS), dtype=np.int64)
 if numba is not None:
 
     @_jit
-    def _place(st, sums, emp, zk, piece, cell):  # noqa: ANN001, ANN202 - compiled, typed by numba
+    def _put(st, sums, emp, piece, cell):  # noqa: ANN001, ANN202
         # st: [0..15] board, 16 reserve mask, 17 placed, 18 nodes, 19 abort, 20 moves skipped by
         # the piece swap bound, 21 by a commuting reply, 22 nodes settled by the game's pair bounds,
         # 23 nodes cut by a child's table entry, 24 empty cells from which a node looks for one
@@ -173,25 +174,35 @@ if numba is not None:
                 i = _CP[s, cell, k]
                 sums[s, i] += piece
                 emp[s, i] -= 1
-        for g in range(4):
-            zk[0, g] ^= _Z1[piece, _SYM[g, cell]]
-            zk[1, g] ^= _Z2[piece, _SYM[g, cell]]
         st[16] ^= 1 << piece
         st[17] += 1
 
     @_jit
-    def _unplace(st, sums, emp, zk, piece, cell):  # noqa: ANN001, ANN202
+    def _take(st, sums, emp, piece, cell):  # noqa: ANN001, ANN202
         st[cell] = 0
         for s in range(2):
             for k in range(_CPN[s, cell]):
                 i = _CP[s, cell, k]
                 sums[s, i] -= piece
                 emp[s, i] += 1
+        st[16] ^= 1 << piece
+        st[17] -= 1
+
+    @_jit
+    def _hash(zk, piece, cell):  # noqa: ANN001, ANN202
         for g in range(4):
             zk[0, g] ^= _Z1[piece, _SYM[g, cell]]
             zk[1, g] ^= _Z2[piece, _SYM[g, cell]]
-        st[16] ^= 1 << piece
-        st[17] -= 1
+
+    @_jit
+    def _place(st, sums, emp, zk, piece, cell):  # noqa: ANN001, ANN202 - compiled, typed by numba
+        _put(st, sums, emp, piece, cell)
+        _hash(zk, piece, cell)
+
+    @_jit
+    def _unplace(st, sums, emp, zk, piece, cell):  # noqa: ANN001, ANN202
+        _take(st, sums, emp, piece, cell)
+        _hash(zk, piece, cell)
 
     @_jit
     def _prefix_tables():  # noqa: ANN202
@@ -730,12 +741,12 @@ if numba is not None:
     def _reply_bound(st, sums, emp, zk, plo, phi, eg, r, sign, a):  # noqa: ANN001, ANN202
         """The mover's upper bound on the board with the opponent's reply r added (the path bounds,
         and the pair bounds where those stay above a)."""
-        _place(st, sums, emp, zk, r >> 4, r & 15)
+        _put(st, sums, emp, r >> 4, r & 15)  # never looked up in the table: no Zobrist codes
         rlo, rhi = _bounds(st, sums, emp, plo, phi)
         if (rhi if sign > 0 else -rlo) > a:
             qlo, qhi = _pair_bounds(st, sums, emp, plo, phi, eg[32:])
             rlo, rhi = max(rlo, qlo), min(rhi, qhi)
-        _unplace(st, sums, emp, zk, r >> 4, r & 15)
+        _take(st, sums, emp, r >> 4, r & 15)
         return rhi if sign > 0 else -rlo
 
     @_jit
@@ -803,7 +814,7 @@ if numba is not None:
             return vlo
         if vhi <= alpha:
             return vhi
-        store = n >= 5  # the endgames below (up to 4 empty cells) are cheaper than a probe
+        store = n >= STORE_FROM  # the endgames below are cheaper than a probe
         first = -1
         slot = 0
         g = 0
@@ -847,6 +858,10 @@ if numba is not None:
             return _endgame(st, sums, sign, eg)
         if n == 4:
             return _endgame4(st, sums, sign, eg, alpha, beta)
+        # A child below STORE_FROM empty cells is never looked up in the table (nor are its
+        # children's, ETC_FROM > STORE_FROM): its Zobrist codes are not updated, placed and taken
+        # back in order, so the codes are right again at this node.
+        hashed = n > STORE_FROM or n > st[24]
         a = max(alpha, vlo)
         a0 = a
         b = min(beta, vhi)
@@ -923,7 +938,9 @@ if numba is not None:
                 best = max(best, bound)
                 st[20] += 1
                 continue
-            _place(st, sums, emp, zk, piece, cell)
+            _put(st, sums, emp, piece, cell)
+            if hashed:
+                _hash(zk, piece, cell)
             if best_move < 0:
                 value = -_search(st, sums, emp, zk, tt, plo, phi, gt, gp, gix, mv, sc, wt, eg, tr, od, -b, -a,
                                  limit)
@@ -934,7 +951,9 @@ if numba is not None:
                     value = -_search(st, sums, emp, zk, tt, plo, phi, gt, gp, gix, mv, sc, wt, eg, tr, od, -b,
                                      -value, limit)
             r = st[REF + n - 1]
-            _unplace(st, sums, emp, zk, piece, cell)
+            _take(st, sums, emp, piece, cell)
+            if hashed:
+                _hash(zk, piece, cell)
             if st[19]:
                 return 0
             # Commuting reply: the opponent's reply r to this move, played right here instead,
