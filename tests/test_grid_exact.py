@@ -20,6 +20,14 @@ from engine.grid.solver import brute_force_value, final_margin, solve, solve_pre
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def compiled_search():
+    """The compiled search module, or the test skipped where numba (the `fast` extra) is missing."""
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed (the optional `fast` extra)")
+    return jitsearch
+
+
 def _paths(g: tuple[int, ...], seat: int) -> set[frozenset[int]]:
     return {frozenset(g[c] for c in p) for p in PATHS[seat]}
 
@@ -104,9 +112,7 @@ def test_grid_solve_outcome_on_the_command_line():
 def test_compiled_search_agrees_with_the_python_one():
     """engine/grid/jitsearch.py (numba, optional) against engine/grid/exact.py: margins, outcomes,
     moves that keep them, and a deadline that stops it."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     from engine.grid.exact import SearchTimeout
 
     rng = random.Random(21)
@@ -145,9 +151,7 @@ def test_compiled_endgame_and_merged_cells_match_brute_force():
     """The compiled search fills the last three cells directly and tries one cell of each set of
     empty cells on the same live paths; both against plain minimax, on positions where merging
     happens (checked: fewer cells among the moves than empty cells)."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     rng = random.Random(77)
     merged = 0
     for empties, count in ((1, 6), (2, 10), (3, 16), (4, 12), (5, 2)):
@@ -168,9 +172,7 @@ def test_grid_solve_with_a_time_limit_answers_exactly_at_twelve_empty_cells():
     """Where the compiled search is ready, `grid solve` (which always has a time limit) goes from
     its 2-ply pass straight to the exact search up to JIT_REACH empty cells, instead of deepening
     heuristic passes two plies at a time; the margin agrees with a fresh search and its best line."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     state = random_position(random.Random(1), 12)
     text = " ".join(str(v) if v else "." for v in state.board)
     proc = _cli("grid", "solve", text, "--json", "--time", "600")
@@ -188,9 +190,7 @@ def test_grid_solve_with_a_time_limit_answers_exactly_at_twelve_empty_cells():
 def test_compiled_pair_bounds_hold_every_filling_and_are_tighter():
     """The pair bounds of the compiled search contain the margin of every way to fill the empty
     cells, and are never looser than the per-path bounds (strictly tighter on some positions)."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     import itertools
 
     rng = random.Random(31)
@@ -220,9 +220,7 @@ def test_piece_swap_bound_holds_and_the_search_that_skips_by_it_is_exact():
     sum by at most |p - q|, so each best path too and the margin by at most twice that. The lemma
     against plain minimax, then the search that uses it against plain minimax and the Python search
     (which does not), on positions where it skips."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    compiled_search()
     from engine.grid import Place
 
     rng = random.Random(64)
@@ -242,9 +240,7 @@ def test_one_sided_piece_swap_bound_holds_and_is_reached():
     (the opponent's for a larger piece, the mover's for a smaller). Against plain minimax on every
     pair of pieces on every cell; the one-|d| case is reached exactly (a slack one point smaller
     would be wrong), and the search that skips by it is exact."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     from engine.grid import Place
 
     plo, phi = jitsearch._tables()
@@ -277,9 +273,7 @@ def test_enhanced_transposition_cutoff_is_exact():
     table and stops at once when an entry already proves a cut-off (_child_cut): the search that
     does so against the previous search, on positions where it happens, and the cut-off value
     against the child's own search."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     rng = random.Random(77)
     cuts = 0
     for i in range(4):  # from 6 empty cells here (ETC_FROM is higher), where 8-empty searches reach it
@@ -318,9 +312,7 @@ def test_commuting_reply_bound_holds_and_the_search_that_skips_by_it_is_exact():
     minimax (a move's value never exceeds the highest margin of any filling after the reply), then
     the search that uses it against plain minimax and the previous search, on positions where it
     skips (a wrong bound, e.g. the reply's board read without r, would change values here)."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    compiled_search()
     import itertools
 
     from engine.grid import Place
@@ -390,9 +382,7 @@ def test_greedy_table_matches_every_answer_of_the_other_player():
     """The compiled search's game bounds rest on a table that tries only two answers of the other
     player (the largest piece on the path, or starving the owner of its smallest piece first); it
     must equal the most that any sequence of answers achieves."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     gt = jitsearch._greedy((1 << 17) - 2)
     rng = random.Random(12)
     for _ in range(400):
@@ -409,9 +399,7 @@ def test_game_bounds_hold_against_minimax_and_are_tighter():
     tighter on some positions. They bound the game, not every filling (some filling lies outside
     them), which is why the commuting replies, whose board is reached by another move order, keep
     the filling bounds."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     import itertools
 
     rng = random.Random(57)
@@ -441,9 +429,7 @@ def test_four_cell_endgame_answers_every_window():
     """The compiled search solves four empty cells directly (24 fillings): against plain minimax
     through null windows on both sides of the value (a fail-high returns a lower bound, a fail-low
     an upper bound), and the move it names keeps the value."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     from engine.grid import Place
 
     rng = random.Random(44)
@@ -488,9 +474,7 @@ def _gpair_brute(pool: tuple[int, ...], kinds: tuple[str, ...], seat: int) -> in
 def test_game_pair_table_matches_every_continuation():
     """_gpair (the game's pair bounds' table, memoised over counts of cells of each kind) against
     every continuation on explicit cells."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     rng = random.Random(14)
     for _ in range(150):
         pool = tuple(sorted(rng.sample(range(1, 17), rng.randint(1, 6))))
@@ -508,9 +492,7 @@ def test_game_pair_bounds_hold_against_minimax_and_are_tighter():
     minimax margin and are never looser than the filling pair bounds or the game bounds. Many are
     met exactly (a bound one point tighter would exclude the value: the test would fail), and some
     are strictly tighter than both."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     rng = random.Random(58)
     tighter = met = 0
     for i in range(40):
@@ -534,9 +516,7 @@ def test_search_with_the_game_pair_bounds_is_exact():
     """The compiled search asked to stop nodes by the game's pair bounds (from GAME_PAIR_FROM empty
     cells; off by default, being slower) against the previous search, on positions where it stops
     some."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     rng = random.Random(63)
     assert _exact_while_skipping(rng, ((7, 4), (8, 4), (9, 2)), 22, game_pair=True) >= 20
     assert jitsearch.JitSearch([0] * 4 + list(range(1, 13))).gp.shape[0] == 0  # off unless asked for
@@ -547,9 +527,7 @@ def test_search_without_codes_below_the_table_is_exact_and_restores_them():
     (they are never looked up in the table): on positions of 5 to 8 empty cells the compiled search
     (a small table, so slots are overwritten and a stale code would be read) equals the Python
     search, a margin one point off would fail, and the codes after a search are the board's own."""
-    jitsearch = pytest.importorskip("engine.grid.jitsearch")
-    if not jitsearch.available():
-        pytest.skip("numba is not installed (the optional `fast` extra)")
+    jitsearch = compiled_search()
     rng = random.Random(505)
     for empties in (5, 6, 6, 7, 7, 8) * 4:
         state = random_position(rng, empties) if rng.random() < 0.5 else _lopsided(rng, empties)

@@ -114,9 +114,16 @@ def warp_roi(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int
     if roi is None:
         return cv2.warpPerspective(image, M, size, flags=flags, **kwargs)
     x0, y0, x1, y1 = roi
+    out = np.zeros((size[1], size[0], *image.shape[2:]), image.dtype)
+    out[y0:y1, x0:x1] = warp_part(image, M, roi, flags, **kwargs)
+    return out
+
+
+def warp_part(image: np.ndarray, M: np.ndarray, part: tuple[int, int, int, int], flags: int,
+              **kwargs: object) -> np.ndarray:
+    """The pixels (x0, y0, x1, y1) of the view cv2.warpPerspective(image, M, ...) would give, alone."""
+    x0, y0, x1, y1 = part
     shift = np.array([[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]])
     # inverse map: view pixel -> source; forward: source -> view pixel
     M2 = M @ shift if flags & cv2.WARP_INVERSE_MAP else np.linalg.inv(shift) @ M
-    out = np.zeros((size[1], size[0], *image.shape[2:]), image.dtype)
-    out[y0:y1, x0:x1] = cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), flags=flags, **kwargs)
-    return out
+    return cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), flags=flags, **kwargs)

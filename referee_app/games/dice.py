@@ -506,11 +506,10 @@ class BoardDiceReader:
         `_top_view`'s there, warped alone (the paper round one die, for its colour under this light)."""
         import cv2
 
-        x0, y0, x1, y1 = part
-        shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+        from vision.board3d import warp_part
+
         scale = np.diag([self.px_per_mm, self.px_per_mm, 1.0])
-        return cv2.warpPerspective(image, shift @ scale @ calib.homography, (x1 - x0, y1 - y0),
-                                   flags=cv2.INTER_LINEAR)
+        return warp_part(image, scale @ calib.homography, part, cv2.INTER_LINEAR)
 
     def _watch_boxes(self, calib: Any, shape: tuple[int, ...], posed: bool, key: Any) -> dict[str, Any]:
         """The camera-image box each zone's reading looks at (made once per calibration)."""
