@@ -14,6 +14,7 @@
   let source = null;
   let replaying = false;
   let summary = null;  // the match on show; every action names summary.match_id
+  const fedSeqs = new Set();  // the seqs of the verdicts in the feed
   let games = {};  // name -> what /api/games says (players, variant options, example moves)
 
   async function api(path, opts = {}) {
@@ -340,6 +341,7 @@
   function addFeed(ev) {
     const li = document.createElement("li");
     const d = ev.data || {};
+    if (ev.kind === "verdict" && !d.correction) fedSeqs.add(d.seq);
     if (ev.kind === "verdict") {
       const v = d.verdict || {};
       li.className = d.correction ? "note" : v.legal ? "legal" : "illegal";
@@ -360,7 +362,7 @@
     renderLatest();
   }
 
-  function clearFeed() { $("feed").innerHTML = ""; delete $("feed").dataset.loaded; renderLatest(); }
+  function clearFeed() { $("feed").innerHTML = ""; delete $("feed").dataset.loaded; fedSeqs.clear(); renderLatest(); }
 
   function connect() {
     if (source) source.close();
@@ -378,7 +380,9 @@
         return;
       }
       if (kind === "verdict" || kind === "table-mismatch" || kind === "match-end" || kind === "camera") {
-        const shown = kind === "verdict" && summary && summary.history.some((h) => h.seq === ev.data.seq && !ev.data.correction);
+        // a verdict is shown once: the feed, not the latest summary, says which are on show (a summary
+        // fetched after a move already holds it before the move's own event comes in)
+        const shown = kind === "verdict" && !ev.data.correction && fedSeqs.has(ev.data.seq);
         if (!shown) {
           addFeed(ev);
           if (kind === "verdict") announce(ev, summary);
