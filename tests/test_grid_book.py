@@ -18,6 +18,7 @@ from engine.grid.exact import SYMMETRIES, ExactSearch
 from engine.grid.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.timeout(1200)  # a fresh checkout compiles the search first (minutes under load)
 EMPTY = " ".join(["."] * 16)
 RESEARCH_UP_TO = 12  # empty cells: entries this deep are re-searched (about a second each, compiled)
 

@@ -18,6 +18,9 @@ from engine.grid.exact import SWAPPING, SYMMETRIES, ExactSearch
 from engine.grid.solver import brute_force_value, final_margin, solve, solve_previous
 
 ROOT = Path(__file__).resolve().parent.parent
+# The first compiled search of a fresh checkout compiles it (numba, about half a minute on an idle
+# machine, past the suite's 300 s default on a heavily loaded one): hangs are still caught, later.
+pytestmark = pytest.mark.timeout(1200)
 
 
 def compiled_search():
