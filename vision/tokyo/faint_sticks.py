@@ -18,6 +18,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.tokyo.labels import components
 from vision.tokyo.sticks import RawStick, _along_taken, _sample, detect_sticks
 
 FAINT_CHROMA = 0.010  # chromaticity difference that makes a pixel a candidate piece in this pass
@@ -65,7 +66,7 @@ def faint_sticks(
     already among `found` (the first pass's sticks, rod half-width `hw`), and the new pixels along
     them (uint8 0/255, the image's size)."""
     extra = ((faint > 0) & (fg_rods == 0)).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(extra)
+    n, lab, stats, _ = components(extra)
     min_len = MIN_LEN_WIDTHS * 2 * hw
     # a rod's new pixels: a component at least a short stick long and holding a band of rod width
     long_ones = [

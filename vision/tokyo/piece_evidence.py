@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
 from vision.tokyo.channels import channel_max, channel_min, channel_sum
+from vision.tokyo.labels import components
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
@@ -326,7 +327,7 @@ def grey_spots(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
     the candidates drawn there are scored like any other, so a spurious blob costs time, not a move."""
     mask = ((maps.grey > 0) & (known == 0)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = components(mask)
     cam, r = calib.camera, calib.sizes.column_diameter_mm / 2
     out = []
     for k in range(1, n):

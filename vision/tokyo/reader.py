@@ -72,7 +72,8 @@ def read_tokyo(
         withheld |= glare
     objects: list[LargeObject] = []
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)  # the large-object test's and the column ends'
-    withheld |= large_objects(obs, fg, image, table, calibration, objects, dist)
+    # stopping at a hand, an object found ends the reading: its withheld region is not outlined
+    withheld |= large_objects(obs, fg, image, table, calibration, objects, dist, outline=not stop_at_hand)
     if stop_at_hand and objects:
         return obs
     fg_rods[withheld > 0] = 0
