@@ -151,3 +151,21 @@ def test_the_still_test_takes_one_difference_of_the_two_pictures(monkeypatch):
     assert kept is not None and np.array_equal(kept, a) and not same and len(diffs) == 1
     changed = picture("004.jpg")
     assert image_changed(changed, a, diff=cv2.absdiff(changed, a)) == image_changed(changed, a) is True
+
+
+def test_whole_pixel_shifts_gather_the_plain_sums_pixels():
+    from vision.tokyo.piece_evidence import _mean_at, _mean_shifted
+
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        h, w = (int(v) for v in rng.integers(20, 120, 2))
+        ev = cv2.blur((rng.random((h, w)) < 0.3).astype(np.float32), (3, 3))
+        n = int(rng.integers(1, 300))
+        rot = np.stack([rng.uniform(-40, w + 40, n), rng.uniform(-40, h + 40, n)], 1)  # some off the map
+        if trial % 3 == 0:
+            rot[: n // 2] = np.round(rot[: n // 2]) + 0.5  # halves: the plain sums are taken
+        reach = int(rng.integers(0, 25))
+        shifts = rng.integers(-reach, reach + 1, (int(rng.integers(1, 40)), 2)).astype(np.float32)
+        want = _mean_at(ev, rot[None, :, 0] + shifts[:, 0, None], rot[None, :, 1] + shifts[:, 1, None])
+        got = _mean_shifted(ev, rot, shifts, {})
+        assert got.dtype == want.dtype and np.array_equal(got, want)
