@@ -41,10 +41,12 @@ class StillViews:
         """(the kept image, its digest, whether `image` is that very picture) when `image` shows no
         change from it, else (`image` - a copy, kept from now -, its digest, True)."""
         kept = self._kept.get(camera)
-        if kept is not None and kept[0].shape == image.shape and not cv2.absdiff(image, kept[0]).any():
-            return (*kept, True)
-        if kept is not None and not image_changed(image, kept[0]):
-            return (*kept, False)
+        if kept is not None and kept[0].shape == image.shape:
+            diff = cv2.absdiff(image, kept[0])  # one difference for both tests
+            if not diff.any():
+                return (*kept, True)
+            if not image_changed(image, kept[0], diff=diff):
+                return (*kept, False)
         copy = image.copy()  # a camera may write its next frame into the same buffer
         self._kept[camera] = copy, self._digest(copy)
         return (*self._kept[camera], True)

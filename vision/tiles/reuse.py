@@ -141,13 +141,16 @@ def changed_boxes(now: np.ndarray, last: np.ndarray, boxes: Mapping[str, Box]) -
     return {n for n, k in zip(names, hit, strict=True) if k}
 
 
-def image_changed(now: np.ndarray, last: np.ndarray | None, size: int = 32) -> bool:
+def image_changed(now: np.ndarray, last: np.ndarray | None, size: int = 32,
+                  diff: np.ndarray | None = None) -> bool:
     """Whether a camera image differs from `last` anywhere: any `size`-pixel square of it (the last
     row and column cut short) changed by the rule `changed_boxes` applies; a different size, or no
-    last image, is a change. All squares at once, the pixels that moved first (the usual answer)."""
+    last image, is a change. All squares at once, the pixels that moved first (the usual answer).
+    `diff`: `cv2.absdiff(now, last)`, when the caller has it already."""
     if last is None or now.shape != last.shape:
         return True
-    diff = cv2.absdiff(now, last)
+    if diff is None:
+        diff = cv2.absdiff(now, last)
     if not diff.any():
         return False
     h, w = now.shape[:2]

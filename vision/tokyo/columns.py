@@ -118,7 +118,10 @@ def _base_scores(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: 
         offs = np.vstack([ring * q for q in radii])  # (M,2)
         pts = xy[:, None, :] + offs[None]  # (N,M,2)
         n, m = pts.shape[:2]
-        uv, _ = calib.camera.project(np.c_[pts.reshape(-1, 2), np.full(n * m, z)])
+        xyz = np.empty((n * m, 3))  # np.c_'s array, without its index-trick overhead
+        xyz[:, :2] = pts.reshape(-1, 2)
+        xyz[:, 2] = z
+        uv, _ = calib.camera.project(xyz)
         xi = np.clip(np.round(uv[:, 0]).astype(int), 0, W - 1)
         yi = np.clip(np.round(uv[:, 1]).astype(int), 0, H - 1)
         ok = care[yi, xi].reshape(n, m)

@@ -7,10 +7,9 @@ colour cue decides when the two sticks' colours differ; otherwise the edge cue d
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
-from vision.tokyo.sticks import RawStick, _sample
+from vision.tokyo.sticks import RawStick, _sample, image_gradients
 
 
 def intersect(a: RawStick, b: RawStick) -> tuple[np.ndarray, float, float] | None:
@@ -93,5 +92,4 @@ def decide_top(
 
 
 def gradient(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    g = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+    return image_gradients(image)()

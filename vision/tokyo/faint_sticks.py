@@ -18,7 +18,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from vision.tokyo.sticks import RawStick, _along_taken, _sample, detect_sticks
+from vision.tokyo.labels import components
+from vision.tokyo.sticks import Gradients, RawStick, _along_taken, _sample, detect_sticks
 
 FAINT_CHROMA = 0.010  # chromaticity difference that makes a pixel a candidate piece in this pass
 NEW_SHARE = 0.5  # share of a candidate's middle that must lie on pixels only the faint mask has
@@ -60,12 +61,13 @@ def faint_sticks(
     hw: float,
     upright: Callable[[np.ndarray, np.ndarray, float, float], bool] | None = None,
     longest: Callable[[np.ndarray, np.ndarray], float] | None = None,
+    gradients: Gradients | None = None,
 ) -> tuple[list[RawStick], np.ndarray]:
     """Sticks the ordinary stick mask `fg_rods` took for table but the faint mask `faint` shows, not
     already among `found` (the first pass's sticks, rod half-width `hw`), and the new pixels along
-    them (uint8 0/255, the image's size)."""
+    them (uint8 0/255, the image's size). `gradients`: the image's, as `detect_sticks` takes them."""
     extra = ((faint > 0) & (fg_rods == 0)).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(extra)
+    n, lab, stats, _ = components(extra)
     min_len = MIN_LEN_WIDTHS * 2 * hw
     # a rod's new pixels: a component at least a short stick long and holding a band of rod width
     long_ones = [
@@ -78,7 +80,7 @@ def faint_sticks(
         return [], bands  # the usual case: nothing to do, and no second pass to pay for
     new = np.isin(lab, long_ones).astype(np.uint8)
     mask = np.where(new > 0, 255, fg_rods).astype(np.uint8)
-    cands, _ = detect_sticks(image, mask, upright=upright, longest=longest)
+    cands, _ = detect_sticks(image, mask, upright=upright, longest=longest, gradients=gradients)
     out = []
     around = ((mask > 0) | (faint > 0)).astype(np.uint8)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)

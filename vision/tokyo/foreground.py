@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from vision.tokyo.channels import channel_max, channel_min, channel_sum
+from vision.tokyo.labels import components
 
 
 def table_background(image: np.ndarray, scale: int = 4, window: int = 21) -> np.ndarray:
@@ -136,7 +137,7 @@ def glare_masks(image: np.ndarray, table: np.ndarray | None = None) -> tuple[np.
     bright_guarded = (gray > HALO_GAIN_GUARDED * gray_table + 4).astype(np.uint8)
     bright_every = (gray > 1.12 * gray_table + 4).astype(np.uint8)
     guarded, every = core.copy(), core.copy()
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(core)
+    n, lab, stats, _ = components(core)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         r = int(1.2 * np.sqrt(area / np.pi)) + 6
@@ -166,7 +167,7 @@ def compact_blobs(core: np.ndarray) -> np.ndarray:
     out = np.zeros_like(core)
     if not core.any():  # the usual frame: nothing saturated
         return out
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    n, lab, stats, _ = components(core)
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if area < GLARE_MIN_AREA:

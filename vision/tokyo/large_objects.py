@@ -26,6 +26,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.channels import channel_norm, channel_sum
 from vision.tokyo.foreground import CHROMA
+from vision.tokyo.labels import components
 from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.sticks import RawStick, _ridge, rod_half_width
 
@@ -49,7 +50,7 @@ FLOOR_SHARE = 1.0
 class LargeObject:
     """One object reported: the region withheld around it and its colour (mean BGR of its core)."""
 
-    region: np.ndarray  # uint8 0/1, image-sized
+    region: np.ndarray | None  # uint8 0/1, image-sized (None: not outlined, see `large_objects`)
     bgr: np.ndarray | None
 
 
@@ -64,19 +65,22 @@ def large_objects(
     calibration: TokyoCalibration | None = None,
     found: list[LargeObject] | None = None,
     dist: np.ndarray | None = None,
+    outline: bool = True,
 ) -> np.ndarray:
     """Warn of each large object in `fg` (cleared there in place) and return the mask (255) of the
     regions withheld. `image` and `table` (the table estimate, image-sized) let table-coloured blobs
     pass; `calibration` sets the rods' width where the mask cannot; `found`, if given, receives each
     object (for `drop_fingers`); `dist`, if the caller has it, is `fg`'s distance transform (L2, 5x5
-    mask), as the stick pass takes it."""
+    mask), as the stick pass takes it. Without `outline` the objects are warned of (and given to
+    `found`) but no region is grown round them and `fg` is left as it is: a reader that stops at a
+    hand needs the warnings alone (the tests of each object read neither `fg` nor the regions)."""
     dist, ridge = _ridge(fg, dist)
     hw = rod_half_width(dist, ridge)
     cut = np.zeros(fg.shape, np.uint8)
     deep = dist > DEPTH_WIDTHS * hw
     if not deep.any():
         return cut
-    n, lab, stats, centres = cv2.connectedComponentsWithStats(deep.astype(np.uint8))
+    n, lab, stats, centres = components(deep.astype(np.uint8))
     tinted = image is not None and table is not None and table.shape[:2] == image.shape[:2]
     for i in range(1, n):
         x, y, w, h, _ = stats[i]
@@ -90,18 +94,27 @@ def large_objects(
                 continue
         if tinted and float(_chroma_gap(image[box][inner], table[box][inner]).mean()) < TABLE_CHROMA:
             continue
-        part = np.zeros(lab.shape, bool)
-        part[box] = inner
-        region = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=int(4 * ref))
-        if WIDE_WIDTHS > 0:
-            region |= _wide_parts(dist, region, WIDE_WIDTHS * ref, ref)
         obs.warnings.append(
             f"{HAND_WARNING} near ({x + w / 2:.0f}, {y + h / 2:.0f}) px: readings there are withheld"
         )
+        # the object's colour from its pixels in the frame's row order (its box holds them all)
+        bgr = None if image is None else image[box][inner].mean(0)
+        if not outline:
+            if found is not None:
+                found.append(LargeObject(None, bgr))
+            continue
+        # grown by int(4 * ref) 3x3 dilations on its box widened by that reach: the dilation's border
+        # adds nothing, so these are the pixels the whole frame's dilation gives
+        k = int(4 * ref)
+        grow = (slice(max(0, y - k), y + h + k), slice(max(0, x - k), x + w + k))
+        region = np.zeros(fg.shape, np.uint8)
+        region[grow] = cv2.dilate((lab[grow] == i).view(np.uint8), np.ones((3, 3), np.uint8), iterations=k)
+        if WIDE_WIDTHS > 0:
+            region |= _wide_parts(dist, region, WIDE_WIDTHS * ref, ref, grow)
         fg[region > 0] = 0
         cut |= region
         if found is not None:
-            found.append(LargeObject(region, None if image is None else image[part].mean(0)))
+            found.append(LargeObject(region, bgr))
     return cut * 255
 
 
@@ -113,7 +126,7 @@ def drop_fingers(obs: TokyoObservation, raw: list[RawStick], objects: list[Large
         return raw
     near = []
     for ob in objects:
-        if ob.bgr is None:
+        if ob.bgr is None or ob.region is None:
             continue
         reach = FINGER_REACH * float(np.sqrt(ob.region.sum()))
         gap = cv2.distanceTransform((ob.region == 0).astype(np.uint8), cv2.DIST_L2, 3)
@@ -143,11 +156,13 @@ def _chroma(bgr: np.ndarray) -> np.ndarray:
     return f / f.sum()
 
 
-def _wide_parts(dist: np.ndarray, region: np.ndarray, depth: float, ref: float) -> np.ndarray:
-    """The parts of the mask deeper than `depth` that touch `region`, widened to their full width."""
+def _wide_parts(dist: np.ndarray, region: np.ndarray, depth: float, ref: float,
+                within: tuple[slice, slice]) -> np.ndarray:
+    """The parts of the mask deeper than `depth` that touch `region` (nothing outside the box
+    `within`), widened to their full width."""
     wide = (dist > depth).astype(np.uint8)
     n, lab = cv2.connectedComponents(wide)
-    touching = np.unique(lab[(region > 0) & (wide > 0)])
+    touching = np.unique(lab[within][(region[within] > 0) & (wide[within] > 0)])
     touching = touching[touching > 0]
     if len(touching) == 0:
         return np.zeros_like(region)

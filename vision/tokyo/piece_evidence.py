@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
 from vision.tokyo.channels import channel_max, channel_min, channel_sum
+from vision.tokyo.labels import components
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
@@ -258,6 +259,33 @@ def _mean_at(ev: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return ev.ravel()[yi].mean(-1)
 
 
+def _mean_shifted(ev: np.ndarray, rot: np.ndarray, shifts: np.ndarray,
+                  padded: dict[int, np.ndarray]) -> np.ndarray:
+    """`_mean_at(ev, rot x + shift x, rot y + shift y)` for each of the (S, 2) whole-pixel `shifts`: a
+    point moved by a whole number of pixels rounds to its own rounding moved so (none lies within a
+    hair of a half, where the float64 sum's last bit could tip the rounding: then, or for points not
+    in float64, the plain sums are taken), and
+    the clip to the map is the map padded with its edge, so each shift's pixels are one index offset
+    of the points' own: the same pixels gathered in the same order, so the same means. `padded` keeps
+    the padded map between calls."""
+    whole = bool(np.all(shifts == np.round(shifts)))
+    frac = rot - np.floor(rot)
+    if rot.dtype != np.float64 or not whole or bool((np.abs(frac - 0.5) < 1e-6).any()):
+        return _mean_at(ev, rot[None, :, 0] + shifts[:, 0, None], rot[None, :, 1] + shifts[:, 1, None])
+    H, W = ev.shape
+    reach = int(np.abs(shifts).max())
+    if reach not in padded:
+        padded[reach] = np.pad(ev, 2 * reach, mode="edge")
+    big = padded[reach]
+    # clipped to within `reach` of the map: beyond it every shift's clip lands on the edge anyway
+    x = np.clip(np.round(rot[:, 0]), -reach, W - 1 + reach).astype(np.int64) + 2 * reach
+    y = np.clip(np.round(rot[:, 1]), -reach, H - 1 + reach).astype(np.int64) + 2 * reach
+    sx, sy = shifts[:, 0].astype(np.int64), shifts[:, 1].astype(np.int64)
+    wide = big.shape[1]
+    idx = (y * wide + x)[None, :] + (sy * wide + sx)[:, None]
+    return big.ravel()[idx].mean(-1)
+
+
 def align_to_known(maps: PieceMaps, known: np.ndarray, max_points: int = 2000) -> np.ndarray | None:
     """The image's drift from the calibrated view, found from the pieces already standing: the
     rotation about their middle and shift (2x3, calibrated pixel -> frame pixel) under which the
@@ -271,11 +299,13 @@ def align_to_known(maps: PieceMaps, known: np.ndarray, max_points: int = 2000) -
     centre = pts.mean(0)
     ev = _evidence(maps)
 
+    padded: dict[int, np.ndarray] = {}  # ev edge-padded, by pad width (see _mean_shifted)
+
     def scores(theta: float, shifts: np.ndarray) -> np.ndarray:
         c, s = np.cos(theta), np.sin(theta)
         rel = pts - centre
         rot = np.stack([c * rel[:, 0] - s * rel[:, 1], s * rel[:, 0] + c * rel[:, 1]], 1) + centre
-        return _mean_at(ev, rot[None, :, 0] + shifts[:, 0, None], rot[None, :, 1] + shifts[:, 1, None])
+        return _mean_shifted(ev, rot, shifts, padded)
 
     zero = float(scores(0.0, np.zeros((1, 2), np.float32))[0])
     r = np.arange(-ALIGN_SHIFT_PX, ALIGN_SHIFT_PX + 1, 4, dtype=np.float32)
@@ -326,7 +356,7 @@ def grey_spots(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
     the candidates drawn there are scored like any other, so a spurious blob costs time, not a move."""
     mask = ((maps.grey > 0) & (known == 0)).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = components(mask)
     cam, r = calib.camera, calib.sizes.column_diameter_mm / 2
     out = []
     for k in range(1, n):

@@ -14,7 +14,7 @@ from vision.tokyo.colours import colour_name
 from vision.tokyo.column_ends import trim_column_runs
 from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossing_votes import plan_crossing
-from vision.tokyo.crossings import decide_top, gradient, intersect
+from vision.tokyo.crossings import decide_top, intersect
 from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
 from vision.tokyo.foreground import BRIGHT, CHROMA, glare_masks, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
@@ -33,7 +33,7 @@ from vision.tokyo.observation import (
     SupportReading,
     TokyoObservation,
 )
-from vision.tokyo.sticks import RawStick, detect_sticks
+from vision.tokyo.sticks import Gradients, RawStick, detect_sticks, image_gradients
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.types import VisionError, check_image
 
@@ -72,7 +72,8 @@ def read_tokyo(
         withheld |= glare
     objects: list[LargeObject] = []
     dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)  # the large-object test's and the column ends'
-    withheld |= large_objects(obs, fg, image, table, calibration, objects, dist)
+    # stopping at a hand, an object found ends the reading: its withheld region is not outlined
+    withheld |= large_objects(obs, fg, image, table, calibration, objects, dist, outline=not stop_at_hand)
     if stop_at_hand and objects:
         return obs
     fg_rods[withheld > 0] = 0
@@ -80,8 +81,12 @@ def read_tokyo(
     upright = None if calibration is None else _upright_test(calibration)
     longest = None if calibration is None else _longest_stick(calibration)
     floor = 0.0 if calibration is None else rod_half_width_floor(calibration, fg_rods)
-    raw, hw = detect_sticks(image, fg_rods, upright=upright, longest=longest, min_half_width=floor)
-    more, bands = faint_sticks(image, fg_rods, faint, raw, hw, upright=upright, longest=longest)
+    # the image's gradients, worked out once for both stick passes and the crossings
+    grads = image_gradients(image)
+    raw, hw = detect_sticks(image, fg_rods, upright=upright, longest=longest, min_half_width=floor,
+                            gradients=grads)
+    more, bands = faint_sticks(image, fg_rods, faint, raw, hw, upright=upright, longest=longest,
+                               gradients=grads)
     raw += more
     fg_rods |= bands  # the faint sticks' own pixels, so the stacked-ends pass sees them as pieces
     if calibration is not None:
@@ -138,7 +143,7 @@ def read_tokyo(
                 f"column near ({sp.top_px[0]:.0f}, {sp.top_px[1]:.0f}) px carries no road "
                 "(just placed, or a knocked-over piece?)"
             )
-    _crossings(obs, image, raw, hw, calibration)
+    _crossings(obs, image, raw, hw, calibration, grads)
     obs.cars = cars_on_sticks(image, fg, raw, hw)
     return obs
 
@@ -354,9 +359,10 @@ def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration 
 
 
 def _crossings(
-    obs: TokyoObservation, image: np.ndarray, raw: list[RawStick], hw: float, calib: TokyoCalibration | None
+    obs: TokyoObservation, image: np.ndarray, raw: list[RawStick], hw: float, calib: TokyoCalibration | None,
+    grads: Gradients | None = None,
 ) -> None:
-    grad = gradient(image)
+    grads = grads or image_gradients(image)  # worked out at the first crossing
     # sticks with ends in one group rest on one column: where they meet there is a joint, no crossing
     joined = set()
     for group in group_ends(raw, hw):
@@ -375,7 +381,7 @@ def _crossings(
             )
             if near_i and near_j and ((i, j) in joined or on_column):
                 continue  # two roads meeting on a support, not a crossing
-            top, conf, cue = decide_top(image, grad, raw[i], raw[j], point)
+            top, conf, cue = decide_top(image, grads(), raw[i], raw[j], point)
             if near_i and near_j:
                 conf *= 0.5  # ends overlapping near two different columns: maybe touching, maybe crossing
             cr = CrossingReading(i, j, (float(point[0]), float(point[1])), i if top == 0 else j, conf, cue)

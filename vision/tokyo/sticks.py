@@ -61,6 +61,25 @@ def _ridge(fg: np.ndarray, dist: np.ndarray | None = None) -> tuple[np.ndarray, 
     return dist, ridge
 
 
+Gradients = Callable[[], tuple[np.ndarray, np.ndarray]]
+
+
+def image_gradients(image: np.ndarray) -> Gradients:
+    """The grey image's Sobel x and y gradients (float32, 3x3), worked out on the first call and kept:
+    a view's stick passes and its crossing tests read the same two planes, and a pass that finds no
+    stick reads none."""
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def get() -> tuple[np.ndarray, np.ndarray]:
+        if not kept:
+            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            kept.append((cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3),
+                         cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)))
+        return kept[0]
+
+    return get
+
+
 def detect_sticks(
     image: np.ndarray,
     fg: np.ndarray,
@@ -69,6 +88,7 @@ def detect_sticks(
     upright: Callable[[np.ndarray, np.ndarray, float, float], bool] | None = None,
     longest: Callable[[np.ndarray, np.ndarray], float] | None = None,
     min_half_width: float = 0.0,
+    gradients: Gradients | None = None,
 ) -> tuple[list[RawStick], float]:
     """Rods in the frame and the rods' half-width (never under `min_half_width`: a calibrated camera's
     rod, where the table's texture fills the mask with specks thinner than any rod).
@@ -76,7 +96,8 @@ def detect_sticks(
     column seen side on (its core is claimed, no stick is made); both half-widths are measured on the
     foreground, blur included. `longest(p0, p1)`, when given, is the most pixels a whole stick can
     span there along that segment (a camera and the set's stick length): a run longer than that is two
-    sticks meeting nearly in line, and is left unclaimed for their own lines to find."""
+    sticks meeting nearly in line, and is left unclaimed for their own lines to find. `gradients`:
+    `image_gradients(image)`, when the caller reads them too."""
     dist, ridge = _ridge(fg)
     hw = max(rod_half_width(dist, ridge), min_half_width)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
@@ -124,9 +145,8 @@ def detect_sticks(
             if upright is not None and upright(p0, p1, wide, hw):
                 continue
             sticks.append(RawStick(p0, p1, hw, len(run), np.zeros(3)))
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    if sticks:
+        gx, gy = (gradients or image_gradients(image))()
     for s in sticks:
         _refine_axis(gx, gy, s)
         before = s.p0.copy(), s.p1.copy()

@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.colours import colour_name
+from vision.tokyo.labels import components
 
 
 @dataclass
@@ -36,7 +37,7 @@ def find_blobs(image: np.ndarray, fg: np.ndarray, hw: float, rods: np.ndarray) -
     k = max(3, int(0.5 * hw)) | 1
     rest = cv2.bitwise_and(fg, cv2.bitwise_not(rods))
     opened = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(opened)
+    n, lab, stats, _ = components(opened)
     blobs = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
