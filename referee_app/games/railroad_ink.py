@@ -115,6 +115,7 @@ class RailroadInkAdapter(GameAdapter):
         self.seat = seat  # the player whose sheet the camera watches
         self.reuse = reuse  # unchanged squares and tray keep the last frame's reading
         self._last: TableReading | None = None
+        self._kept: tuple[Any, Any] | None = None  # the last calibrations of the sheet and the tray
         self._last_seen: tuple[np.ndarray, Observation] | None = None  # the last frame and its answer
 
     def board_svg(self, state: GameState) -> str:
@@ -165,8 +166,10 @@ class RailroadInkAdapter(GameAdapter):
         if self.reuse and self._last_seen is not None and _same_picture(image, self._last_seen[0]):
             # the very same picture (a recording holding a scene): every region would keep its reading
             return _copy(self._last_seen[1])
-        reading, blocked = read_table(image, self._last if self.reuse else None)
+        reading, blocked = read_table(image, self._last if self.reuse else None, self._kept)
         self._last = reading
+        if reading is not None:  # kept through blocked frames: a view that comes back may need them
+            self._kept = (reading.sheet_calibration, reading.tray_calibration)
         if reading is None:
             self._last_seen = None
             return Observation({}, {}, blocked=blocked)
@@ -360,12 +363,15 @@ _BASE_PIECES = _base_pieces()
 
 
 def read_table(
-    image: np.ndarray, previous: TableReading | None = None
+    image: np.ndarray, previous: TableReading | None = None,
+    kept: tuple[Any, Any] | None = None,
 ) -> tuple[TableReading | None, str | None]:
     """Locate the sheet and the tray by their own markers (one marker search per frame), then read
     both. (None, why) when either is out of view or covered. With `previous`, the last frame's
-    reading from the same camera, squares and a tray whose pixels did not change keep theirs."""
-    from vision.localise import LocaliseError, SheetSpec, detect_markers, localise
+    reading from the same camera, squares and a tray whose pixels did not change keep theirs.
+    `kept`: the last (sheet, tray) calibrations found, which a sheet or tray whose markers cannot
+    place it alone (a camera knocked so that two of them left the frame) follows (`_locate`)."""
+    from vision.localise import LocaliseError, SheetSpec, detect_markers
     from vision.route_dice import geometry as tg
     from vision.route_dice import read_dice
     from vision.sheets import geometry as sg
@@ -379,12 +385,13 @@ def read_table(
         patches = previous.markers_seen  # kept from when they were found: slow drift adds up
     else:
         markers = detect_markers(image)
+        sheet_last, tray_last = kept or (None, None)
         try:
-            sheet_cal = localise(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers=markers)
+            sheet_cal = _locate(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers, sheet_last)
         except LocaliseError as exc:
             return None, f"the player's sheet is not in view or its corners are covered ({exc})"
         try:
-            tray_cal = localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=markers)
+            tray_cal = _locate(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers, tray_last)
         except LocaliseError as exc:
             return None, f"the dice tray is not in view or its corners are covered ({exc})"
         if previous is not None:  # the same sheet and tray, not moved: keep their warps (see `steady`)
@@ -395,6 +402,24 @@ def read_table(
     squares = {reader_to_engine(name): sq for name, sq in sheet.squares.items()}
     dice, tray = read_dice(image, tray_cal, previous.tray_seen if previous else None)
     return TableReading(squares, dice, sheet_cal, tray_cal, sheet, (dice, tray), patches), None
+
+
+def _locate(image: np.ndarray, spec: Any, markers: dict[int, np.ndarray], last: Any) -> Any:
+    """The sheet or tray located by its markers in view; when they cannot place it alone (two left,
+    on one edge: a knocked camera pushed the others out of the frame), `last` (its calibration
+    before) moved as those markers moved (`vision.localise.follow`). Raises LocaliseError when
+    neither works."""
+    from vision.localise import LocaliseError, follow, localise
+
+    try:
+        return localise(image, spec, markers=markers)
+    except LocaliseError:
+        if last is None or tuple(last.image_size) != tuple(image.shape[1::-1]):
+            raise
+        moved = follow(last, markers, spec)
+        if moved is None:
+            raise
+        return moved
 
 
 def reader_to_engine(name: str) -> str:
