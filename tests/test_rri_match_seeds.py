@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from referee_app.commands.eval_match import make_setup, simulate
+from referee_app.commands.eval_match import make_setup, run_match, simulate
 from referee_app.games.railroad_ink import TRAY, RailroadInkAdapter
 
 
@@ -35,3 +35,16 @@ def test_a_knock_that_pushes_two_tray_markers_out_of_view_keeps_the_tray() -> No
     assert obs.blocked is None
     roll = sim.moves[sim.scenes[k].checkpoint].notation.split()[1:]
     assert obs.items[TRAY] == tuple(sorted(roll))
+
+
+def test_a_die_under_glare_leaves_the_tray_unseen_not_the_sheet() -> None:
+    # tuning seed 4: a glare streak over one die of round 1's roll makes it unreadable while G1 is
+    # drawn; the unread die blocked the whole view, so the drawing was never judged (missed). Now the
+    # tray alone is unseen (the decoder keeps the roll it saw) and the sheet is read.
+    sim = simulate("railroad-ink", 4, make_setup("1280x720", 330, 10), max_moves=2)
+    k = next(i for i, s in enumerate(sim.scenes) if s.checkpoint == 1)
+    assert sim.scenes[k].glare and sim.moves[1].notation.endswith("G1 -HH-")
+    obs = RailroadInkAdapter().read(shoot(sim, k))
+    assert obs.blocked is None and TRAY in obs.unseen and obs.items["G1"] == "-HH-"
+    result = run_match(sim)
+    assert result["moves_right"] == 2 and result["false_mismatches"] == 0

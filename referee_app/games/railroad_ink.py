@@ -194,15 +194,19 @@ class RailroadInkAdapter(GameAdapter):
                 warnings.append(f"{name}: {kind} (a station joins highway and railway)")
         faces = [d for d in reading.dice if d.status == "face"]
         lost = [d for d in reading.dice if d.status != "face"]
+        unseen: frozenset[str] = frozenset()
         if lost:
-            problems.append(f"cannot read {len(lost)} {'die' if len(lost) == 1 else 'dice'} in the tray "
+            # the tray's dice are not known, so the tray is not seen in this frame: the decoder keeps
+            # what it believed of it, while the sheet (a glare on one die: tuning seed 4) is still read
+            unseen = frozenset({TRAY})
+            warnings.append(f"cannot read {len(lost)} {'die' if len(lost) == 1 else 'dice'} in the tray "
                             f"({lost[0].reason})")
-        if faces:
+        elif faces:
             items[TRAY] = tuple(sorted(d.face for d in faces))
             conf[TRAY] = min(float(d.confidence) for d in faces)
             beliefs[TRAY] = multiset([{d.face: max(0.02, min(0.98, float(d.confidence)))} for d in faces])
         obs = Observation(items, conf, "; ".join(problems) or None, warnings,
-                          annotated=annotate(image, reading), beliefs=beliefs)
+                          annotated=annotate(image, reading), beliefs=beliefs, unseen=unseen)
         obs.reading = reading  # type: ignore[attr-defined]  # the full reading, for the page and tests
         self._last_seen = (image.copy(), obs) if self.reuse else None
         return _copy(obs)
@@ -240,7 +244,8 @@ class RailroadInkAdapter(GameAdapter):
             return Explanation(mismatch=f"{len(added)} new squares at once ({_names(sorted(added))}): draw "
                                         "one route at a time, and erase a drawing the referee ruled illegal",
                                cells=sorted(added))
-        tray = tuple(seen.items.get(TRAY, ()))
+        # a tray not seen in this frame (a die could not be read) is taken to be as the match has it
+        tray = tuple(expected.get(TRAY, ()) if TRAY in seen.unseen else seen.items.get(TRAY, ()))
         if state.roll is None:
             return self._before_roll(state, tray, added, seen)
         if state.progress[self.seat].done:
