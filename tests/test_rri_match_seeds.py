@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from referee_app.commands.eval_match import make_setup, run_match, simulate
 from referee_app.games.railroad_ink import TRAY, RailroadInkAdapter
@@ -19,22 +20,30 @@ def shoot(sim: Any, k: int, frame: int = 0) -> np.ndarray:
     return sim.photographer.expose(still, 1000 * k + frame)
 
 
-def test_a_knock_that_pushes_two_tray_markers_out_of_view_keeps_the_tray() -> None:
+def test_a_tray_with_two_markers_in_view_is_placed_on_the_sheets_plane() -> None:
     # tuning seed 3 (1280x720 / 330 mm / 10 degrees): the camera knocked before round 4's roll leaves
-    # only the tray's two left markers in the frame, which cannot place it alone (one edge); every
-    # move after it was missed ("the dice tray is not in view"). The tray's last calibration moved
-    # as those two markers moved places it.
+    # only the tray's two left markers in the frame, which cannot fix its perspective alone (one
+    # edge); every move after it was missed ("the dice tray is not in view"). The sheet's four
+    # markers fix the table's plane, on which the two markers place the tray.
+    from datasets.camera import project
+    from vision.localise import LocaliseError, SheetSpec, detect_markers, localise
+    from vision.route_dice import geometry as tg
+
     sim = simulate("railroad-ink", 3, make_setup("1280x720", 330, 10))
     k = next(i for i, s in enumerate(sim.scenes) if s.bump)
-    adapter = RailroadInkAdapter()
-    assert adapter.read(shoot(sim, k - 1)).blocked is None
     sim.photographer.bump()
-    after = shoot(sim, k)
-    assert RailroadInkAdapter().read(after).blocked  # a fresh view cannot place the tray
-    obs = adapter.read(after)
+    image = shoot(sim, k)
+    with pytest.raises(LocaliseError):  # the tray's own markers in view cannot place it
+        localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=detect_markers(image))
+    obs = RailroadInkAdapter().read(image)
     assert obs.blocked is None
     roll = sim.moves[sim.scenes[k].checkpoint].notation.split()[1:]
     assert obs.items[TRAY] == tuple(sorted(roll))
+    # and placed where it lies: the tray's corners within a pixel of the camera's true projection
+    # (the tray lies a quarter turn clockwise on the table, 212 mm right of the sheet's corner)
+    corners = np.array([[0.0, 0.0], [200.0, 0.0], [200.0, 150.0], [0.0, 150.0]])
+    true = project(sim.photographer.pose, np.stack([362.0 - corners[:, 1], corners[:, 0]], 1))
+    assert np.abs(obs.reading.tray_calibration.to_image(corners) - true).max() < 1.0
 
 
 def test_a_die_under_glare_leaves_the_tray_unseen_not_the_sheet() -> None:

@@ -115,7 +115,6 @@ class RailroadInkAdapter(GameAdapter):
         self.seat = seat  # the player whose sheet the camera watches
         self.reuse = reuse  # unchanged squares and tray keep the last frame's reading
         self._last: TableReading | None = None
-        self._kept: tuple[Any, Any] | None = None  # the last calibrations of the sheet and the tray
         self._last_seen: tuple[np.ndarray, Observation] | None = None  # the last frame and its answer
 
     def board_svg(self, state: GameState) -> str:
@@ -166,10 +165,8 @@ class RailroadInkAdapter(GameAdapter):
         if self.reuse and self._last_seen is not None and _same_picture(image, self._last_seen[0]):
             # the very same picture (a recording holding a scene): every region would keep its reading
             return _copy(self._last_seen[1])
-        reading, blocked = read_table(image, self._last if self.reuse else None, self._kept)
+        reading, blocked = read_table(image, self._last if self.reuse else None)
         self._last = reading
-        if reading is not None:  # kept through blocked frames: a view that comes back may need them
-            self._kept = (reading.sheet_calibration, reading.tray_calibration)
         if reading is None:
             self._last_seen = None
             return Observation({}, {}, blocked=blocked)
@@ -368,15 +365,13 @@ _BASE_PIECES = _base_pieces()
 
 
 def read_table(
-    image: np.ndarray, previous: TableReading | None = None,
-    kept: tuple[Any, Any] | None = None,
+    image: np.ndarray, previous: TableReading | None = None
 ) -> tuple[TableReading | None, str | None]:
     """Locate the sheet and the tray by their own markers (one marker search per frame), then read
     both. (None, why) when either is out of view or covered. With `previous`, the last frame's
     reading from the same camera, squares and a tray whose pixels did not change keep theirs.
-    `kept`: the last (sheet, tray) calibrations found, which a sheet or tray whose markers cannot
-    place it alone (a camera knocked so that two of them left the frame) follows (`_locate`)."""
-    from vision.localise import LocaliseError, SheetSpec, detect_markers
+    Either may be placed through the other when its own markers in view cannot place it (`_locate`)."""
+    from vision.localise import SheetSpec, detect_markers
     from vision.route_dice import geometry as tg
     from vision.route_dice import read_dice
     from vision.sheets import geometry as sg
@@ -390,15 +385,11 @@ def read_table(
         patches = previous.markers_seen  # kept from when they were found: slow drift adds up
     else:
         markers = detect_markers(image)
-        sheet_last, tray_last = kept or (None, None)
-        try:
-            sheet_cal = _locate(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers, sheet_last)
-        except LocaliseError as exc:
-            return None, f"the player's sheet is not in view or its corners are covered ({exc})"
-        try:
-            tray_cal = _locate(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers, tray_last)
-        except LocaliseError as exc:
-            return None, f"the dice tray is not in view or its corners are covered ({exc})"
+        specs = (SheetSpec(sg.SHEET, *sg.SHEET_MM), SheetSpec(tg.SHEET, *tg.SHEET_MM))
+        found, why = _locate(image, specs, markers)
+        if why is not None:
+            return None, why
+        sheet_cal, tray_cal = found
         if previous is not None:  # the same sheet and tray, not moved: keep their warps (see `steady`)
             sheet_cal = steady(sheet_cal, previous.sheet_calibration)
             tray_cal = steady(tray_cal, previous.tray_calibration)
@@ -409,22 +400,61 @@ def read_table(
     return TableReading(squares, dice, sheet_cal, tray_cal, sheet, (dice, tray), patches), None
 
 
-def _locate(image: np.ndarray, spec: Any, markers: dict[int, np.ndarray], last: Any) -> Any:
-    """The sheet or tray located by its markers in view; when they cannot place it alone (two left,
-    on one edge: a knocked camera pushed the others out of the frame), `last` (its calibration
-    before) moved as those markers moved (`vision.localise.follow`). Raises LocaliseError when
-    neither works."""
-    from vision.localise import LocaliseError, follow, localise
+def _locate(image: np.ndarray, specs: tuple[Any, Any],
+            markers: dict[int, np.ndarray]) -> tuple[tuple[Any, Any], str | None]:
+    """The sheet and the tray located, each by its own markers in view where they place it alone,
+    else on the table's plane, which the other one's calibration fixes (`_on_plane_of`): a camera
+    knocked so that two markers of one left the frame (tuning seed 3: the tray's right edge) still
+    reads both. ((sheet, tray), None), or (_, why) when either cannot be placed."""
+    from vision.localise import LocaliseError, localise
 
-    try:
-        return localise(image, spec, markers=markers)
-    except LocaliseError:
-        if last is None or tuple(last.image_size) != tuple(image.shape[1::-1]):
-            raise
-        moved = follow(last, markers, spec)
-        if moved is None:
-            raise
-        return moved
+    cals: list[Any] = [None, None]
+    errors: list[LocaliseError | None] = [None, None]
+    for k, spec in enumerate(specs):
+        try:
+            cals[k] = localise(image, spec, markers=markers)
+        except LocaliseError as exc:
+            errors[k] = exc
+    for k, spec in enumerate(specs):
+        if cals[k] is None and cals[1 - k] is not None and errors[1 - k] is None:
+            cals[k] = _on_plane_of(cals[1 - k], spec, markers)
+    if cals[0] is None:
+        return (None, None), f"the player's sheet is not in view or its corners are covered ({errors[0]})"
+    if cals[1] is None:
+        return (None, None), f"the dice tray is not in view or its corners are covered ({errors[1]})"
+    return (cals[0], cals[1]), None
+
+
+def _on_plane_of(other: Any, spec: Any, markers: dict[int, np.ndarray]) -> Any:
+    """`spec`'s sheet placed through `other`, the calibration of another sheet on the same table:
+    both lie on the table's plane, which `other` maps from the image, so the markers of `spec` in
+    view need only fix where on that plane it lies (a turn and a shift), which two do even on one
+    edge, where they cannot fix the perspective on their own. None with fewer than two of its
+    markers, or when they do not sit on that plane at their printed size (RMS misfit above
+    `vision.localise.MAX_ERROR_MM`: the sheets are not on one flat table)."""
+    from vision.localise import MAX_ERROR_MM, Calibration
+
+    wanted = spec.marker_corners()
+    ids = sorted(m for m in markers if m in wanted)
+    if len(ids) < 2:
+        return None
+    printed = np.concatenate([wanted[m] for m in ids]).astype(np.float64)
+    seen = other.to_sheet(np.concatenate([markers[m] for m in ids]))  # in the other sheet's mm
+    # the turn and shift printed -> seen (least squares, no scale: both are printed at true size)
+    pc, sc = printed.mean(0), seen.mean(0)
+    u, _, vt = np.linalg.svd((printed - pc).T @ (seen - sc))
+    turn = (u @ vt).T
+    if np.linalg.det(turn) < 0:  # a reflection is no placement of a sheet on a table
+        return None
+    shift = sc - turn @ pc
+    err = float(np.sqrt(np.mean(np.sum((printed @ turn.T + shift - seen) ** 2, axis=1))))
+    if not np.isfinite(err) or err > MAX_ERROR_MM:
+        return None
+    place = np.eye(3)
+    place[:2, :2], place[:2, 2] = turn, shift  # this sheet's mm -> the other's mm
+    H = np.linalg.inv(place) @ other.homography
+    return Calibration(spec.kind, (spec.width_mm, spec.height_mm), H / H[2, 2], other.image_size, ids, err,
+                       marker_size_mm=spec.marker_size_mm, margin_mm=spec.margin_mm)
 
 
 def reader_to_engine(name: str) -> str:
