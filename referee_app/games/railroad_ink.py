@@ -191,15 +191,19 @@ class RailroadInkAdapter(GameAdapter):
                 warnings.append(f"{name}: {kind} (a station joins highway and railway)")
         faces = [d for d in reading.dice if d.status == "face"]
         lost = [d for d in reading.dice if d.status != "face"]
+        unseen: frozenset[str] = frozenset()
         if lost:
-            problems.append(f"cannot read {len(lost)} {'die' if len(lost) == 1 else 'dice'} in the tray "
+            # the tray's dice are not known, so the tray is not seen in this frame: the decoder keeps
+            # what it believed of it, while the sheet (a glare on one die: tuning seed 4) is still read
+            unseen = frozenset({TRAY})
+            warnings.append(f"cannot read {len(lost)} {'die' if len(lost) == 1 else 'dice'} in the tray "
                             f"({lost[0].reason})")
-        if faces:
+        elif faces:
             items[TRAY] = tuple(sorted(d.face for d in faces))
             conf[TRAY] = min(float(d.confidence) for d in faces)
             beliefs[TRAY] = multiset([{d.face: max(0.02, min(0.98, float(d.confidence)))} for d in faces])
         obs = Observation(items, conf, "; ".join(problems) or None, warnings,
-                          annotated=annotate(image, reading), beliefs=beliefs)
+                          annotated=annotate(image, reading), beliefs=beliefs, unseen=unseen)
         obs.reading = reading  # type: ignore[attr-defined]  # the full reading, for the page and tests
         self._last_seen = (image.copy(), obs) if self.reuse else None
         return _copy(obs)
@@ -237,7 +241,8 @@ class RailroadInkAdapter(GameAdapter):
             return Explanation(mismatch=f"{len(added)} new squares at once ({_names(sorted(added))}): draw "
                                         "one route at a time, and erase a drawing the referee ruled illegal",
                                cells=sorted(added))
-        tray = tuple(seen.items.get(TRAY, ()))
+        # a tray not seen in this frame (a die could not be read) is taken to be as the match has it
+        tray = tuple(expected.get(TRAY, ()) if TRAY in seen.unseen else seen.items.get(TRAY, ()))
         if state.roll is None:
             return self._before_roll(state, tray, added, seen)
         if state.progress[self.seat].done:
@@ -364,8 +369,9 @@ def read_table(
 ) -> tuple[TableReading | None, str | None]:
     """Locate the sheet and the tray by their own markers (one marker search per frame), then read
     both. (None, why) when either is out of view or covered. With `previous`, the last frame's
-    reading from the same camera, squares and a tray whose pixels did not change keep theirs."""
-    from vision.localise import LocaliseError, SheetSpec, detect_markers, localise
+    reading from the same camera, squares and a tray whose pixels did not change keep theirs.
+    Either may be placed through the other when its own markers in view cannot place it (`_locate`)."""
+    from vision.localise import SheetSpec, detect_markers
     from vision.route_dice import geometry as tg
     from vision.route_dice import read_dice
     from vision.sheets import geometry as sg
@@ -379,14 +385,11 @@ def read_table(
         patches = previous.markers_seen  # kept from when they were found: slow drift adds up
     else:
         markers = detect_markers(image)
-        try:
-            sheet_cal = localise(image, SheetSpec(sg.SHEET, *sg.SHEET_MM), markers=markers)
-        except LocaliseError as exc:
-            return None, f"the player's sheet is not in view or its corners are covered ({exc})"
-        try:
-            tray_cal = localise(image, SheetSpec(tg.SHEET, *tg.SHEET_MM), markers=markers)
-        except LocaliseError as exc:
-            return None, f"the dice tray is not in view or its corners are covered ({exc})"
+        specs = (SheetSpec(sg.SHEET, *sg.SHEET_MM), SheetSpec(tg.SHEET, *tg.SHEET_MM))
+        found, why = _locate(image, specs, markers)
+        if why is not None:
+            return None, why
+        sheet_cal, tray_cal = found
         if previous is not None:  # the same sheet and tray, not moved: keep their warps (see `steady`)
             sheet_cal = steady(sheet_cal, previous.sheet_calibration)
             tray_cal = steady(tray_cal, previous.tray_calibration)
@@ -395,6 +398,63 @@ def read_table(
     squares = {reader_to_engine(name): sq for name, sq in sheet.squares.items()}
     dice, tray = read_dice(image, tray_cal, previous.tray_seen if previous else None)
     return TableReading(squares, dice, sheet_cal, tray_cal, sheet, (dice, tray), patches), None
+
+
+def _locate(image: np.ndarray, specs: tuple[Any, Any],
+            markers: dict[int, np.ndarray]) -> tuple[tuple[Any, Any], str | None]:
+    """The sheet and the tray located, each by its own markers in view where they place it alone,
+    else on the table's plane, which the other one's calibration fixes (`_on_plane_of`): a camera
+    knocked so that two markers of one left the frame (tuning seed 3: the tray's right edge) still
+    reads both. ((sheet, tray), None), or (_, why) when either cannot be placed."""
+    from vision.localise import LocaliseError, localise
+
+    cals: list[Any] = [None, None]
+    errors: list[LocaliseError | None] = [None, None]
+    for k, spec in enumerate(specs):
+        try:
+            cals[k] = localise(image, spec, markers=markers)
+        except LocaliseError as exc:
+            errors[k] = exc
+    for k, spec in enumerate(specs):
+        if cals[k] is None and cals[1 - k] is not None and errors[1 - k] is None:
+            cals[k] = _on_plane_of(cals[1 - k], spec, markers)
+    if cals[0] is None:
+        return (None, None), f"the player's sheet is not in view or its corners are covered ({errors[0]})"
+    if cals[1] is None:
+        return (None, None), f"the dice tray is not in view or its corners are covered ({errors[1]})"
+    return (cals[0], cals[1]), None
+
+
+def _on_plane_of(other: Any, spec: Any, markers: dict[int, np.ndarray]) -> Any:
+    """`spec`'s sheet placed through `other`, the calibration of another sheet on the same table:
+    both lie on the table's plane, which `other` maps from the image, so the markers of `spec` in
+    view need only fix where on that plane it lies (a turn and a shift), which two do even on one
+    edge, where they cannot fix the perspective on their own. None with fewer than two of its
+    markers, or when they do not sit on that plane at their printed size (RMS misfit above
+    `vision.localise.MAX_ERROR_MM`: the sheets are not on one flat table)."""
+    from vision.localise import MAX_ERROR_MM, Calibration
+
+    wanted = spec.marker_corners()
+    ids = sorted(m for m in markers if m in wanted)
+    if len(ids) < 2:
+        return None
+    printed = np.concatenate([wanted[m] for m in ids]).astype(np.float64)
+    seen = other.to_sheet(np.concatenate([markers[m] for m in ids]))  # in the other sheet's mm
+    # the turn and shift printed -> seen (least squares, no scale: both are printed at true size)
+    pc, sc = printed.mean(0), seen.mean(0)
+    u, _, vt = np.linalg.svd((printed - pc).T @ (seen - sc))
+    turn = (u @ vt).T
+    if np.linalg.det(turn) < 0:  # a reflection is no placement of a sheet on a table
+        return None
+    shift = sc - turn @ pc
+    err = float(np.sqrt(np.mean(np.sum((printed @ turn.T + shift - seen) ** 2, axis=1))))
+    if not np.isfinite(err) or err > MAX_ERROR_MM:
+        return None
+    place = np.eye(3)
+    place[:2, :2], place[:2, 2] = turn, shift  # this sheet's mm -> the other's mm
+    H = np.linalg.inv(place) @ other.homography
+    return Calibration(spec.kind, (spec.width_mm, spec.height_mm), H / H[2, 2], other.image_size, ids, err,
+                       marker_size_mm=spec.marker_size_mm, margin_mm=spec.margin_mm)
 
 
 def reader_to_engine(name: str) -> str:
