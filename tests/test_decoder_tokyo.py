@@ -102,3 +102,41 @@ def test_a_short_lived_misread_of_other_items_does_not_make_a_clear_build_a_ques
     said = [decoder.push(Observation({}, beliefs=b), state) for b in (loose, loose, built, built)]
     assert said[:3] == [None, None, None]
     assert said[3] is not None and said[3].action == action and not said[3].candidates
+
+
+def test_a_lead_counted_before_the_players_answered_is_no_rival_of_the_next_move():
+    """After a question the scene's last frames still vote (here for the runner-up, two frames, too
+    few to be said). Once the players answer, the match is in a new state: the next move, clear in
+    every frame, is committed. Those stale votes made it a question too (tuning seed 4, moves 7-8)."""
+    from referee_app.decoder import candidates as cand
+    from referee_app.decoder.decide import Decoder
+    from referee_app.games.base import Observation
+
+    before = GAME.new_state()
+    first = dt.seen_action(before, "purple start (-150,-60) table (-150,-170)")
+    near = dt.seen_action(before, "purple start (-150,-60) table (-150,-160)")
+    after = before.apply(first, before.judge(first))
+    second = dt.seen_action(after, "green start (150,-60) table (150,-170)")
+
+    class Fake:
+        def expected(self, state):
+            return {}
+
+        def candidates(self, state, table):
+            if state is before:
+                return [cand.nothing(), cand.act(first, {"build": "A"}), cand.act(near, {"build": "B"})]
+            return [cand.nothing(), cand.act(second, {"build": "C"})]
+
+        def explain(self, state, seen):
+            raise AssertionError("not asked")
+
+    decoder = Decoder(Fake(), frames_needed=3)
+    unsure = {"build": {"A": 0.5, "B": 0.4, None: 0.1}}
+    flicker = {"build": {"A": 0.3, "B": 0.6, None: 0.1}}
+    clear = {"build": {"C": 0.95, None: 0.05}}
+    asked = [decoder.push(Observation({}, beliefs=b), before) for b in (unsure,) * 3 + (flicker,) * 2]
+    assert asked[2] is not None and asked[2].candidates and asked[3:] == [None, None]
+    # the players confirm `first`: the loop goes on in the state after it
+    said = [decoder.push(Observation({}, beliefs=clear), after) for _ in range(3)]
+    assert said[:2] == [None, None]
+    assert said[2] is not None and said[2].action == second and not said[2].candidates

@@ -117,6 +117,7 @@ class Decoder:
         self.commit_margin = commit_margin
         self.evidence = Evidence(alpha)
         self._votes: dict[tuple, int] = {}  # candidate -> frames it was the best since the last decision
+        self._votes_state: Any = None  # the state of the match those frames were ranked against
         self._hand = True  # a hand (a blocked view) since the last decision
         self._decided_at: tuple[Any, tuple | None, dict[str, Any] | None] = (None, None, None)
         self._linger: dict[str, Any] = {}  # what an illegal move left on the table, until it goes
@@ -159,6 +160,12 @@ class Decoder:
             return None
         best = ranked.best
         key = (best.kind, best.label(), _signature(best.delta))
+        if state is not self._votes_state:
+            # the match moved on without this decoder deciding (the players confirmed a question, typed
+            # a missed move or corrected one): a lead counted against the old state is no rival of a
+            # candidate of the new one (the frames after a question, still voting for its best, made
+            # the next move a question too)
+            self._votes, self._votes_state = {}, state
         # frames it led, not frames running: one misread frame delays a move, it does not hide it
         votes = self._votes[key] = self._votes.get(key, 0) + 1
         if votes < self.frames_needed or best.kind == WAIT:
