@@ -399,8 +399,9 @@ class ZoneDiceReader:
         changed = _changed_in(obs, ref, self._window(z, PIPS_MARGIN_MM))
         # the die's top face: on the cell, a die wide (the blob also holds its sides)
         box = _square(np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px, self.die_mm * self.px)
-        value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True)
         need = LEARNED_SURE if kept else NOT_A_DIE
+        value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True,
+                                                          need=need)
         if readings["learned"][2] < need:
             # the crop is framed on the cell's centre, not on the die: a die nudged a quarter of its side
             # off (a neighbour set down beside it) is cut by the crop, and in dim light the crop reader
@@ -409,7 +410,7 @@ class ZoneDiceReader:
             framed = self._crop_read(faces.image, box, refine=True)[3]
             centre = np.array([(framed[0] + framed[2]) / 2, (framed[1] + framed[3]) / 2])
             if _inside(centre / self.px, z, 0.25 * self.die_mm):
-                again = self._value(faces.image, framed, z, None, changed, learned=True)
+                again = self._value(faces.image, framed, z, None, changed, learned=True, need=need)
                 if again[3]["learned"][2] >= need:
                     value, vconf, colour, readings, _at = again
                     box = framed
@@ -505,14 +506,16 @@ class ZoneDiceReader:
         return out
 
     def _value(self, image: np.ndarray, box: np.ndarray, z: Zone, faces: FaceView | None = None,
-               changed: np.ndarray | None = None, learned: bool = False,
+               changed: np.ndarray | None = None, learned: bool = False, need: float | None = None,
                ) -> tuple[int, float, str | None, dict[str, Any], np.ndarray]:
         """Value, confidence and colour of the die whose blob is `box` (top-view px) in zone `z`, each
         value reader's own answer ("pips": (value, confidence), "learned": (value, confidence, chance
         that it is a die at all)), and the die's centre on the view read (px). With `faces`, the die
         is read on the top-face view, where its blob maps to; there the crop reader also re-frames
         the box on the die (a light die's blob is mostly its shadow). `learned`: ask the crop reader
-        even when the pips are clear."""
+        even when the pips are clear. `need` (with `learned`): the caller drops the die when the crop
+        reader gives it less chance than this of being a die; then only that answer is returned (its
+        pips, colour and profile reading would go unused: a hand over the cells asks about many)."""
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
@@ -530,6 +533,8 @@ class ZoneDiceReader:
             readings["learned"] = net[:3]
             if faces is not None:
                 box = net[3]
+            if need is not None and net[2] < need:
+                return net[0], net[1], None, readings, np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
         counted = count_pips(image, box, self.die_mm * self.px, window, changed, self._grey(image))
         if counted is not None:
             readings["pips"] = (int(counted[0]), float(counted[1]))
