@@ -124,6 +124,7 @@ def face_view(image: np.ndarray, pose: CameraPose, sheet_mm: tuple[float, float]
     plane_to_img = pose.plane_homography(height_mm)
     view_to_img = plane_to_img @ np.linalg.inv(scale)
     size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
+
     def warped() -> np.ndarray:
         return warp_roi(image, view_to_img, size, cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, roi)
 
