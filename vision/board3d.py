@@ -14,7 +14,7 @@ A rectified top view shows the paper as it is, but not what stands on it: the to
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -72,16 +72,37 @@ def smallest_face_px(pose: CameraPose, centres_mm: np.ndarray, side_mm: float = 
     return worst
 
 
-@dataclass
 class FaceView:
     """The frame rectified on the plane `height_mm` above the sheet at `px_per_mm` (pixel (u, v) shows
     plane point (u, v) / px_per_mm), and `to_sheet_view`: 3x3 from its pixels to the sheet plane's
-    top view pixels at the same resolution (where the same image pixel lands there)."""
+    top view pixels at the same resolution (where the same image pixel lands there). `image` may be
+    given as a function making it: it is then made on first use (a frame whose zones all read empty
+    by their correlations never looks at it); `size` (w, h) is known without it."""
 
-    image: np.ndarray
-    px_per_mm: float
-    height_mm: float
-    to_sheet_view: np.ndarray
+    def __init__(self, image: np.ndarray | Callable[[], np.ndarray], px_per_mm: float, height_mm: float,
+                 to_sheet_view: np.ndarray, size: tuple[int, int] | None = None) -> None:
+        self._make: Callable[[], np.ndarray] | None = None
+        self._image: np.ndarray | None = None
+        if callable(image):
+            if size is None:
+                raise ValueError("a FaceView made on first use needs its size")
+            self._make = image
+        else:
+            self._image = image
+            size = (image.shape[1], image.shape[0]) if size is None else size
+        self.size = size
+        self.px_per_mm, self.height_mm, self.to_sheet_view = px_per_mm, height_mm, to_sheet_view
+
+    @property
+    def image(self) -> np.ndarray:
+        if self._image is None:
+            assert self._make is not None
+            self._image, self._make = self._make(), None
+        return self._image
+
+    @image.setter
+    def image(self, value: np.ndarray) -> None:
+        self._image, self._make = value, None
 
     def from_sheet_view(self, points_px: np.ndarray) -> np.ndarray:
         pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
@@ -89,22 +110,26 @@ class FaceView:
 
     def warp_from_sheet_view(self, sheet_view: np.ndarray) -> np.ndarray:
         """A map made on the sheet plane's view (e.g. a changed-pixels mask) brought into this view."""
-        h, w = self.image.shape[:2]
-        return cv2.warpPerspective(sheet_view, self.to_sheet_view, (w, h),
+        return cv2.warpPerspective(sheet_view, self.to_sheet_view, self.size,
                                    flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP)
 
 
 def face_view(image: np.ndarray, pose: CameraPose, sheet_mm: tuple[float, float], px_per_mm: float,
-              height_mm: float = DIE_MM, roi: tuple[int, int, int, int] | None = None) -> FaceView:
+              height_mm: float = DIE_MM, roi: tuple[int, int, int, int] | None = None,
+              lazy: bool = False) -> FaceView:
     """Rectify `image` on the plane `height_mm` above the sheet (see FaceView). `roi` (x0, y0, x1, y1
-    of the view): only those pixels are warped, the rest of the view is left black."""
+    of the view): only those pixels are warped, the rest of the view is left black. `lazy`: warped
+    when the view's image is first used (`image` must not change until then)."""
     scale = np.diag([px_per_mm, px_per_mm, 1.0])
     plane_to_img = pose.plane_homography(height_mm)
     view_to_img = plane_to_img @ np.linalg.inv(scale)
     size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
-    out = warp_roi(image, view_to_img, size, cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, roi)
+
+    def warped() -> np.ndarray:
+        return warp_roi(image, view_to_img, size, cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, roi)
+
     to_sheet = scale @ np.linalg.inv(pose.plane_homography(0.0)) @ view_to_img
-    return FaceView(out, px_per_mm, height_mm, to_sheet / to_sheet[2, 2])
+    return FaceView(warped if lazy else warped(), px_per_mm, height_mm, to_sheet / to_sheet[2, 2], size)
 
 
 def warp_roi(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int,

@@ -99,6 +99,7 @@ class ZoneDiceReader:
         self._windows_of: tuple[int, int, float] | None = None
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
+        self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
         if value_order not in ("pips", "learned"):
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
@@ -163,80 +164,106 @@ class ZoneDiceReader:
                      and (only is None or keep is None or z.name in only)}
             self._near_ncc = {"faces": _nccs(on_faces[0], on_faces[1], cells),
                               "sheet": _nccs(obs, self.reference, cells)}
-        for z in self.zones:
-            if z.name in skip:
-                continue
-            if only is not None and keep is not None and z.name not in only:
-                if z.name in keep.dice:
-                    out.dice[z.name] = keep.dice[z.name]
-                if z.name in keep.unreadable:
-                    out.unreadable[z.name] = keep.unreadable[z.name]
-                continue
-            if on_faces is not None and not z.many:
-                if _surely(self._near_ncc["faces"].get(z.name), SURELY_EMPTY_NCC):
-                    # _read_cell_on_faces's first test, decided by the batch's value alone (most cells)
-                    out.dice[z.name] = []
-                    if _surely(self._near_ncc["sheet"].get(z.name), SURELY_EMPTY_NCC):
-                        self._pending.append((self._window(z, 3.0), obs))  # _refresh_if_clean's refresh
-                    else:
-                        self._refresh_if_clean(z, obs)
-                    continue
-                self._read_cell_on_faces(z, faces, *on_faces, obs, out)
-                continue
-            # a die's top face may stand a little off its zone in perspective: look a few mm around
-            margin = 0.0 if z.many else 3.0
-            x0, y0, x1, y1 = self._window(z, margin)
-            a, b = obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]
-            if not z.many and _ncc(a, b) >= self.empty_ncc:
-                out.dice[z.name] = []
-                self._refresh(z, margin, obs)
-                continue
-            blobs = self._blobs(a, b, z.many, self._max_side_px(z))
-            if z.many and self.seams is not None:
-                blobs = _joined_across(blobs, self.seams[y0:y1, x0:x1], self._max_side_px(z))
-            if not blobs:
-                self._refresh(z, margin, obs)
-            dice: list[ZoneDie] = []
-            where: list[np.ndarray] = []  # centres of the dice read in this zone (top-face view)
-            faced = faces is not None
-            tried: list[np.ndarray] = []  # the tray or pool blobs read as dice (top view px)
-            for bx0, by0, bx1, by1, kind in blobs:
-                # on the top-face view a tray or pool blob a little over the size limit may still be
-                # one die stretched by perspective and its shadow: the crop reader says whether it is
-                longest = max(bx1 - bx0, by1 - by0)
-                stretched = faced and z.many and longest <= STRETCHED_DIE * self.die_mm * self.px
-                if kind != "die" and not stretched:
-                    out.unreadable[z.name] = kind
-                    continue
-                box = np.array([bx0 + x0, by0 + y0, bx1 + x0, by1 + y0], np.float32)
-                # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
-                value, vconf, colour, readings, at = self._value(top_bgr, box, z, faces, learned=faced)
-                if faced and z.many:
-                    tried.append(box)
-                if faced and readings["learned"][2] < NOT_A_DIE:
-                    pip = self._one_face(faces, box, readings) if z.many else None
-                    if pip is None:
-                        if kind != "die":
-                            out.unreadable[z.name] = kind
-                        continue  # a die's shadow or side: the crop reader sees no die there
-                    at = pip  # a light 1, its pip on its face's centre (vision/zones_one.py)
-                if faced and not _inside(at / self.px, z, 0.25 * self.die_mm):
-                    continue  # its top face stands outside the zone: a neighbour's die seen in perspective
-                near = [float(np.linalg.norm(at - seen)) for seen in where]
-                if faced and min(near, default=np.inf) < 0.5 * self.die_mm * self.px:
-                    continue  # one die seen as two blobs (its top face and its shadow): read once
-                where.append(at)
-                dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
-            if faced and z.many:
-                self._dice_beside(z, faces, tried, where, dice)
-            if not z.many and len(dice) > 1:
-                out.unreadable[z.name] = "more than one object in one cell"
-            if not z.many and not dice and z.name not in out.unreadable:
-                out.unreadable[z.name] = "something covers the cell but it is not a die"
-            out.dice[z.name] = dice
+        # on the top-face path the tray and pools are read first: one unreadable (a hand, or dice
+        # touching) blocks the frame, whose cells are then read cheaply (`_read_cell_on_faces`'s `hand`).
+        # The reading and the empty sheet's refreshes are put back in the zones' order
+        order = [z for z in self.zones if z.name not in skip]
+        if on_faces is not None:
+            order.sort(key=lambda z: not z.many)  # stable: each kind keeps its order
+        pending: dict[str, list[tuple[tuple[int, int, int, int], np.ndarray]]] = {}
+        hand: bool | None = None
+        for z in order:
+            if hand is None and not z.many:
+                hand = on_faces is not None and bool(out.unreadable)  # only trays and pools so far
+            first = len(self._pending)
+            self._read_zone(z, top_bgr, faces, obs, on_faces, only, keep, out, bool(hand))
+            pending[z.name] = self._pending[first:]
+        self._pending = [p for z in self.zones if z.name in pending for p in pending[z.name]]
+        out = ZoneReading({z.name: out.dice[z.name] for z in self.zones if z.name in out.dice},
+                          {z.name: out.unreadable[z.name] for z in self.zones if z.name in out.unreadable})
         self._apply_refreshes(out)
         self._had = {name for name, dice in out.dice.items() if dice}
+        self._last_dice = dict(out.dice)
         return out
+
+    def _read_zone(self, z: Zone, top_bgr: np.ndarray, faces: FaceView | None, obs: np.ndarray,
+                   on_faces: tuple[np.ndarray, np.ndarray] | None, only: set[str] | None,
+                   keep: ZoneReading | None, out: ZoneReading, hand: bool) -> None:
+        """One zone of `read` into `out` (the arguments are `read`'s; `hand`: see `_read_cell_on_faces`)."""
+        if only is not None and keep is not None and z.name not in only:
+            if z.name in keep.dice:
+                out.dice[z.name] = keep.dice[z.name]
+            if z.name in keep.unreadable:
+                out.unreadable[z.name] = keep.unreadable[z.name]
+            return
+        if on_faces is not None and not z.many:
+            if _surely(self._near_ncc["faces"].get(z.name), SURELY_EMPTY_NCC):
+                # _read_cell_on_faces's first test, decided by the batch's value alone (most cells)
+                out.dice[z.name] = []
+                if _surely(self._near_ncc["sheet"].get(z.name), SURELY_EMPTY_NCC):
+                    self._pending.append((self._window(z, 3.0), obs))  # _refresh_if_clean's refresh
+                else:
+                    self._refresh_if_clean(z, obs)
+                return
+            self._read_cell_on_faces(z, faces, *on_faces, obs, out, hand)
+            return
+        # a die's top face may stand a little off its zone in perspective: look a few mm around
+        margin = 0.0 if z.many else 3.0
+        x0, y0, x1, y1 = self._window(z, margin)
+        a, b = obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1]
+        if not z.many and _ncc(a, b) >= self.empty_ncc:
+            out.dice[z.name] = []
+            self._refresh(z, margin, obs)
+            return
+        blobs = self._zone_blobs(z, obs)
+        if not blobs:
+            self._refresh(z, margin, obs)
+        dice: list[ZoneDie] = []
+        where: list[np.ndarray] = []  # centres of the dice read in this zone (top-face view)
+        faced = faces is not None
+        tried: list[np.ndarray] = []  # the tray or pool blobs read as dice (top view px)
+        for bx0, by0, bx1, by1, kind in blobs:
+            # on the top-face view a tray or pool blob a little over the size limit may still be
+            # one die stretched by perspective and its shadow: the crop reader says whether it is
+            longest = max(bx1 - bx0, by1 - by0)
+            stretched = faced and z.many and longest <= STRETCHED_DIE * self.die_mm * self.px
+            if kind != "die" and not stretched:
+                out.unreadable[z.name] = kind
+                continue
+            box = np.array([bx0 + x0, by0 + y0, bx1 + x0, by1 + y0], np.float32)
+            # in a cell, pips are looked for inside the cell only: a neighbour's die leans close
+            value, vconf, colour, readings, at = self._value(top_bgr, box, z, faces, learned=faced)
+            if faced and z.many:
+                tried.append(box)
+            if faced and readings["learned"][2] < NOT_A_DIE:
+                pip = self._one_face(faces, box, readings) if z.many else None
+                if pip is None:
+                    if kind != "die":
+                        out.unreadable[z.name] = kind
+                    continue  # a die's shadow or side: the crop reader sees no die there
+                at = pip  # a light 1, its pip on its face's centre (vision/zones_one.py)
+            if faced and not _inside(at / self.px, z, 0.25 * self.die_mm):
+                continue  # its top face stands outside the zone: a neighbour's die seen in perspective
+            near = [float(np.linalg.norm(at - seen)) for seen in where]
+            if faced and min(near, default=np.inf) < 0.5 * self.die_mm * self.px:
+                continue  # one die seen as two blobs (its top face and its shadow): read once
+            where.append(at)
+            dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
+        if faced and z.many:
+            self._dice_beside(z, faces, tried, where, dice)
+        if not z.many and len(dice) > 1:
+            out.unreadable[z.name] = "more than one object in one cell"
+        if not z.many and not dice and z.name not in out.unreadable:
+            out.unreadable[z.name] = "something covers the cell but it is not a die"
+        out.dice[z.name] = dice
+
+    def _zone_blobs(self, z: Zone, obs: np.ndarray) -> list[Blob]:
+        """The blobs of a zone's window (a tray or pool's own, a cell's 3 mm round it) on the sheet view."""
+        x0, y0, x1, y1 = self._window(z, 0.0 if z.many else 3.0)
+        blobs = self._blobs(obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1], z.many, self._max_side_px(z))
+        if z.many and self.seams is not None:
+            blobs = _joined_across(blobs, self.seams[y0:y1, x0:x1], self._max_side_px(z))
+        return blobs
 
     def _apply_refreshes(self, out: ZoneReading) -> None:
         """Blend the empty zones into the reference, except where a die stands (now or in the previous
@@ -347,17 +374,25 @@ class ZoneDiceReader:
         the empty sheet it is compared with there are resampled alike."""
         if faces is None:
             return None
-        h, w = faces.image.shape[:2]
+        w, h = faces.size
         flags, border = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, cv2.BORDER_REPLICATE
         ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
         obs = warp_roi(sheet_obs, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
         return obs, ref
 
     def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
-                            sheet_obs: np.ndarray, out: ZoneReading) -> None:
+                            sheet_obs: np.ndarray, out: ZoneReading, hand: bool = False) -> None:
         """One cell, on the top-face view: a die standing in it shows its top face right on the cell
         there. Its sides, and a neighbour's, spill towards the point under the camera; so of the blobs
-        in the window the one on the cell's centre is the die, the others are someone's sides."""
+        in the window the one on the cell's centre is the die, the others are someone's sides.
+
+        `hand`: a tray or pool was read unreadable (a hand over it, or dice touching), so the frame is
+        blocked and the loop uses none of its items. A cell that would be put to the crop reader (a
+        hand's fingers over the cells: each cell asked about itself, a re-framed box and the die that
+        framed, most of a hand frame's CPU) is then not: it keeps the previous frame's reading, and
+        gets no refresh of the empty sheet (as a cell the crop reader finds empty gets none). What is
+        read cheaply still is: a cell the correlation or its blobs show empty, with its refresh (a
+        hand frame's refreshes skipped, a later frame reads otherwise: docs/benchmarks/readers.md)."""
         x0, y0, x1, y1 = self._window(z, 3.0)
         a, b = obs[y0:y1, x0:x1], ref[y0:y1, x0:x1]
         # a light die on a printed cell can leave the window's correlation fairly high (the outline
@@ -396,11 +431,15 @@ class ZoneDiceReader:
             out.unreadable[z.name] = kind
             out.dice[z.name] = []
             return
+        if hand:
+            out.dice[z.name] = self._last_dice.get(z.name, [])
+            return  # the frame is blocked: see `hand` above
         changed = _changed_in(obs, ref, self._window(z, PIPS_MARGIN_MM))
         # the die's top face: on the cell, a die wide (the blob also holds its sides)
         box = _square(np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px, self.die_mm * self.px)
-        value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True)
         need = LEARNED_SURE if kept else NOT_A_DIE
+        value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True,
+                                                          need=need)
         if readings["learned"][2] < need:
             # the crop is framed on the cell's centre, not on the die: a die nudged a quarter of its side
             # off (a neighbour set down beside it) is cut by the crop, and in dim light the crop reader
@@ -409,7 +448,7 @@ class ZoneDiceReader:
             framed = self._crop_read(faces.image, box, refine=True)[3]
             centre = np.array([(framed[0] + framed[2]) / 2, (framed[1] + framed[3]) / 2])
             if _inside(centre / self.px, z, 0.25 * self.die_mm):
-                again = self._value(faces.image, framed, z, None, changed, learned=True)
+                again = self._value(faces.image, framed, z, None, changed, learned=True, need=need)
                 if again[3]["learned"][2] >= need:
                     value, vconf, colour, readings, _at = again
                     box = framed
@@ -505,14 +544,16 @@ class ZoneDiceReader:
         return out
 
     def _value(self, image: np.ndarray, box: np.ndarray, z: Zone, faces: FaceView | None = None,
-               changed: np.ndarray | None = None, learned: bool = False,
+               changed: np.ndarray | None = None, learned: bool = False, need: float | None = None,
                ) -> tuple[int, float, str | None, dict[str, Any], np.ndarray]:
         """Value, confidence and colour of the die whose blob is `box` (top-view px) in zone `z`, each
         value reader's own answer ("pips": (value, confidence), "learned": (value, confidence, chance
         that it is a die at all)), and the die's centre on the view read (px). With `faces`, the die
         is read on the top-face view, where its blob maps to; there the crop reader also re-frames
         the box on the die (a light die's blob is mostly its shadow). `learned`: ask the crop reader
-        even when the pips are clear."""
+        even when the pips are clear. `need` (with `learned`): the caller drops the die when the crop
+        reader gives it less chance than this of being a die; then only that answer is returned (its
+        pips, colour and profile reading would go unused: a hand over the cells asks about many)."""
         from vision.dice.colour import classify_colour
         from vision.dice.features import VALUE_SIZE, crop, square_window
 
@@ -530,6 +571,9 @@ class ZoneDiceReader:
             readings["learned"] = net[:3]
             if faces is not None:
                 box = net[3]
+            if need is not None and net[2] < need:
+                centre = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+                return net[0], net[1], None, readings, centre
         counted = count_pips(image, box, self.die_mm * self.px, window, changed, self._grey(image))
         if counted is not None:
             readings["pips"] = (int(counted[0]), float(counted[1]))
@@ -567,6 +611,8 @@ class ZoneDiceReader:
         read (two dice's top faces are at least a side apart) and, for the pips, where the crop reader
         sees a die on them. A 1 is told by its pip alone: the crop reader's chance on its blank face is
         unstable at this tilt."""
+        if not blobs:
+            return  # (nothing to look beside: the top-face view need not even be made)
         side = self.die_mm * self.px
         grey, changed = self._grey(faces.image), self._changed_on(faces)
 

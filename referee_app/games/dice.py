@@ -421,7 +421,9 @@ class BoardDiceReader:
                 if posed:
                     from vision.board3d import face_view
 
-                    faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm, roi=roi)
+                    # warped when first looked at: a frame whose zones the correlations show empty
+                    # reads no die on it
+                    faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm, roi=roi, lazy=True)
                 # in 3D the sheet view is only normalised (values are read on the top-face view):
                 # warped in grey, a third of the colour view's work
                 grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if posed and image.ndim == 3 else image
