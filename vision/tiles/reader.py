@@ -35,6 +35,10 @@ RIM_INK_DOUBT = 0.2  # share of a piece's ink touching its rim above which a cha
 # another that hides all but a sliver of it 0.82 and below (the sliver widens the fitted shape)
 SHAPE_FIT = 0.84
 REFINE = np.arange(-7.5, 7.6, 2.5)  # turns (degrees) tried around a candidate's best grid turn
+# area of one piece's footprint over a flat piece's (PIECE_MM square) above which a cell's object is
+# more than one piece: a piece seen at a tilt shows its sides too, and a piece lying on another (an
+# illegal placement, read as its top piece) up to 1.2 flat pieces at 600 mm / 30 degrees
+MAX_PIECE_AREA = 1.35
 
 
 @cache
@@ -211,7 +215,7 @@ def _segment_cell(view: TopView, name: str, labels: np.ndarray, stats: np.ndarra
             )
         blob, area = clip, c_area
         union = _blob_region_mm(view, blob)
-    if area > 1.35 * piece_area or _solidity(blob) < 0.86:
+    if area > MAX_PIECE_AREA * piece_area or _solidity(blob) < 0.86:
         return CellReading(
             name, "unreadable", None, 0.0, "overlapping pieces or an odd shape on the cell", union
         )
@@ -321,9 +325,11 @@ def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.nda
                 continue
             parts = _nearest_core(obj, core)
             # only whole pieces side by side: a piece lying on another leaves an odd part (the
-            # covered piece's visible rest joins the top one), and the object stays one, refused
+            # covered piece's visible rest joins the top one), and the object stays one, refused.
+            # A part may be as large as one cell's piece may be (MAX_PIECE_AREA): a stack seen at a
+            # tilt is larger than a flat piece, and its cell's checks judge it as if it lay alone
             whole = all(
-                0.8 * piece <= (parts == j).sum() <= 1.2 * piece and _solidity(parts == j) >= 0.92
+                0.8 * piece <= (parts == j).sum() <= MAX_PIECE_AREA * piece and _solidity(parts == j) >= 0.92
                 for j in range(1, n + 1)
             )
             if whole:
@@ -355,16 +361,41 @@ def _core(fg: np.ndarray, r: float) -> np.ndarray:
 
 
 def _nearest_core(fg: np.ndarray, core: np.ndarray) -> np.ndarray:
-    """Labels 1.. of `fg` pixels by their nearest connected part of `core` (plain connected
-    components where there is no core)."""
+    """Labels 1.. of `fg` pixels by their nearest connected part of `core` within their own object
+    (connected part of `fg`); an object without a core keeps a label of its own (plain connected
+    components where there is no core at all). Nearest over the whole view would give a speck with
+    no core of its own (a sliver of a marker or of the sheet's white at the view's corner, there in
+    some frames only) to the nearest piece: that piece's cell then held an odd, far-flung shape."""
     count, core_labels = cv2.connectedComponents(core, connectivity=8)
+    n_objects, objects = cv2.connectedComponents(fg, connectivity=8)
     if count <= 1:
-        return cv2.connectedComponents(fg, connectivity=8)[1].astype(np.int32)
+        return objects.astype(np.int32)
+    labels = _by_nearest(fg, core_labels, core > 0)
+    # the object each core lies in (a core is inside its object: an erosion of it)
+    ys, xs = np.nonzero(core)
+    object_of = np.zeros(count, np.int32)
+    object_of[core_labels[ys, xs]] = objects[ys, xs]
+    astray = (fg > 0) & (object_of[labels] != objects)
+    if not astray.any():
+        return labels
+    for obj in np.unique(objects[astray]):
+        inside = objects == obj
+        own = np.nonzero(object_of == obj)[0]
+        own = own[own > 0]
+        if not len(own):
+            labels[inside] = labels.max() + 1
+        else:
+            labels[inside] = _by_nearest(inside, core_labels, np.isin(core_labels, own))[inside]
+    return labels
+
+
+def _by_nearest(fg: np.ndarray, core_labels: np.ndarray, cores: np.ndarray) -> np.ndarray:
+    """Each `fg` pixel's label in `core_labels` of the nearest pixel of `cores` (0 off `fg`)."""
     _, nearest = cv2.distanceTransformWithLabels(
-        (core == 0).astype(np.uint8), cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
+        (~cores).astype(np.uint8), cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
     )
     # DIST_LABEL_PIXEL numbers every zero pixel; map those numbers back to their core component
-    ys, xs = np.nonzero(core)
+    ys, xs = np.nonzero(cores)
     lut = np.zeros(nearest.max() + 1, np.int32)
     lut[nearest[ys, xs]] = core_labels[ys, xs]
     return np.where(fg > 0, lut[nearest], 0).astype(np.int32)
