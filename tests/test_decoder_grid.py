@@ -3,6 +3,7 @@ reader's are) and the engine's candidates."""
 
 from __future__ import annotations
 
+import numpy as np
 from decoder_loop import run_loop, scripted
 
 from referee_app import events
@@ -42,3 +43,38 @@ def test_a_knocked_off_piece_is_still_a_mismatch(tmp_path):
     session, said = run(tmp_path, ["9@b2"], script)
     assert [e.kind for e in said] == [events.MISMATCH] and "missing from b2" in said[0].data["message"]
     assert len(session.played) == 1
+
+
+def test_a_move_typed_in_leaves_no_votes_that_make_the_next_move_a_question(tmp_path):
+    """Tuning seed 1 at 600 mm / 30 degrees: 5@c2 led for two frames on each side of a frame that
+    could not be read, so it was missed and the players typed it in; its votes outlived the typed
+    move and, as a rival, turned the camera's next move (2@d3) into a question. (Fails at 2212123;
+    main's votes kept per state, from the tokyoq branch, fix it.)"""
+    from referee_app.hub import Hub
+    from referee_app.loop import RefereeLoop
+    from referee_app.store import MatchStore
+    from vision.types import Frame
+
+    script = ([board({"a3": 6, "c2": 5})] * 2 + [HAND] + [board({"a3": 6, "c2": 5})] * 2
+              + [board({"a3": 6, "c2": 5, "d3": 2})] * 5)
+    hub = Hub(MatchStore(tmp_path))
+    said = []
+    hub.bus.subscribe(said.append)
+    session = hub.create_match("highway-grid", ["Ann", "Bo"], {})
+    session.submit_notation("6@a3")
+
+    def frames():
+        img = np.zeros((16, 16, 3), np.uint8)
+        for i in range(len(script)):
+            yield Frame(img, 0.0, "t", i)
+            if i == 4:  # the move's frames are over and the camera said nothing: the players type it
+                assert len(session.played) == 1
+                session.submit_notation("5@c2")
+
+    loop = RefereeLoop(hub, session, scripted(GridAdapter, script), frames(), frames_needed=3,
+                       publish_video=False)
+    loop.run()
+    hub.bus.drain()
+    assert [p.action.notation() for p in session.played] == ["6@a3", "5@c2", "2@d3"]
+    assert session.played[-1].source == "vision"
+    assert [e for e in said if e.kind in (events.MISMATCH, events.CONFIRM)] == []
