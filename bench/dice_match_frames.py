@@ -51,10 +51,13 @@ def replay(args: argparse.Namespace) -> None:
     sim = _sim(args)
     folder = Path(args.dir)
 
+    at = {"scene": 0, "frame": 0}  # what the logger is reading now (its truth: `_truth`)
+
     def frames() -> Iterator[SimFrame]:
         k = 0
         for i, scene in enumerate(sim.scenes):
             for j in range(scene.hold):
+                at["scene"], at["frame"] = i, k
                 image = cv2.imread(str(folder / f"{k:04d}.png"), cv2.IMREAD_COLOR)
                 if image is None:
                     raise SystemExit(f"frame {k} missing in {folder}: save the match first")
@@ -73,7 +76,13 @@ def replay(args: argparse.Namespace) -> None:
         obs = read(self, frame)
         if log is not None:
             conf = {k: round(v, 3) for k, v in obs.confidence.items()}
-            log.write(json.dumps({"items": obs.items, "conf": conf, "blocked": obs.blocked,
+            scene = sim.scenes[at["scene"]]
+            truth = _truth(scene.content)
+            wrong = sorted(k for k in set(truth) | set(obs.items)
+                           if _norm(obs.items.get(k)) != truth.get(k) and k not in obs.unseen)
+            log.write(json.dumps({"frame": at["frame"], "scene": at["scene"], "note": scene.note,
+                                  "items": obs.items, "conf": conf, "blocked": obs.blocked,
+                                  "wrong": {k: [_norm(obs.items.get(k)), truth.get(k)] for k in wrong},
                                   "ppm": self._reader.px_per_mm}, default=str) + "\n")
         return obs
 
@@ -92,6 +101,40 @@ def replay(args: argparse.Namespace) -> None:
           f"{res['seconds_per_move']} CPU s/move")
     for f in res["failures"]:
         print("  ", f)
+
+
+def _norm(v: Any) -> Any:
+    return list(v) if isinstance(v, (tuple, list)) else v
+
+
+def _truth(content: Any) -> dict[str, Any]:
+    """The items a perfect reader would report for a scene's dice (the adapter's keys): each die in
+    the tray or a pool by its rectangle, the others on their nearest cell. A hand scene's truth is
+    its dice too (the hand may hide some: read the `wrong` of still scenes)."""
+    from engine.dice_road import SEAT_COLOURS, load_board
+
+    board = load_board()
+    colours = {c: i for i, c in enumerate(SEAT_COLOURS)}
+    out: dict[str, Any] = {}
+    tray: list[int] = []
+
+    def inside(r: Any, x: float, y: float) -> bool:
+        return r.x <= x <= r.x + r.w and r.y <= y <= r.y + r.h
+
+    for d in content if isinstance(content, list) else []:
+        x, y = d["x_mm"], d["y_mm"]
+        if inside(board.tray, x, y):
+            tray.append(d["value"])
+            continue
+        pool = next((s for s, r in enumerate(board.pools) if inside(r, x, y)), None)
+        if pool is not None:
+            out[f"pool:{pool}"] = d["value"]
+            continue
+        cell = min(board.cells.values(), key=lambda c: (c.x - x) ** 2 + (c.y - y) ** 2)
+        out[f"cell:{cell.id}"] = [d["value"], colours[d["color"]]]
+    if tray:
+        out["tray"] = sorted(tray)
+    return out
 
 
 def main() -> None:
