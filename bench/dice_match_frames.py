@@ -30,7 +30,7 @@ def _sim(args: argparse.Namespace) -> Any:
     if not 1 <= args.seed <= 50:
         raise SystemExit("tuning seeds only (1-50): report seeds are run once, through eval match")
     setup = make_setup(args.camera, args.height, args.tilt, args.light, args.hands)
-    return simulate("highway-dice", args.seed, setup)
+    return simulate("highway-dice", args.seed, setup, max_moves=args.moves)
 
 
 def save(args: argparse.Namespace) -> None:
@@ -150,6 +150,8 @@ def main() -> None:
     ap.add_argument("--ppm", type=float, default=None)
     ap.add_argument("--reuse", choices=("on", "off"), default="on")
     ap.add_argument("--log", default=None)
+    ap.add_argument("--moves", type=int, default=None,
+                    help="the match's first N moves only (replay: frames saved of a match cut short)")
     args = ap.parse_args()
     (save if args.what == "save" else replay)(args)
 

