@@ -26,8 +26,8 @@ DIE_MM = 16.0
 # that count pixels (its kernels, blurs and minimum areas, `int(px)`, the crop reader's 32 px input cut
 # from a die's box) were tuned and proved where 720p and 1080p cameras put them, at 2 px/mm, and a view
 # from a finer camera read at its own resolution ran them at other sizes (4K at 850 mm: 2.5 px/mm, its
-# opening kernel 1.6 mm instead of 2, its crops shrunk 0.64x by bilinear sampling instead of 0.8x) and
-# read worse, for more CPU (docs/vision/localisation.md, issue 20)
+# opening kernel 1.6 mm instead of 2, its crops shrunk 0.64x by bilinear sampling instead of 0.8x), for
+# more CPU and no reading gained (docs/vision/localisation.md, issue 20)
 MIN_VIEW_PPM, MAX_VIEW_PPM = 2.0, 2.0
 
 
