@@ -7,9 +7,11 @@ Tuning seeds only (1-50).
     PYTHONPATH=. python bench/dice_match_frames.py replay 13 /tmp/m13 --ppm 3.0 --log /tmp/m13-ppm3.jsonl
 
 `replay` prints the match's score and failures as `eval match` does; `--ppm` forces the resolution of
-the reader's views (vision.board3d.view_px_per_mm: 2.0 at 1920x1080 / 850 mm / 30 degrees, 2.5 at 4K for
-every tuning seed looked at), `--reuse off` reads every frame as a photo (`DiceAdapter(reuse=False)`),
-`--log` writes each frame's observation (items, confidences, blocked, the views' px/mm) as JSON lines.
+the reader's views (vision.board3d.view_px_per_mm: 2.0 for every camera since dice4k; `--ppm 2.5` is
+what 4K at 850 mm / 30 degrees got before), `--reuse off` reads every frame as a photo
+(`DiceAdapter(reuse=False)`), `--log` writes each frame's observation (items, confidences, blocked,
+the views' px/mm, and `wrong`: the keys where it differs from the scene's truth) as JSON lines.
+`--moves N` replays the first N moves (frames saved of a match stopped early suffice).
 """
 
 from __future__ import annotations
