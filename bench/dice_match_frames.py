@@ -7,9 +7,11 @@ Tuning seeds only (1-50).
     PYTHONPATH=. python bench/dice_match_frames.py replay 13 /tmp/m13 --ppm 3.0 --log /tmp/m13-ppm3.jsonl
 
 `replay` prints the match's score and failures as `eval match` does; `--ppm` forces the resolution of
-the reader's views (vision.board3d.view_px_per_mm: 2.0 at 1920x1080 / 850 mm / 30 degrees, 2.5 at 4K for
-every tuning seed looked at), `--reuse off` reads every frame as a photo (`DiceAdapter(reuse=False)`),
-`--log` writes each frame's observation (items, confidences, blocked, the views' px/mm) as JSON lines.
+the reader's views (vision.board3d.view_px_per_mm: 2.0 for every camera since dice4k; `--ppm 2.5` is
+what 4K at 850 mm / 30 degrees got before), `--reuse off` reads every frame as a photo
+(`DiceAdapter(reuse=False)`), `--log` writes each frame's observation (items, confidences, blocked,
+the views' px/mm, and `wrong`: the keys where it differs from the scene's truth) as JSON lines.
+`--moves N` replays the first N moves (frames saved of a match stopped early suffice).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def _sim(args: argparse.Namespace) -> Any:
     if not 1 <= args.seed <= 50:
         raise SystemExit("tuning seeds only (1-50): report seeds are run once, through eval match")
     setup = make_setup(args.camera, args.height, args.tilt, args.light, args.hands)
-    return simulate("highway-dice", args.seed, setup)
+    return simulate("highway-dice", args.seed, setup, max_moves=args.moves)
 
 
 def save(args: argparse.Namespace) -> None:
@@ -51,10 +53,13 @@ def replay(args: argparse.Namespace) -> None:
     sim = _sim(args)
     folder = Path(args.dir)
 
+    at = {"scene": 0, "frame": 0}  # what the logger is reading now (its truth: `_truth`)
+
     def frames() -> Iterator[SimFrame]:
         k = 0
         for i, scene in enumerate(sim.scenes):
             for j in range(scene.hold):
+                at["scene"], at["frame"] = i, k
                 image = cv2.imread(str(folder / f"{k:04d}.png"), cv2.IMREAD_COLOR)
                 if image is None:
                     raise SystemExit(f"frame {k} missing in {folder}: save the match first")
@@ -73,7 +78,13 @@ def replay(args: argparse.Namespace) -> None:
         obs = read(self, frame)
         if log is not None:
             conf = {k: round(v, 3) for k, v in obs.confidence.items()}
-            log.write(json.dumps({"items": obs.items, "conf": conf, "blocked": obs.blocked,
+            scene = sim.scenes[at["scene"]]
+            truth = _truth(scene.content)
+            wrong = sorted(k for k in set(truth) | set(obs.items)
+                           if _norm(obs.items.get(k)) != truth.get(k) and k not in obs.unseen)
+            log.write(json.dumps({"frame": at["frame"], "scene": at["scene"], "note": scene.note,
+                                  "items": obs.items, "conf": conf, "blocked": obs.blocked,
+                                  "wrong": {k: [_norm(obs.items.get(k)), truth.get(k)] for k in wrong},
                                   "ppm": self._reader.px_per_mm}, default=str) + "\n")
         return obs
 
@@ -94,6 +105,40 @@ def replay(args: argparse.Namespace) -> None:
         print("  ", f)
 
 
+def _norm(v: Any) -> Any:
+    return list(v) if isinstance(v, (tuple, list)) else v
+
+
+def _truth(content: Any) -> dict[str, Any]:
+    """The items a perfect reader would report for a scene's dice (the adapter's keys): each die in
+    the tray or a pool by its rectangle, the others on their nearest cell. A hand scene's truth is
+    its dice too (the hand may hide some: read the `wrong` of still scenes)."""
+    from engine.dice_road import SEAT_COLOURS, load_board
+
+    board = load_board()
+    colours = {c: i for i, c in enumerate(SEAT_COLOURS)}
+    out: dict[str, Any] = {}
+    tray: list[int] = []
+
+    def inside(r: Any, x: float, y: float) -> bool:
+        return r.x <= x <= r.x + r.w and r.y <= y <= r.y + r.h
+
+    for d in content if isinstance(content, list) else []:
+        x, y = d["x_mm"], d["y_mm"]
+        if inside(board.tray, x, y):
+            tray.append(d["value"])
+            continue
+        pool = next((s for s, r in enumerate(board.pools) if inside(r, x, y)), None)
+        if pool is not None:
+            out[f"pool:{pool}"] = d["value"]
+            continue
+        cell = min(board.cells.values(), key=lambda c: (c.x - x) ** 2 + (c.y - y) ** 2)
+        out[f"cell:{cell.id}"] = [d["value"], colours[d["color"]]]
+    if tray:
+        out["tray"] = sorted(tray)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=("save", "replay"))
@@ -107,6 +152,8 @@ def main() -> None:
     ap.add_argument("--ppm", type=float, default=None)
     ap.add_argument("--reuse", choices=("on", "off"), default="on")
     ap.add_argument("--log", default=None)
+    ap.add_argument("--moves", type=int, default=None,
+                    help="the match's first N moves only (replay: frames saved of a match cut short)")
     args = ap.parse_args()
     (save if args.what == "save" else replay)(args)
 

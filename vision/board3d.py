@@ -8,8 +8,8 @@ A rectified top view shows the paper as it is, but not what stands on it: the to
   (a die 16 mm, a piece 2 mm, a Tokyo column of n units), so a reader looks for it there;
 * `FaceView` -- a second top view on the plane of the dice's top faces: there every die's top face
   sits on its own cell, square and at one scale, ready for a pip counter or a crop reader;
-* `view_px_per_mm` -- the rectified views' resolution from the camera's real pixels per mm on the
-  board, so a 4K camera's detail is not thrown away (and a 720p one is not upsampled for nothing).
+* `view_px_per_mm` -- the rectified views' resolution: the camera's real pixels per mm on the board,
+  within [MIN_VIEW_PPM, MAX_VIEW_PPM].
 """
 
 from __future__ import annotations
@@ -22,7 +22,13 @@ import numpy as np
 from vision.pose import CameraPose
 
 DIE_MM = 16.0
-MIN_VIEW_PPM, MAX_VIEW_PPM = 2.0, 6.0  # coarser loses pips; finer costs time and adds no detail
+# Coarser than MIN_VIEW_PPM loses pips. Finer is capped at the same 2 px/mm: the zone reader's steps
+# that count pixels (its kernels, blurs and minimum areas, `int(px)`, the crop reader's 32 px input cut
+# from a die's box) were tuned and proved where 720p and 1080p cameras put them, at 2 px/mm, and a view
+# from a finer camera read at its own resolution ran them at other sizes (4K at 850 mm: 2.5 px/mm, its
+# opening kernel 1.6 mm instead of 2, its crops shrunk 0.64x by bilinear sampling instead of 0.8x), for
+# more CPU and no reading gained (docs/vision/localisation.md, issue 20)
+MIN_VIEW_PPM, MAX_VIEW_PPM = 2.0, 2.0
 
 
 def to_sheet_plane(pose: CameraPose, points_mm: np.ndarray) -> np.ndarray:

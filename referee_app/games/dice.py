@@ -252,8 +252,9 @@ class BoardDiceReader:
 
     `geometry="3d"` (default): the camera's pose from the markers (vision.pose) says where each die's
     sides and top face appear (vision.board3d): cells are looked at where their die really shows,
-    values are read on the top-face view, and the views' resolution follows the camera's real pixels
-    per mm. `"flat"`: the old fixed 3 px/mm top view of the paper only (kept for comparison).
+    values are read on the top-face view, and the views are 2 px/mm whatever the camera
+    (vision.board3d.MAX_VIEW_PPM). `"flat"`: the old fixed 3 px/mm top view of the paper only (kept
+    for comparison).
     `value_order`: "pips" (pip counter first, learned crop reader when the pips are unclear) or
     "learned" (the crop reader first, the pip counter when it is unsure); default learned in 3d.
     `reuse` (a camera's frames, one after another): the marker search is skipped while every marker
