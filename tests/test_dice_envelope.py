@@ -122,6 +122,67 @@ def test_a_refused_registration_relearns_the_sheet_but_not_the_dice_just_rolled(
     assert not empty.unreadable and not any(empty.dice.values())
 
 
+def test_a_refused_registration_relearns_the_paper_round_a_pool_die(camera, monkeypatch):
+    """Tuning seed 1 at 1280x720 / 1000 mm / 20 degrees: after the camera bump the fit (5 % better, not
+    the 10 % asked) was refused and the view re-learned, but the die-side margin round the pool die's
+    own pixels kept the old, misfit paper round it; a pool die stays all match, so its zone is never
+    seen empty and refreshed, and the pool's printed outline, a pixel or two off, read "a large object"
+    (6 of 24 moves missed). Only new dice get that margin now; a die already seen is left out by its box."""
+    import cv2
+
+    import vision.zones
+
+    board, _pose, shoot = camera
+    reader = BoardDiceReader(board)
+    reader.read(shoot([]))
+    zr = reader.zones
+    pool = next(z for z in zr.zones if z.name == "pool:1")
+    six = [{"x_mm": pool.x + pool.w / 2, "y_mm": pool.y + pool.h / 2 + 2, "value": 6, "color": "blue",
+            "size_mm": 16.0, "angle": 8.0}]
+    assert reader.read(shoot(six)).items == {"pool:1": 6}
+    monkeypatch.setattr(vision.zones, "MAX_REGISTER_MM", 0.0)  # no fit is believed
+
+    def bumped(noise):  # the same table seen through a calibration 1.5 px off in x and y
+        top = reader.localiser.calibration.rectify(shoot(six, noise=noise), reader.px_per_mm)
+        return cv2.warpAffine(top, np.float32([[1, 0, 1.5], [0, 1, -1.5]]), top.shape[1::-1],
+                              borderMode=cv2.BORDER_REPLICATE)
+
+    assert zr.register(bumped(6)) is None
+    for noise in (7, 8, 9):
+        reading = zr.read(bumped(noise))
+        assert not reading.unreadable
+        assert [d.value for d in reading.dice["pool:1"]] == [6]
+
+
+def test_a_refused_registration_relearns_a_pool_outline_learned_faded(camera, monkeypatch):
+    """Tuning seed 6 at 1280x720 / 1000 mm / 20 degrees: empty pool 2's top outline was learned washed
+    out by a glare just before the camera bump; the bumped view shows it dark again, a line that
+    differs from the old sheet, and the die-side margin round it kept the faded sheet over the whole
+    pool: "a large object" there for the rest of the match (16 moves missed). A line is no die."""
+    import cv2
+
+    import vision.zones
+
+    board, _pose, shoot = camera
+    reader = BoardDiceReader(board)
+    reader.read(shoot([]))
+    zr = reader.zones
+    pool = next(z for z in zr.zones if z.name == "pool:2")
+    x0, y0, x1, y1 = zr._window(pool, 0.0)
+    zr.reference[max(0, y0 - 4):y0 + 5, x0:x1] = np.median(zr.reference[y0 + 10:y1 - 10, x0:x1])
+    monkeypatch.setattr(vision.zones, "MAX_REGISTER_MM", 0.0)  # no fit is believed
+
+    def bumped(noise):
+        top = reader.localiser.calibration.rectify(shoot([], noise=noise), reader.px_per_mm)
+        return cv2.warpAffine(top, np.float32([[1, 0, 1.5], [0, 1, -1.5]]), top.shape[1::-1],
+                              borderMode=cv2.BORDER_REPLICATE)
+
+    assert zr.register(bumped(6)) is None
+    for noise in (7, 8, 9):
+        reading = zr.read(bumped(noise))
+        assert not reading.unreadable and not reading.dice["pool:2"]
+
+
 def test_zones_out_of_the_frame_are_unseen_not_read_and_do_not_block(camera):
     """The camera slid so far that the board's right third and its two right markers left the frame:
     the board is followed from the two left ones, and the cells cut off are "not seen"."""
