@@ -78,3 +78,63 @@ def test_a_move_typed_in_leaves_no_votes_that_make_the_next_move_a_question(tmp_
     assert [p.action.notation() for p in session.played] == ["6@a3", "5@c2", "2@d3"]
     assert session.played[-1].source == "vision"
     assert [e for e in said if e.kind in (events.MISMATCH, events.CONFIRM)] == []
+
+
+def unseen(cells: dict[str, int], hidden: set[str]) -> Observation:
+    """A frame in which the reader could not make out the `hidden` cells (not a hand)."""
+    obs = board(cells)
+    obs.unseen = frozenset(hidden)
+    return obs
+
+
+def test_a_cell_the_reader_cannot_read_does_not_hide_a_move_on_another_cell(tmp_path):
+    """Tuning seed 7 at 600 mm / 30 degrees: after the bump b3 (holding 5) read "outline neither a
+    square nor a circle" for a whole scene. The adapter used to block the view for it, so 11@c3 was
+    missed; with b3 unseen the move beside it is decided and b3 is taken as the match has it."""
+    script = [unseen({"c3": 11}, {"b3"})] * 4
+    session, said = run(tmp_path, ["5@b3"], script)
+    assert [p.action.notation() for p in session.played] == ["5@b3", "11@c3"]
+    assert said == []
+
+
+def test_a_move_onto_a_cell_that_cannot_be_read_waits_for_it_or_for_the_players(tmp_path):
+    """d4 was seen empty, then cannot be read while 6 is put on it: no other cell explains a move,
+    so none is judged; the players type it, and the still unreadable d4 raises no mismatch (its kept
+    evidence said empty), nor does the 6 once it is read."""
+    from referee_app.hub import Hub
+    from referee_app.loop import RefereeLoop
+    from referee_app.store import MatchStore
+    from vision.types import Frame
+
+    script = [board({"a3": 9})] * 3 + [unseen({"a3": 9}, {"d4"})] * 6 + [board({"a3": 9, "d4": 6})] * 4
+    hub = Hub(MatchStore(tmp_path))
+    said = []
+    hub.bus.subscribe(said.append)
+    session = hub.create_match("highway-grid", ["Ann", "Bo"], {})
+    session.submit_notation("9@a3")
+
+    def frames():
+        img = np.zeros((16, 16, 3), np.uint8)
+        for i in range(len(script)):
+            yield Frame(img, 0.0, "t", i)
+            if i == 5:  # nothing judged while d4 cannot be read: the players type the move
+                assert len(session.played) == 1
+                session.submit_notation("6@d4")
+
+    loop = RefereeLoop(hub, session, scripted(GridAdapter, script), frames(), frames_needed=3,
+                       publish_video=False)
+    loop.run()
+    hub.bus.drain()
+    assert [p.action.notation() for p in session.played] == ["9@a3", "6@d4"]
+    assert [e for e in said if e.kind in (events.MISMATCH, events.CONFIRM)] == []
+
+
+def test_explain_takes_a_cell_not_seen_as_the_match_has_it():
+    from engine import get_game
+    from engine.grid import parse_cell
+    from engine.grid.state import Place
+
+    adapter = GridAdapter()
+    state = get_game("highway-grid").new_state().apply(Place(5, parse_cell("b3")))
+    ex = adapter.explain(state, unseen({"c3": 11}, {"b3"}))
+    assert ex.mismatch is None and ex.action is not None and ex.action.notation() == "11@c3"

@@ -70,3 +70,27 @@ def test_pieces_are_labelled_within_their_own_object() -> None:
     small = labels[105, 155]
     assert small and small not in (labels[50, 30], labels[50, 110])
     assert (labels > 0).sum() == fg.sum()
+
+
+def test_a_cell_that_cannot_be_read_is_unseen_and_the_others_are_read() -> None:
+    """Tuning seed 7, after the camera bump: b3 (a 5) reads "outline neither a square nor a circle"
+    for the whole scene of 11@c3, and two moves later six crowded cells at the bottom right merge
+    into one object ("piece off its cell"). Each such frame blocked the whole view, so 11@c3 and
+    9@a2 (far from the jam) were missed. Now those cells alone are unseen and the rest is read."""
+    obs = GridAdapter().read(scene_frame(7, "after 11@c3"))
+    assert obs.blocked is None and obs.unseen == {"b3"} and obs.items["c3"] == 11
+    obs = GridAdapter().read(scene_frame(7, "after 9@a2"))
+    assert obs.blocked is None and obs.items["a2"] == 9
+    assert obs.unseen == {"b3", "c3", "d3", "b4", "c4", "d4"}
+
+
+def test_a_hand_reaching_over_the_board_still_blocks_the_view() -> None:
+    """Tuning seed 1 at 450 mm / 10 degrees with hands: the hand merges with the pieces it passes
+    over, but it reaches in from beyond the grid, so the frame is not used at all."""
+    sim = simulate(1, Setup(1280, 720, 450.0, 10.0, "normal", True))
+    k = next(k for k, s in enumerate(sim.scenes) if s.hand)
+    index = sum(s.hold for s in sim.scenes[:k])
+    frame = sim.photographer.expose(sim.photographer.light(sim.draw(sim.scenes[k].content,
+                                                                    sim.photographer.pose), sim.scenes[k], k), index)
+    obs = GridAdapter().read(frame)
+    assert obs.blocked is not None and "cannot read" in obs.blocked and not obs.unseen

@@ -104,14 +104,21 @@ class GridAdapter(GameAdapter):
             guess = _GUESS.search(c.reason or "") if c.status == "unreadable" else None
             if guess:
                 cells[c.cell] = (int(guess.group(1)), min(c.confidence, UNSURE))
-        obs = observation_from_cells(cells, image)
+        lost = [c for c in reading.cells.values() if c.status == "unreadable" and cells[c.cell][0] is None]
+        obs = observation_from_cells({k: v for k, v in cells.items() if reading.cells[k] not in lost}, image)
         obs.annotated = _annotate(image, reading)
-        unreadable = [c.cell for c in reading.cells.values()
-                      if c.status == "unreadable" and c.cell not in obs.items]
-        if unreadable:
-            reasons = {c.reason for c in reading.cells.values() if c.status == "unreadable" and c.reason}
-            obs.blocked = f"cannot read {', '.join(unreadable)}" + (f" ({'; '.join(sorted(reasons))})"
-                                                                     if reasons else "")
+        if lost:
+            names = ", ".join(c.cell for c in lost)
+            reasons = sorted({c.reason for c in lost if c.reason})
+            said = f"cannot read {names}" + (f" ({'; '.join(reasons)})" if reasons else "")
+            if any(_reaches_in(c.region_mm) for c in lost):
+                obs.blocked = said  # a hand reaching over the board: nothing on it can be trusted
+            else:
+                # a cell the reader cannot make out (a stack, crowded pieces merged into one object:
+                # tuning seed 7 at 600 mm/30) is unseen in this frame: the decoder keeps what it knew
+                # of it while the other cells are still read and can decide a move
+                obs.unseen = frozenset(c.cell for c in lost)
+                obs.warnings.append(said)
         return obs
 
     def expected(self, state: GameState) -> dict[str, Any]:
@@ -120,6 +127,10 @@ class GridAdapter(GameAdapter):
 
     def explain(self, state: GameState, seen: Observation) -> Explanation:
         expected = self.expected(state)
+        if seen.unseen:  # a cell not seen in this frame is taken to be as the match has it
+            items = {c: v for c, v in seen.items.items() if c not in seen.unseen}
+            items.update({c: expected[c] for c in seen.unseen if c in expected})
+            seen = Observation(items, seen.confidence)
         added = {c: v for c, v in seen.items.items() if c not in expected}
         missing = {c: v for c, v in expected.items() if c not in seen.items}
         changed = {c: (expected[c], v) for c, v in seen.items.items() if c in expected and expected[c] != v}
@@ -175,6 +186,25 @@ def observation_from_cells(cells: dict[str, tuple[int | None, float]], image: An
         conf[cell] = float(c)
     beliefs = {k: present_belief(PRESENT, value_belief(v, conf[k], PIECE_NUMBERS)) for k, v in items.items()}
     return Observation(items, conf, blocked, annotated=None, beliefs=beliefs)
+
+
+# how far (mm) an unreadable object must reach past the grid into the top view's 6 mm margin to be
+# a hand: a hand comes in from outside the board and reaches the view's edge (6 mm past the grid on
+# every hand frame of tuning seed 1 with hands); pieces stay inside it (crowded pieces leaning at
+# 600 mm/30: 1 mm past it)
+REACH_MM = 4.0
+
+
+def _reaches_in(region: tuple[float, float, float, float] | None) -> bool:
+    """Whether an unreadable object reaches in from beyond the grid (a hand), by its sheet mm."""
+    from vision.tiles import geometry as g
+
+    if region is None:
+        return False
+    x0, y0, x1, y1 = region
+    lo_x, lo_y = g.GRID_ORIGIN_MM
+    hi_x, hi_y = lo_x + 4 * g.CELL_MM, lo_y + 4 * g.CELL_MM
+    return max(lo_x - x0, lo_y - y0, x1 - hi_x, y1 - hi_y) >= REACH_MM
 
 
 def _annotate(image: Any, reading: Any) -> Any:
