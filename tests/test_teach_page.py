@@ -363,10 +363,18 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
             page = context.new_page()
             page.goto(f"http://127.0.0.1:{port}/?match={match}")
             page.evaluate("localStorage.clear()")
+            # the match list comes in only after the panel opened (a slow first load; it once raced
+            # the click on a loaded machine): the panel must still find the match's camera
+            held = []
+            page.route("**/api/matches", lambda route: held.append(route))
             page.reload()
             page.click("#teach-btn")
             page.wait_for_selector("#teach-message.bad:has-text('may not teach')", timeout=60000)
             assert page.evaluate("document.getElementById('teach-dialog').scrollWidth") <= 390
+            assert held and page.is_hidden("#teach-use-row")
+            for route in held:
+                route.continue_()
+            page.unroute("**/api/matches")
             # the saved profile is listed for the match (kept in the referee's folder, as after a restart)
             page.wait_for_selector("#teach-use-row:not([hidden])", timeout=60000)
             assert page.evaluate("[...document.getElementById('teach-saved').options].map(o => o.value)") == [

@@ -15,6 +15,7 @@
   let replaying = false;
   let summary = null;  // the match on show; every action names summary.match_id
   const fedSeqs = new Set();  // the seqs of the verdicts in the feed
+  let shownId = null;  // the match whose summary was last shown
   let games = {};  // name -> what /api/games says (players, variant options, example moves)
 
   async function api(path, opts = {}) {
@@ -203,6 +204,10 @@
     const s = await api(matchPath(id));
     if (id !== matchId) return;  // the user moved to another match meanwhile: this answer is stale
     summary = s;
+    if (shownId !== id) {  // the panels that act on the match on show (Teach my dice) follow it
+      shownId = id;
+      document.dispatchEvent(new CustomEvent("referee:match-shown", { detail: { matchId: id } }));
+    }
     const over = s.terminal || s.ended;
     $("game-title").textContent = `${s.title} — ${s.players.join(" v ")}` +
       (s.terminal && s.outcome ? ` · ${named(s.outcome.reason)}` : "");

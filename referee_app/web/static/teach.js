@@ -162,6 +162,7 @@
   // the cameras on this machine
   async function findCameras() {
     const sel = $("teach-camera");
+    const was = sel.value;
     sel.innerHTML = "";
     const match = $("match-select").value;
     if (match) {
@@ -174,6 +175,7 @@
       const out = await call("/api/setup/cameras");
       for (const c of out.cameras || []) sel.add(new Option(`Camera ${c.index}`, String(c.index)));
     } catch (e) { /* no camera list: uploading still works */ }
+    if ([...sel.options].some((o) => o.value === was)) sel.value = was;
     $("teach-take").hidden = !sel.options.length;
     sel.hidden = !sel.options.length;
   }
@@ -237,9 +239,12 @@
     if (!dialog.open) dialog.showModal();
     render();
     if (!token()) say("This page may not teach: open the address printed where the referee was started (it carries the token).", false);
-    await findCameras();
-    await listProfiles();
+    await sources();
   }
+  async function sources() { await findCameras(); await listProfiles(); }
+  // the page may learn which match is on show after the panel opened (a slow first load) or the
+  // user may pick another: the match's camera and the profiles it can take up follow it
+  document.addEventListener("referee:match-shown", () => { if ($("teach-dialog").open) sources().catch(() => {}); });
   $("teach-symbols").insertAdjacentHTML("beforeend", [1, 2, 3, 4, 5, 6].map((v) =>
     `<label class="small"><input type="checkbox" value="${v}" aria-label="Face ${v} shows a symbol"> ${v}</label>`).join(" "));
   $("teach-btn").addEventListener("click", guarded(openPanel));
