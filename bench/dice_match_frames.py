@@ -18,12 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import cv2
+from _match_frames import save_frames, saved_frames  # bench/ is on the path when run as a script
 
 from referee_app.commands.eval_match import make_setup, run_match, simulate
 
@@ -36,37 +33,20 @@ def _sim(args: argparse.Namespace) -> Any:
 
 
 def save(args: argparse.Namespace) -> None:
-    out = Path(args.dir)
-    out.mkdir(parents=True, exist_ok=True)
-    t0 = time.process_time()
-    n = 0
-    for n, frame in enumerate(_sim(args).frames(), 1):  # PNG: the frames exactly as the loop gets them
-        cv2.imwrite(str(out / f"{n - 1:04d}.png"), frame.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
-    print(f"{n} frames in {out} ({time.process_time() - t0:.0f} CPU s)")
+    save_frames(_sim(args), args.dir)
 
 
 def replay(args: argparse.Namespace) -> None:
     import vision.board3d
-    from datasets.match_sim.core import SimFrame
     from referee_app.games.dice import DiceAdapter
 
     sim = _sim(args)
-    folder = Path(args.dir)
-
     at = {"scene": 0, "frame": 0}  # what the logger is reading now (its truth: `_truth`)
 
-    def frames() -> Iterator[SimFrame]:
-        k = 0
-        for i, scene in enumerate(sim.scenes):
-            for j in range(scene.hold):
-                at["scene"], at["frame"] = i, k
-                image = cv2.imread(str(folder / f"{k:04d}.png"), cv2.IMREAD_COLOR)
-                if image is None:
-                    raise SystemExit(f"frame {k} missing in {folder}: save the match first")
-                yield SimFrame(image, i, scene.checkpoint if j == scene.hold - 1 else None)
-                k += 1
+    def note(scene: int, k: int) -> None:
+        at["scene"], at["frame"] = scene, k
 
-    sim.frames = frames  # the loop draws nothing: it reads the saved frames
+    sim.frames = saved_frames(sim, args.dir, note)  # the loop draws nothing: it reads the saved frames
     if args.ppm is not None:
         ppm = args.ppm
         vision.board3d.view_px_per_mm = lambda *_a, **_k: ppm  # looked up at each new pose
