@@ -93,3 +93,23 @@ def test_a_clear_play_is_committed_with_its_margin_in_the_log(tmp_path):
     assert [p.action.notation() for p in session.played] == ["R 1 4", f"1>{cell} +4"]
     records = [r for r in read_log(session.writer.path).records if r["type"] == "action"]
     assert all(r["margin"] > 1.0 for r in records)
+
+
+def test_the_tray_emptied_under_a_hand_then_a_die_placed_is_no_question(tmp_path):
+    # a hand the reader does not see as one (it covers no zone) has taken the dice: for two frames the
+    # table reads as a pass, then the die lies on its cell. The pass was the play's first half, no rival
+    cell = first_cell([])
+    placed = table({cell_key(cell): (1, 0)})
+    script = [table({TRAY: (1, 4)})] * 3 + [table({})] * 2 + [placed] * 4
+    session, said = run(tmp_path, [], script)
+    assert said == []
+    assert [p.action.notation() for p in session.played] == ["R 1 4", f"1>{cell}"]
+
+
+def test_a_reading_flickering_between_a_pass_and_a_play_still_asks(tmp_path):
+    # the same two readings alternating (the die seen, not seen): which one stands is not clear
+    cell = first_cell([])
+    placed, empty = table({cell_key(cell): (1, 0)}), table({})
+    script = [table({TRAY: (1, 4)})] * 3 + [empty, placed, empty, placed, placed] + [placed] * 2
+    session, said = run(tmp_path, [], script)
+    assert [e.kind for e in said] == [events.CONFIRM]

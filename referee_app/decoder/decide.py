@@ -118,6 +118,8 @@ class Decoder:
         self.evidence = Evidence(alpha)
         self._votes: dict[tuple, int] = {}  # candidate -> frames it was the best since the last decision
         self._votes_state: Any = None  # the state of the match those frames were ranked against
+        self._led: dict[tuple, tuple[int, int]] = {}  # candidate -> (first, last) frame it was the best
+        self._frame = 0  # usable frames pushed, to order the leads
         self._hand = True  # a hand (a blocked view) since the last decision
         self._decided_at: tuple[Any, tuple | None, dict[str, Any] | None] = (None, None, None)
         self._linger: dict[str, Any] = {}  # what an illegal move left on the table, until it goes
@@ -126,7 +128,7 @@ class Decoder:
     def reset(self) -> None:
         """A hand over the table: what was seen before it says nothing about what lies there now."""
         self.evidence.reset()
-        self._votes, self._hand = {}, True
+        self._votes, self._led, self._hand = {}, {}, True
 
     def push(self, obs: Observation, state: Any) -> Explanation | None:
         if obs.blocked:
@@ -165,9 +167,11 @@ class Decoder:
             # a missed move or corrected one): a lead counted against the old state is no rival of a
             # candidate of the new one (the frames after a question, still voting for its best, made
             # the next move a question too)
-            self._votes, self._votes_state = {}, state
+            self._votes, self._led, self._votes_state = {}, {}, state
         # frames it led, not frames running: one misread frame delays a move, it does not hide it
         votes = self._votes[key] = self._votes.get(key, 0) + 1
+        self._frame += 1
+        self._led[key] = (self._led.get(key, (self._frame, 0))[0], self._frame)
         if votes < self.frames_needed or best.kind == WAIT:
             return None
         if state is decided_state and key == decided_key:
@@ -178,11 +182,14 @@ class Decoder:
         # another change led nearly as often (a reading flickering between two): not clear. Not rivals:
         # "wait" (a column standing ready for its road is the build's own first half), and "something
         # else" of other items than the best's (a misread loose stick that never persisted says nothing
-        # about which build stands; it made every Tokyo build after it a question)
+        # about which build stands; it made every Tokyo build after it a question), and the best's own
+        # first half, seen only before it (the hand has taken the dice from the tray and not yet put
+        # one down: the table reads as a pass; it made every die placed under a hand a question)
         rival = max(2, self.frames_needed - 1)
         items = {i for i, _ in key[2]}
         if any(v >= rival and k != key and k[0] not in (NOTHING, WAIT)
-               and (k[0] != OTHER or items & {i for i, _ in k[2]}) for k, v in self._votes.items()):
+               and (k[0] != OTHER or items & {i for i, _ in k[2]})
+               and not self._first_half(k, key) for k, v in self._votes.items()):
             if best.kind == OTHER:
                 return None
             ranked.margin = min(ranked.margin, 0.0)
@@ -191,7 +198,7 @@ class Decoder:
     def _decide(self, state: Any, key: tuple, table: dict[str, Any], ranked: Ranked) -> Explanation | None:
         best = ranked.best
         clear = ranked.margin >= self.commit_margin
-        self._hand, self._votes = False, {}
+        self._hand, self._votes, self._led = False, {}, {}
         self._decided_at = (state, key, table)
         if best.kind == NOTHING:
             self._linger = {}
@@ -216,6 +223,12 @@ class Decoder:
             return None
         cells = sorted({cell for c in ranked.ranked[:3] for cell in c.cells})
         return Explanation(candidates=options, cells=cells, margin=ranked.margin)
+
+    def _first_half(self, rival: tuple, best: tuple) -> bool:
+        """`rival` changes part of what `best` changes, the same way, and led only before `best` first
+        did: the move half done, then done (not a reading flickering between the two)."""
+        part, whole = set(rival[2]), set(best[2])
+        return bool(part) and part < whole and self._led[rival][1] < self._led[best][0]
 
     def _after_illegal(self, best: Candidate) -> None:
         """An illegal placement stays on the table until the players take it back: while it does,
