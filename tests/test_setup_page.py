@@ -11,6 +11,7 @@ import http.client
 import json
 import shutil
 import threading
+import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -254,10 +255,13 @@ def test_a_busy_or_vanished_camera_gets_a_clear_message(served, browser):
         page.wait_for_function("document.getElementById('setup-preview').naturalWidth > 0", timeout=15000)
         Cameras.reading.clear()
         Cameras.answer.clear()
-        shown = page.get_attribute("#setup-preview", "src")
         Cameras.slow.set()  # the next snapshot takes a while: a check meanwhile is answered 429
+        # another page (or tab) asks for a preview: the panel's own requests wait for each other, a
+        # stranger's do not
+        other = threading.Thread(target=lambda: urllib.request.urlopen(
+            f"http://127.0.0.1:{served.port}/api/setup/cameras/1/preview.jpg", timeout=30).read())
         try:
-            page.click("#setup-refresh")
+            other.start()
             assert Cameras.reading.wait(20)
             page.click("#setup-check")
             page.wait_for_selector("#setup-message.bad:has-text('try again in a moment')", timeout=20000)
@@ -265,9 +269,7 @@ def test_a_busy_or_vanished_camera_gets_a_clear_message(served, browser):
         finally:
             Cameras.slow.clear()
             Cameras.answer.set()
-        # the slow snapshot arrives (so the next request finds the referee free)
-        page.wait_for_function(f"document.getElementById('setup-preview').src !== {json.dumps(shown)}",
-                               timeout=20000)
+            other.join(30)  # the slow snapshot arrives (so the next request finds the referee free)
         Cameras.gone = True  # unplugged after it was listed: the preview's 404 says so
         try:
             page.click("#setup-refresh")
@@ -290,8 +292,18 @@ def test_on_a_phone_the_panel_fits_and_the_match_shows_what_to_change(served, br
         page.click("summary:has-text('New match')")
         page.click("#new-setup")  # reachable from New match
         page.wait_for_function("document.getElementById('setup-preview').naturalWidth > 0", timeout=15000)
+        # choosing a camera fetches its preview; Check pressed at once must wait for it (the referee
+        # answers one camera request at a time: the check got a 429 and no verdict on a loaded CI)
+        held, checks = [], []
+        page.route("**/preview.jpg", lambda route: held.append(route))
+        page.on("request", lambda r: checks.append(r.url) if "/check?" in r.url else None)
         page.select_option("#setup-camera", "1")
         page.click("#setup-check")
+        page.wait_for_timeout(500)
+        assert held and not checks  # the check waits for the preview in flight
+        for route in held:
+            route.continue_()
+        page.unroute("**/preview.jpg")
         page.wait_for_selector("#setup-verdict[data-inside=true]", timeout=60000)
         box = page.evaluate("(() => { const r = document.getElementById('setup-dialog').getBoundingClientRect();"
                             " return [r.left, r.right]; })()")

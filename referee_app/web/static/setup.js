@@ -122,17 +122,21 @@
   }
 
   const guarded = (fn) => () => fn().catch((e) => say(e.message, false));
+  // the referee answers one camera request at a time (a second gets a 429): the panel's own requests
+  // (a preview after choosing a camera, then Check at once) go one after another
+  let chain = Promise.resolve();
+  const queued = (fn) => () => { const p = chain.then(() => fn()); chain = p.catch(() => {}); return p; };
   async function openPanel() {
     const dialog = $("setup-dialog");
     if (!dialog.open) dialog.showModal();
     await findCameras();
   }
-  $("setup-btn").addEventListener("click", guarded(openPanel));
-  $("new-setup").addEventListener("click", guarded(openPanel));
-  $("setup-find").addEventListener("click", guarded(findCameras));
-  $("setup-refresh").addEventListener("click", guarded(preview));
-  $("setup-check").addEventListener("click", guarded(check));
-  $("setup-camera").addEventListener("change", () => { $("setup-verdict").hidden = true; guarded(preview)(); });
+  $("setup-btn").addEventListener("click", guarded(queued(openPanel)));
+  $("new-setup").addEventListener("click", guarded(queued(openPanel)));
+  $("setup-find").addEventListener("click", guarded(queued(findCameras)));
+  $("setup-refresh").addEventListener("click", guarded(queued(preview)));
+  $("setup-check").addEventListener("click", guarded(queued(check)));
+  $("setup-camera").addEventListener("change", () => { $("setup-verdict").hidden = true; guarded(queued(preview))(); });
   $("setup-game").addEventListener("change", () => { $("setup-verdict").hidden = true; });
   $("setup-close").addEventListener("click", () => $("setup-dialog").close());
 
