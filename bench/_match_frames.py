@@ -3,6 +3,7 @@ per-game replay benches (dice_match_frames.py, rri_match_frames.py)."""
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -43,3 +44,19 @@ def saved_frames(sim: Any, folder: str | Path,
                 k += 1
 
     return frames
+
+
+def match_parser(doc: str, camera: str, height: float, tilt: float) -> argparse.ArgumentParser:
+    """The replay benches' common command line (`save|replay SEED DIR` and the set-up), with each
+    game's default set-up; a bench adds its own options."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("what", choices=("save", "replay"))
+    ap.add_argument("seed", type=int)
+    ap.add_argument("dir")
+    ap.add_argument("--camera", default=camera)
+    ap.add_argument("--height", type=float, default=height)
+    ap.add_argument("--tilt", type=float, default=tilt)
+    ap.add_argument("--light", default="normal")
+    ap.add_argument("--hands", action="store_true")
+    ap.add_argument("--log", default=None)
+    return ap

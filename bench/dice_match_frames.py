@@ -20,7 +20,11 @@ import argparse
 import json
 from typing import Any
 
-from _match_frames import save_frames, saved_frames  # bench/ is on the path when run as a script
+from _match_frames import (  # bench/ is on the path when run as a script
+    match_parser,
+    save_frames,
+    saved_frames,
+)
 
 from referee_app.commands.eval_match import make_setup, run_match, simulate
 
@@ -120,18 +124,9 @@ def _truth(content: Any) -> dict[str, Any]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("save", "replay"))
-    ap.add_argument("seed", type=int)
-    ap.add_argument("dir")
-    ap.add_argument("--camera", default="3840x2160")
-    ap.add_argument("--height", type=float, default=850)
-    ap.add_argument("--tilt", type=float, default=30)
-    ap.add_argument("--light", default="normal")
-    ap.add_argument("--hands", action="store_true")
+    ap = match_parser(__doc__, "3840x2160", 850, 30)
     ap.add_argument("--ppm", type=float, default=None)
     ap.add_argument("--reuse", choices=("on", "off"), default="on")
-    ap.add_argument("--log", default=None)
     ap.add_argument("--moves", type=int, default=None,
                     help="the match's first N moves only (replay: frames saved of a match cut short)")
     args = ap.parse_args()

@@ -18,7 +18,11 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from _match_frames import save_frames, saved_frames  # bench/ is on the path when run as a script
+from _match_frames import (  # bench/ is on the path when run as a script
+    match_parser,
+    save_frames,
+    saved_frames,
+)
 
 from referee_app.commands.eval_match import make_setup, run_match, simulate
 
@@ -83,16 +87,7 @@ def replay(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("save", "replay"))
-    ap.add_argument("seed", type=int)
-    ap.add_argument("dir")
-    ap.add_argument("--camera", default="1280x720")
-    ap.add_argument("--height", type=float, default=330)
-    ap.add_argument("--tilt", type=float, default=10)
-    ap.add_argument("--light", default="normal")
-    ap.add_argument("--hands", action="store_true")
-    ap.add_argument("--log", default=None)
+    ap = match_parser(__doc__, "1280x720", 330, 10)
     args = ap.parse_args()
     (save if args.what == "save" else replay)(args)
 
