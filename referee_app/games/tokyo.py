@@ -41,9 +41,11 @@ from referee_app.games.tokyo_builds import (
     BUILD_KEY,
     DriftTrack,
     action_for,
+    builds_out_of_view,
     camera_drift,
     fuse_reading,
     read_builds,
+    saw_no_build,
     with_builds,
 )
 from referee_app.games.tokyo_reuse import Remembered, StillViews, stands
@@ -112,6 +114,8 @@ class TokyoAdapter(GameAdapter):
         self._remembered: Remembered | None = None  # the answer to the last frame read
         self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
         self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
+        # the match state and its supports already said to carry a road out of the picture (once each)
+        self._out_of_view: tuple[Any, set[int]] = (None, set())
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -335,6 +339,8 @@ class TokyoAdapter(GameAdapter):
             self._modelled = memo.modelled = True
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
                                                      table.phantom, self._outlines_for(small))
+            if saw_no_build(self._builds):
+                self._say_out_of_view(state, small, maps)
         if self._builds is not None:
             said = self.explain(state, out)  # the reader's own reading of the whole table
             told = [(said.action, said.confidence)] if said.action is not None else said.candidates[:1]
@@ -352,6 +358,24 @@ class TokyoAdapter(GameAdapter):
         memo.settled = stands(self._remembered, memo)
         self._remembered = memo
         return memo.answer()
+
+    def _say_out_of_view(self, state: GameState, calib: Any, maps: Any) -> None:
+        """A road leaving a standing support and running out of the picture is a build the camera
+        cannot read (its new column is out of view, so no build is tried): say so once per support
+        and state of the match, instead of staying silent while the move goes unread."""
+        said_state, said = self._out_of_view
+        if said_state is not state:
+            said = set()
+            self._out_of_view = (state, said)
+        for support, direction in builds_out_of_view(state, calib, maps):
+            if support.id in said:
+                continue
+            said.add(support.id)
+            message = (f"the build from s{support.id} ({support.x:g},{support.y:g}) is outside the camera's "
+                       "view (its road runs out of the picture): type the move, or raise the camera so the "
+                       "whole structure is in view")
+            self._notices.append(("out-of-view", message, {"support": support.id,
+                                                           "direction_deg": round(direction)}))
 
     def _table(self, digest: str, image: np.ndarray, calib: Any, usable: list[UsableView]) -> TableRead:
         """The reading of the frame `digest` names: an unchanged frame (a recorded match holding a

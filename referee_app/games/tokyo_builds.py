@@ -197,6 +197,29 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     return _belief(state, scored)
 
 
+def builds_out_of_view(state: Any, calib: Any, maps: Any) -> list[tuple[Any, float]]:
+    """(support, direction in degrees) for each standing support a road leaves that runs out of the
+    picture and no piece of the match explains (vision.tokyo.out_of_view): a build whose new column
+    the camera cannot see, so `read_builds` has nothing to try (`maps` at `calib`'s size)."""
+    from vision.tokyo.out_of_view import roads_out_of_view
+    from vision.tokyo.piece_evidence import known_mask
+
+    if state.is_terminal() or not state.supports:
+        return []
+    columns, sticks = known_pieces(state, calib)
+    known = known_mask(calib, maps.grey.shape, columns, sticks)
+    at = {(float(s.x), float(s.y)): s for s in state.supports}
+    found = roads_out_of_view(maps, calib, known, columns)
+    return [(at[(r.base[0], r.base[1])], r.direction_deg) for r in found]
+
+
+def saw_no_build(builds: BuildBelief | None) -> bool:
+    """The frame's likeliest reading is that nothing was built (or nothing was tried)."""
+    if builds is None or not builds.belief:
+        return True
+    return max((k for k in builds.belief if k != REST), key=lambda k: builds.belief[k]) is EMPTY
+
+
 def _placement(dx: float, dy: float, sigma: float = POSITION_SIGMA_MM) -> float:
     """The reader's position measurement as nats on the image evidence's scale (a log-prior)."""
     return -TEMPERATURE * (dx * dx + dy * dy) / (2 * sigma**2)
