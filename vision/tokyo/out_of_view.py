@@ -62,14 +62,19 @@ def roads_out_of_view(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarra
             uv, depth = calib.camera.project(far[None])
             if depth[0] > 0 and not _outside(uv[0], width, height):
                 continue  # its far column would be in view: the build readers try it there
-            quad = stick_quad(calib, *stick_axis(calib, base, far))
-            band = np.zeros((height, width), np.uint8)
-            cv2.fillConvexPoly(band, quad, 1)
-            px = (band > 0) & (known == 0)
+            quad = stick_quad(calib, *stick_axis(calib, base, far)).reshape(-1, 2)
+            x0, y0 = np.maximum(quad.min(0), 0)
+            x1, y1 = np.minimum(quad.max(0) + 1, [width, height])
+            if x1 <= x0 or y1 <= y0:
+                continue
+            win = (slice(int(y0), int(y1)), slice(int(x0), int(x1)))  # the band's box in the frame
+            band = np.zeros((int(y1 - y0), int(x1 - x0)), np.uint8)
+            cv2.fillConvexPoly(band, quad - np.array([x0, y0], np.int32), 1)
+            px = (band > 0) & (known[win] == 0)
             n = int(px.sum())
             if n < MIN_PIXELS:
                 continue
-            score = float(maps.road[px].sum())
+            score = float(maps.road[win][px].sum())
             if score / n >= MIN_MEAN_LLR and (best is None or score > best.score):
                 best = RoadOut((x, y, z), math.degrees(a), score, n)
         if best is not None:
