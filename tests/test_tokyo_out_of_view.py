@@ -55,3 +55,18 @@ def test_a_build_outside_the_picture_is_said_to_be_out_of_view(seed5):
 def test_nothing_is_said_of_a_table_as_the_match_left_it(seed5):
     state, unchanged, _, calibration = seed5
     assert _notices(calibration, state, unchanged) == []
+
+
+def test_a_new_column_half_out_of_the_picture_is_said_to_be_at_the_edge():
+    """Tuning seed 2 at 550/40, its seventh move p2 s4 -> (260,-180) h2: the column stands at the
+    frame's bottom edge, read from its part in view two grid steps inside; the referee says so."""
+    from datasets.match_sim import Setup
+    from datasets.match_sim.tokyo import simulate
+
+    sim = simulate(2, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0))
+    assert sim.moves[6].notation == "p2 s4 -> (260,-180) h2"
+    ph = sim.photographer
+    k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 6)
+    image = ph.expose(ph.light(sim.draw(sim.scenes[k].content, ph.pose), sim.scenes[k], k), 10 * k)
+    said = _notices(sim.extra["calibration"], play(*(m.notation for m in sim.moves[:6])), image)
+    assert len(said) == 1 and "edge of the camera's view" in said[0][1], said

@@ -43,7 +43,9 @@ from referee_app.games.tokyo_builds import (
     action_for,
     builds_out_of_view,
     camera_drift,
+    column_in_view,
     fuse_reading,
+    likeliest_build,
     read_builds,
     saw_no_build,
     with_builds,
@@ -114,8 +116,8 @@ class TokyoAdapter(GameAdapter):
         self._remembered: Remembered | None = None  # the answer to the last frame read
         self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
         self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
-        # the match state and its supports already said to carry a road out of the picture (once each)
-        self._out_of_view: tuple[Any, set[int]] = (None, set())
+        # the match state and what was said about it being out of the picture (each said once)
+        self._out_of_view: tuple[Any, set[Any]] = (None, set())
 
     # -- page --------------------------------------------------------------------------------
     def board_svg(self, state: GameState) -> str:
@@ -341,6 +343,8 @@ class TokyoAdapter(GameAdapter):
                                                      table.phantom, self._outlines_for(small))
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
+            else:
+                self._say_at_edge(state, small, likeliest_build(self._builds))
         if self._builds is not None:
             said = self.explain(state, out)  # the reader's own reading of the whole table
             told = [(said.action, said.confidence)] if said.action is not None else said.candidates[:1]
@@ -359,18 +363,38 @@ class TokyoAdapter(GameAdapter):
         self._remembered = memo
         return memo.answer()
 
-    def _say_out_of_view(self, state: GameState, calib: Any, maps: Any) -> None:
-        """A road leaving a standing support and running out of the picture is a build the camera
-        cannot read (its new column is out of view, so no build is tried): say so once per support
-        and state of the match, instead of staying silent while the move goes unread."""
+    def _said(self, state: GameState, what: Any) -> bool:
+        """Whether `what` was already said about this state of the match (each is said once)."""
         said_state, said = self._out_of_view
         if said_state is not state:
             said = set()
             self._out_of_view = (state, said)
+        if what in said:
+            return True
+        said.add(what)
+        return False
+
+    def _say_at_edge(self, state: GameState, calib: Any, action: Any) -> None:
+        """The likeliest build's new column is partly outside the picture: its place and height are
+        read from the part in view (tuning seed 2 at 550/40: (260,-180) read two grid steps inside),
+        so whatever is committed or asked may be wrong: say why."""
+        sup = getattr(action, "support", None)
+        if sup is None or column_in_view(calib, sup.x, sup.y, sup.height):
+            return
+        if self._said(state, "edge"):  # once a move: the likeliest place may move a step frame to frame
+            return
+        message = (f"the new column near ({sup.x:g},{sup.y:g}) is at the edge of the camera's view: its "
+                   "place and height cannot be read well - check the move, or raise the camera so the "
+                   "whole structure is in view")
+        self._notices.append(("out-of-view", message, {"x": sup.x, "y": sup.y}))
+
+    def _say_out_of_view(self, state: GameState, calib: Any, maps: Any) -> None:
+        """A road leaving a standing support and running out of the picture is a build the camera
+        cannot read (its new column is out of view, so no build is tried): say so once per support
+        and state of the match, instead of staying silent while the move goes unread."""
         for support, direction in builds_out_of_view(state, calib, maps):
-            if support.id in said:
+            if self._said(state, support.id):
                 continue
-            said.add(support.id)
             message = (f"the build from s{support.id} ({support.x:g},{support.y:g}) is outside the camera's "
                        "view (its road runs out of the picture): type the move, or raise the camera so the "
                        "whole structure is in view")

@@ -213,6 +213,25 @@ def builds_out_of_view(state: Any, calib: Any, maps: Any) -> list[tuple[Any, flo
     return [(at[(r.base[0], r.base[1])], r.direction_deg) for r in found]
 
 
+def column_in_view(calib: Any, x: float, y: float, height: int) -> bool:
+    """The whole column (foot to top, its full width) projects inside the picture."""
+    r = calib.sizes.column_diameter_mm / 2
+    z = height * calib.sizes.unit_mm
+    pts = np.array([[x + dx, y + dy, h] for dx in (-r, r) for dy in (-r, r) for h in (0.0, z)])
+    uv, depth = calib.camera.project(pts)
+    cam = calib.camera
+    return bool(((depth > 0) & (uv[:, 0] >= 0) & (uv[:, 1] >= 0) & (uv[:, 0] < cam.width)
+                 & (uv[:, 1] < cam.height)).all())
+
+
+def likeliest_build(builds: BuildBelief | None) -> Any:
+    """The action of the frame's likeliest build, None when that is "no build"."""
+    if builds is None or not builds.belief:
+        return None
+    best = max((k for k in builds.belief if k != REST), key=lambda k: builds.belief[k])
+    return None if best is EMPTY else builds.actions.get(best)
+
+
 def saw_no_build(builds: BuildBelief | None) -> bool:
     """The frame's likeliest reading is that nothing was built (or nothing was tried)."""
     if builds is None or not builds.belief:
