@@ -300,52 +300,22 @@ def _run_on_line(
 
 
 def _fit_line(q: np.ndarray) -> tuple[float, float, float, float]:
-    """The robust (Huber) line through the points q (N,2 float32) as (vx, vy, x0, y0), remembered by
-    the points' bytes in the memo `fit_memo` set (a referee adapter's, over its frames): the same run
-    is fitted again when the refit along the fitted line keeps the same pixels, or a later frame shows
-    the stick's core unchanged."""
+    """`cv2.fitLine`'s robust (Huber) line through the points q (N,2 float32), remembered by the points'
+    bytes in the memo `fit_memo` set (a referee adapter's, over its frames): the fit's 20 random
+    restarts cost 4-14 ms on a stick's 2000-3000 core pixels, and the same run is fitted again when the
+    refit along the fitted line keeps the same pixels, or a later frame shows the stick's core
+    unchanged. The fit is deterministic (a fixed seed), so a remembered answer is exact."""
     memo = _FIT_MEMO.get()
     if memo is None:
-        return huber_line(q)
+        return tuple(float(v) for v in cv2.fitLine(q, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())  # type: ignore[return-value]
     key = hashlib.blake2b(q.tobytes(), digest_size=16).digest() + q.shape[0].to_bytes(4, "little")
     got = memo.get(key)
     if got is None:
-        got = memo[key] = huber_line(q)
+        got = tuple(float(v) for v in cv2.fitLine(q, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+        memo[key] = got
         while len(memo) > FIT_MEMO:
             memo.popitem(last=False)
-    return got
-
-
-HUBER_C = 1.345  # cv2.fitLine's DIST_HUBER constant (its param 0)
-
-
-def huber_line(q: np.ndarray, steps: int = 30, delta: float = 0.01) -> tuple[float, float, float, float]:
-    """`cv2.fitLine(q, DIST_HUBER, 0, delta, delta)`'s line by its own reweighting (each step the
-    weighted least-squares line, then weight 1 within HUBER_C px of it and HUBER_C / distance beyond,
-    until the line turns by under `delta` rad and its point moves under `delta` px), from one start:
-    the least-squares line. OpenCV restarts the same loop 20 times from random pairs of points and
-    keeps the best (4-14 ms on a stick's 2000-3000 core pixels); a rod's core is one straight band,
-    so every start ends at the same line, to within the tolerances, and one start costs well under a
-    millisecond. The direction is OpenCV's: (cos a, sin a), a = atan2(2 sxy, sxx - syy) / 2."""
-    p = q.astype(np.float64).reshape(-1, 2)
-    w = np.ones(len(p))
-    line = prev = None
-    for _ in range(steps):
-        sw = w.sum()
-        m = (w @ p) / sw
-        d = p - m
-        sxx, syy, sxy = (w @ (d[:, 0] ** 2)) / sw, (w @ (d[:, 1] ** 2)) / sw, (w @ (d[:, 0] * d[:, 1])) / sw
-        a = 0.5 * np.arctan2(2 * sxy, sxx - syy)
-        line = (float(np.cos(a)), float(np.sin(a)), float(m[0]), float(m[1]))
-        if prev is not None:
-            turn = np.arccos(np.clip(line[0] * prev[0] + line[1] * prev[1], -1.0, 1.0))
-            if abs(turn) < delta and max(abs(line[2] - prev[2]), abs(line[3] - prev[3])) < delta:
-                break
-        prev = line
-        r = np.abs(d[:, 0] * line[1] - d[:, 1] * line[0])
-        w = np.where(r <= HUBER_C, 1.0, HUBER_C / np.maximum(r, 1e-12))
-    assert line is not None
-    return line
+    return got  # type: ignore[return-value]
 
 
 FIT_MEMO = 1024  # fits a memo keeps (oldest forgotten first): a table's sticks over many frames
