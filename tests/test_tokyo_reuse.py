@@ -169,7 +169,7 @@ def hand_then_clear(adapter: TokyoAdapter, maps: list[int], drifts: list[int]) -
     after = paired(noisy(picture("004.jpg"), 5), noisy(picture("camera2/004.jpg"), 6), 2)
     got = adapter.read(after)
     assert got.blocked is None and (len(maps), len(drifts)) == (2, 2)
-    fresh = TokyoAdapter()
+    fresh = fresh_like(adapter)
     fresh.watch(play(*STARTED))
     assert seen(got) == seen(fresh.read(after))
 
