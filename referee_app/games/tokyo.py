@@ -110,6 +110,11 @@ class TokyoAdapter(GameAdapter):
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
         self._tables: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its TableMemory
+        # reading every camera against its kept table estimate (vision.tokyo.table_memory) saves a third
+        # of a view's piece masks while the light holds, but the readings then differ from a fresh
+        # reading's, and on tuning seed 2 (1280x720, 550 mm, 40 deg) a move asked about became a miss:
+        # off unless asked for
+        self.keep_table_estimates = False
         self._remembered: Remembered | None = None  # the answer to the last frame read
         self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
         self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
@@ -438,7 +443,7 @@ class TokyoAdapter(GameAdapter):
             try:
                 views = read_tokyo_views([image, *(im for _, im, _ in usable)],
                                          [calib, *(c for _, _, c in usable)], stop_at_hand=True,
-                                         tables=[self._tables[c] for c in (1, *(c for c, _, _ in usable))])
+                                         tables=self._table_memories(1, *(c for c, _, _ in usable)))
             except Exception as exc:  # noqa: BLE001 - camera 1 alone still referees the match
                 failed = f"the {len(usable) + 1} views could not be read together ({exc})"
             else:
@@ -453,9 +458,14 @@ class TokyoAdapter(GameAdapter):
                 covered = any(hand_in_view(v) for v in views.views)
                 return replace(table, cameras=(1, *(cam for cam, _, _ in usable)), others=tuple(others),
                                covered=covered)
-        view = read_tokyo(image, calib, stop_at_hand=True, tables=self._tables[1])
+        memories = self._table_memories(1)
+        view = read_tokyo(image, calib, stop_at_hand=True, tables=memories and memories[0])
         table = table_read(view.to_dict(), self._step, column_bodies(image, view.to_dict(), calib))
         return replace(table, failed=failed, covered=hand_in_view(view))
+
+    def _table_memories(self, *cameras: int) -> list[Any] | None:
+        """The cameras' kept table estimates, when `keep_table_estimates` is on."""
+        return [self._tables[c] for c in cameras] if self.keep_table_estimates else None
 
     def expected(self, state: GameState) -> dict[str, Any]:
         """The signature of the table the engine believes in (same keys as `read` gives)."""

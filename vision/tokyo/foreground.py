@@ -115,12 +115,15 @@ def _thumb(image: np.ndarray) -> np.ndarray:
 
 def estimate_table(image: np.ndarray) -> TableEstimate:
     """This image's own table estimate (what `pieces_masks` takes without a kept one): a rough mask at
-    half size against a wide median, then the table re-estimated from the pixels it leaves."""
+    half size against a wide median, then the table re-estimated from the pixels it leaves. The wide
+    median (twice, 21 px at 1/4 size) runs at 1/8 size (11 px): the same reach for an eighth of the
+    work, and it only sets the rough mask."""
     h, w = image.shape[:2]
     thumb = _thumb(image)
     table = _chroma_of(thumb)
     half = cv2.resize(image, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
-    rough = foreground_mask(half, table_background(half, 2), table)
+    eighth = cv2.resize(half, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
+    rough = foreground_mask(half, cv2.medianBlur(cv2.medianBlur(eighth, 11), 11), table)
     rough = cv2.resize(rough, (w, h), interpolation=cv2.INTER_NEAREST)
     return TableEstimate(table, refine_background(image, rough), thumb)
 
