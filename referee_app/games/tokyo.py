@@ -28,7 +28,7 @@ import hashlib
 import json
 import math
 import os
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -113,6 +113,12 @@ class TokyoAdapter(GameAdapter):
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
+        self._tables: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its TableMemory
+        # reading every camera against its kept table estimate (vision.tokyo.table_memory) saves a third
+        # of a view's piece masks while the light holds, but the readings then differ from a fresh
+        # reading's, and on tuning seed 2 (1280x720, 550 mm, 40 deg) a move asked about became a miss:
+        # off unless asked for
+        self.keep_table_estimates = False
         self._remembered: Remembered | None = None  # the answer to the last frame read
         self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
         self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
@@ -152,6 +158,7 @@ class TokyoAdapter(GameAdapter):
             self._step = float(step_mm)
         self._cache.clear()
         self._still.clear()
+        self._tables.clear()
         self._remembered = None
         self._state = self._builds = None  # another camera: another match, most likely
         self._track = DriftTrack()
@@ -173,6 +180,7 @@ class TokyoAdapter(GameAdapter):
         self._views_key = None
         self._cache.clear()
         self._still.clear()
+        self._tables.clear()
         self._remembered = None
 
     def camera_calibration(self, camera: int, source_id: str = "") -> Any:
@@ -482,7 +490,8 @@ class TokyoAdapter(GameAdapter):
         if usable:
             try:
                 views = read_tokyo_views([image, *(im for _, im, _ in usable)],
-                                         [calib, *(c for _, _, c in usable)], stop_at_hand=True)
+                                         [calib, *(c for _, _, c in usable)], stop_at_hand=True,
+                                         tables=self._table_memories(1, *(c for c, _, _ in usable)))
             except Exception as exc:  # noqa: BLE001 - camera 1 alone still referees the match
                 failed = f"the {len(usable) + 1} views could not be read together ({exc})"
             else:
@@ -497,9 +506,14 @@ class TokyoAdapter(GameAdapter):
                 covered = any(hand_in_view(v) for v in views.views)
                 return replace(table, cameras=(1, *(cam for cam, _, _ in usable)), others=tuple(others),
                                covered=covered)
-        view = read_tokyo(image, calib, stop_at_hand=True)
+        memories = self._table_memories(1)
+        view = read_tokyo(image, calib, stop_at_hand=True, tables=memories and memories[0])
         table = table_read(view.to_dict(), self._step, column_bodies(image, view.to_dict(), calib))
         return replace(table, failed=failed, covered=hand_in_view(view))
+
+    def _table_memories(self, *cameras: int) -> list[Any] | None:
+        """The cameras' kept table estimates, when `keep_table_estimates` is on."""
+        return [self._tables[c] for c in cameras] if self.keep_table_estimates else None
 
     def expected(self, state: GameState) -> dict[str, Any]:
         """The signature of the table the engine believes in (same keys as `read` gives)."""
@@ -583,6 +597,14 @@ def _beside_demo(source_id: str, name: str) -> Path | None:
     from referee_app.demo import DEMO_ROOT
 
     return DEMO_ROOT / source_id.split(":", 1)[1] / name
+
+
+def _table_memory() -> Any:
+    """A camera's kept table estimate (vision.tokyo.table_memory; imported when first read, as the
+    reader is)."""
+    from vision.tokyo.table_memory import TableMemory
+
+    return TableMemory()
 
 
 def _digest(image: np.ndarray) -> str:

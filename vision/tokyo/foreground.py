@@ -7,6 +7,8 @@ shadows and grain do. Shadows keep the table's chromaticity and only darken it, 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import cv2
 import numpy as np
 
@@ -47,25 +49,93 @@ def pieces_mask(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pieces_masks(
-    image: np.ndarray, brights: tuple[float, ...], chromas: tuple[float, ...] | None = None
+    image: np.ndarray,
+    brights: tuple[float, ...],
+    chromas: tuple[float, ...] | None = None,
+    estimate: TableEstimate | None = None,
 ) -> tuple[list[np.ndarray], np.ndarray]:
     """`pieces_mask` with one mask per brightness gain (a pixel brighter than the table by more is a
     piece) and, optionally, per chromaticity difference (`CHROMA` where not given), from one table
-    estimate."""
+    estimate: `estimate` (one kept from an earlier frame of the same view, see `TableEstimate`) or,
+    without it, this image's own."""
     h, w = image.shape[:2]
-    table = table_chroma(image)
+    est = estimate_table(image) if estimate is None else estimate
+    cb, sb, table = est.planes((h, w))
+    return _classify(image, cb, sb, brights, chromas), table
+
+
+# grey levels a 64 x 36 thumbnail cell (about 20 x 20 px of a 720p frame, so sensor noise averages
+# out) may move while the light counts as the same: a piece mask's chromaticity test allows the table
+# 0.024, about 10 levels of one channel on a mid-grey table
+LIGHT_TOLERANCE = 4.0
+
+
+@dataclass
+class TableEstimate:
+    """One view's table: its chromaticity over the whole frame (`chroma`), the local estimate at 1/4
+    size (`background`) and the 64 x 36 thumbnail of the image they were taken from (`thumb`).
+
+    The estimate costs about half of the piece masks (the median of a reduced frame, the rough half-size
+    mask, the normalised convolution's wide blurs) and depends on the table, not on the pieces: a
+    camera watching a table keeps it while the light holds (`fits`), and builds, hands and pieces come
+    and go against it (under a new piece the kept estimate shows the very table, where a fresh one
+    interpolates it from around the piece)."""
+
+    chroma: np.ndarray
+    background: np.ndarray
+    thumb: np.ndarray
+    _planes: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False)
+
+    def planes(self, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(table chromaticity, table brightness sum, table image) at `shape`, made once per shape."""
+        if shape not in self._planes:
+            h, w = shape
+            cb, sb = _table_planes(self.background, self.chroma, shape)
+            planes = cb, sb, cv2.resize(self.background, (w, h), interpolation=cv2.INTER_LINEAR)
+            for a in planes:  # shared by every frame read against this estimate: nobody may write them
+                a.setflags(write=False)
+            self._planes[shape] = planes
+        return self._planes[shape]
+
+    def fits(self, image: np.ndarray, tolerance: float = LIGHT_TOLERANCE) -> bool:
+        """Whether `image` shows this estimate's table in the same light and from the same place: in
+        at least half of the thumbnail's cells no channel moved by more than `tolerance` levels (a
+        hand or new pieces change some cells, a new light or a moved camera changes most)."""
+        now = _thumb(image)
+        if now.shape != self.thumb.shape:
+            return False
+        moved = channel_max(cv2.absdiff(now, self.thumb))
+        return float(np.median(moved)) <= tolerance
+
+
+def _thumb(image: np.ndarray) -> np.ndarray:
+    return cv2.resize(image, (64, 36), interpolation=cv2.INTER_AREA)
+
+
+def estimate_table(image: np.ndarray) -> TableEstimate:
+    """This image's own table estimate (what `pieces_masks` takes without a kept one): a rough mask at
+    half size against a wide median, then the table re-estimated from the pixels it leaves. The wide
+    median (twice, 21 px at 1/4 size) runs at 1/8 size (11 px): the same reach for an eighth of the
+    work, and it only sets the rough mask."""
+    h, w = image.shape[:2]
+    thumb = _thumb(image)
+    table = _chroma_of(thumb)
     half = cv2.resize(image, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
-    rough = foreground_mask(half, table_background(half, 2), table)
+    eighth = cv2.resize(half, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
+    rough = foreground_mask(half, cv2.medianBlur(cv2.medianBlur(eighth, 11), 11), table)
     rough = cv2.resize(rough, (w, h), interpolation=cv2.INTER_NEAREST)
-    bg = refine_background(image, rough)
-    masks = _masks(image, bg, table, brights, chromas)
-    return masks, cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    return TableEstimate(table, refine_background(image, rough), thumb)
 
 
 def table_chroma(image: np.ndarray) -> np.ndarray:
     """The table's chromaticity over the whole frame (it covers most of it): the median of a reduced
     image. A large object the local estimate swallowed (a hand) cannot move this one."""
-    small = cv2.resize(image, (64, 36), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32) + 4
+    return _chroma_of(_thumb(image))
+
+
+def _chroma_of(thumb: np.ndarray) -> np.ndarray:
+    small = thumb.reshape(-1, 3).astype(np.float32) + 4
     return np.median(small / small.sum(1, keepdims=True), 0)
 
 
@@ -86,7 +156,15 @@ def _masks(
     brights: tuple[float, ...],
     chromas: tuple[float, ...] | None = None,
 ) -> list[np.ndarray]:
-    h, w = image.shape[:2]
+    cb, sb = _table_planes(background, table, image.shape[:2])
+    return _classify(image, cb, sb, brights, chromas)
+
+
+def _table_planes(
+    background: np.ndarray, table: np.ndarray | None, shape: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The table estimate's chromaticity (3 planes) and brightness sum, at `shape`."""
+    h, w = shape
     b = background.astype(np.float32) + 4
     sb = channel_sum(b)
     cb = b / sb[..., None]
@@ -97,6 +175,17 @@ def _masks(
     if cb.shape[:2] != (h, w):
         cb = cv2.resize(cb, (w, h), interpolation=cv2.INTER_LINEAR)
         sb = cv2.resize(sb, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cb, sb
+
+
+def _classify(
+    image: np.ndarray,
+    cb: np.ndarray,
+    sb: np.ndarray,
+    brights: tuple[float, ...],
+    chromas: tuple[float, ...] | None,
+) -> list[np.ndarray]:
+    """One mask per (brightness gain, chromaticity difference) against the table planes `cb`, `sb`."""
     # the full-size float planes are computed in place (the same float32 operations, fewer temporaries
     # of a whole 3-channel frame)
     # + 4: chromaticity is noisy in the dark (added while converting: the same exact sums, one pass)

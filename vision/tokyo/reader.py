@@ -35,6 +35,7 @@ from vision.tokyo.observation import (
 )
 from vision.tokyo.sticks import Gradients, RawStick, detect_sticks, image_gradients
 from vision.tokyo.supports import Blob, find_blobs, fit_height
+from vision.tokyo.table_memory import TableMemory
 from vision.types import VisionError, check_image
 
 STICK_BRIGHT = 1.3
@@ -44,10 +45,13 @@ def read_tokyo(
     image: np.ndarray,
     calibration: TokyoCalibration | dict[str, Any] | None = None,
     stop_at_hand: bool = False,
+    tables: TableMemory | None = None,
 ) -> TokyoObservation:
     """With `stop_at_hand`, a view where a hand or large object is found is read no further: the
     observation then holds the warnings up to that one and no pieces (a referee ignores the rest of a
-    covered view; `hand_in_view` says whether it stopped)."""
+    covered view; `hand_in_view` says whether it stopped). `tables`: this camera's kept table estimate
+    (a referee's camera on one table; see table_memory.py), used while the light holds, and given
+    this view's estimate when it shows no large object."""
     check_image(image)
     if isinstance(calibration, dict):
         calibration = TokyoCalibration.from_dict(calibration)
@@ -59,8 +63,9 @@ def read_tokyo(
     # shadow in a blob too wide for a rod; columns and cars keep the ordinary mask (a column's base
     # against the table is what the heights stand on)
     # a third mask, with a lower chromaticity threshold, finds sticks coloured like the table
+    estimate = None if tables is None else tables.estimate(image)
     (fg, fg_rods, faint), table = pieces_masks(
-        image, (BRIGHT, STICK_BRIGHT, STICK_BRIGHT), (CHROMA, CHROMA, FAINT_CHROMA)
+        image, (BRIGHT, STICK_BRIGHT, STICK_BRIGHT), (CHROMA, CHROMA, FAINT_CHROMA), estimate
     )
     h, w = fg.shape
     glare, every_bright = glare_masks(image, table)
@@ -76,6 +81,8 @@ def read_tokyo(
     withheld |= large_objects(obs, fg, image, table, calibration, objects, dist, outline=not stop_at_hand)
     if stop_at_hand and objects:
         return obs
+    if tables is not None and estimate is not None and not objects:
+        tables.keep(estimate)
     fg_rods[withheld > 0] = 0
     faint[withheld > 0] = 0
     upright = None if calibration is None else _upright_test(calibration)

@@ -42,6 +42,7 @@ from vision.tokyo.rays import (
 )
 from vision.tokyo.reader import hand_in_view, read_tokyo
 from vision.tokyo.stick_fusion import MASK_SCALE, StickLink, column_index, fuse_sticks, stick_tracks
+from vision.tokyo.table_memory import TableMemory
 from vision.types import VisionError
 
 __all__ = ["TokyoViews", "ViewColumn", "closest_points", "fuse_views", "read_tokyo_views", "triangulate"]
@@ -108,11 +109,13 @@ def read_tokyo_views(
     images: Sequence[np.ndarray],
     calibrations: Sequence[TokyoCalibration | dict[str, Any] | None],
     stop_at_hand: bool = False,
+    tables: Sequence[TableMemory] | None = None,
 ) -> TokyoViews:
     """Read each view with `read_tokyo` and fuse the columns' heights across views. Every view needs
     its calibration (all in one world frame); one view alone gives its one-view reading. With
     `stop_at_hand`, the first view showing a hand or large object ends the reading (read_tokyo's
-    `stop_at_hand`): `views` then holds the views read up to it, nothing fused."""
+    `stop_at_hand`): `views` then holds the views read up to it, nothing fused. `tables`: each view's
+    camera's kept table estimate (read_tokyo's)."""
     if len(images) == 0:
         raise VisionError("read_tokyo_views needs at least one image")
     if len(images) != len(calibrations):
@@ -123,8 +126,10 @@ def read_tokyo_views(
             raise VisionError(f"view {v} has no calibration: heights from several views need every camera")
         calibs.append(TokyoCalibration.from_dict(c) if isinstance(c, dict) else c)
     observations = []
-    for im, c in zip(images, calibs, strict=True):
-        observations.append(read_tokyo(im, c, stop_at_hand))
+    if tables is not None and len(tables) != len(images):
+        raise VisionError(f"{len(images)} images but {len(tables)} table memories: one per view")
+    for v, (im, c) in enumerate(zip(images, calibs, strict=True)):
+        observations.append(read_tokyo(im, c, stop_at_hand, None if tables is None else tables[v]))
         if stop_at_hand and hand_in_view(observations[-1]):
             return TokyoViews(observations)
     return fuse_views(observations, calibs, images)
