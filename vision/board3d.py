@@ -146,7 +146,8 @@ def warp_roi(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int
         return cv2.warpPerspective(image, M, size, flags=flags, **kwargs)
     x0, y0, x1, y1 = roi
     out = np.zeros((size[1], size[0], *image.shape[2:]), image.dtype)
-    out[y0:y1, x0:x1] = warp_part(image, M, roi, flags, **kwargs)
+    if x1 > x0 and y1 > y0:
+        out[y0:y1, x0:x1] = warp_part(image, M, roi, flags, **kwargs)
     return out
 
 

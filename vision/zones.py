@@ -154,14 +154,15 @@ class ZoneDiceReader:
                 self.reference[inside] = obs[inside]
             self._learned = True
             return ZoneReading({z.name: [] for z in self.zones})
-        on_faces = self._faces_prep(faces, obs, roi)
+        # the cells read this frame: on the top-face view only their windows are looked at
+        cells = {z.name: self._window(z, 3.0) for z in self.zones if not z.many and z.name not in skip
+                 and (only is None or keep is None or z.name in only)}
+        on_faces = self._faces_prep(faces, obs, _within(roi, self._cells_part(cells)))
         self._pending = []
         self._near_ncc = {}
         if on_faces is not None:
             # every cell read this frame, its window's correlation on both views at once (a close
             # value: the exact one, see _at_least)
-            cells = {z.name: self._window(z, 3.0) for z in self.zones if not z.many and z.name not in skip
-                     and (only is None or keep is None or z.name in only)}
             self._near_ncc = {"faces": _nccs(on_faces[0], on_faces[1], cells),
                               "sheet": _nccs(obs, self.reference, cells)}
         # on the top-face path the tray and pools are read first: one unreadable (a hand, or dice
@@ -383,9 +384,22 @@ class ZoneDiceReader:
         take = free & ~new
         self.reference[take] = obs[take]
 
+    def _cells_part(self, cells: dict[str, tuple[int, int, int, int]]) -> tuple[int, int, int, int] | None:
+        """The part of the top-face view the reading of `cells` looks at on its normalised views: each
+        cell's pip window (the widest, `_read_cell_on_faces`) and the pixel round it that
+        `_changed_in`'s dilation reads. None: no cell."""
+        if not cells:
+            return None
+        H, W = self.reference.shape[:2]
+        wins = [self._window(z, PIPS_MARGIN_MM) for z in self.zones if z.name in cells]
+        return (max(0, min(w[0] for w in wins) - 1), max(0, min(w[1] for w in wins) - 1),
+                min(W, max(w[2] for w in wins) + 1), min(H, max(w[3] for w in wins) + 1))
+
     def _faces_prep(self, faces: FaceView | None, sheet_obs: np.ndarray,
                     roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray] | None:
-        """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`).
+        """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`;
+        `read` gives the part of it its cells look at, `_cells_part`: the trays and pools are read on
+        the sheet view, so the rest of the view would go unused).
         Both are the sheet view's (`sheet_obs`, `reference`) brought onto the top-face view by the
         same warp: the two views are one camera image on two parallel planes, so normalising the
         sheet view once and warping it costs a warp instead of a second `_prep`, and the frame and
@@ -941,6 +955,15 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
 
 ROI_PAD_MM = 16.0  # _prep's reach (its blur, blocks, 22 mm region and interpolation, 15.5 mm at most at
 # any resolution): a view prepared on a part is the whole view's prepared this far in
+
+
+def _within(roi: tuple[int, int, int, int] | None,
+            part: tuple[int, int, int, int] | None) -> tuple[int, int, int, int] | None:
+    """The part of `roi` (None: the whole view) inside `part` (None: all of it)."""
+    if part is None or roi is None:
+        return roi if part is None else part
+    x0, y0 = max(roi[0], part[0]), max(roi[1], part[1])
+    return x0, y0, max(x0, min(roi[2], part[2])), max(y0, min(roi[3], part[3]))
 
 
 def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] | None) -> np.ndarray:
