@@ -26,10 +26,10 @@ import cv2
 import numpy as np
 
 from vision.tiles.reuse import BRIGHTNESS_STEP, CHANGED_SHARE, MIN_CHANGED_PX, PIXEL_STEP
-from vision.zones import ZoneDie, ZoneReading
+from vision.zones import READ_REACH_MM, ZoneDie, ZoneReading
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in camera pixels, end exclusive
-MARGIN_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
+MARGIN_MM = READ_REACH_MM  # round a zone: a die's crop with its re-framing shifts reaches about this far
 # a zone holding a die read less surely than this is read again on every frame, changed or not: a die
 # on the edge between two values can read either way from one frame's noise to the next (tuning seed
 # 1: a 2 read as a 3 at 0.80 on the roll's first frame, as a 2 at 0.93 on the next), and the referee's
