@@ -138,9 +138,9 @@ def test_the_very_same_picture_again_compares_no_box_and_plans_as_the_comparison
         adapter.read(f)
     watch = adapter._reader._watch
     key = watch.key
-    calls: list[int] = []
-    real = zones_reuse.box_changed
-    monkeypatch.setattr(zones_reuse, "box_changed", lambda a, b: calls.append(1) or real(a, b))
+    calls: list[str] = []  # the boxes compared
+    real = zones_reuse.boxes_changed
+    monkeypatch.setattr(zones_reuse, "boxes_changed", lambda a, b, boxes: calls.extend(boxes) or real(a, b, boxes))
     fast = watch.plan(frames[5].copy(), key)  # the last frame read, as a fresh array
     assert calls == []
     monkeypatch.setattr(zones_reuse, "same_picture", lambda a, b: False)

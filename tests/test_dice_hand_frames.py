@@ -134,8 +134,10 @@ def test_the_top_face_view_is_warped_only_when_looked_at(frames: list[np.ndarray
     adapter = fresh(frames)
     adapter.read(frames[0])  # every zone read again (none confirmed yet), every one empty
     assert made and made[-1]._image is None
-    adapter.read(frames[4])  # two dice in the tray: read on the top-face view
-    assert made[-1]._image is not None
+    adapter.read(frames[4])  # two dice in the tray: read on the top-face view, round the tray only
+    view = made[-1]
+    assert view._image is None and view._parts is not None and view._parts.array.any()
+    assert not view._parts.array[-50:].any()  # the bottom of the sheet: no zone read there looked at it
     # made on first use, it is the view warped at once, bit for bit
     r = adapter._reader
     lazy = face_view(frames[4], r.pose, r.sheet_mm, r.px_per_mm, lazy=True)

@@ -15,6 +15,7 @@ A rectified top view shows the paper as it is, but not what stands on it: the to
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -78,15 +79,57 @@ def smallest_face_px(pose: CameraPose, centres_mm: np.ndarray, side_mm: float = 
     return worst
 
 
+Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 of a view, end exclusive
+
+
+class Parts:
+    """A view of `shape` made part by part, on demand: `part(rect)` makes (`make(rect)`: that rect's
+    pixels, as the whole view's there) what of `rect` is not made yet, in tiles of TILE px, and
+    returns the whole array, where only what was asked for is sure to be made (the rest black).
+    `bounds`: the only part that is ever made (the rest stays black)."""
+
+    TILE = 32
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, make: Callable[[Rect], np.ndarray],
+                 bounds: Rect | None = None) -> None:
+        self.array = np.zeros(shape, dtype)
+        self._make = make
+        h, w = shape[:2]
+        self.bounds = bounds if bounds is not None else (0, 0, w, h)
+        t = self.TILE
+        self._done = np.zeros((-(-h // t), -(-w // t)), bool)
+
+    def part(self, rect: Rect | None = None) -> np.ndarray:
+        t = self.TILE
+        bx0, by0, bx1, by1 = self.bounds
+        x0, y0, x1, y1 = self.bounds if rect is None else rect
+        x0, y0, x1, y1 = max(x0, bx0), max(y0, by0), min(x1, bx1), min(y1, by1)
+        if x1 <= x0 or y1 <= y0:
+            return self.array
+        tx0, ty0, tx1, ty1 = x0 // t, y0 // t, -(-x1 // t), -(-y1 // t)
+        todo = ~self._done[ty0:ty1, tx0:tx1]
+        if todo.any():
+            rows, cols = np.flatnonzero(todo.any(axis=1)), np.flatnonzero(todo.any(axis=0))
+            a0, b0 = max(bx0, (tx0 + cols[0]) * t), max(by0, (ty0 + rows[0]) * t)
+            a1, b1 = min(bx1, (tx0 + cols[-1] + 1) * t), min(by1, (ty0 + rows[-1] + 1) * t)
+            self.array[b0:b1, a0:a1] = self._make((a0, b0, a1, b1))
+            self._done[ty0 + rows[0]:ty0 + rows[-1] + 1, tx0 + cols[0]:tx0 + cols[-1] + 1] = True
+        return self.array
+
+
 class FaceView:
     """The frame rectified on the plane `height_mm` above the sheet at `px_per_mm` (pixel (u, v) shows
     plane point (u, v) / px_per_mm), and `to_sheet_view`: 3x3 from its pixels to the sheet plane's
     top view pixels at the same resolution (where the same image pixel lands there). `image` may be
     given as a function making it: it is then made on first use (a frame whose zones all read empty
-    by their correlations never looks at it); `size` (w, h) is known without it."""
+    by their correlations never looks at it); `size` (w, h) is known without it. `parts` (with such
+    a function): a function making any part of it alone (x0, y0, x1, y1: its pixels as the whole
+    view's there), so that `part(rect)` warps only what a reading looks at (and `grey(rect)`
+    converts only that); `image` then makes the rest."""
 
     def __init__(self, image: np.ndarray | Callable[[], np.ndarray], px_per_mm: float, height_mm: float,
-                 to_sheet_view: np.ndarray, size: tuple[int, int] | None = None) -> None:
+                 to_sheet_view: np.ndarray, size: tuple[int, int] | None = None,
+                 parts: Parts | None = None) -> None:
         self._make: Callable[[], np.ndarray] | None = None
         self._image: np.ndarray | None = None
         if callable(image):
@@ -98,17 +141,43 @@ class FaceView:
             size = (image.shape[1], image.shape[0]) if size is None else size
         self.size = size
         self.px_per_mm, self.height_mm, self.to_sheet_view = px_per_mm, height_mm, to_sheet_view
+        self._parts = parts if self._image is None else None
+        self._grey: Parts | None = None
 
     @property
     def image(self) -> np.ndarray:
         if self._image is None:
-            assert self._make is not None
-            self._image, self._make = self._make(), None
+            if self._parts is not None:
+                self._image, self._make = self._parts.part(), None
+            else:
+                assert self._make is not None
+                self._image, self._make = self._make(), None
         return self._image
 
     @image.setter
     def image(self, value: np.ndarray) -> None:
-        self._image, self._make = value, None
+        self._image, self._make, self._parts, self._grey = value, None, None, None
+
+    def holds(self, image: np.ndarray) -> bool:
+        """Whether `image` is this view's image (made whole or in part)."""
+        return image is self._image or (self._parts is not None and image is self._parts.array)
+
+    def part(self, rect: Rect) -> np.ndarray:
+        """The view's image, made at least over `rect` (all of it where it was made whole)."""
+        if self._image is not None or self._parts is None:
+            return self.image
+        return self._parts.part(rect)
+
+    def grey(self, rect: Rect) -> np.ndarray:
+        """The view in grey (cv2.COLOR_BGR2GRAY), converted at least over `rect`."""
+        if self._grey is None:
+            def convert(r: Rect) -> np.ndarray:
+                x0, y0, x1, y1 = r
+                return cv2.cvtColor(self.part(r)[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+
+            w, h = self.size
+            self._grey = Parts((h, w), np.uint8, convert)
+        return self._grey.part(rect)
 
     def from_sheet_view(self, points_px: np.ndarray) -> np.ndarray:
         pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
@@ -131,11 +200,18 @@ def face_view(image: np.ndarray, pose: CameraPose, sheet_mm: tuple[float, float]
     view_to_img = plane_to_img @ np.linalg.inv(scale)
     size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
 
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+
     def warped() -> np.ndarray:
-        return warp_roi(image, view_to_img, size, cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, roi)
+        return warp_roi(image, view_to_img, size, flags, roi)
 
     to_sheet = scale @ np.linalg.inv(pose.plane_homography(0.0)) @ view_to_img
-    return FaceView(warped if lazy else warped(), px_per_mm, height_mm, to_sheet / to_sheet[2, 2], size)
+    parts = None
+    if lazy:  # made part by part as the zones read look at them
+        parts = Parts((size[1], size[0], *image.shape[2:]), image.dtype,
+                      lambda r: warp_part(image, view_to_img, r, flags), roi)
+    return FaceView(warped if lazy else warped(), px_per_mm, height_mm, to_sheet / to_sheet[2, 2], size,
+                    parts)
 
 
 def warp_roi(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int,
@@ -146,7 +222,8 @@ def warp_roi(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int
         return cv2.warpPerspective(image, M, size, flags=flags, **kwargs)
     x0, y0, x1, y1 = roi
     out = np.zeros((size[1], size[0], *image.shape[2:]), image.dtype)
-    out[y0:y1, x0:x1] = warp_part(image, M, roi, flags, **kwargs)
+    if x1 > x0 and y1 > y0:
+        out[y0:y1, x0:x1] = warp_part(image, M, roi, flags, **kwargs)
     return out
 
 

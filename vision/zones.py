@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.board3d import FaceView, warp_roi
+from vision.board3d import FaceView, Parts, warp_part, warp_roi
 from vision.types import VisionError
 from vision.zones_one import BESIDE_REACH, one_pip_face
 
@@ -91,8 +91,12 @@ class ZoneDiceReader:
         self.names, self.lab = palette_lab(colors)
         self._values = None
         self._changed: np.ndarray | None = None
-        self._changed_faces: tuple[Any, Any, np.ndarray] | None = None  # see _changed_on
+        self._changed_faces: tuple[Any, Any, Parts] | None = None  # see _changed_on
         self._grey_of: tuple[np.ndarray, np.ndarray] | None = None  # see _grey
+        # the top-face view of the frame being read, and the part of it the zone being read looks at
+        # (`_face`: only that part is warped, converted to grey, and has the changed mask brought in)
+        self._faces_now: FaceView | None = None
+        self._reach: tuple[int, int, int, int] | None = None
         self._pending: list[tuple[tuple[int, int, int, int], np.ndarray]] = []  # refreshes to apply
         self._near_ncc: dict[str, dict[str, float]] = {}  # this frame's cells' correlations (_nccs)
         self._windows: dict[tuple[str, float], tuple[int, int, int, int]] = {}  # see _window
@@ -146,6 +150,7 @@ class ZoneDiceReader:
         obs = _prep_roi(top_bgr, self.px, roi)
         self._changed = _changed_mask(obs, self.reference, roi)
         self._top, self._top_roi, self._colour_part = top_bgr, roi, colour
+        self._faces_now, self._reach = faces, None
         out = ZoneReading()
         if self.learn_empty and not self._learned:
             if inside is None:
@@ -154,14 +159,15 @@ class ZoneDiceReader:
                 self.reference[inside] = obs[inside]
             self._learned = True
             return ZoneReading({z.name: [] for z in self.zones})
-        on_faces = self._faces_prep(faces, obs, roi)
+        # the cells read this frame: on the top-face view only their windows are looked at
+        cells = {z.name: self._window(z, 3.0) for z in self.zones if not z.many and z.name not in skip
+                 and (only is None or keep is None or z.name in only)}
+        on_faces = self._faces_prep(faces, obs, _within(roi, self._cells_part(cells)))
         self._pending = []
         self._near_ncc = {}
         if on_faces is not None:
             # every cell read this frame, its window's correlation on both views at once (a close
             # value: the exact one, see _at_least)
-            cells = {z.name: self._window(z, 3.0) for z in self.zones if not z.many and z.name not in skip
-                     and (only is None or keep is None or z.name in only)}
             self._near_ncc = {"faces": _nccs(on_faces[0], on_faces[1], cells),
                               "sheet": _nccs(obs, self.reference, cells)}
         # on the top-face path the tray and pools are read first: one unreadable (a hand, or dice
@@ -190,6 +196,7 @@ class ZoneDiceReader:
                    on_faces: tuple[np.ndarray, np.ndarray] | None, only: set[str] | None,
                    keep: ZoneReading | None, out: ZoneReading, hand: bool) -> None:
         """One zone of `read` into `out` (the arguments are `read`'s; `hand`: see `_read_cell_on_faces`)."""
+        self._reach = self._window(z, self._reach_mm())
         if only is not None and keep is not None and z.name not in only:
             if z.name in keep.dice:
                 out.dice[z.name] = keep.dice[z.name]
@@ -383,9 +390,22 @@ class ZoneDiceReader:
         take = free & ~new
         self.reference[take] = obs[take]
 
+    def _cells_part(self, cells: dict[str, tuple[int, int, int, int]]) -> tuple[int, int, int, int] | None:
+        """The part of the top-face view the reading of `cells` looks at on its normalised views: each
+        cell's pip window (the widest, `_read_cell_on_faces`) and the pixel round it that
+        `_changed_in`'s dilation reads. None: no cell."""
+        if not cells:
+            return None
+        H, W = self.reference.shape[:2]
+        wins = [self._window(z, PIPS_MARGIN_MM) for z in self.zones if z.name in cells]
+        return (max(0, min(w[0] for w in wins) - 1), max(0, min(w[1] for w in wins) - 1),
+                min(W, max(w[2] for w in wins) + 1), min(H, max(w[3] for w in wins) + 1))
+
     def _faces_prep(self, faces: FaceView | None, sheet_obs: np.ndarray,
                     roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray] | None:
-        """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`).
+        """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`;
+        `read` gives the part of it its cells look at, `_cells_part`: the trays and pools are read on
+        the sheet view, so the rest of the view would go unused).
         Both are the sheet view's (`sheet_obs`, `reference`) brought onto the top-face view by the
         same warp: the two views are one camera image on two parallel planes, so normalising the
         sheet view once and warping it costs a warp instead of a second `_prep`, and the frame and
@@ -456,17 +476,17 @@ class ZoneDiceReader:
         # the die's top face: on the cell, a die wide (the blob also holds its sides)
         box = _square(np.array([z.x, z.y, z.x + z.w, z.y + z.h], np.float32) * self.px, self.die_mm * self.px)
         need = LEARNED_SURE if kept else NOT_A_DIE
-        value, vconf, colour, readings, _at = self._value(faces.image, box, z, None, changed, learned=True,
-                                                          need=need)
+        value, vconf, colour, readings, _at = self._value(self._face(faces), box, z, None, changed,
+                                                          learned=True, need=need)
         if readings["learned"][2] < need:
             # the crop is framed on the cell's centre, not on the die: a die nudged a quarter of its side
             # off (a neighbour set down beside it) is cut by the crop, and in dim light the crop reader
             # then doubts it is a die (tuning seed 6, 1080p/850 mm/30 degrees dim: a blue 2 on B01 4-5 mm
             # off, chance 0.25-0.55). Framed on the die itself, if its face still stands in the cell
-            framed = self._crop_read(faces.image, box, refine=True)[3]
+            framed = self._crop_read(self._face(faces), box, refine=True)[3]
             centre = np.array([(framed[0] + framed[2]) / 2, (framed[1] + framed[3]) / 2])
             if _inside(centre / self.px, z, 0.25 * self.die_mm):
-                again = self._value(faces.image, framed, z, None, changed, learned=True, need=need)
+                again = self._value(self._face(faces), framed, z, None, changed, learned=True, need=need)
                 if again[3]["learned"][2] >= need:
                     value, vconf, colour, readings, _at = again
                     box = framed
@@ -579,7 +599,7 @@ class ZoneDiceReader:
         changed = self._changed if changed is None else changed
         if faces is not None:
             box = _on_faces(faces, box)
-            image = faces.image
+            image = self._face(faces)
             changed = self._changed_on(faces)
         readings: dict[str, tuple] = {}
         pips_first = self.value_order == "pips"
@@ -632,7 +652,8 @@ class ZoneDiceReader:
         if not blobs:
             return  # (nothing to look beside: the top-face view need not even be made)
         side = self.die_mm * self.px
-        grey, changed = self._grey(faces.image), self._changed_on(faces)
+        image = self._face(faces)
+        grey, changed = self._grey(image), self._changed_on(faces)
 
         def new(at: np.ndarray) -> bool:
             far = min((float(np.linalg.norm(at - w)) for w in where), default=np.inf) >= side
@@ -645,7 +666,7 @@ class ZoneDiceReader:
             if pip is not None and new(pip):
                 face = _square(np.concatenate([pip, pip]), side)
                 where.append(pip)
-                dice.append(ZoneDie(1, ONE_BESIDE, self._colour(faces.image, face), box_mm,
+                dice.append(ZoneDie(1, ONE_BESIDE, self._colour(image, face), box_mm,
                                     {"pips": (1, ONE_BESIDE)}))
             # a face beside the dice read: the pips left when their faces are masked out
             out = (BESIDE_REACH + 0.5) * side  # the pips may lie as far off the blob as the 1's may
@@ -659,7 +680,7 @@ class ZoneDiceReader:
             mask[b0:b1, a0:a1] = 1 if changed is None else changed[b0:b1, a0:a1]
             for w in where:
                 cv2.circle(mask, (int(round(w[0])), int(round(w[1]))), int(0.5 * side), 0, -1)
-            counted = count_pips(faces.image, fbox, side, window, mask, grey)
+            counted = count_pips(image, fbox, side, window, mask, grey)
             if counted is None or counted[0] == 1 or not new(counted[2]):
                 continue  # no other face (a lone small mark is no 1: that is told by its pip, above)
             reach = BESIDE_REACH * side
@@ -667,13 +688,13 @@ class ZoneDiceReader:
             if not (fbox[0] - reach <= cx <= fbox[2] + reach and fbox[1] - reach <= cy <= fbox[3] + reach):
                 continue  # a die further off, with its own blob
             face = _square(np.concatenate([counted[2], counted[2]]), side)
-            net = self._crop_read(faces.image, face, framed=False)
+            net = self._crop_read(image, face, framed=False)
             if net[2] < NOT_A_DIE:
                 continue
             # the crop reader disagreeing: trusted less (a reading below the loop's threshold is asked)
             conf = float(counted[1]) if net[0] == counted[0] else 0.7 * min(float(counted[1]), net[1])
             where.append(counted[2])
-            dice.append(ZoneDie(int(counted[0]), conf, self._colour(faces.image, face), box_mm,
+            dice.append(ZoneDie(int(counted[0]), conf, self._colour(image, face), box_mm,
                                 {"pips": (int(counted[0]), float(counted[1])), "learned": net[:3]}))
 
     def _colour(self, image: np.ndarray, box: np.ndarray) -> str | None:
@@ -716,24 +737,44 @@ class ZoneDiceReader:
         view, when the pips counted 1 and the pip sits on a light face inside the blob; else None."""
         if readings.get("pips", (0, 0.0))[0] != 1:
             return None
-        return one_pip_face(self._grey(faces.image), _on_faces(faces, box), self.die_mm * self.px,
+        return one_pip_face(self._grey(self._face(faces)), _on_faces(faces, box), self.die_mm * self.px,
                             self._changed_on(faces))
 
+    def _reach_mm(self) -> float:
+        """How far round a zone its reading looks (mm): as far as the part of the views a partial
+        read warps for it reaches (BoardDiceReader._roi: READ_REACH_MM, the lean of a die's sides
+        there, ROI_PAD_MM and 2 mm), and a millimetre for that part's rounding."""
+        spill = max(self.die_side_mm.values(), default=self.die_mm) - self.die_mm
+        return READ_REACH_MM + max(spill, 0.0) + ROI_PAD_MM + 3.0
+
+    def _face(self, faces: FaceView) -> np.ndarray:
+        """The top-face view's image, warped at least over what the zone being read looks at."""
+        return faces.part(self._reach) if self._reach is not None else faces.image
+
     def _grey(self, image: np.ndarray) -> np.ndarray:
-        """The view in grey, converted once per frame (every die's pip count looks at it)."""
+        """The view in grey, converted once per frame (every die's pip count looks at it); the
+        top-face view's (`_face`) over what the zone being read looks at."""
+        faces = self._faces_now
+        if faces is not None and self._reach is not None and faces.holds(image):
+            return faces.grey(self._reach)
         cached = self._grey_of
         if cached is None or cached[0] is not image:
             cached = self._grey_of = (image, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
         return cached[1]
 
     def _changed_on(self, faces: FaceView) -> np.ndarray | None:
-        """This frame's changed-pixels mask brought onto the top-face view, warped once per frame."""
+        """This frame's changed-pixels mask brought onto the top-face view (as
+        `faces.warp_from_sheet_view`), warped once per frame and pixel, over what the zone being read
+        looks at."""
         if self._changed is None:
             return None
         cached = self._changed_faces
         if cached is None or cached[0] is not faces or cached[1] is not self._changed:
-            cached = self._changed_faces = (faces, self._changed, faces.warp_from_sheet_view(self._changed))
-        return cached[2]
+            changed, (w, h) = self._changed, faces.size
+            flags = cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
+            cached = self._changed_faces = (faces, changed, Parts(
+                (h, w), changed.dtype, lambda r: warp_part(changed, faces.to_sheet_view, r, flags)))
+        return cached[2].part(self._reach)
 
     def _crop_read(self, image: np.ndarray, box: np.ndarray, refine: bool = False,
                    framed: bool = True) -> tuple[int, float, float, np.ndarray]:
@@ -764,6 +805,7 @@ class ZoneDiceReader:
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(at[0], np.float32)
 
 
+READ_REACH_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
 PIPS_MARGIN_MM = 4.0  # a cell's pip count looks this far round the cell (count_pips's window)
 CROP_MEMO = 2048  # crops remembered (vision/learned/crops.py, ~7 kB each): unchanged dice are not re-run
 MAX_REGISTER_MM = 6.0  # a registration moving the reference further is not believed: two calibrations
@@ -941,6 +983,15 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
 
 ROI_PAD_MM = 16.0  # _prep's reach (its blur, blocks, 22 mm region and interpolation, 15.5 mm at most at
 # any resolution): a view prepared on a part is the whole view's prepared this far in
+
+
+def _within(roi: tuple[int, int, int, int] | None,
+            part: tuple[int, int, int, int] | None) -> tuple[int, int, int, int] | None:
+    """The part of `roi` (None: the whole view) inside `part` (None: all of it)."""
+    if part is None or roi is None:
+        return roi if part is None else part
+    x0, y0 = max(roi[0], part[0]), max(roi[1], part[1])
+    return x0, y0, max(x0, min(roi[2], part[2])), max(y0, min(roi[3], part[3]))
 
 
 def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] | None) -> np.ndarray:

@@ -26,10 +26,10 @@ import cv2
 import numpy as np
 
 from vision.tiles.reuse import BRIGHTNESS_STEP, CHANGED_SHARE, MIN_CHANGED_PX, PIXEL_STEP
-from vision.zones import ZoneDie, ZoneReading
+from vision.zones import READ_REACH_MM, ZoneDie, ZoneReading
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in camera pixels, end exclusive
-MARGIN_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
+MARGIN_MM = READ_REACH_MM  # round a zone: a die's crop with its re-framing shifts reaches about this far
 # a zone holding a die read less surely than this is read again on every frame, changed or not: a die
 # on the edge between two values can read either way from one frame's noise to the next (tuning seed
 # 1: a 2 read as a 3 at 0.80 on the roll's first frame, as a 2 at 0.93 on the next), and the referee's
@@ -93,6 +93,38 @@ def _box_sum(integral: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> float:
     return float(integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
 
 
+def boxes_changed(image: np.ndarray, seen: np.ndarray, boxes: dict[str, Box]) -> set[str]:
+    """The names of `boxes` for which `box_changed(image[box], seen[box])` holds, decided by the same
+    numbers: each box's count of moved pixels is read off one integral of the moved pixels over the
+    boxes' bounding box (the same pixels as each box's own count), and only a box whose count does not
+    decide gets the brightness test, by `_grey_mean` of its own pixels as before."""
+    if image.shape != seen.shape:  # (another frame size: box by box, as the boxes may still match)
+        return {n for n, (x0, y0, x1, y1) in boxes.items()
+                if box_changed(image[y0:y1, x0:x1], seen[y0:y1, x0:x1])}
+    if not boxes:
+        return set()
+    ux0, uy0 = min(b[0] for b in boxes.values()), min(b[1] for b in boxes.values())
+    ux1, uy1 = max(b[2] for b in boxes.values()), max(b[3] for b in boxes.values())
+    diff = cv2.absdiff(image[uy0:uy1, ux0:ux1], seen[uy0:uy1, ux0:ux1])
+    b, g, r = cv2.split(diff)
+    most = cv2.max(cv2.max(b, g), r)
+    moved = cv2.integral(cv2.threshold(most, PIXEL_STEP, 1, cv2.THRESH_BINARY)[1], sdepth=cv2.CV_32S)
+    touched = cv2.integral(cv2.threshold(most, 0, 1, cv2.THRESH_BINARY)[1], sdepth=cv2.CV_32S)
+    out: set[str] = set()
+    for name, (x0, y0, x1, y1) in boxes.items():
+        if x1 <= x0 or y1 <= y0:
+            continue  # an empty box: nothing in it moved (box_changed of no pixels)
+        a0, b0, a1, b1 = x0 - ux0, y0 - uy0, x1 - ux0, y1 - uy0
+        if _box_sum(touched, a0, b0, a1, b1) == 0:
+            continue  # the very same pixels
+        area = max(1, (x1 - x0) * (y1 - y0))
+        if _box_sum(moved, a0, b0, a1, b1) > max(MIN_CHANGED_PX, CHANGED_SHARE * area):
+            out.add(name)
+        elif abs(_grey_mean(image[y0:y1, x0:x1]) - _grey_mean(seen[y0:y1, x0:x1])) > BRIGHTNESS_STEP:
+            out.add(name)
+    return out
+
+
 def box_changed(now: np.ndarray, seen: np.ndarray) -> bool:
     """Whether one box's BGR pixels `now` differ from `seen` (the same box of an earlier frame) by the
     rule of `changed_zones`: enough pixels moved by more than noise does, or the mean brightness moved."""
@@ -118,7 +150,8 @@ def _grey_mean(bgr: np.ndarray) -> float:
 class _Seen:
     """One zone's last reading and the camera pixels (its box) it was read from."""
 
-    pixels: np.ndarray
+    frame: np.ndarray  # the picture it was read from (shared by every zone read from it; never written)
+    box: Box
     dice: list[ZoneDie] | None  # None: the reading has no entry for the zone (out of the frame)
     unreadable: str | None
     # the zone's last two readings came out the same: only then is the reading kept. A reading is not
@@ -129,6 +162,11 @@ class _Seen:
     # stands by. (Asking also for unchanged pixels between the two cost a fifth of the recorded
     # match's frame rate: noise moves some zones' pixels every few frames.)
     confirmed: bool = False
+
+    @property
+    def pixels(self) -> np.ndarray:
+        x0, y0, x1, y1 = self.box
+        return self.frame[y0:y1, x0:x1]
 
     def same_reading(self, other: _Seen) -> bool:
         def key(s: _Seen) -> Any:
@@ -154,7 +192,8 @@ class ZoneWatch:
         self.seen: dict[str, _Seen] = {}
         # a copy of the image last recorded: every zone's pixels were read from it or compared with it
         # as unchanged, so the very same picture again (a recording holding a scene) changed no zone,
-        # without comparing 128 boxes. A copy, in a kept buffer: a caller may draw into its frame
+        # without comparing 128 boxes. A copy (a caller may draw into its frame), and a new one each
+        # time: the zones read from it keep it as the pixels they were read from
         self.last: np.ndarray | None = None
 
     def same(self, key: Any) -> bool:
@@ -168,12 +207,7 @@ class ZoneWatch:
         the others, whose readings are kept (each mapped to 0: the kept readings' only source)."""
         if not self.seen or not self.same(key) or not self.boxes:
             return None, {}
-        moved = set()
-        if not same_picture(image, self.last):
-            for name, (x0, y0, x1, y1) in self.boxes.items():
-                entry = self.seen.get(name)
-                if entry is None or box_changed(image[y0:y1, x0:x1], entry.pixels):
-                    moved.add(name)
+        moved = set() if same_picture(image, self.last) else self._moved(image)
         todo, source = set(moved), {}
         for name in self.boxes.keys() - moved:
             entry = self.seen[name]
@@ -188,6 +222,23 @@ class ZoneWatch:
             else:
                 source[name] = 0
         return todo, source
+
+    def _moved(self, image: np.ndarray) -> set[str]:
+        """The zones whose box in `image` changed from the pixels they were last read from
+        (`box_changed` of each): the zones read from one picture (most: every zone is read on a frame
+        where anything changed) are compared with it at once (`boxes_changed`)."""
+        out: set[str] = set()
+        by_frame: dict[int, list[str]] = {}
+        for name in self.boxes:
+            entry = self.seen.get(name)
+            if entry is None:
+                out.add(name)
+            else:
+                by_frame.setdefault(id(entry.frame), []).append(name)
+        for names in by_frame.values():
+            seen = self.seen[names[0]].frame
+            out |= boxes_changed(image, seen, {n: self.seen[n].box for n in names})
+        return out
 
     def kept(self, source: dict[str, int]) -> ZoneReading:
         """The readings the unchanged zones keep."""
@@ -207,13 +258,11 @@ class ZoneWatch:
         fresh = todo is None or not self.seen or not self.same(key)
         if fresh:
             self.key, self.boxes, self.seen = key, boxes, {}
-        # after `plan(image)` (or fresh): each zone read from it or compared with it
-        if self.last is None or self.last.shape != image.shape or self.last.dtype != image.dtype:
-            self.last = np.empty_like(image)
-        np.copyto(self.last, image)
+        # after `plan(image)` (or fresh): each zone read from it or compared with it. One copy of the
+        # picture, shared by the zones read from it (a copy per box cost more: the boxes overlap)
+        self.last = image.copy()
         for name in (self.boxes if fresh else todo or ()):
-            x0, y0, x1, y1 = self.boxes[name]
-            entry = _Seen(image[y0:y1, x0:x1].copy(), reading.dice.get(name), reading.unreadable.get(name))
+            entry = _Seen(self.last, self.boxes[name], reading.dice.get(name), reading.unreadable.get(name))
             last = self.seen.get(name)
             entry.confirmed = last is not None and entry.same_reading(last)
             self.seen[name] = entry
