@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 import time
+from itertools import product
 from pathlib import Path
 
 import cv2
@@ -33,24 +34,28 @@ KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_ac
 BEGIN, END = "<!-- dice-heldout:begin -->", "<!-- dice-heldout:end -->"
 
 
-def score(pairs: dict[str, tuple[Path, Path]], realdata: Path, scales_list: tuple[str, ...] = ("whole", "any")
-          ) -> list[dict]:
+def score(pairs: dict[str, tuple[Path, Path]], realdata: Path,
+          scales_list: tuple[str, ...] = ("whole", "any"),
+          ttas: tuple[int | None, ...] = (None,)) -> list[dict]:
+    """`ttas`: the crop reader's turned views per likely die to try (None: the reader's default); with
+    more than one, each row's models label says how many."""
     rows = []
     for name in SETS:
         labels = load_labels(realdata / name)
         skip = set(series_split(labels))
-        for label, (detector, crops) in pairs.items():
-            for scales in scales_list:
-                reader = LearnedDiceReader(detector, mode="crops", crop_model=crops,
-                                           any_scale=scales == "any")
-                c0 = time.process_time()
-                r = evaluate(labels, reader.read, None, skip)
-                cpu = (time.process_time() - c0) / max(r["n_images"], 1)
-                rows.append({"set": name, "models": label, "scales": scales,
-                             "files": [str(detector), str(crops)],
-                             "box_convention": r.get("box_convention", "whole_die"),
-                             "cpu_ms_per_image": round(1000 * cpu, 1), **{k: r[k] for k in KEYS}})
-                print(json.dumps(rows[-1]), flush=True)
+        for (label, (detector, crops)), tta, scales in product(pairs.items(), ttas, scales_list):
+            reader = LearnedDiceReader(detector, mode="crops", crop_model=crops,
+                                       any_scale=scales == "any", tta=tta)
+            if len(ttas) > 1:
+                label = f"{label}, {reader.tta} views"
+            c0 = time.process_time()
+            r = evaluate(labels, reader.read, None, skip)
+            cpu = (time.process_time() - c0) / max(r["n_images"], 1)
+            rows.append({"set": name, "models": label, "scales": scales,
+                         "files": [str(detector), str(crops)],
+                         "box_convention": r.get("box_convention", "whole_die"),
+                         "cpu_ms_per_image": round(1000 * cpu, 1), **{k: r[k] for k in KEYS}})
+            print(json.dumps(rows[-1]), flush=True)
     return rows
 
 
@@ -75,6 +80,8 @@ def main() -> None:
     ap.add_argument("--scales", default="whole,any", help="which of whole,any to read at (default both)")
     ap.add_argument("--previous", type=Path, action="append", default=[], metavar="JSON",
                     help="rows of an earlier run (its --json) to put in the table too, before this run's")
+    ap.add_argument("--tta", default="", metavar="N,N",
+                    help="the crop reader's views per likely die to compare (default: the reader's own)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     args = ap.parse_args()
@@ -84,7 +91,8 @@ def main() -> None:
         label, _, files = p.partition("=")
         detector, _, crops = files.partition(",")
         pairs[label] = (Path(detector), Path(crops))
-    rows = score(pairs, args.realdata, tuple(args.scales.split(",")))
+    ttas = tuple(int(t) for t in args.tta.split(",")) if args.tta else (None,)
+    rows = score(pairs, args.realdata, tuple(args.scales.split(",")), ttas)
     earlier = [r for p in args.previous for r in json.loads(p.read_text(encoding="utf-8"))]
     rows = sorted(earlier + rows, key=lambda r: SETS.index(r["set"]))  # stable: per set, in run order
     if args.json:

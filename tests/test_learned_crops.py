@@ -191,3 +191,33 @@ def test_deep_smoky_dice_show_more_pips_through_the_body() -> None:
     for k in plain_only:  # only smoky dice change
         a = synthetic_die_crop(np.random.default_rng([5, k]), 3, 48, deep_smoky=True)
         assert np.array_equal(a, synthetic_die_crop(np.random.default_rng([5, k]), 3, 48))
+
+
+def _turned_dice(n: int) -> list[tuple[int, list[np.ndarray]]]:
+    """Generated dice framed so the reader's crop is the picture itself (box 1/1.25 of a 48 px image,
+    centred): each picture's four quarter turns are then exactly its crop's four turns."""
+    from datasets.dice.scenes import synthetic_die_crop
+
+    out = []
+    for seed in range(n):
+        rng = np.random.default_rng(seed)
+        value = int(rng.integers(1, 7))
+        img = cv2.copyMakeBorder(synthetic_die_crop(rng, value, size=38), 5, 5, 5, 5, cv2.BORDER_REPLICATE)
+        out.append((value, [np.ascontiguousarray(np.rot90(img, k)) for k in range(4)]))
+    return out
+
+
+def test_turned_die_reads_the_same_value() -> None:
+    """A die's value does not change when the camera turns: the default views (the crop's quarter
+    turns) make the read the same for every turn. One view alone reads some of these dice differently
+    turned, so the check is not empty."""
+    box = np.array([[4.8, 4.8, 43.2, 43.2]], np.float32)
+    reader, one = CropReader(DEFAULT_CROP_MODEL), CropReader(DEFAULT_CROP_MODEL, tta=1)
+    assert reader.size == 48
+    one_view_disagrees = 0
+    for _, turns in _turned_dice(60):
+        p = np.concatenate([reader.forward(im, box)[0] for im in turns])
+        assert len(set(p[:, 1:].argmax(axis=1))) == 1
+        assert np.ptp(p, axis=0).max() < 1e-5
+        one_view_disagrees += len({int(one.read(im, box)[1][0]) for im in turns}) > 1
+    assert one_view_disagrees > 0

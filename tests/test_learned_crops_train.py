@@ -59,3 +59,34 @@ def test_train_dice_crops_on_a_block_fold_records_its_photos(tmp_path: Path, sha
     assert "--deep-smoky" in out.with_suffix(".md").read_text(encoding="utf-8")  # the rebuild line
     assert "odd blocks of 2 consecutive photos" in out.with_suffix(".md").read_text(encoding="utf-8")
     assert main(["train", "dice-crops", "--real-fold", "odd", "--out", str(out)]) == 2
+
+
+def test_strong_augmentation_keeps_the_die_and_changes_its_surroundings() -> None:
+    import torch
+
+    from datasets.dice.crop_training import _swap_surroundings, augment
+
+    # patch 0: a die (box target: centre 0, side 0.5 of the patch); patch 1: not a die (no target)
+    x = torch.stack([torch.full((3, 64, 64), 200.0), torch.full((3, 64, 64), 30.0)])
+    target = torch.tensor([[0.0, 0.0, 0.5], [float("nan")] * 3])
+    gen = torch.Generator().manual_seed(0)
+    for _ in range(20):  # a third of the dice are moved: some draw moves patch 0 onto patch 1
+        out = _swap_surroundings(x, gen, target)
+        if not torch.equal(out[0], x[0]):
+            break
+    assert torch.equal(out[1], x[1])  # not a die: left alone
+    assert torch.allclose(out[0, :, 28:36, 28:36], x[0, :, 28:36, 28:36])  # the die itself stays
+    assert out[0, :, :4, :4].max() < 40  # its surroundings are the other patch's
+    crops, tb = augment(x, gen, True, target, size=48, strength="strong")
+    assert crops.shape == (2, 3, 48, 48) and tb.shape == (2, 3)
+    assert 0 <= float(crops.min()) and float(crops.max()) <= 255
+
+
+def test_train_dice_crops_card_records_strong_augmentation(tmp_path: Path) -> None:
+    from referee_app.cli import main
+
+    out = tmp_path / "strong.onnx"
+    assert main(["train", "dice-crops", "--renders", "0", "--real-first", "0", "--synthetic", "30",
+                 "--epochs", "1", "--augment", "strong", "--out", str(out)]) == 0
+    assert json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["augment"] == "strong"
+    assert "--augment strong" in out.with_suffix(".md").read_text(encoding="utf-8")

@@ -64,9 +64,15 @@ def input_size(arch: str) -> int:
     return 48 if arch == "c48" else INPUT
 
 
-def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = INPUT) -> Any:
+AUGMENTS = ("base", "strong")
+
+
+def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = INPUT,
+            strength: str = "base") -> Any:
     """(B, 3, P, P) float patches (box = P / 1.6 px) -> (B, 3, size, size) crops covering KEEP boxes;
-    with `target` (B, 3: die centre and side in patch coordinates) also the target in crop coordinates."""
+    with `target` (B, 3: die centre and side in patch coordinates) also the target in crop coordinates.
+    `strength` "strong": wider scale, colour and blur ranges, low-resolution copies, salt-and-pepper
+    specks and other crops' surroundings around framed dice (see `_strong_extra`)."""
     import torch
     import torch.nn.functional as F
 
@@ -80,8 +86,11 @@ def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = I
         grid = F.affine_grid(theta, (B, 3, size, size), align_corners=False)
         x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
         return x if target is None else (x, crop_target(theta, target))
+    strong = strength == "strong"
+    if strong:
+        batch = _swap_surroundings(batch, gen, target)
     ang = torch.rand(B, generator=gen) * 2 * math.pi
-    scale = base * torch.exp((torch.rand(B, generator=gen) - 0.5) * 0.35)
+    scale = base * torch.exp((torch.rand(B, generator=gen) - 0.5) * (0.6 if strong else 0.35))
     flip = torch.where(torch.rand(B, generator=gen) < 0.5, -1.0, 1.0)
     shift = (torch.rand(B, 2, generator=gen) - 0.5) * 0.16
     cos, sin = torch.cos(ang) * scale, torch.sin(ang) * scale
@@ -92,10 +101,11 @@ def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = I
     # colour: channel order, per-channel gain, brightness/contrast, gamma, sometimes grey
     perm = torch.stack([torch.randperm(3, generator=gen) for _ in range(B)])
     x = torch.gather(x, 1, perm[:, :, None, None].expand(-1, -1, size, size))
-    x = x * (1 + (torch.rand(B, 3, 1, 1, generator=gen) - 0.5) * 0.3)
+    x = x * (1 + (torch.rand(B, 3, 1, 1, generator=gen) - 0.5) * (0.5 if strong else 0.3))
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    x = (x - mean) * torch.exp((torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * 0.8) + mean
-    x = x + (torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * 80
+    contrast = (torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * (1.1 if strong else 0.8)
+    x = (x - mean) * torch.exp(contrast) + mean
+    x = x + (torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * (120 if strong else 80)
     x = x.clamp(0, 255)
     x = 255 * (x / 255) ** torch.exp((torch.rand(B, 1, 1, 1, generator=gen) - 0.5) * 0.6)
     grey = torch.rand(B, generator=gen) < 0.15
@@ -105,9 +115,71 @@ def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = I
         k = torch.tensor([1.0, 2.0, 1.0])
         k = (k[:, None] * k[None, :] / 16).expand(3, 1, 3, 3)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k, groups=3)
+    if strong:
+        x = _strong_extra(x, gen)
     x = x + torch.randn(x.shape, generator=gen) * torch.rand(B, 1, 1, 1, generator=gen) * 8
     x = x.clamp(0, 255)
     return x if target is None else (x, crop_target(theta, target))
+
+
+def _swap_surroundings(batch: Any, gen: Any, target: Any) -> Any:
+    """A third of the framed dice (those with a box target) get another crop's pixels outside their own
+    box (a soft edge): the same die on another table, tray or print. Patches without a target (not a
+    die, or a grown box whose framing is a guess) are left as they are."""
+    import torch
+
+    if target is None:
+        return batch
+    B, _, P, _ = batch.shape
+    pick = ~torch.isnan(target[:, 0]) & (torch.rand(B, generator=gen) < 0.33)
+    if not pick.any():
+        return batch
+    lin = (torch.arange(P, dtype=torch.float32) + 0.5) / P * 2 - 1  # patch coordinates, -1..1
+    t = target[pick]
+    half = t[:, 2:3] / 2 * 1.1  # a little margin: the die's edge and shadow stay its own
+    dx = (lin[None, :] - t[:, 0:1]).abs() - half  # (n, P) distance outside the box along x
+    dy = (lin[None, :] - t[:, 1:2]).abs() - half
+    out = torch.maximum(dx[:, None, :], dy[:, :, None]).clamp(min=0)  # (n, P, P)
+    keep = torch.exp(-(out / 0.08) ** 2)[:, None]  # 1 on the die, fading to 0 outside
+    other = batch[torch.randint(0, B, (int(pick.sum()),), generator=gen)]
+    batch = batch.clone()
+    batch[pick] = batch[pick] * keep + other * (1 - keep)
+    return batch
+
+
+def _strong_extra(x: Any, gen: Any) -> Any:
+    """Camera faults a phone photo of small dice shows: a stronger blur (Gaussian, sigma 0.6-1.6 px),
+    the crop seen at half to 0.8 of its resolution, and salt-and-pepper specks (as in epanemu_d6's
+    augmented copies)."""
+    import torch
+    import torch.nn.functional as F
+
+    B, _, S, _ = x.shape
+    soft = torch.rand(B, generator=gen) < 0.3
+    if soft.any():
+        sigma = 0.6 + torch.rand(int(soft.sum()), generator=gen) * 1.0
+        r = torch.arange(-2, 3, dtype=torch.float32)
+        k1 = torch.exp(-(r[None, :] / sigma[:, None]) ** 2 / 2)
+        k1 = k1 / k1.sum(dim=1, keepdim=True)
+        k = (k1[:, :, None] * k1[:, None, :])  # (n, 5, 5), one kernel per crop
+        xs = F.pad(x[soft], (2, 2, 2, 2), mode="replicate")
+        n = xs.shape[0]
+        w = k[:, None].repeat(1, 3, 1, 1).reshape(n * 3, 1, 5, 5)
+        x[soft] = F.conv2d(xs.reshape(1, n * 3, S + 4, S + 4), w, groups=n * 3).reshape(n, 3, S, S)
+    low = torch.rand(B, generator=gen) < 0.25
+    if low.any():
+        side = int(S * (0.5 + 0.3 * float(torch.rand(1, generator=gen))))
+        small = F.interpolate(x[low], size=(side, side), mode="area")
+        x[low] = F.interpolate(small, size=(S, S), mode="bilinear", align_corners=False)
+    specks = torch.rand(B, generator=gen) < 0.1
+    if specks.any():
+        n = int(specks.sum())
+        u = torch.rand(n, 1, S, S, generator=gen)
+        rate = 0.005 + 0.02 * torch.rand(n, 1, 1, 1, generator=gen)
+        xs = x[specks]
+        xs = torch.where(u < rate / 2, torch.zeros_like(xs), xs)
+        x[specks] = torch.where(u > 1 - rate / 2, torch.full_like(xs, 255.0), xs)
+    return x
 
 
 def crop_target(theta: Any, target: Any) -> Any:
@@ -132,17 +204,21 @@ class CropTrainResult:
 def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, lr: float = 3e-3,
                 val_groups: tuple[int, int] | None = None, seed: int = 0, threads: int = 1,
                 arch: str = "c32s", log: Any = print, checkpoint: Path | None = None,
-                minutes: float | None = None, init: Path | None = None) -> CropTrainResult:
+                minutes: float | None = None, init: Path | None = None,
+                strength: str = "base") -> CropTrainResult:
     """Train on DATA (datasets/dice/crops.py .npz), export OUT_ONNX. `val_groups` (lo, hi): real photos
     with index lo <= g < hi are held back for validation (none: train on everything). `checkpoint`: an
     ONNX file exported at every epoch's end, so a run cut short still leaves a usable model.
     `minutes`: a CPU budget (on a shared machine the wall clock is what runs out): the first
     WARMUP_STEPS steps are timed and the run is shortened to fit, so the learning-rate schedule still
     runs its whole course (a run merely cut off would end at a high rate). `init`: start from this
-    exported crop network (same `arch`; fine-tuning, see `load_onnx_weights`)."""
+    exported crop network (same `arch`; fine-tuning, see `load_onnx_weights`). `strength`: the
+    augmentation, one of AUGMENTS (see `augment`)."""
     import torch
     import torch.nn.functional as F
 
+    if strength not in AUGMENTS:
+        raise ValueError(f"strength must be one of {AUGMENTS}, got {strength!r}")
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     z = np.load(data)
@@ -165,7 +241,8 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     steps = max(1, epochs * len(tr) // batch)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     if minutes is not None:
-        steps = _fit_steps(net, opt, x, y, target, tr, weight, batch, size, steps, minutes, gen_seed=seed)
+        steps = _fit_steps(net, opt, x, y, target, tr, weight, batch, size, steps, minutes, gen_seed=seed,
+                           strength=strength)
         epochs = max(1, round(steps * batch / max(len(tr), 1)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(seed)
@@ -176,7 +253,7 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     for step in range(steps):
         net.train()
         idx = tr[torch.multinomial(weight, batch, replacement=True, generator=gen)]
-        xb, tb = augment(x[idx], gen, train=True, target=target[idx], size=size)
+        xb, tb = augment(x[idx], gen, train=True, target=target[idx], size=size, strength=strength)
         out = net(xb)
         loss = F.cross_entropy(out[:, :7], y[idx], label_smoothing=0.05)
         has = ~torch.isnan(tb[:, 0])
@@ -250,7 +327,7 @@ def load_onnx_weights(net: Any, onnx_path: Path, sample: Any) -> None:
 
 
 def _fit_steps(net: Any, opt: Any, x: Any, y: Any, target: Any, tr: Any, weight: Any, batch: int,
-               size: int, steps: int, minutes: float, gen_seed: int) -> int:
+               size: int, steps: int, minutes: float, gen_seed: int, strength: str = "base") -> int:
     """Time WARMUP_STEPS training steps at a low rate and return how many steps fit in `minutes`
     (at most `steps`). The warm-up steps train the net a little too; nothing else is kept."""
     import torch
@@ -264,7 +341,7 @@ def _fit_steps(net: Any, opt: Any, x: Any, y: Any, target: Any, tr: Any, weight:
     warm = min(WARMUP_STEPS, steps)
     for _ in range(warm):
         idx = tr[torch.multinomial(weight, batch, replacement=True, generator=gen)]
-        xb = augment(x[idx], gen, train=True, size=size)
+        xb = augment(x[idx], gen, train=True, target=target[idx], size=size, strength=strength)[0]
         loss = F.cross_entropy(net(xb)[:, :7], y[idx])
         opt.zero_grad()
         loss.backward()

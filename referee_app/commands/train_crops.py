@@ -41,6 +41,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
     p.add_argument("--minutes", type=float, default=None,
                    help="fit the training into about this many minutes: fewer steps, the same schedule")
+    p.add_argument("--augment", choices=("base", "strong"), default="base",
+                   help="training augmentation: base, or strong (wider scale/colour/blur ranges, "
+                        "low-resolution copies, specks, dice moved onto other crops' surroundings)")
     p.add_argument("--data", type=Path, help="reuse this crop set (.npz) instead of building one")
     p.add_argument("--out", type=Path, default=Path("vision/learned/models/dice_crops.onnx"),
                    help="ONNX file to write; NAME.json and NAME.md beside it are the model card")
@@ -103,7 +106,7 @@ def _run(args: argparse.Namespace) -> int:
     checkpoint = args.out.with_suffix(".last.onnx")
     result = train_crops(data, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads,
                          arch=args.arch, checkpoint=checkpoint, minutes=args.minutes, init=args.init_onnx,
-                         lr=args.lr)
+                         lr=args.lr, strength=args.augment)
     checkpoint.unlink(missing_ok=True)
     by_set = meta.get("real_photos_by_set") or {}
     several = len(by_set) > 1 or bool(meta.get("real_sets"))
@@ -117,6 +120,7 @@ def _run(args: argparse.Namespace) -> int:
             "surface_share": meta.get("surface_share", 0.0),
             "arch": args.arch, "input": input_size(args.arch),
             "init": args.init_onnx.name if args.init_onnx else None, "lr": args.lr, "minutes": args.minutes,
+            "augment": args.augment,
             "classes": ["not a die", "1", "2", "3", "4", "5", "6"],
             "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
             "proposals_from": meta["detector"], "proposal_conf": meta["conf"]}
@@ -154,7 +158,8 @@ def _markdown(name: str, card: dict) -> str:
              + _photos_line(card)
              + f"{card['renders']} renders (seed {card['seed']}), plus {card['synthetic']} generated "
              "single-die crops.",
-             f"- Training: {card['epochs']} epochs, {card['train_seconds']} s on CPU."]
+             f"- Training: {card['epochs']} epochs, {card['train_seconds']} s on CPU"
+             + (f", {card['augment']} augmentation." if card.get("augment", "base") != "base" else ".")]
     helds = card.get("held_out", [])
     for h in helds if isinstance(helds, list) else [helds]:
         lines.append(f"- Held-out real photos ({h['folder']}, {h['n_images']} photos, {h['n_labelled']} "
@@ -169,6 +174,7 @@ def _markdown(name: str, card: dict) -> str:
               + (f"--surfaces {card['surface_share']} " if card.get("surface_share") else "")
               + (f"--init-onnx PREVIOUS/{card['init']} --lr {card['lr']} " if card.get("init") else "")
               + (f"--minutes {card['minutes']} " if card.get("minutes") else "")
+              + (f"--augment {card['augment']} " if card.get("augment", "base") != "base" else "")
               + f"--arch {card['arch']} --epochs {card['epochs']} --synthetic {card['synthetic']} "
               f"--renders {card['renders']} --seed {card['seed']} "
               + (f"--real-fold {card['real_fold']} --real-block {card['real_block']} "
