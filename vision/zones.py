@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.board3d import FaceView, warp_roi
 from vision.types import VisionError
-from vision.zones_one import BESIDE_REACH, one_pip_face
+from vision.zones_one import BESIDE_REACH, one_pip_face, pip_depth
 
 
 @dataclass(frozen=True)
@@ -886,7 +886,7 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     grey = cv2.GaussianBlur(grey_all[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
     if dark_pips:  # light die: pips are far darker than the paper and the face
         paper = float(np.percentile(grey, 70))
-        marks = ((paper - grey) > max(80.0, 0.55 * (paper - float(grey.min())))).astype(np.uint8)
+        marks = ((paper - grey) > pip_depth(paper, float(grey.min()))).astype(np.uint8)
     else:  # dark die: light pips, but only those inside the die's own body (paper is light too)
         body = (np.abs(grey - face) < 45).astype(np.uint8)
         k = max(3, int(0.3 * die_px))
