@@ -935,7 +935,12 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     if not 1 <= count <= 6:
         return None
     sizes = np.array([areas[j] for j in group], np.float32)
-    regular = 1.0 if count == 1 else float(max(0.0, 1.0 - sizes.std() / max(sizes.mean(), 1.0)))
+    # the pips' likeness in size says how clean the face is; one mark has nothing to be like. A 1's
+    # face is told by its pip's size (`big`, above): a lone plain-sized mark is as likely what is left
+    # of a 3 or a 5 whose corner pips blurred away (a white 3 on B02 seen with 10 px faces, tuning seed
+    # 2 at 720p / 1000 mm / 30 degrees: its centre pip alone, read as a 1 at 0.95 over the crop
+    # reader's 3, and every later move missed), so it is the least sure count
+    regular = 0.0 if count == 1 else float(max(0.0, 1.0 - sizes.std() / max(sizes.mean(), 1.0)))
     return count, 0.55 + 0.4 * regular, pts[sorted(group)].mean(axis=0).astype(np.float64)
 
 
