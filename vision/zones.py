@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
 from vision.types import VisionError
-from vision.zones_one import BESIDE_REACH, one_pip_face
+from vision.zones_one import BESIDE_REACH, one_pip_face, pip_depth
 
 
 @dataclass(frozen=True)
@@ -928,7 +928,7 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     grey = cv2.GaussianBlur(grey_all[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
     if dark_pips:  # light die: pips are far darker than the paper and the face
         paper = float(np.percentile(grey, 70))
-        marks = ((paper - grey) > max(80.0, 0.55 * (paper - float(grey.min())))).astype(np.uint8)
+        marks = ((paper - grey) > pip_depth(paper, float(grey.min()))).astype(np.uint8)
     else:  # dark die: light pips, but only those inside the die's own body (paper is light too)
         body = (np.abs(grey - face) < 45).astype(np.uint8)
         k = max(3, int(0.3 * die_px))
@@ -977,7 +977,12 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     if not 1 <= count <= 6:
         return None
     sizes = np.array([areas[j] for j in group], np.float32)
-    regular = 1.0 if count == 1 else float(max(0.0, 1.0 - sizes.std() / max(sizes.mean(), 1.0)))
+    # the pips' likeness in size says how clean the face is; one mark has nothing to be like. A 1's
+    # face is told by its pip's size (`big`, above): a lone plain-sized mark is as likely what is left
+    # of a 3 or a 5 whose corner pips blurred away (a white 3 on B02 seen with 10 px faces, tuning seed
+    # 2 at 720p / 1000 mm / 30 degrees: its centre pip alone, read as a 1 at 0.95 over the crop
+    # reader's 3, and every later move missed), so it is the least sure count
+    regular = 0.0 if count == 1 else float(max(0.0, 1.0 - sizes.std() / max(sizes.mean(), 1.0)))
     return count, 0.55 + 0.4 * regular, pts[sorted(group)].mean(axis=0).astype(np.float64)
 
 

@@ -26,6 +26,18 @@ REACH = 0.5  # die sides: a 1's pip may lie this far outside its blob (in perspe
 BESIDE_REACH = 1.0  # die sides, for a 1 beside a die read from the same blob (vision.zones._dice_beside):
 # its blob may be its shadow alone, whose edge lies up to half a face plus the face's lean off the pip
 LIT_SHARE = 0.85  # share of the ring that must be that light (the ring touches no edge or shadow)
+PIP_DEPTH = 80.0  # grey levels a light die's pip lies below the paper at least, in full light
+PIP_SHARE = 0.35  # ... and as a share of the paper's grey: a pip reflects a fixed fraction of the light
+
+
+def pip_depth(paper: float, darkest: float) -> float:
+    """How far below the paper's grey a mark must be to be a light die's pip: 80 levels was set in
+    full light (paper at 230-255); a pip and the paper reflect the same lamp, so in dim light (paper at
+    about 115) the pips' whole contrast shrinks with it and only their blurred cores passed 80 (2-6 px
+    of a 26 px pip at 2 px/mm: tuning seed 8, 1080p/850 mm/30 degrees dim, a white 2 beside a 6 never
+    counted). So the depth scales with the paper below full light; and at least 55 % of the way to the
+    window's darkest mark, as before."""
+    return max(min(PIP_DEPTH, PIP_SHARE * paper), 0.55 * (paper - darkest))
 
 
 def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
@@ -45,7 +57,7 @@ def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
         return None
     g = cv2.GaussianBlur(grey[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
     paper = float(np.percentile(g, 70))
-    dark = (paper - g) > max(80.0, 0.55 * (paper - float(g.min())))
+    dark = (paper - g) > pip_depth(paper, float(g.min()))
     if changed is not None:  # printed marks are on the empty sheet too
         dark &= changed[b0:b1, a0:a1] > 0
     n, _lab, stats, cents = cv2.connectedComponentsWithStats(dark.astype(np.uint8))
