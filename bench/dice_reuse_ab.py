@@ -15,6 +15,7 @@ import argparse
 import time
 
 import cv2
+import numpy as np
 
 from referee_app.commands.eval_match import make_setup, simulate
 from referee_app.games.dice import DiceAdapter
@@ -27,6 +28,9 @@ def main() -> None:
     ap.add_argument("--height", type=float, default=850)
     ap.add_argument("--tilt", type=float, default=30)
     ap.add_argument("--variants", default="main,noA,noB,off")
+    ap.add_argument("--sheet", type=float, default=None,
+                    help="also print the zones whose learned empty sheets (normalised) differ between the "
+                         "first variant and each other one by more than this in more than 5 %% of the zone")
     args = ap.parse_args()
     if args.seed > 100:
         raise SystemExit("report seeds (101-105) are not for looking at frame by frame")
@@ -59,9 +63,33 @@ def main() -> None:
                 diff = {k: (a.items.get(k), b.items.get(k)) for k in a.items.keys() | b.items.keys()
                         if a.items.get(k) != b.items.get(k)}
                 print(tag, f"READING {names[0]}/{name}:", diff, a.blocked, "|", b.blocked)
+        if args.sheet is not None:
+            for name in names[1:]:
+                far = _sheet_apart(adapters[names[0]], adapters[name], args.sheet)
+                if far:
+                    print(tag, f"SHEET {names[0]}/{name}:", far)
         if f.checkpoint is not None:
             print(tag, "checkpoint", flush=True)
     print("CPU s", {k: round(v, 1) for k, v in cpu.items()})
+
+
+def _sheet_apart(a: DiceAdapter, b: DiceAdapter, step: float) -> dict[str, float]:
+    """Per zone, the share of its pixels where the two adapters' learned empty sheets differ by more
+    than `step` (normalised grey), where that share is over 5 %: where their states diverge."""
+    ra, rb = a._reader, b._reader
+    if ra is None or rb is None or not ra.zones._learned or not rb.zones._learned:
+        return {}
+    za, zb = ra.zones, rb.zones
+    if za.reference.shape != zb.reference.shape:
+        return {"(sizes)": 1.0}
+    apart = np.abs(za.reference - zb.reference) > step
+    out = {}
+    for z in za.zones:
+        x0, y0, x1, y1 = za._window(z, 3.0)
+        share = float(apart[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
+        if share > 0.05:
+            out[z.name] = round(share, 2)
+    return out
 
 
 if __name__ == "__main__":
