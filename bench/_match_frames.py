@@ -46,17 +46,24 @@ def saved_frames(sim: Any, folder: str | Path,
     return frames
 
 
+def add_setup(ap: argparse.ArgumentParser, camera: str, height: float, tilt: float,
+              light: bool = True) -> None:
+    """The match benches' `SEED` and camera set-up options, with a bench's default set-up."""
+    ap.add_argument("seed", type=int)
+    ap.add_argument("--camera", default=camera)
+    ap.add_argument("--height", type=float, default=height)
+    ap.add_argument("--tilt", type=float, default=tilt)
+    if light:
+        ap.add_argument("--light", default="normal")
+
+
 def match_parser(doc: str, camera: str, height: float, tilt: float) -> argparse.ArgumentParser:
     """The replay benches' common command line (`save|replay SEED DIR` and the set-up), with each
     game's default set-up; a bench adds its own options."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("what", choices=("save", "replay"))
-    ap.add_argument("seed", type=int)
+    add_setup(ap, camera, height, tilt)
     ap.add_argument("dir")
-    ap.add_argument("--camera", default=camera)
-    ap.add_argument("--height", type=float, default=height)
-    ap.add_argument("--tilt", type=float, default=tilt)
-    ap.add_argument("--light", default="normal")
     ap.add_argument("--hands", action="store_true")
     ap.add_argument("--log", default=None)
     return ap

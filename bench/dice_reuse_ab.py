@@ -12,7 +12,9 @@ keeps a confirmed reading's confidence, so `off` differs there by design). Tunin
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -20,13 +22,13 @@ import numpy as np
 from referee_app.commands.eval_match import make_setup, simulate
 from referee_app.games.dice import DiceAdapter
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # beside _match_frames.py
+from _match_frames import add_setup  # noqa: E402
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("seed", type=int)
-    ap.add_argument("--camera", default="3840x2160")
-    ap.add_argument("--height", type=float, default=850)
-    ap.add_argument("--tilt", type=float, default=30)
+    add_setup(ap, "3840x2160", 850, 30, light=False)
     ap.add_argument("--variants", default="main,noA,noB,off")
     ap.add_argument("--sheet", type=float, default=None,
                     help="also print the zones whose learned empty sheets (normalised) differ between the "

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # beside dice_match_frames.py
+from _match_frames import add_setup  # noqa: E402
 from dice_match_frames import _norm, _truth  # noqa: E402
 
 from referee_app.commands.eval_match import make_setup, simulate
@@ -61,11 +62,7 @@ def main() -> None:
     from referee_app.games.dice import BoardDiceReader
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("seed", type=int)
-    ap.add_argument("--camera", default="3840x2160")
-    ap.add_argument("--height", type=float, default=850)
-    ap.add_argument("--tilt", type=float, default=30)
-    ap.add_argument("--light", default="normal")
+    add_setup(ap, "3840x2160", 850, 30)
     ap.add_argument("--scenes", type=int, default=20)
     ap.add_argument("--ppm", default="auto", help="view px/mm, comma-separated; auto: the reader's own")
     ap.add_argument("--json", default=None)
