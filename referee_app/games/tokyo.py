@@ -119,6 +119,11 @@ class TokyoAdapter(GameAdapter):
         # reading's, and on tuning seed 2 (1280x720, 550 mm, 40 deg) a move asked about became a miss:
         # off unless asked for
         self.keep_table_estimates = False
+        # a view in the light of the last one read without a hand is tested for a hand against that
+        # view's estimate first (vision.tokyo.reader._probe_hand): a hand's frame then costs no table
+        # estimate of its own; a view where none is found is read as without the probe
+        self.probe_hands = True
+        self._probes: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its hand probe
         self._remembered: Remembered | None = None  # the answer to the last frame read
         self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
         self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
@@ -159,6 +164,7 @@ class TokyoAdapter(GameAdapter):
         self._cache.clear()
         self._still.clear()
         self._tables.clear()
+        self._probes.clear()
         self._remembered = None
         self._state = self._builds = None  # another camera: another match, most likely
         self._track = DriftTrack()
@@ -181,6 +187,7 @@ class TokyoAdapter(GameAdapter):
         self._cache.clear()
         self._still.clear()
         self._tables.clear()
+        self._probes.clear()
         self._remembered = None
 
     def camera_calibration(self, camera: int, source_id: str = "") -> Any:
@@ -491,7 +498,8 @@ class TokyoAdapter(GameAdapter):
             try:
                 views = read_tokyo_views([image, *(im for _, im, _ in usable)],
                                          [calib, *(c for _, _, c in usable)], stop_at_hand=True,
-                                         tables=self._table_memories(1, *(c for c, _, _ in usable)))
+                                         tables=self._table_memories(1, *(c for c, _, _ in usable)),
+                                         probes=self._hand_probes(1, *(c for c, _, _ in usable)))
             except Exception as exc:  # noqa: BLE001 - camera 1 alone still referees the match
                 failed = f"the {len(usable) + 1} views could not be read together ({exc})"
             else:
@@ -507,13 +515,19 @@ class TokyoAdapter(GameAdapter):
                 return replace(table, cameras=(1, *(cam for cam, _, _ in usable)), others=tuple(others),
                                covered=covered)
         memories = self._table_memories(1)
-        view = read_tokyo(image, calib, stop_at_hand=True, tables=memories and memories[0])
+        probes = self._hand_probes(1)
+        view = read_tokyo(image, calib, stop_at_hand=True, tables=memories and memories[0],
+                          probe=probes and probes[0])
         table = table_read(view.to_dict(), self._step, column_bodies(image, view.to_dict(), calib))
         return replace(table, failed=failed, covered=hand_in_view(view))
 
     def _table_memories(self, *cameras: int) -> list[Any] | None:
         """The cameras' kept table estimates, when `keep_table_estimates` is on."""
         return [self._tables[c] for c in cameras] if self.keep_table_estimates else None
+
+    def _hand_probes(self, *cameras: int) -> list[Any] | None:
+        """The cameras' hand probes, when `probe_hands` is on."""
+        return [self._probes[c] for c in cameras] if self.probe_hands else None
 
     def expected(self, state: GameState) -> dict[str, Any]:
         """The signature of the table the engine believes in (same keys as `read` gives)."""

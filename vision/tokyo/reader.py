@@ -16,7 +16,7 @@ from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossing_votes import plan_crossing
 from vision.tokyo.crossings import decide_top, intersect
 from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
-from vision.tokyo.foreground import BRIGHT, CHROMA, glare_masks, pieces_masks
+from vision.tokyo.foreground import BRIGHT, CHROMA, TableEstimate, estimate_table, glare_masks, pieces_masks
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
 from vision.tokyo.large_objects import (
@@ -46,43 +46,46 @@ def read_tokyo(
     calibration: TokyoCalibration | dict[str, Any] | None = None,
     stop_at_hand: bool = False,
     tables: TableMemory | None = None,
+    probe: TableMemory | None = None,
 ) -> TokyoObservation:
     """With `stop_at_hand`, a view where a hand or large object is found is read no further: the
     observation then holds the warnings up to that one and no pieces (a referee ignores the rest of a
     covered view; `hand_in_view` says whether it stopped). `tables`: this camera's kept table estimate
     (a referee's camera on one table; see table_memory.py), used while the light holds, and given
-    this view's estimate when it shows no large object."""
+    this view's estimate when it shows no large object. `probe` (with `stop_at_hand`): this camera's
+    last estimate of a view without a large object; while the light holds, the hand test runs first
+    against it (`_probe_hand`), and a hand found so ends the reading before the view's own estimate
+    is made. A view in which the probe finds none is read exactly as without it."""
     check_image(image)
     if isinstance(calibration, dict):
         calibration = TokyoCalibration.from_dict(calibration)
     if calibration is not None and not isinstance(calibration, TokyoCalibration):
         raise VisionError(f"calibration must be a TokyoCalibration, a dict or None, got {type(calibration)}")
     obs = TokyoObservation(calibrated=calibration is not None)
+    if stop_at_hand and probe is not None:
+        kept = probe.fitting(image)
+        covered = None if kept is None else _probe_hand(image, calibration, kept)
+        if covered is not None:
+            return covered
     # the sticks are found on a mask that needs more brightness to call a pixel a piece: where shadows
     # pull the table estimate down, the lit table between them reads as piece and joins a rod to its
     # shadow in a blob too wide for a rod; columns and cars keep the ordinary mask (a column's base
     # against the table is what the heights stand on)
     # a third mask, with a lower chromaticity threshold, finds sticks coloured like the table
     estimate = None if tables is None else tables.estimate(image)
+    if estimate is None and probe is not None:
+        estimate = estimate_table(image)  # what pieces_masks makes without one, kept for the probe
     (fg, fg_rods, faint), table = pieces_masks(
         image, (BRIGHT, STICK_BRIGHT, STICK_BRIGHT), (CHROMA, CHROMA, FAINT_CHROMA), estimate
     )
-    h, w = fg.shape
-    glare, every_bright = glare_masks(image, table)
-    withheld = np.zeros(fg.shape, np.uint8)
-    # whether there is glare at all counts every bright pixel around a spot, pieces included
-    if np.count_nonzero(every_bright) > 0.0008 * h * w:
-        obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
-        fg[glare > 0] = 0
-        withheld |= glare
-    objects: list[LargeObject] = []
-    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)  # the large-object test's and the column ends'
     # stopping at a hand, an object found ends the reading: its withheld region is not outlined
-    withheld |= large_objects(obs, fg, image, table, calibration, objects, dist, outline=not stop_at_hand)
+    withheld, dist, objects = _glare_and_objects(obs, image, calibration, fg, table, outline=not stop_at_hand)
     if stop_at_hand and objects:
         return obs
-    if tables is not None and estimate is not None and not objects:
-        tables.keep(estimate)
+    if estimate is not None and not objects:
+        for memory in (tables, probe):
+            if memory is not None:
+                memory.keep(estimate)
     fg_rods[withheld > 0] = 0
     faint[withheld > 0] = 0
     upright = None if calibration is None else _upright_test(calibration)
@@ -153,6 +156,46 @@ def read_tokyo(
     _crossings(obs, image, raw, hw, calibration, grads)
     obs.cars = cars_on_sticks(image, fg, raw, hw)
     return obs
+
+
+def _glare_and_objects(
+    obs: TokyoObservation,
+    image: np.ndarray,
+    calibration: TokyoCalibration | None,
+    fg: np.ndarray,
+    table: np.ndarray,
+    outline: bool,
+) -> tuple[np.ndarray, np.ndarray, list[LargeObject]]:
+    """Glare and large objects in the pieces mask `fg` (cleared under glare, and under the objects when
+    `outline`): (the withheld mask, `fg`'s distance transform taken before the objects were cut out,
+    the objects). Without `outline` (a reader stopping at a hand) the objects' regions are not drawn."""
+    h, w = fg.shape
+    glare, every_bright = glare_masks(image, table)
+    withheld = np.zeros(fg.shape, np.uint8)
+    # whether there is glare at all counts every bright pixel around a spot, pieces included
+    if np.count_nonzero(every_bright) > 0.0008 * h * w:
+        obs.warnings.append("glare: blown-out highlights; readings under them are withheld")
+        fg[glare > 0] = 0
+        withheld |= glare
+    objects: list[LargeObject] = []
+    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)  # the large-object test's and the column ends'
+    withheld |= large_objects(obs, fg, image, table, calibration, objects, dist, outline=outline)
+    return withheld, dist, objects
+
+
+def _probe_hand(
+    image: np.ndarray, calibration: TokyoCalibration | None, kept: TableEstimate
+) -> TokyoObservation | None:
+    """The covered view's reading (its glare and hand warnings, no pieces) when the hand test finds a
+    large object in `image` against `kept` (the camera's estimate of a view without one, in the same
+    light); None when it finds none. A hand covers a tenth of a view in the light of the scene before
+    it, so the kept estimate saves the view's own (a third of the masks) and the two stick masks,
+    which a covered view never reads; under the hand it shows the very table, where a view's own
+    estimate interpolates one from round the hand."""
+    obs = TokyoObservation(calibrated=calibration is not None)
+    (fg,), table = pieces_masks(image, (BRIGHT,), (CHROMA,), kept)
+    _, _, objects = _glare_and_objects(obs, image, calibration, fg, table, outline=False)
+    return obs if objects else None
 
 
 def hand_in_view(obs: TokyoObservation) -> bool:

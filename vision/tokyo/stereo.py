@@ -110,12 +110,14 @@ def read_tokyo_views(
     calibrations: Sequence[TokyoCalibration | dict[str, Any] | None],
     stop_at_hand: bool = False,
     tables: Sequence[TableMemory] | None = None,
+    probes: Sequence[TableMemory] | None = None,
 ) -> TokyoViews:
     """Read each view with `read_tokyo` and fuse the columns' heights across views. Every view needs
     its calibration (all in one world frame); one view alone gives its one-view reading. With
     `stop_at_hand`, the first view showing a hand or large object ends the reading (read_tokyo's
     `stop_at_hand`): `views` then holds the views read up to it, nothing fused. `tables`: each view's
-    camera's kept table estimate (read_tokyo's)."""
+    camera's kept table estimate (read_tokyo's); `probes`: each view's camera's hand probe
+    (read_tokyo's `probe`)."""
     if len(images) == 0:
         raise VisionError("read_tokyo_views needs at least one image")
     if len(images) != len(calibrations):
@@ -128,8 +130,11 @@ def read_tokyo_views(
     observations = []
     if tables is not None and len(tables) != len(images):
         raise VisionError(f"{len(images)} images but {len(tables)} table memories: one per view")
+    if probes is not None and len(probes) != len(images):
+        raise VisionError(f"{len(images)} images but {len(probes)} hand probes: one per view")
     for v, (im, c) in enumerate(zip(images, calibs, strict=True)):
-        observations.append(read_tokyo(im, c, stop_at_hand, None if tables is None else tables[v]))
+        observations.append(read_tokyo(im, c, stop_at_hand, None if tables is None else tables[v],
+                                       None if probes is None else probes[v]))
         if stop_at_hand and hand_in_view(observations[-1]):
             return TokyoViews(observations)
     return fuse_views(observations, calibs, images)

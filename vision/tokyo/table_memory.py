@@ -25,6 +25,10 @@ class TableMemory:
         self.made += 1
         return estimate_table(image)
 
+    def fitting(self, image: np.ndarray) -> TableEstimate | None:
+        """The kept estimate when `image` fits it (the same light), else None (nothing is made)."""
+        return self._kept if self._kept is not None and self._kept.fits(image) else None
+
     def keep(self, estimate: TableEstimate) -> None:
         """Use `estimate` from now on (the reader calls this once a view shows no large object)."""
         self._kept = estimate
