@@ -28,6 +28,7 @@ from vision.tokyo.channels import channel_norm, channel_sum
 from vision.tokyo.foreground import CHROMA
 from vision.tokyo.labels import components
 from vision.tokyo.observation import TokyoObservation
+from vision.tokyo.pixels import nonzero_yx
 from vision.tokyo.sticks import RawStick, _ridge, rod_half_width
 
 DEPTH_WIDTHS = 3.5  # deeper than this many rod half-widths from the table: no piece
@@ -169,7 +170,7 @@ def _wide_parts(dist: np.ndarray, region: np.ndarray, depth: float, ref: float,
     grown = np.isin(lab, touching).astype(np.uint8)
     k = int(2 * ref) | 1
     # dilated within the parts' box widened by the kernel's reach: the same pixels, far fewer visited
-    ys, xs = np.nonzero(grown)
+    ys, xs = nonzero_yx(grown)
     h, w = grown.shape
     y0, y1 = max(0, ys.min() - k), min(h, ys.max() + k + 1)
     x0, x1 = max(0, xs.min() - k), min(w, xs.max() + k + 1)
@@ -182,7 +183,7 @@ def _wide_parts(dist: np.ndarray, region: np.ndarray, depth: float, ref: float,
 def rod_half_width_floor(calibration: TokyoCalibration, fg: np.ndarray, samples: int = 64) -> float:
     """The median calibrated half-width of a stick over (up to `samples` of) the mask's pixels: the
     least the rods' width read off the mask may be."""
-    ys, xs = np.nonzero(fg)
+    ys, xs = nonzero_yx(fg)
     if len(xs) == 0:
         return 0.0
     pick = np.linspace(0, len(xs) - 1, min(samples, len(xs))).astype(int)

@@ -26,6 +26,7 @@ import numpy as np
 from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
 from vision.tokyo.channels import channel_max, channel_min, channel_sum
 from vision.tokyo.labels import components
+from vision.tokyo.pixels import nonzero_yx
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
@@ -222,7 +223,7 @@ ALIGN_GAIN = 0.005  # share of the known pieces' pixels a correction must add to
 
 
 def _known_points(known: np.ndarray, max_points: int) -> np.ndarray | None:
-    ys, xs = np.nonzero(known)
+    ys, xs = nonzero_yx(known)
     if len(xs) < 200:
         return None
     pick = np.linspace(0, len(xs) - 1, min(max_points, len(xs))).astype(int)
@@ -363,7 +364,7 @@ def grey_spots(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
         if stats[k, cv2.CC_STAT_AREA] < min_px:
             continue
         x0, y0, w, h = (int(v) for v in stats[k, :4])
-        ys, xs = np.nonzero(labels[y0:y0 + h, x0:x0 + w] == k)
+        ys, xs = nonzero_yx(labels[y0:y0 + h, x0:x0 + w] == k)
         low = ys >= ys.max() - 1
         uv = np.array([[xs[low].mean() + x0, ys.max() + y0 + 0.5]])
         p = cam.ray_to_plane(uv, 0.0)[0]

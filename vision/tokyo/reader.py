@@ -33,6 +33,7 @@ from vision.tokyo.observation import (
     SupportReading,
     TokyoObservation,
 )
+from vision.tokyo.pixels import nonzero_yx
 from vision.tokyo.sticks import Gradients, RawStick, detect_sticks, image_gradients
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.tokyo.table_memory import TableMemory
@@ -121,7 +122,7 @@ def read_tokyo(
     for k, b in enumerate(blobs):
         if k in used:
             continue
-        ys, xs = np.nonzero(b.mask[b.bbox[1] : b.bbox[3], b.bbox[0] : b.bbox[2]])
+        ys, xs = nonzero_yx(b.mask[b.bbox[1] : b.bbox[3], b.bbox[0] : b.bbox[2]])
         top = (float(xs.mean() + b.bbox[0]), float(ys.min() + b.bbox[1] + hw))
         sr = SupportReading(top, tuple(float(v) for v in b.bbox), b.yellow_fraction >= 0.15, 0.6)
         if calibration is not None:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.tokyo.pixels import nonzero_yx
+
 
 @dataclass
 class RawStick:
@@ -102,7 +104,7 @@ def detect_sticks(
     hw = max(rod_half_width(dist, ridge), min_half_width)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
     core = ((dist >= hw * 0.5) & (dist <= hw * 1.45)).astype(np.uint8)
-    ys, xs = np.nonzero(core)
+    ys, xs = nonzero_yx(core)
     pts = np.stack([xs, ys], 1).astype(np.float32)
     if len(pts) < 10:
         return [], hw

@@ -17,6 +17,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.colours import colour_name
 from vision.tokyo.labels import components
+from vision.tokyo.pixels import nonzero_yx
 
 
 @dataclass
@@ -98,7 +99,7 @@ def fit_height(
     care = np.ones(roi.shape, bool) if ignore is None else ignore[oy : y1 + pad, ox : x1 + pad] == 0
     roi &= care
     area = roi.sum()
-    ys, xs = np.nonzero(roi)
+    ys, xs = nonzero_yx(roi)
     cen = np.array([[xs.mean() + ox, ys.mean() + oy]])
     scores = []
     for h in range(1, max_height + 1):
