@@ -222,16 +222,22 @@ def warp_roi(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int
         return cv2.warpPerspective(image, M, size, flags=flags, **kwargs)
     x0, y0, x1, y1 = roi
     out = np.zeros((size[1], size[0], *image.shape[2:]), image.dtype)
-    if x1 > x0 and y1 > y0:
-        out[y0:y1, x0:x1] = warp_part(image, M, roi, flags, **kwargs)
+    if x1 > x0 and y1 > y0:  # warped straight into its place (a part of the view: a copy less)
+        warp_part(image, M, roi, flags, dst=out[y0:y1, x0:x1], **kwargs)
     return out
 
 
 def warp_part(image: np.ndarray, M: np.ndarray, part: tuple[int, int, int, int], flags: int,
-              **kwargs: object) -> np.ndarray:
-    """The pixels (x0, y0, x1, y1) of the view cv2.warpPerspective(image, M, ...) would give, alone."""
+              dst: np.ndarray | None = None, **kwargs: object) -> np.ndarray:
+    """The pixels (x0, y0, x1, y1) of the view cv2.warpPerspective(image, M, ...) would give, alone;
+    `dst` (that part's shape and type, e.g. a slice of a whole view): written into it, and returned."""
     x0, y0, x1, y1 = part
     shift = np.array([[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]])
     # inverse map: view pixel -> source; forward: source -> view pixel
     M2 = M @ shift if flags & cv2.WARP_INVERSE_MAP else np.linalg.inv(shift) @ M
-    return cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), flags=flags, **kwargs)
+    if dst is None:
+        return cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), flags=flags, **kwargs)
+    got = cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), dst=dst, flags=flags, **kwargs)
+    if not np.shares_memory(got, dst):  # OpenCV wrote elsewhere (a layout it would not take)
+        dst[...] = got
+    return dst

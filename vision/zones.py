@@ -101,6 +101,7 @@ class ZoneDiceReader:
         self._near_ncc: dict[str, dict[str, float]] = {}  # this frame's cells' correlations (_nccs)
         self._windows: dict[tuple[str, float], tuple[int, int, int, int]] = {}  # see _window
         self._windows_of: tuple[int, int, float] | None = None
+        self._rects_of: tuple[frozenset[str], Any, list[tuple[int, int, int, int]]] | None = None
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
@@ -162,7 +163,8 @@ class ZoneDiceReader:
         # the cells read this frame: on the top-face view only their windows are looked at
         cells = {z.name: self._window(z, 3.0) for z in self.zones if not z.many and z.name not in skip
                  and (only is None or keep is None or z.name in only)}
-        on_faces = self._faces_prep(faces, obs, _within(roi, self._cells_part(cells)))
+        on_faces = self._faces_prep(faces, obs, _within(roi, self._cells_part(cells)),
+                                    self._cells_rects(cells))
         self._pending = []
         self._near_ncc = {}
         if on_faces is not None:
@@ -178,10 +180,12 @@ class ZoneDiceReader:
             order.sort(key=lambda z: not z.many)  # stable: each kind keeps its order
         pending: dict[str, list[tuple[tuple[int, int, int, int], np.ndarray]]] = {}
         hand: bool | None = None
+        reach = self._reach_mm()  # the same for every zone of a frame (die_side_mm changes between reads)
         for z in order:
             if hand is None and not z.many:
                 hand = on_faces is not None and bool(out.unreadable)  # only trays and pools so far
             first = len(self._pending)
+            self._reach = self._window(z, reach)
             self._read_zone(z, top_bgr, faces, obs, on_faces, only, keep, out, bool(hand))
             pending[z.name] = self._pending[first:]
         self._pending = [p for z in self.zones if z.name in pending for p in pending[z.name]]
@@ -195,8 +199,8 @@ class ZoneDiceReader:
     def _read_zone(self, z: Zone, top_bgr: np.ndarray, faces: FaceView | None, obs: np.ndarray,
                    on_faces: tuple[np.ndarray, np.ndarray] | None, only: set[str] | None,
                    keep: ZoneReading | None, out: ZoneReading, hand: bool) -> None:
-        """One zone of `read` into `out` (the arguments are `read`'s; `hand`: see `_read_cell_on_faces`)."""
-        self._reach = self._window(z, self._reach_mm())
+        """One zone of `read` into `out` (the arguments are `read`'s; `hand`: see `_read_cell_on_faces`;
+        `self._reach` set to the zone's window at `_reach_mm` by the caller)."""
         if only is not None and keep is not None and z.name not in only:
             if z.name in keep.dice:
                 out.dice[z.name] = keep.dice[z.name]
@@ -402,10 +406,14 @@ class ZoneDiceReader:
                 min(W, max(w[2] for w in wins) + 1), min(H, max(w[3] for w in wins) + 1))
 
     def _faces_prep(self, faces: FaceView | None, sheet_obs: np.ndarray,
-                    roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+                    roi: tuple[int, int, int, int] | None = None,
+                    rects: list[tuple[int, int, int, int]] | None = None,
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
         """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`;
         `read` gives the part of it its cells look at, `_cells_part`: the trays and pools are read on
-        the sheet view, so the rest of the view would go unused).
+        the sheet view, so the rest of the view would go unused). `rects` (with `roi`): only these
+        parts of `roi` are warped (`_cells_rects`: the cells' own windows, under half of `roi`), the
+        rest is left zero.
         Both are the sheet view's (`sheet_obs`, `reference`) brought onto the top-face view by the
         same warp: the two views are one camera image on two parallel planes, so normalising the
         sheet view once and warping it costs a warp instead of a second `_prep`, and the frame and
@@ -414,9 +422,51 @@ class ZoneDiceReader:
             return None
         w, h = faces.size
         flags, border = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, cv2.BORDER_REPLICATE
-        ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
-        obs = warp_roi(sheet_obs, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
-        return obs, ref
+        if rects is None or roi is None:
+            ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
+            obs = warp_roi(sheet_obs, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
+            return obs, ref
+        parts = [r for r in (_within(roi, r) for r in rects) if r[2] > r[0] and r[3] > r[1]]
+        out = []
+        for view in (sheet_obs, self.reference):
+            warped = np.zeros((h, w), view.dtype)
+            for x0, y0, x1, y1 in parts:  # each part straight into its place: the whole warp's pixels
+                warp_part(view, faces.to_sheet_view, (x0, y0, x1, y1), flags,
+                          dst=warped[y0:y1, x0:x1], borderMode=border)
+            out.append(warped)
+        return out[0], out[1]
+
+    def _cells_rects(self, cells: dict[str, tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+        """What of the top-face view the reading of `cells` looks at (as `_cells_part`: each cell's pip
+        window and the pixel round it), as a few rectangles on a grid of RECT_TILE px: a board's cells
+        cover under half of their bounding box (paths, gaps, the middle). Kept per set of cells."""
+        key = frozenset(cells)
+        kept = self._rects_of
+        if kept is not None and kept[0] == key and kept[1] == self._windows_of:
+            return kept[2]
+        H, W = self.reference.shape[:2]
+        t = RECT_TILE
+        tiles = np.zeros((-(-H // t), -(-W // t)), bool)
+        for z in self.zones:
+            if z.name in cells:
+                x0, y0, x1, y1 = self._window(z, PIPS_MARGIN_MM)
+                x0, y0, x1, y1 = max(0, x0 - 1), max(0, y0 - 1), min(W, x1 + 1), min(H, y1 + 1)
+                if x1 > x0 and y1 > y0:
+                    tiles[y0 // t:-(-y1 // t), x0 // t:-(-x1 // t)] = True
+        rects: list[tuple[int, int, int, int]] = []
+        open_: dict[tuple[int, int], int] = {}  # a run of tiles (col0, col1) -> the row its rect began
+        for row in range(tiles.shape[0] + 1):
+            line = tiles[row] if row < tiles.shape[0] else np.zeros(tiles.shape[1], bool)
+            edges = np.flatnonzero(np.diff(np.concatenate([[0], line.view(np.int8), [0]])))
+            runs = set(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+            for run in list(open_):
+                if run not in runs:  # the run ends: one rectangle of the rows it spanned
+                    top = open_.pop(run)
+                    rects.append((run[0] * t, top * t, min(W, run[1] * t), min(H, row * t)))
+            for run in runs:
+                open_.setdefault(run, row)
+        self._rects_of = (key, self._windows_of, rects)
+        return rects
 
     def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
                             sheet_obs: np.ndarray, out: ZoneReading, hand: bool = False) -> None:
@@ -805,6 +855,7 @@ class ZoneDiceReader:
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(at[0], np.float32)
 
 
+RECT_TILE = 16  # px: the grid of `_cells_rects` (finer: less warped, more warps)
 READ_REACH_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
 PIPS_MARGIN_MM = 4.0  # a cell's pip count looks this far round the cell (count_pips's window)
 CROP_MEMO = 2048  # crops remembered (vision/learned/crops.py, ~7 kB each): unchanged dice are not re-run
