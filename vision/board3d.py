@@ -90,10 +90,13 @@ class Parts:
 
     TILE = 32
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, make: Callable[[Rect], np.ndarray],
-                 bounds: Rect | None = None) -> None:
+    def __init__(self, shape: tuple[int, ...], dtype: Any, make: Callable[..., Any],
+                 bounds: Rect | None = None, into: bool = False) -> None:
+        """`into`: `make(rect, dst)` writes the rect's pixels into `dst` (the array's part there)
+        instead of returning them: a copy less."""
         self.array = np.zeros(shape, dtype)
         self._make = make
+        self._into = into
         h, w = shape[:2]
         self.bounds = bounds if bounds is not None else (0, 0, w, h)
         t = self.TILE
@@ -112,7 +115,10 @@ class Parts:
             rows, cols = np.flatnonzero(todo.any(axis=1)), np.flatnonzero(todo.any(axis=0))
             a0, b0 = max(bx0, (tx0 + cols[0]) * t), max(by0, (ty0 + rows[0]) * t)
             a1, b1 = min(bx1, (tx0 + cols[-1] + 1) * t), min(by1, (ty0 + rows[-1] + 1) * t)
-            self.array[b0:b1, a0:a1] = self._make((a0, b0, a1, b1))
+            if self._into:
+                self._make((a0, b0, a1, b1), self.array[b0:b1, a0:a1])
+            else:
+                self.array[b0:b1, a0:a1] = self._make((a0, b0, a1, b1))
             self._done[ty0 + rows[0]:ty0 + rows[-1] + 1, tx0 + cols[0]:tx0 + cols[-1] + 1] = True
         return self.array
 
@@ -171,12 +177,14 @@ class FaceView:
     def grey(self, rect: Rect) -> np.ndarray:
         """The view in grey (cv2.COLOR_BGR2GRAY), converted at least over `rect`."""
         if self._grey is None:
-            def convert(r: Rect) -> np.ndarray:
+            def convert(r: Rect, dst: np.ndarray) -> None:
                 x0, y0, x1, y1 = r
-                return cv2.cvtColor(self.part(r)[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+                got = cv2.cvtColor(self.part(r)[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY, dst=dst)
+                if got is not dst:  # (OpenCV wrote elsewhere)
+                    dst[...] = got
 
             w, h = self.size
-            self._grey = Parts((h, w), np.uint8, convert)
+            self._grey = Parts((h, w), np.uint8, convert, into=True)
         return self._grey.part(rect)
 
     def from_sheet_view(self, points_px: np.ndarray) -> np.ndarray:
@@ -209,7 +217,7 @@ def face_view(image: np.ndarray, pose: CameraPose, sheet_mm: tuple[float, float]
     parts = None
     if lazy:  # made part by part as the zones read look at them
         parts = Parts((size[1], size[0], *image.shape[2:]), image.dtype,
-                      lambda r: warp_part(image, view_to_img, r, flags), roi)
+                      lambda r, dst: warp_part(image, view_to_img, r, flags, dst=dst), roi, into=True)
     return FaceView(warped if lazy else warped(), px_per_mm, height_mm, to_sheet / to_sheet[2, 2], size,
                     parts)
 
@@ -238,6 +246,6 @@ def warp_part(image: np.ndarray, M: np.ndarray, part: tuple[int, int, int, int],
     if dst is None:
         return cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), flags=flags, **kwargs)
     got = cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), dst=dst, flags=flags, **kwargs)
-    if not np.shares_memory(got, dst):  # OpenCV wrote elsewhere (a layout it would not take)
+    if got is not dst:  # OpenCV wrote elsewhere (a layout it would not take)
         dst[...] = got
     return dst

@@ -101,7 +101,9 @@ class ZoneDiceReader:
         self._near_ncc: dict[str, dict[str, float]] = {}  # this frame's cells' correlations (_nccs)
         self._windows: dict[tuple[str, float], tuple[int, int, int, int]] = {}  # see _window
         self._windows_of: tuple[int, int, float] | None = None
-        self._rects_of: tuple[frozenset[str], Any, list[tuple[int, int, int, int]]] | None = None
+        # _cells_rects per set of cells, under the windows' geometry (`_windows_of`)
+        self._rects_of: tuple[Any, dict[frozenset[str], list[tuple[int, int, int, int]]]] = (None, {})
+        self._faces_bufs: dict[int, tuple[np.ndarray, list[tuple[int, int, int, int]]]] = {}
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
@@ -428,22 +430,42 @@ class ZoneDiceReader:
             return obs, ref
         parts = [r for r in (_within(roi, r) for r in rects) if r[2] > r[0] and r[3] > r[1]]
         out = []
-        for view in (sheet_obs, self.reference):
-            warped = np.zeros((h, w), view.dtype)
+        for i, view in enumerate((sheet_obs, self.reference)):
+            warped = self._faces_buffer(i, (h, w), view.dtype, parts)
             for x0, y0, x1, y1 in parts:  # each part straight into its place: the whole warp's pixels
                 warp_part(view, faces.to_sheet_view, (x0, y0, x1, y1), flags,
                           dst=warped[y0:y1, x0:x1], borderMode=border)
             out.append(warped)
         return out[0], out[1]
 
+    def _faces_buffer(self, i: int, shape: tuple[int, int], dtype: Any,
+                      parts: list[tuple[int, int, int, int]]) -> np.ndarray:
+        """Kept buffer `i` for `_faces_prep`, zero but for `parts` (about to be written whole): what
+        a fresh zero array would be once they are, without a fresh 4 MB array per frame (its page
+        faults and zeroing cost as much as the warps). The normalised top-face views live for one
+        `read` only (nothing read from them is kept)."""
+        kept = self._faces_bufs.get(i)
+        if kept is None or kept[0].shape != shape or kept[0].dtype != dtype:
+            buf, written = np.zeros(shape, dtype), []
+        else:
+            buf, written = kept
+            now = set(parts)
+            for x0, y0, x1, y1 in written:  # zero again what an earlier frame wrote
+                if (x0, y0, x1, y1) not in now:
+                    buf[y0:y1, x0:x1] = 0
+        self._faces_bufs[i] = (buf, list(parts))
+        return buf
+
     def _cells_rects(self, cells: dict[str, tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
         """What of the top-face view the reading of `cells` looks at (as `_cells_part`: each cell's pip
         window and the pixel round it), as a few rectangles on a grid of RECT_TILE px: a board's cells
         cover under half of their bounding box (paths, gaps, the middle). Kept per set of cells."""
         key = frozenset(cells)
-        kept = self._rects_of
-        if kept is not None and kept[0] == key and kept[1] == self._windows_of:
-            return kept[2]
+        if self._rects_of[0] != self._windows_of:
+            self._rects_of = (self._windows_of, {})
+        kept = self._rects_of[1].get(key)
+        if kept is not None:
+            return kept
         H, W = self.reference.shape[:2]
         t = RECT_TILE
         tiles = np.zeros((-(-H // t), -(-W // t)), bool)
@@ -465,7 +487,9 @@ class ZoneDiceReader:
                     rects.append((run[0] * t, top * t, min(W, run[1] * t), min(H, row * t)))
             for run in runs:
                 open_.setdefault(run, row)
-        self._rects_of = (key, self._windows_of, rects)
+        if len(self._rects_of[1]) >= 64:  # (a camera's frames ask for a few sets of cells, again and again)
+            self._rects_of[1].clear()
+        self._rects_of[1][key] = rects
         return rects
 
     def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
@@ -822,8 +846,10 @@ class ZoneDiceReader:
         if cached is None or cached[0] is not faces or cached[1] is not self._changed:
             changed, (w, h) = self._changed, faces.size
             flags = cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
-            cached = self._changed_faces = (faces, changed, Parts(
-                (h, w), changed.dtype, lambda r: warp_part(changed, faces.to_sheet_view, r, flags)))
+            def make(r: tuple[int, int, int, int], dst: np.ndarray) -> None:
+                warp_part(changed, faces.to_sheet_view, r, flags, dst=dst)
+
+            cached = self._changed_faces = (faces, changed, Parts((h, w), changed.dtype, make, into=True))
         return cached[2].part(self._reach)
 
     def _crop_read(self, image: np.ndarray, box: np.ndarray, refine: bool = False,
