@@ -459,7 +459,8 @@ class ZoneDiceReader:
     def _cells_rects(self, cells: dict[str, tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
         """What of the top-face view the reading of `cells` looks at (as `_cells_part`: each cell's pip
         window and the pixel round it), as a few rectangles on a grid of RECT_TILE px: a board's cells
-        cover under half of their bounding box (paths, gaps, the middle). Kept per set of cells."""
+        cover under half of their bounding box (paths, gaps, the middle). Kept per set of cells, and
+        per set of windows for every reader (a new match's reader asks for the same ones)."""
         key = frozenset(cells)
         if self._rects_of[0] != self._windows_of:
             self._rects_of = (self._windows_of, {})
@@ -467,27 +468,13 @@ class ZoneDiceReader:
         if kept is not None:
             return kept
         H, W = self.reference.shape[:2]
-        t = RECT_TILE
-        tiles = np.zeros((-(-H // t), -(-W // t)), bool)
-        for z in self.zones:
-            if z.name in cells:
-                x0, y0, x1, y1 = self._window(z, PIPS_MARGIN_MM)
-                x0, y0, x1, y1 = max(0, x0 - 1), max(0, y0 - 1), min(W, x1 + 1), min(H, y1 + 1)
-                if x1 > x0 and y1 > y0:
-                    tiles[y0 // t:-(-y1 // t), x0 // t:-(-x1 // t)] = True
-        rects: list[tuple[int, int, int, int]] = []
-        open_: dict[tuple[int, int], int] = {}  # a run of tiles (col0, col1) -> the row its rect began
-        for row in range(tiles.shape[0] + 1):
-            line = tiles[row] if row < tiles.shape[0] else np.zeros(tiles.shape[1], bool)
-            edges = np.flatnonzero(np.diff(np.concatenate([[0], line.view(np.int8), [0]])))
-            runs = set(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
-            for run in list(open_):
-                if run not in runs:  # the run ends: one rectangle of the rows it spanned
-                    top = open_.pop(run)
-                    rects.append((run[0] * t, top * t, min(W, run[1] * t), min(H, row * t)))
-            for run in runs:
-                open_.setdefault(run, row)
-        if len(self._rects_of[1]) >= 64:  # (a camera's frames ask for a few sets of cells, again and again)
+        wins = tuple(self._window(z, PIPS_MARGIN_MM) for z in self.zones if z.name in cells)
+        rects = _RECTS.get((H, W, wins))
+        if rects is None:
+            rects = _RECTS[(H, W, wins)] = _tile_rects(wins, H, W, RECT_TILE)
+            if len(_RECTS) > 64:  # (a camera's frames ask for a few sets of cells, again and again)
+                _RECTS.pop(next(iter(_RECTS)))
+        if len(self._rects_of[1]) >= 64:
             self._rects_of[1].clear()
         self._rects_of[1][key] = rects
         return rects
@@ -882,6 +869,32 @@ class ZoneDiceReader:
 
 
 RECT_TILE = 16  # px: the grid of `_cells_rects` (finer: less warped, more warps)
+_RECTS: dict[tuple[int, int, tuple[tuple[int, int, int, int], ...]], list[tuple[int, int, int, int]]] = {}
+
+
+def _tile_rects(windows: tuple[tuple[int, int, int, int], ...], H: int, W: int,
+                t: int) -> list[tuple[int, int, int, int]]:
+    """Rectangles (x0, y0, x1, y1, disjoint, within H x W) covering each window (x0, y0, x1, y1) and
+    the pixel round it: the tiles of a `t` px grid they touch, each row's runs of tiles, runs
+    repeated over consecutive rows joined into one rectangle."""
+    tiles = np.zeros((-(-H // t), -(-W // t)), bool)
+    for x0, y0, x1, y1 in windows:
+        x0, y0, x1, y1 = max(0, x0 - 1), max(0, y0 - 1), min(W, x1 + 1), min(H, y1 + 1)
+        if x1 > x0 and y1 > y0:
+            tiles[y0 // t:-(-y1 // t), x0 // t:-(-x1 // t)] = True
+    rects: list[tuple[int, int, int, int]] = []
+    open_: dict[tuple[int, int], int] = {}  # a run of tiles (col0, col1) -> the row its rectangle began
+    for row in range(tiles.shape[0] + 1):
+        line = tiles[row] if row < tiles.shape[0] else np.zeros(tiles.shape[1], bool)
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], line.view(np.int8), [0]])))
+        runs = set(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+        for run in list(open_):
+            if run not in runs:  # the run ends: one rectangle of the rows it spanned
+                top = open_.pop(run)
+                rects.append((run[0] * t, top * t, min(W, run[1] * t), min(H, row * t)))
+        for run in runs:
+            open_.setdefault(run, row)
+    return rects
 READ_REACH_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
 PIPS_MARGIN_MM = 4.0  # a cell's pip count looks this far round the cell (count_pips's window)
 CROP_MEMO = 2048  # crops remembered (vision/learned/crops.py, ~7 kB each): unchanged dice are not re-run
