@@ -139,8 +139,13 @@ class CropReader:
         missing = [i for i, k in enumerate(keys) if k not in kept]
         if missing:
             ran = self.model.run(np.ascontiguousarray(crops[missing].transpose(0, 3, 1, 2), np.float32))
+            ran.flags.writeable = False  # its rows are kept: nobody may write into them
             for i, row in zip(missing, ran, strict=True):
                 kept[keys[i]] = row
+            if len(missing) == len(keys):  # every crop new (most calls): the network's rows as they came
+                while len(kept) > self.memo:
+                    kept.popitem(last=False)
+                return ran
         rows = []
         for k in keys:
             kept.move_to_end(k)
