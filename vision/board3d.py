@@ -149,6 +149,7 @@ class FaceView:
         self.px_per_mm, self.height_mm, self.to_sheet_view = px_per_mm, height_mm, to_sheet_view
         self._parts = parts if self._image is None else None
         self._grey: Parts | None = None
+        self._from_sheet: tuple[np.ndarray, np.ndarray] | None = None  # to_sheet_view and its inverse
 
     @property
     def image(self) -> np.ndarray:
@@ -189,7 +190,10 @@ class FaceView:
 
     def from_sheet_view(self, points_px: np.ndarray) -> np.ndarray:
         pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.to_sheet_view)).reshape(-1, 2)
+        kept = self._from_sheet
+        if kept is None or kept[0] is not self.to_sheet_view:  # inverted once per view (every die asks)
+            kept = self._from_sheet = (self.to_sheet_view, np.linalg.inv(self.to_sheet_view))
+        return cv2.perspectiveTransform(pts, kept[1]).reshape(-1, 2)
 
     def warp_from_sheet_view(self, sheet_view: np.ndarray) -> np.ndarray:
         """A map made on the sheet plane's view (e.g. a changed-pixels mask) brought into this view."""

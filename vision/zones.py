@@ -104,6 +104,7 @@ class ZoneDiceReader:
         # _cells_rects per set of cells, under the windows' geometry (`_windows_of`)
         self._rects_of: tuple[Any, dict[frozenset[str], list[tuple[int, int, int, int]]]] = (None, {})
         self._faces_bufs: dict[int, tuple[np.ndarray, list[tuple[int, int, int, int]]]] = {}
+        self._beside_mask: np.ndarray | None = None  # _dice_beside's mask, zero between uses
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
@@ -734,14 +735,20 @@ class ZoneDiceReader:
             cx, cy = (fbox[0] + fbox[2]) / 2, (fbox[1] + fbox[3]) / 2
             window = (int(min(cx - 1.5 * side, fbox[0] - out)), int(min(cy - 1.5 * side, fbox[1] - out)),
                       int(max(cx + 1.5 * side, fbox[2] + out)), int(max(cy + 1.5 * side, fbox[3] + out)))
-            # the changed mask (count_pips looks at its window only: copied there alone, not the view)
-            mask = np.zeros(grey.shape, np.uint8)
+            # the changed mask (count_pips looks at its window only: copied there alone, not the view,
+            # into a kept zero buffer that is zero again once counted: circles draw only zeros)
+            mask = self._beside_mask
+            if mask is None or mask.shape != grey.shape:
+                mask = self._beside_mask = np.zeros(grey.shape, np.uint8)
             a0, b0 = max(0, window[0]), max(0, window[1])
             a1, b1 = min(grey.shape[1], window[2]), min(grey.shape[0], window[3])
             mask[b0:b1, a0:a1] = 1 if changed is None else changed[b0:b1, a0:a1]
             for w in where:
                 cv2.circle(mask, (int(round(w[0])), int(round(w[1]))), int(0.5 * side), 0, -1)
-            counted = count_pips(image, fbox, side, window, mask, grey)
+            try:
+                counted = count_pips(image, fbox, side, window, mask, grey)
+            finally:
+                mask[b0:b1, a0:a1] = 0
             if counted is None or counted[0] == 1 or not new(counted[2]):
                 continue  # no other face (a lone small mark is no 1: that is told by its pip, above)
             reach = BESIDE_REACH * side
