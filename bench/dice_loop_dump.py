@@ -2,7 +2,7 @@
 checkouts byte for byte: per frame, read with and without reuse, the items, confidences, beliefs,
 blocked text, unseen zones, every die's readings (float reprs), unreadable zones and hashes of the
 annotated picture and of the learned empty sheet; then the loop's whole match log as run_all runs
-the loop (a fresh adapter that learned the first frame), its times left out.
+the loop (a fresh adapter that learned the first frame), its times and match id left out.
 
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python bench/dice_loop_dump.py OUT [--frames N]
     cmp OUT_main OUT_branch
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-TIMES = ("t", "started", "ended")  # the log's wall-clock fields
+VARYING = ("t", "started", "ended", "match_id")  # the log's wall-clock times and the random match id
 
 
 def digest(a: np.ndarray | None) -> str | None:
@@ -80,7 +80,7 @@ def main() -> None:
         for path in sorted(Path(tmp).rglob("*.jsonl")):
             for text in path.read_text().splitlines():
                 record = json.loads(text)
-                for key in TIMES:
+                for key in VARYING:
                     record.pop(key, None)
                 lines.append("log " + json.dumps(record, sort_keys=True))
         s = loop.stats
