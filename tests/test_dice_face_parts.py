@@ -26,27 +26,36 @@ def test_the_normalised_top_face_views_are_warped_over_the_cells_windows_only(
         frames: list[np.ndarray], monkeypatch: pytest.MonkeyPatch) -> None:
     adapter = DiceAdapter()
     adapter.read(frames[0])
-    parts: list[tuple[int, int, int, int] | None] = []
-    real = zones.warp_roi
+    warped: list[tuple[int, int, int, int]] = []
+    real = zones.warp_part
 
-    def spy(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int,
-            roi: tuple[int, int, int, int] | None = None, **kwargs: object) -> np.ndarray:
-        parts.append(roi)
-        return real(image, M, size, flags, roi, **kwargs)
+    def spy(image: np.ndarray, M: np.ndarray, part: tuple[int, int, int, int], flags: int,
+            dst: np.ndarray | None = None, **kwargs: object) -> np.ndarray:
+        if image.dtype == np.float32:  # the normalised views (the frame's parts are uint8)
+            warped.append(part)
+        return real(image, M, part, flags, dst=dst, **kwargs)
 
-    monkeypatch.setattr(zones, "warp_roi", spy)
+    monkeypatch.setattr(zones, "warp_part", spy)
     adapter.read(frames[4])  # a new scene: every zone read
     r = adapter._reader.zones
     cells = {z.name: r._window(z, 3.0) for z in r.zones if not z.many}
     part = r._cells_part(cells)
-    assert parts == [part, part]  # the empty sheet and the frame, each over the cells' part
+    rects = [zones._within(part, rect) for rect in r._cells_rects(cells)]
+    assert warped == rects + rects  # the frame and the empty sheet, each over the cells' rectangles
     x0, y0, x1, y1 = part
     h, w = r.reference.shape
     assert (x1 - x0) * (y1 - y0) < 0.8 * w * h  # the tray's and pools' margins left out
+    covered = np.zeros((h, w), np.int32)
+    for a0, b0, a1, b1 in rects:
+        assert x0 <= a0 < a1 <= x1 and y0 <= b0 < b1 <= y1
+        covered[b0:b1, a0:a1] += 1
+    assert covered.max() == 1  # no pixel warped twice
+    assert covered.sum() < 0.6 * (x1 - x0) * (y1 - y0)  # the paths and gaps between cells left out
     for z in r.zones:
         if not z.many:
             a0, b0, a1, b1 = r._window(z, zones.PIPS_MARGIN_MM)
             assert x0 < a0 and y0 < b0 and a1 < x1 and b1 < y1  # with the pixel _changed_in reads
+            assert covered[b0 - 1:b1 + 1, a0 - 1:a1 + 1].all()
 
 
 def test_the_cells_part_of_a_warp_is_the_whole_warps_pixels(frames: list[np.ndarray]) -> None:

@@ -90,10 +90,13 @@ class Parts:
 
     TILE = 32
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, make: Callable[[Rect], np.ndarray],
-                 bounds: Rect | None = None) -> None:
+    def __init__(self, shape: tuple[int, ...], dtype: Any, make: Callable[..., Any],
+                 bounds: Rect | None = None, into: bool = False) -> None:
+        """`into`: `make(rect, dst)` writes the rect's pixels into `dst` (the array's part there)
+        instead of returning them: a copy less."""
         self.array = np.zeros(shape, dtype)
         self._make = make
+        self._into = into
         h, w = shape[:2]
         self.bounds = bounds if bounds is not None else (0, 0, w, h)
         t = self.TILE
@@ -112,7 +115,10 @@ class Parts:
             rows, cols = np.flatnonzero(todo.any(axis=1)), np.flatnonzero(todo.any(axis=0))
             a0, b0 = max(bx0, (tx0 + cols[0]) * t), max(by0, (ty0 + rows[0]) * t)
             a1, b1 = min(bx1, (tx0 + cols[-1] + 1) * t), min(by1, (ty0 + rows[-1] + 1) * t)
-            self.array[b0:b1, a0:a1] = self._make((a0, b0, a1, b1))
+            if self._into:
+                self._make((a0, b0, a1, b1), self.array[b0:b1, a0:a1])
+            else:
+                self.array[b0:b1, a0:a1] = self._make((a0, b0, a1, b1))
             self._done[ty0 + rows[0]:ty0 + rows[-1] + 1, tx0 + cols[0]:tx0 + cols[-1] + 1] = True
         return self.array
 
@@ -143,6 +149,7 @@ class FaceView:
         self.px_per_mm, self.height_mm, self.to_sheet_view = px_per_mm, height_mm, to_sheet_view
         self._parts = parts if self._image is None else None
         self._grey: Parts | None = None
+        self._from_sheet: tuple[np.ndarray, np.ndarray] | None = None  # to_sheet_view and its inverse
 
     @property
     def image(self) -> np.ndarray:
@@ -171,17 +178,22 @@ class FaceView:
     def grey(self, rect: Rect) -> np.ndarray:
         """The view in grey (cv2.COLOR_BGR2GRAY), converted at least over `rect`."""
         if self._grey is None:
-            def convert(r: Rect) -> np.ndarray:
+            def convert(r: Rect, dst: np.ndarray) -> None:
                 x0, y0, x1, y1 = r
-                return cv2.cvtColor(self.part(r)[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+                got = cv2.cvtColor(self.part(r)[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY, dst=dst)
+                if got is not dst:  # (OpenCV wrote elsewhere)
+                    dst[...] = got
 
             w, h = self.size
-            self._grey = Parts((h, w), np.uint8, convert)
+            self._grey = Parts((h, w), np.uint8, convert, into=True)
         return self._grey.part(rect)
 
     def from_sheet_view(self, points_px: np.ndarray) -> np.ndarray:
         pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.to_sheet_view)).reshape(-1, 2)
+        kept = self._from_sheet
+        if kept is None or kept[0] is not self.to_sheet_view:  # inverted once per view (every die asks)
+            kept = self._from_sheet = (self.to_sheet_view, np.linalg.inv(self.to_sheet_view))
+        return cv2.perspectiveTransform(pts, kept[1]).reshape(-1, 2)
 
     def warp_from_sheet_view(self, sheet_view: np.ndarray) -> np.ndarray:
         """A map made on the sheet plane's view (e.g. a changed-pixels mask) brought into this view."""
@@ -209,7 +221,7 @@ def face_view(image: np.ndarray, pose: CameraPose, sheet_mm: tuple[float, float]
     parts = None
     if lazy:  # made part by part as the zones read look at them
         parts = Parts((size[1], size[0], *image.shape[2:]), image.dtype,
-                      lambda r: warp_part(image, view_to_img, r, flags), roi)
+                      lambda r, dst: warp_part(image, view_to_img, r, flags, dst=dst), roi, into=True)
     return FaceView(warped if lazy else warped(), px_per_mm, height_mm, to_sheet / to_sheet[2, 2], size,
                     parts)
 
@@ -222,16 +234,22 @@ def warp_roi(image: np.ndarray, M: np.ndarray, size: tuple[int, int], flags: int
         return cv2.warpPerspective(image, M, size, flags=flags, **kwargs)
     x0, y0, x1, y1 = roi
     out = np.zeros((size[1], size[0], *image.shape[2:]), image.dtype)
-    if x1 > x0 and y1 > y0:
-        out[y0:y1, x0:x1] = warp_part(image, M, roi, flags, **kwargs)
+    if x1 > x0 and y1 > y0:  # warped straight into its place (a part of the view: a copy less)
+        warp_part(image, M, roi, flags, dst=out[y0:y1, x0:x1], **kwargs)
     return out
 
 
 def warp_part(image: np.ndarray, M: np.ndarray, part: tuple[int, int, int, int], flags: int,
-              **kwargs: object) -> np.ndarray:
-    """The pixels (x0, y0, x1, y1) of the view cv2.warpPerspective(image, M, ...) would give, alone."""
+              dst: np.ndarray | None = None, **kwargs: object) -> np.ndarray:
+    """The pixels (x0, y0, x1, y1) of the view cv2.warpPerspective(image, M, ...) would give, alone;
+    `dst` (that part's shape and type, e.g. a slice of a whole view): written into it, and returned."""
     x0, y0, x1, y1 = part
     shift = np.array([[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]])
     # inverse map: view pixel -> source; forward: source -> view pixel
     M2 = M @ shift if flags & cv2.WARP_INVERSE_MAP else np.linalg.inv(shift) @ M
-    return cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), flags=flags, **kwargs)
+    if dst is None:
+        return cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), flags=flags, **kwargs)
+    got = cv2.warpPerspective(image, M2, (x1 - x0, y1 - y0), dst=dst, flags=flags, **kwargs)
+    if got is not dst:  # OpenCV wrote elsewhere (a layout it would not take)
+        dst[...] = got
+    return dst

@@ -101,6 +101,10 @@ class ZoneDiceReader:
         self._near_ncc: dict[str, dict[str, float]] = {}  # this frame's cells' correlations (_nccs)
         self._windows: dict[tuple[str, float], tuple[int, int, int, int]] = {}  # see _window
         self._windows_of: tuple[int, int, float] | None = None
+        # _cells_rects per set of cells, under the windows' geometry (`_windows_of`)
+        self._rects_of: tuple[Any, dict[frozenset[str], list[tuple[int, int, int, int]]]] = (None, {})
+        self._faces_bufs: dict[int, tuple[np.ndarray, list[tuple[int, int, int, int]]]] = {}
+        self._beside_mask: np.ndarray | None = None  # _dice_beside's mask, zero between uses
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
@@ -162,7 +166,8 @@ class ZoneDiceReader:
         # the cells read this frame: on the top-face view only their windows are looked at
         cells = {z.name: self._window(z, 3.0) for z in self.zones if not z.many and z.name not in skip
                  and (only is None or keep is None or z.name in only)}
-        on_faces = self._faces_prep(faces, obs, _within(roi, self._cells_part(cells)))
+        on_faces = self._faces_prep(faces, obs, _within(roi, self._cells_part(cells)),
+                                    self._cells_rects(cells))
         self._pending = []
         self._near_ncc = {}
         if on_faces is not None:
@@ -178,10 +183,12 @@ class ZoneDiceReader:
             order.sort(key=lambda z: not z.many)  # stable: each kind keeps its order
         pending: dict[str, list[tuple[tuple[int, int, int, int], np.ndarray]]] = {}
         hand: bool | None = None
+        reach = self._reach_mm()  # the same for every zone of a frame (die_side_mm changes between reads)
         for z in order:
             if hand is None and not z.many:
                 hand = on_faces is not None and bool(out.unreadable)  # only trays and pools so far
             first = len(self._pending)
+            self._reach = self._window(z, reach)
             self._read_zone(z, top_bgr, faces, obs, on_faces, only, keep, out, bool(hand))
             pending[z.name] = self._pending[first:]
         self._pending = [p for z in self.zones if z.name in pending for p in pending[z.name]]
@@ -195,8 +202,8 @@ class ZoneDiceReader:
     def _read_zone(self, z: Zone, top_bgr: np.ndarray, faces: FaceView | None, obs: np.ndarray,
                    on_faces: tuple[np.ndarray, np.ndarray] | None, only: set[str] | None,
                    keep: ZoneReading | None, out: ZoneReading, hand: bool) -> None:
-        """One zone of `read` into `out` (the arguments are `read`'s; `hand`: see `_read_cell_on_faces`)."""
-        self._reach = self._window(z, self._reach_mm())
+        """One zone of `read` into `out` (the arguments are `read`'s; `hand`: see `_read_cell_on_faces`;
+        `self._reach` set to the zone's window at `_reach_mm` by the caller)."""
         if only is not None and keep is not None and z.name not in only:
             if z.name in keep.dice:
                 out.dice[z.name] = keep.dice[z.name]
@@ -402,10 +409,14 @@ class ZoneDiceReader:
                 min(W, max(w[2] for w in wins) + 1), min(H, max(w[3] for w in wins) + 1))
 
     def _faces_prep(self, faces: FaceView | None, sheet_obs: np.ndarray,
-                    roi: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+                    roi: tuple[int, int, int, int] | None = None,
+                    rects: list[tuple[int, int, int, int]] | None = None,
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
         """The top-face view normalised, and the empty sheet as it shows there (`roi`: see `read`;
         `read` gives the part of it its cells look at, `_cells_part`: the trays and pools are read on
-        the sheet view, so the rest of the view would go unused).
+        the sheet view, so the rest of the view would go unused). `rects` (with `roi`): only these
+        parts of `roi` are warped (`_cells_rects`: the cells' own windows, under half of `roi`), the
+        rest is left zero.
         Both are the sheet view's (`sheet_obs`, `reference`) brought onto the top-face view by the
         same warp: the two views are one camera image on two parallel planes, so normalising the
         sheet view once and warping it costs a warp instead of a second `_prep`, and the frame and
@@ -414,9 +425,60 @@ class ZoneDiceReader:
             return None
         w, h = faces.size
         flags, border = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, cv2.BORDER_REPLICATE
-        ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
-        obs = warp_roi(sheet_obs, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
-        return obs, ref
+        if rects is None or roi is None:
+            ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
+            obs = warp_roi(sheet_obs, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
+            return obs, ref
+        parts = [r for r in (_within(roi, r) for r in rects) if r[2] > r[0] and r[3] > r[1]]
+        out = []
+        for i, view in enumerate((sheet_obs, self.reference)):
+            warped = self._faces_buffer(i, (h, w), view.dtype, parts)
+            for x0, y0, x1, y1 in parts:  # each part straight into its place: the whole warp's pixels
+                warp_part(view, faces.to_sheet_view, (x0, y0, x1, y1), flags,
+                          dst=warped[y0:y1, x0:x1], borderMode=border)
+            out.append(warped)
+        return out[0], out[1]
+
+    def _faces_buffer(self, i: int, shape: tuple[int, int], dtype: Any,
+                      parts: list[tuple[int, int, int, int]]) -> np.ndarray:
+        """Kept buffer `i` for `_faces_prep`, zero but for `parts` (about to be written whole): what
+        a fresh zero array would be once they are, without a fresh 4 MB array per frame (its page
+        faults and zeroing cost as much as the warps). The normalised top-face views live for one
+        `read` only (nothing read from them is kept)."""
+        kept = self._faces_bufs.get(i)
+        if kept is None or kept[0].shape != shape or kept[0].dtype != dtype:
+            buf, written = np.zeros(shape, dtype), []
+        else:
+            buf, written = kept
+            now = set(parts)
+            for x0, y0, x1, y1 in written:  # zero again what an earlier frame wrote
+                if (x0, y0, x1, y1) not in now:
+                    buf[y0:y1, x0:x1] = 0
+        self._faces_bufs[i] = (buf, list(parts))
+        return buf
+
+    def _cells_rects(self, cells: dict[str, tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+        """What of the top-face view the reading of `cells` looks at (as `_cells_part`: each cell's pip
+        window and the pixel round it), as a few rectangles on a grid of RECT_TILE px: a board's cells
+        cover under half of their bounding box (paths, gaps, the middle). Kept per set of cells, and
+        per set of windows for every reader (a new match's reader asks for the same ones)."""
+        key = frozenset(cells)
+        if self._rects_of[0] != self._windows_of:
+            self._rects_of = (self._windows_of, {})
+        kept = self._rects_of[1].get(key)
+        if kept is not None:
+            return kept
+        H, W = self.reference.shape[:2]
+        wins = tuple(self._window(z, PIPS_MARGIN_MM) for z in self.zones if z.name in cells)
+        rects = _RECTS.get((H, W, wins))
+        if rects is None:
+            rects = _RECTS[(H, W, wins)] = _tile_rects(wins, H, W, RECT_TILE)
+            if len(_RECTS) > 64:  # (a camera's frames ask for a few sets of cells, again and again)
+                _RECTS.pop(next(iter(_RECTS)))
+        if len(self._rects_of[1]) >= 64:
+            self._rects_of[1].clear()
+        self._rects_of[1][key] = rects
+        return rects
 
     def _read_cell_on_faces(self, z: Zone, faces: FaceView, obs: np.ndarray, ref: np.ndarray,
                             sheet_obs: np.ndarray, out: ZoneReading, hand: bool = False) -> None:
@@ -673,14 +735,20 @@ class ZoneDiceReader:
             cx, cy = (fbox[0] + fbox[2]) / 2, (fbox[1] + fbox[3]) / 2
             window = (int(min(cx - 1.5 * side, fbox[0] - out)), int(min(cy - 1.5 * side, fbox[1] - out)),
                       int(max(cx + 1.5 * side, fbox[2] + out)), int(max(cy + 1.5 * side, fbox[3] + out)))
-            # the changed mask (count_pips looks at its window only: copied there alone, not the view)
-            mask = np.zeros(grey.shape, np.uint8)
+            # the changed mask (count_pips looks at its window only: copied there alone, not the view,
+            # into a kept zero buffer that is zero again once counted: circles draw only zeros)
+            mask = self._beside_mask
+            if mask is None or mask.shape != grey.shape:
+                mask = self._beside_mask = np.zeros(grey.shape, np.uint8)
             a0, b0 = max(0, window[0]), max(0, window[1])
             a1, b1 = min(grey.shape[1], window[2]), min(grey.shape[0], window[3])
             mask[b0:b1, a0:a1] = 1 if changed is None else changed[b0:b1, a0:a1]
             for w in where:
                 cv2.circle(mask, (int(round(w[0])), int(round(w[1]))), int(0.5 * side), 0, -1)
-            counted = count_pips(image, fbox, side, window, mask, grey)
+            try:
+                counted = count_pips(image, fbox, side, window, mask, grey)
+            finally:
+                mask[b0:b1, a0:a1] = 0
             if counted is None or counted[0] == 1 or not new(counted[2]):
                 continue  # no other face (a lone small mark is no 1: that is told by its pip, above)
             reach = BESIDE_REACH * side
@@ -772,8 +840,10 @@ class ZoneDiceReader:
         if cached is None or cached[0] is not faces or cached[1] is not self._changed:
             changed, (w, h) = self._changed, faces.size
             flags = cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP
-            cached = self._changed_faces = (faces, changed, Parts(
-                (h, w), changed.dtype, lambda r: warp_part(changed, faces.to_sheet_view, r, flags)))
+            def make(r: tuple[int, int, int, int], dst: np.ndarray) -> None:
+                warp_part(changed, faces.to_sheet_view, r, flags, dst=dst)
+
+            cached = self._changed_faces = (faces, changed, Parts((h, w), changed.dtype, make, into=True))
         return cached[2].part(self._reach)
 
     def _crop_read(self, image: np.ndarray, box: np.ndarray, refine: bool = False,
@@ -805,6 +875,33 @@ class ZoneDiceReader:
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(at[0], np.float32)
 
 
+RECT_TILE = 16  # px: the grid of `_cells_rects` (finer: less warped, more warps)
+_RECTS: dict[tuple[int, int, tuple[tuple[int, int, int, int], ...]], list[tuple[int, int, int, int]]] = {}
+
+
+def _tile_rects(windows: tuple[tuple[int, int, int, int], ...], H: int, W: int,
+                t: int) -> list[tuple[int, int, int, int]]:
+    """Rectangles (x0, y0, x1, y1, disjoint, within H x W) covering each window (x0, y0, x1, y1) and
+    the pixel round it: the tiles of a `t` px grid they touch, each row's runs of tiles, runs
+    repeated over consecutive rows joined into one rectangle."""
+    tiles = np.zeros((-(-H // t), -(-W // t)), bool)
+    for x0, y0, x1, y1 in windows:
+        x0, y0, x1, y1 = max(0, x0 - 1), max(0, y0 - 1), min(W, x1 + 1), min(H, y1 + 1)
+        if x1 > x0 and y1 > y0:
+            tiles[y0 // t:-(-y1 // t), x0 // t:-(-x1 // t)] = True
+    rects: list[tuple[int, int, int, int]] = []
+    open_: dict[tuple[int, int], int] = {}  # a run of tiles (col0, col1) -> the row its rectangle began
+    for row in range(tiles.shape[0] + 1):
+        line = tiles[row] if row < tiles.shape[0] else np.zeros(tiles.shape[1], bool)
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], line.view(np.int8), [0]])))
+        runs = set(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+        for run in list(open_):
+            if run not in runs:  # the run ends: one rectangle of the rows it spanned
+                top = open_.pop(run)
+                rects.append((run[0] * t, top * t, min(W, run[1] * t), min(H, row * t)))
+        for run in runs:
+            open_.setdefault(run, row)
+    return rects
 READ_REACH_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
 PIPS_MARGIN_MM = 4.0  # a cell's pip count looks this far round the cell (count_pips's window)
 CROP_MEMO = 2048  # crops remembered (vision/learned/crops.py, ~7 kB each): unchanged dice are not re-run

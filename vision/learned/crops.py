@@ -43,10 +43,24 @@ def box_crops(image: np.ndarray, boxes: np.ndarray, size: int = INPUT, context: 
 
 def dihedral_stack(crops: np.ndarray, k: int) -> np.ndarray:
     """The first k of the 8 turns/mirrors of every crop, as (k, N, H, W, 3)."""
-    views = [crops, crops[:, ::-1, ::-1], np.rot90(crops, 1, (1, 2)), np.rot90(crops, 3, (1, 2)),
-             crops[:, :, ::-1], crops[:, ::-1], np.rot90(crops[:, :, ::-1], 1, (1, 2)),
-             np.rot90(crops[:, :, ::-1], 3, (1, 2))]
-    return np.stack(views[:k])
+    return np.stack([dihedral_view(crops, i) for i in range(k)])
+
+
+def dihedral_view(crops: np.ndarray, i: int) -> np.ndarray:
+    """The i-th (0..7) of the 8 turns/mirrors of every crop (N, H, W, 3), as a view of `crops`."""
+    if i == 0:
+        return crops
+    if i == 1:
+        return crops[:, ::-1, ::-1]
+    if i == 2:
+        return np.rot90(crops, 1, (1, 2))
+    if i == 3:
+        return np.rot90(crops, 3, (1, 2))
+    if i == 4:
+        return crops[:, :, ::-1]
+    if i == 5:
+        return crops[:, ::-1]
+    return np.rot90(crops[:, :, ::-1], 1 if i == 6 else 3, (1, 2))
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -125,8 +139,13 @@ class CropReader:
         missing = [i for i, k in enumerate(keys) if k not in kept]
         if missing:
             ran = self.model.run(np.ascontiguousarray(crops[missing].transpose(0, 3, 1, 2), np.float32))
+            ran.flags.writeable = False  # its rows are kept: nobody may write into them
             for i, row in zip(missing, ran, strict=True):
                 kept[keys[i]] = row
+            if len(missing) == len(keys):  # every crop new (most calls): the network's rows as they came
+                while len(kept) > self.memo:
+                    kept.popitem(last=False)
+                return ran
         rows = []
         for k in keys:
             kept.move_to_end(k)
@@ -179,7 +198,8 @@ class CropReader:
 
     def _views(self, crops: np.ndarray, proba: np.ndarray, which: np.ndarray) -> None:
         """Average the turned views of crops `which` into their rows of `proba` (as `forward`)."""
-        views = dihedral_stack(crops[which], self.tta)[1:]
+        mine = crops[which]
+        views = np.stack([dihedral_view(mine, i) for i in range(1, self.tta)])  # (the turned ones only)
         k, m = views.shape[:2]
         more = softmax(self._run(views.reshape(k * m, self.size, self.size, 3))[:, :7]).reshape(k, m, 7)
         proba[which] = (proba[which] + more.sum(axis=0)) / self.tta
@@ -191,15 +211,15 @@ class CropReader:
         sum); returns them. The others' rows are left unfinished."""
         if not len(rivals):
             return rivals
-        views = dihedral_stack(crops[rivals], self.tta)[1:]
+        mine = crops[rivals]
         more = np.zeros((len(rivals), 7), np.float32)  # each rival's views so far, summed in order
         alive = np.arange(len(rivals))
-        for view in views:
+        for i in range(1, self.tta):  # each view made only for the rivals still in the running
             ceiling = 1.0 - (proba[rivals[alive], 0] + more[alive, 0]) / self.tta
             alive = alive[ceiling >= best]
             if not len(alive):
                 return alive
-            more[alive] += softmax(self._run(view[alive])[:, :7])
+            more[alive] += softmax(self._run(dihedral_view(mine[alive], i))[:, :7])
         proba[rivals[alive]] = (proba[rivals[alive]] + more[alive]) / self.tta
         return rivals[alive]
 
