@@ -80,6 +80,8 @@ def main() -> None:
         for name in names:
             wrong[name] += bool(truth) and bool(bad[name])
         a = seen[names[0]]
+        if truth and bad[names[0]]:
+            print(tag, f"{names[0]} WRONG:", {k: (a.items.get(k), truth.get(k)) for k in bad[names[0]]})
         for name in names[1:]:
             b = seen[name]
             conf = {k: (round(a.confidence[k], 3), round(b.confidence.get(k, -1.0), 3)) for k in a.confidence
