@@ -94,6 +94,13 @@ def main() -> None:
                 differ[name] += 1
                 marks = "".join(f" {v}:WRONG{bad[v]}" for v in (names[0], name) if truth and bad[v])
                 print(tag, f"READING {names[0]}/{name}:", diff, a.blocked, "|", b.blocked, marks)
+        fits = {name: ad._reader.registered_mm for name, ad in adapters.items() if ad._reader is not None}
+        if len(set(fits.values())) > 1 or any(v is not None for v in fits.values()):
+            print(tag, "re-localised, the empty sheet moved (mm; None: re-learned):",
+                  {k: None if v is None else round(v, 3) for k, v in fits.items()})
+            for ad in adapters.values():
+                if ad._reader is not None:
+                    ad._reader.registered_mm = None  # printed once
         if args.sheet is not None:
             for name in names[1:]:
                 far = _sheet_apart(adapters[names[0]], adapters[name], args.sheet)

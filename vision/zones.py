@@ -626,25 +626,35 @@ class ZoneDiceReader:
             readings["pips"] = (int(counted[0]), float(counted[1]))
         colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab,
                                  self._light(box))[0]
-        at = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
-        if faces is not None and counted is not None:
+        centre = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+        def at(value: int) -> np.ndarray:
             # the die is where the pips it was read by are: two blobs that counted one face's pips
-            # (a light die's blob and its neighbour's, the crop reader framed between them) are one die
-            at = counted[2]
+            # (a light die's blob and its neighbour's, the crop reader framed between them) are one
+            # die. Only pips that make the value read: a miscount (a stray mark taken for a lone pip
+            # off the face, the crop reader's 4 kept) put the die where its face is not, and
+            # `_dice_beside`, masking the dice read round there, counted the face's own pips again as
+            # a second die of the same value (tuning seed 36 at 1080p/850 mm/30 degrees, a roll of
+            # 4 2 read as 2 4 4 for a whole scene)
+            if faces is not None and counted is not None and int(counted[0]) == value:
+                return counted[2]
+            return centre
+
         if self.profile is not None:  # the player's own dice, symbol faces included, where it knows them
             taught = self.profile.read(image, np.asarray(box, np.float32)[None])
             if taught.value_applies[0]:
                 readings["profile"] = (int(taught.values[0]), float(taught.confidence[0]))
-                return int(taught.values[0]), float(taught.confidence[0]), colour, readings, at
+                value = int(taught.values[0])
+                return value, float(taught.confidence[0]), colour, readings, at(value)
         if counted is not None and (pips_first or (net[1] < LEARNED_SURE and counted[1] > net[1])):
             # pips first, or an unsure network
-            return int(counted[0]), float(counted[1]), colour, readings, at
+            return int(counted[0]), float(counted[1]), colour, readings, at(int(counted[0]))
         if net is None:
             net = self._crop_read(image, box, framed=False)
             readings["learned"] = net[:3]
         # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
         # trusted less then (a reading below the loop's threshold is put to the players)
-        return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
+        return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at(int(net[0]))
 
     def _dice_beside(self, z: Zone, faces: FaceView, blobs: list[np.ndarray], where: list[np.ndarray],
                      dice: list[ZoneDie]) -> None:
