@@ -173,9 +173,9 @@ class ZoneDiceReader:
         if on_faces is not None:
             # every cell read this frame, its window's correlation on both views at once (a close
             # value: the exact one, see _at_least)
-            f64 = "f32" in self.exact
-            self._near_ncc = {"faces": _nccs(on_faces[0], on_faces[1], cells, f64),
-                              "sheet": _nccs(obs, self.reference, cells, f64)}
+            f64 = {"f64_products": True} if "f32" in self.exact else {}
+            self._near_ncc = {"faces": _nccs(on_faces[0], on_faces[1], cells, **f64),
+                              "sheet": _nccs(obs, self.reference, cells, **f64)}
         # on the top-face path the tray and pools are read first: one unreadable (a hand, or dice
         # touching) blocks the frame, whose cells are then read cheaply (`_read_cell_on_faces`'s `hand`).
         # The reading and the empty sheet's refreshes are put back in the zones' order
