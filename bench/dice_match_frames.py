@@ -11,7 +11,9 @@ the reader's views (vision.board3d.view_px_per_mm: 2.0 for every camera since di
 what 4K at 850 mm / 30 degrees got before), `--reuse off` reads every frame as a photo
 (`DiceAdapter(reuse=False)`), `--log` writes each frame's observation (items, confidences, blocked,
 the views' px/mm, and `wrong`: the keys where it differs from the scene's truth) as JSON lines.
-`--moves N` replays the first N moves (frames saved of a match stopped early suffice).
+`--exact prep+faces` (or `all`) puts steps branch dicefps made cheaper back to their exact
+computation (vision.zones.EXACT_STEPS). `--moves N` replays the first N moves (frames saved of a
+match stopped early suffice).
 """
 
 from __future__ import annotations
@@ -73,7 +75,11 @@ def replay(args: argparse.Namespace) -> None:
         return obs
 
     init = DiceAdapter.__init__
-    DiceAdapter.__init__ = lambda self, reuse_=reuse: init(self, reuse=reuse_)  # type: ignore[method-assign]
+    from vision.zones import EXACT_STEPS
+
+    exact = EXACT_STEPS if args.exact == "all" else frozenset(filter(None, args.exact.split("+")))
+    DiceAdapter.__init__ = (  # type: ignore[method-assign]
+        lambda self, reuse_=reuse: init(self, reuse=reuse_, exact=exact))
     DiceAdapter.read = logged  # type: ignore[method-assign]
     try:
         res = run_match(sim)
@@ -81,7 +87,7 @@ def replay(args: argparse.Namespace) -> None:
         DiceAdapter.read, DiceAdapter.__init__ = read, init  # type: ignore[method-assign]
         if log is not None:
             log.close()
-    print(f"seed {args.seed} ppm {args.ppm or 'auto'} reuse {args.reuse}: "
+    print(f"seed {args.seed} ppm {args.ppm or 'auto'} reuse {args.reuse} exact {args.exact or '-'}: "
           f"{res['moves_right']}/{res['moves']} right, {res['false_mismatches']} false mismatches, "
           f"{res['missed_moves']} missed, {res['wrong_verdicts']} wrong, "
           f"{res['seconds_per_move']} CPU s/move")
@@ -127,6 +133,8 @@ def main() -> None:
     ap = match_parser(__doc__, "3840x2160", 850, 30)
     ap.add_argument("--ppm", type=float, default=None)
     ap.add_argument("--reuse", choices=("on", "off"), default="on")
+    ap.add_argument("--exact", default="",
+                    help="steps made cheaper by c99a357 put back (prep+faces+...; all: every one)")
     ap.add_argument("--moves", type=int, default=None,
                     help="the match's first N moves only (replay: frames saved of a match cut short)")
     args = ap.parse_args()

@@ -60,9 +60,14 @@ class ZoneDiceReader:
     def __init__(self, reference_rgb: np.ndarray, sheet_mm: tuple[float, float], zones: list[Zone],
                  die_mm: float = 16.0, px_per_mm: float = 3.0, colors: list[str] | None = None,
                  empty_ncc: float = 0.55, learn_empty: bool = True, value_order: str = "pips",
-                 profile: Any = None) -> None:
+                 profile: Any = None, exact: frozenset[str] = frozenset()) -> None:
         from vision.dice.colour import palette_lab
 
+        # steps made cheaper by branch dicefps (c99a357) put back to their exact computation, to
+        # compare (bench/dice_reuse_ab.py): EXACT_STEPS
+        if not exact <= EXACT_STEPS:
+            raise VisionError(f"unknown exact steps {sorted(exact - EXACT_STEPS)}")
+        self.exact = exact
         self.sheet_mm = sheet_mm
         self.px = px_per_mm
         self.zones = zones
@@ -70,7 +75,7 @@ class ZoneDiceReader:
         self.empty_ncc = empty_ncc
         size = (round(sheet_mm[0] * px_per_mm), round(sheet_mm[1] * px_per_mm))
         ref = cv2.resize(cv2.cvtColor(reference_rgb, cv2.COLOR_RGB2BGR), size, interpolation=cv2.INTER_AREA)
-        self.reference = _prep(ref, px_per_mm)
+        self.reference = _prep(ref, px_per_mm, "prep" in exact)
         # the sheet's printed colours stay known whatever is learned of its look: the paper round a die
         # says what light falls there (its colour is judged under it, vision/dice/colour.py); paper is
         # its pale pixels a pixel clear of the printed lines
@@ -151,7 +156,7 @@ class ZoneDiceReader:
                               f"{self.reference.shape[1]}x{self.reference.shape[0]}")
         if self.learn_empty and not self._learned:
             roi = None  # the first view is learned whole
-        obs = _prep_roi(top_bgr, self.px, roi)
+        obs = _prep_roi(top_bgr, self.px, roi, "prep" in self.exact)
         self._changed = _changed_mask(obs, self.reference, roi)
         self._top, self._top_roi, self._colour_part = top_bgr, roi, colour
         self._faces_now, self._reach = faces, None
@@ -173,8 +178,9 @@ class ZoneDiceReader:
         if on_faces is not None:
             # every cell read this frame, its window's correlation on both views at once (a close
             # value: the exact one, see _at_least)
-            self._near_ncc = {"faces": _nccs(on_faces[0], on_faces[1], cells),
-                              "sheet": _nccs(obs, self.reference, cells)}
+            f64 = {"f64_products": True} if "f32" in self.exact else {}
+            self._near_ncc = {"faces": _nccs(on_faces[0], on_faces[1], cells, **f64),
+                              "sheet": _nccs(obs, self.reference, cells, **f64)}
         # on the top-face path the tray and pools are read first: one unreadable (a hand, or dice
         # touching) blocks the frame, whose cells are then read cheaply (`_read_cell_on_faces`'s `hand`).
         # The reading and the empty sheet's refreshes are put back in the zones' order
@@ -211,7 +217,7 @@ class ZoneDiceReader:
                 out.unreadable[z.name] = keep.unreadable[z.name]
             return
         if on_faces is not None and not z.many:
-            if _surely(self._near_ncc["faces"].get(z.name), SURELY_EMPTY_NCC):
+            if "batch" not in self.exact and _surely(self._near_ncc["faces"].get(z.name), SURELY_EMPTY_NCC):
                 # _read_cell_on_faces's first test, decided by the batch's value alone (most cells)
                 out.dice[z.name] = []
                 if _surely(self._near_ncc["sheet"].get(z.name), SURELY_EMPTY_NCC):
@@ -340,7 +346,7 @@ class ZoneDiceReader:
         reference (mm), or None when it was not believed."""
         if not self._learned:
             return None
-        obs = _prep(top_bgr, self.px)
+        obs = _prep(top_bgr, self.px, "prep" in self.exact)
         if obs.shape != self.reference.shape:
             return None
         free = np.ones(obs.shape, bool)
@@ -432,6 +438,10 @@ class ZoneDiceReader:
             return None
         w, h = faces.size
         flags, border = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, cv2.BORDER_REPLICATE
+        if "faces" in self.exact:  # the top-face view normalised on its own (before c99a357)
+            ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
+            image = faces.image if roi is None else faces.part(roi)
+            return _prep_roi(image, self.px, roi, "prep" in self.exact), ref
         if rects is None or roi is None:
             ref = warp_roi(self.reference, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
             obs = warp_roi(sheet_obs, faces.to_sheet_view, (w, h), flags, roi, borderMode=border)
@@ -686,25 +696,35 @@ class ZoneDiceReader:
             readings["pips"] = (int(counted[0]), float(counted[1]))
         colour = classify_colour(crop(image, square_window(box, 1.0), VALUE_SIZE), self.names, self.lab,
                                  self._light(box))[0]
-        at = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
-        if faces is not None and counted is not None:
+        centre = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+        def at(value: int) -> np.ndarray:
             # the die is where the pips it was read by are: two blobs that counted one face's pips
-            # (a light die's blob and its neighbour's, the crop reader framed between them) are one die
-            at = counted[2]
+            # (a light die's blob and its neighbour's, the crop reader framed between them) are one
+            # die. Only pips that make the value read: a miscount (a stray mark taken for a lone pip
+            # off the face, the crop reader's 4 kept) put the die where its face is not, and
+            # `_dice_beside`, masking the dice read round there, counted the face's own pips again as
+            # a second die of the same value (tuning seed 36 at 1080p/850 mm/30 degrees, a roll of
+            # 4 2 read as 2 4 4 for a whole scene)
+            if faces is not None and counted is not None and int(counted[0]) == value:
+                return counted[2]
+            return centre
+
         if self.profile is not None:  # the player's own dice, symbol faces included, where it knows them
             taught = self.profile.read(image, np.asarray(box, np.float32)[None])
             if taught.value_applies[0]:
                 readings["profile"] = (int(taught.values[0]), float(taught.confidence[0]))
-                return int(taught.values[0]), float(taught.confidence[0]), colour, readings, at
+                value = int(taught.values[0])
+                return value, float(taught.confidence[0]), colour, readings, at(value)
         if counted is not None and (pips_first or (net[1] < LEARNED_SURE and counted[1] > net[1])):
             # pips first, or an unsure network
-            return int(counted[0]), float(counted[1]), colour, readings, at
+            return int(counted[0]), float(counted[1]), colour, readings, at(int(counted[0]))
         if net is None:
             net = self._crop_read(image, box, framed=False)
             readings["learned"] = net[:3]
         # in the pips-first order the crop reader decides only when the pips make no clean d6 face:
         # trusted less then (a reading below the loop's threshold is put to the players)
-        return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at
+        return net[0], net[1] * (0.7 if pips_first else 1.0), colour, readings, at(int(net[0]))
 
     def _dice_beside(self, z: Zone, faces: FaceView, blobs: list[np.ndarray], where: list[np.ndarray],
                      dice: list[ZoneDie]) -> None:
@@ -1090,6 +1110,12 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
     return count, 0.55 + 0.4 * regular, pts[sorted(group)].mean(axis=0).astype(np.float64)
 
 
+# the steps `ZoneDiceReader(exact=...)` can put back (c99a357's cheaper ones): "prep" `_prep` per pixel,
+# "faces" the top-face view normalised on its own, "batch" no cell decided empty by `_nccs` alone,
+# "f32" `_nccs`'s products in float64; "grey" (the 3D reader's sheet view warped in colour) is
+# BoardDiceReader's
+EXACT_STEPS = frozenset({"prep", "faces", "batch", "f32", "grey"})
+
 ROI_PAD_MM = 16.0  # _prep's reach (its blur, blocks, 22 mm region and interpolation, 15.5 mm at most at
 # any resolution): a view prepared on a part is the whole view's prepared this far in
 
@@ -1103,17 +1129,18 @@ def _within(roi: tuple[int, int, int, int] | None,
     return x0, y0, max(x0, min(roi[2], part[2])), max(y0, min(roi[3], part[3]))
 
 
-def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] | None) -> np.ndarray:
+def _prep_roi(bgr: np.ndarray, px_per_mm: float, roi: tuple[int, int, int, int] | None,
+              exact: bool = False) -> np.ndarray:
     """`_prep` of the view, or only of its `roi` (the rest zero). The part prepared starts on the
     whole view's grid of `_prep`'s blocks, so away from its edges its values are the whole view's."""
     if roi is None:
-        return _prep(bgr, px_per_mm)
-    f = _prep_block(px_per_mm)[0]
+        return _prep(bgr, px_per_mm, exact)
+    f = 1 if exact else _prep_block(px_per_mm)[0]
     x0, y0, x1, y1 = roi
     x0, y0 = -(-x0 // f) * f, -(-y0 // f) * f  # up to the block grid: the strip left is within the pad
     out = np.zeros(bgr.shape[:2], np.float32)
     if x1 > x0 and y1 > y0:
-        out[y0:y1, x0:x1] = _prep(bgr[y0:y1, x0:x1], px_per_mm)
+        out[y0:y1, x0:x1] = _prep(bgr[y0:y1, x0:x1], px_per_mm, exact)
     return out
 
 
@@ -1153,7 +1180,7 @@ def _prep_block(px_per_mm: float) -> tuple[int, int]:
     return f, 2 * round(10.0 * px_per_mm / f) + 1
 
 
-def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
+def _prep(bgr: np.ndarray, px_per_mm: float = 3.0, exact: bool = False) -> np.ndarray:
     """Grey, slightly blurred, normalised per image region so light gain/offset cancel. The blur and
     the region are fixed in mm (0.4 mm, about 22 mm), so any view resolution sees the same. `bgr`: a
     colour view, or one already grey (uint8).
@@ -1170,6 +1197,8 @@ def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
     g0 = _scratch("g0", (h, w), np.float32)
     np.copyto(g0, grey)  # the uint8 levels as float32 (exact)
     g = cv2.GaussianBlur(g0, (0, 0), 0.4 * px_per_mm, dst=_scratch("g", (h, w), np.float32))
+    if exact:
+        return _prep_exact(g, g0, px_per_mm)
     f, k = _prep_block(px_per_mm)
     sh, sw = -(-h // f), -(-w // f)
     gp = g
@@ -1188,6 +1217,23 @@ def _prep(bgr: np.ndarray, px_per_mm: float = 3.0) -> np.ndarray:
                         interpolation=cv2.INTER_LINEAR)[:h, :w]
     out = cv2.subtract(g, mean)  # a fresh array: the caller keeps it
     return cv2.divide(out, sd, dst=out)
+
+
+def _prep_exact(g: np.ndarray, free: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """`_prep`'s normalisation per pixel over 20.5 mm, as before c99a357 (`g`: the blurred grey view,
+    `free`: a scratch buffer of its size)."""
+    h, w = g.shape
+    win = 2 * round(10 * px_per_mm) + 1
+    mean = cv2.blur(g, (win, win), dst=_scratch("mean_x", (h, w), np.float32))
+    gg = cv2.multiply(g, g, dst=_scratch("gg_x", (h, w), np.float32))
+    sq = cv2.blur(gg, (win, win), dst=free)
+    mm = cv2.multiply(mean, mean, dst=gg)
+    cv2.subtract(sq, mm, dst=sq)
+    cv2.max(sq, 1.0, dst=sq)
+    cv2.sqrt(sq, dst=sq)
+    cv2.max(sq, 12.0, dst=sq)
+    out = cv2.subtract(g, mean)
+    return cv2.divide(out, sq, dst=out)
 
 
 _SCRATCH = threading.local()  # per thread: two referee loops may prepare views at once
@@ -1211,7 +1257,7 @@ NCC_GUARD = 1e-4  # _nccs is taken for _ncc this far from a threshold (on the re
 
 
 def _nccs(a_view: np.ndarray, b_view: np.ndarray,
-          windows: dict[str, tuple[int, int, int, int]]) -> dict[str, float]:
+          windows: dict[str, tuple[int, int, int, int]], f64_products: bool = False) -> dict[str, float]:
     """`_ncc` of each window (x0, y0, x1, y1) of two views, the windows of one size all at once: the
     dice road's ~120 cells two correlations each per frame read, one by one, cost more in NumPy's
     per-call overhead than in arithmetic. The sums run in another order than `_ncc`'s, so a value
@@ -1226,6 +1272,8 @@ def _nccs(a_view: np.ndarray, b_view: np.ndarray,
         a = np.stack([a_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1)
         b = np.stack([b_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1)
         size = a.shape[1]
+        if f64_products:  # as before c99a357
+            a, b = a.astype(np.float64), b.astype(np.float64)
         # centred sums from plain ones, summed in float64: the cancellation costs nothing near _ncc's
         # precision; the products are float32's (each off by at most 2^-24 of itself, so the
         # correlation by about 1e-7: far inside NCC_GUARD), half the work of converting the windows

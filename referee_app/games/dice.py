@@ -35,10 +35,11 @@ class DiceAdapter(GameAdapter):
     game = "highway-dice"
     has_reader = True
 
-    def __init__(self, reuse: bool = True) -> None:
+    def __init__(self, reuse: bool = True, exact: frozenset[str] = frozenset()) -> None:
         self._reader: Any = None
         self._profile: Any = None
         self.reuse = reuse  # unchanged zones keep the last frame's reading (BoardDiceReader)
+        self.exact = exact  # cheaper steps put back to their exact computation (BoardDiceReader)
 
     def use_dice_profile(self, profile: Any) -> None:
         """Read the dice with a taught profile (vision/learned/profile.py, `teach dice`)."""
@@ -88,7 +89,7 @@ class DiceAdapter(GameAdapter):
         reader = self._reader
         # a profile given while the camera runs (the page's Teach my dice) is taken up at the next frame
         if reader is None or reader.profile is not self._profile:
-            reader = self._reader = BoardDiceReader(profile=self._profile, reuse=self.reuse)
+            reader = self._reader = BoardDiceReader(profile=self._profile, reuse=self.reuse, exact=self.exact)
         image = frame.image if hasattr(frame, "image") else frame
         return reader.read(image)
 
@@ -263,7 +264,7 @@ class BoardDiceReader:
 
     def __init__(self, board: Any = None, geometry: str = "3d", value_order: str | None = None,
                  focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False,
-                 profile: Any = None, reuse: bool = True) -> None:
+                 profile: Any = None, reuse: bool = True, exact: frozenset[str] = frozenset()) -> None:
         from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles
         from engine.dice_road import load_board
         from vision.localise import Localiser, SheetSpec
@@ -280,6 +281,8 @@ class BoardDiceReader:
         self.geometry, self.value_order, self.learn_empty = geometry, value_order, learn_empty
         self.read_both = read_both  # ask both value readers for every die (eval board compares them)
         self.reuse = reuse
+        # steps made cheaper by c99a357 put back to their exact computation (vision.zones.EXACT_STEPS)
+        self.exact = frozenset(exact)
         self._watch = ZoneWatch()  # the camera pixels each zone was last read from
         # the calibration's marker pixels the last two times they were found (markers_still): a hand
         # that shook the camera for one frame leaves them as they were before it
@@ -333,7 +336,7 @@ class BoardDiceReader:
 
         reader = ZoneDiceReader(reference, sheet_mm, zones, px_per_mm=px_per_mm,
                                 colors=list(self.colours), learn_empty=self.learn_empty,
-                                value_order=self.value_order, profile=self.profile)
+                                value_order=self.value_order, profile=self.profile, exact=self.exact)
         reader.read_both = self.read_both
         return reader
 
@@ -427,7 +430,8 @@ class BoardDiceReader:
                     faces = face_view(image, self.pose, self.sheet_mm, self.px_per_mm, roi=roi, lazy=True)
                 # in 3D the sheet view is only normalised (values are read on the top-face view):
                 # warped in grey, a third of the colour view's work
-                grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if posed and image.ndim == 3 else image
+                to_grey = posed and image.ndim == 3 and "grey" not in self.exact
+                grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if to_grey else image
                 top = self._top_view(grey, calib, roi)  # a flat tiled board: tiles blended
                 if self._read_with is not None and calib is not self._read_with and not self.tiled:
                     self.registered_mm = self.zones.register(top, inside)  # re-localised: the sheet follows
