@@ -26,7 +26,9 @@ def roll_frames() -> list:
 
 
 def test_a_miscounted_die_is_not_read_twice(roll_frames: list) -> None:
-    adapter = DiceAdapter()
+    # with `_prep` on 2 mm blocks (no exact step; the default is per pixel since), where the 4's pips
+    # were miscounted
+    adapter = DiceAdapter(exact=frozenset())
     seen = [adapter.read(f.image) for f in roll_frames]
     for obs in seen[15:]:
         assert obs.items.get("tray") == (2, 4), obs.items.get("tray")

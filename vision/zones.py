@@ -60,11 +60,12 @@ class ZoneDiceReader:
     def __init__(self, reference_rgb: np.ndarray, sheet_mm: tuple[float, float], zones: list[Zone],
                  die_mm: float = 16.0, px_per_mm: float = 3.0, colors: list[str] | None = None,
                  empty_ncc: float = 0.55, learn_empty: bool = True, value_order: str = "pips",
-                 profile: Any = None, exact: frozenset[str] = frozenset()) -> None:
+                 profile: Any = None, exact: frozenset[str] | None = None) -> None:
         from vision.dice.colour import palette_lab
 
         # steps made cheaper by branch dicefps (c99a357) put back to their exact computation, to
         # compare (bench/dice_reuse_ab.py): EXACT_STEPS
+        exact = DEFAULT_EXACT if exact is None else frozenset(exact)
         if not exact <= EXACT_STEPS:
             raise VisionError(f"unknown exact steps {sorted(exact - EXACT_STEPS)}")
         self.exact = exact
@@ -1115,6 +1116,10 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
 # "f32" `_nccs`'s products in float64; "grey" (the 3D reader's sheet view warped in colour) is
 # BoardDiceReader's
 EXACT_STEPS = frozenset({"prep", "faces", "batch", "f32", "grey"})
+# the default: `_prep` per pixel. Its 2 mm block version saves about 2 % of the loop's CPU (branch
+# dice105's interleaved runs) and changes tray readings at a roll both ways on tuning seeds, so the
+# exact computation is the reference and the approximation did not earn its place
+DEFAULT_EXACT = frozenset({"prep"})
 
 ROI_PAD_MM = 16.0  # _prep's reach (its blur, blocks, 22 mm region and interpolation, 15.5 mm at most at
 # any resolution): a view prepared on a part is the whole view's prepared this far in

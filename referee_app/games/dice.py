@@ -35,7 +35,7 @@ class DiceAdapter(GameAdapter):
     game = "highway-dice"
     has_reader = True
 
-    def __init__(self, reuse: bool = True, exact: frozenset[str] = frozenset()) -> None:
+    def __init__(self, reuse: bool = True, exact: frozenset[str] | None = None) -> None:
         self._reader: Any = None
         self._profile: Any = None
         self.reuse = reuse  # unchanged zones keep the last frame's reading (BoardDiceReader)
@@ -264,7 +264,7 @@ class BoardDiceReader:
 
     def __init__(self, board: Any = None, geometry: str = "3d", value_order: str | None = None,
                  focal_px: float | None = None, learn_empty: bool = True, read_both: bool = False,
-                 profile: Any = None, reuse: bool = True, exact: frozenset[str] = frozenset()) -> None:
+                 profile: Any = None, reuse: bool = True, exact: frozenset[str] | None = None) -> None:
         from drawing.dice_board import MARKER_MARGIN, MARKER_SIZE, board_tiles
         from engine.dice_road import load_board
         from vision.localise import Localiser, SheetSpec
@@ -282,7 +282,9 @@ class BoardDiceReader:
         self.read_both = read_both  # ask both value readers for every die (eval board compares them)
         self.reuse = reuse
         # steps made cheaper by c99a357 put back to their exact computation (vision.zones.EXACT_STEPS)
-        self.exact = frozenset(exact)
+        from vision.zones import DEFAULT_EXACT
+
+        self.exact = DEFAULT_EXACT if exact is None else frozenset(exact)
         self._watch = ZoneWatch()  # the camera pixels each zone was last read from
         # the calibration's marker pixels the last two times they were found (markers_still): a hand
         # that shook the camera for one frame leaves them as they were before it
