@@ -1116,9 +1116,9 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
 # "f32" `_nccs`'s products in float64; "grey" (the 3D reader's sheet view warped in colour) is
 # BoardDiceReader's
 EXACT_STEPS = frozenset({"prep", "faces", "batch", "f32", "grey"})
-# the default: `_prep` per pixel. Its 2 mm block version saves about 2 % of the loop's CPU (branch
-# dice105's interleaved runs) and changes tray readings at a roll both ways on tuning seeds, so the
-# exact computation is the reference and the approximation did not earn its place
+# the default: `_prep` per pixel, the reference computation. Its 2 mm block version saves 2-6 % of the
+# dice loop's CPU and changed tray readings at a roll both ways on tuning seeds (docs/vision/
+# localisation.md, "The per-pixel normalisation by default")
 DEFAULT_EXACT = frozenset({"prep"})
 
 ROI_PAD_MM = 16.0  # _prep's reach (its blur, blocks, 22 mm region and interpolation, 15.5 mm at most at
