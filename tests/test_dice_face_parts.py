@@ -9,6 +9,7 @@ import itertools
 import cv2
 import numpy as np
 import pytest
+from dice_readings import read_in_full
 
 from referee_app.demo import bundled_demos
 from referee_app.games.dice import DiceAdapter
@@ -123,20 +124,8 @@ def test_the_grey_of_a_face_view_follows_the_parts_made_later(frames: list[np.nd
 
 def test_the_recording_reads_the_same_with_the_top_face_view_warped_whole(
         frames: list[np.ndarray], monkeypatch: pytest.MonkeyPatch) -> None:
-    def run() -> list[tuple]:
-        adapter = DiceAdapter()
-        adapter.read(frames[0])
-        out = []
-        for f in frames:
-            o = adapter.read(f)
-            dice = adapter._reader.last_reading.dice
-            out.append((o.items, o.confidence, o.blocked, o.beliefs,
-                        {k: [(d.value, d.confidence, d.color, d.box_mm, d.readings) for d in v]
-                         for k, v in dice.items()}, adapter._reader.zones.reference.tobytes()))
-        return out
-
-    parts = run()
+    parts = read_in_full(frames)
     # every zone's reach the whole view: each view warped, converted and masked whole, as before
     monkeypatch.setattr(zones.ZoneDiceReader, "_reach_mm", lambda self: 10_000.0)
-    assert run() == parts
+    assert read_in_full(frames) == parts
     assert any(o[0] for o in parts)

@@ -10,6 +10,7 @@ import itertools
 import cv2
 import numpy as np
 import pytest
+from dice_readings import read_in_full
 
 from referee_app.demo import bundled_demos
 from referee_app.games.dice import DiceAdapter
@@ -91,22 +92,10 @@ def test_the_kept_buffers_read_as_fresh_zero_arrays_after_other_rects(frames: li
 
 def test_the_recording_reads_the_same_with_the_normalised_views_warped_over_the_whole_part(
         frames: list[np.ndarray], monkeypatch: pytest.MonkeyPatch) -> None:
-    def run() -> list[tuple]:
-        adapter = DiceAdapter()
-        adapter.read(frames[0])
-        out = []
-        for f in frames:
-            o = adapter.read(f)
-            dice = adapter._reader.last_reading.dice
-            out.append((o.items, o.confidence, o.blocked, o.beliefs, o.annotated.tobytes(),
-                        {k: [(d.value, d.confidence, d.color, d.box_mm, d.readings) for d in v]
-                         for k, v in dice.items()}, adapter._reader.zones.reference.tobytes()))
-        return out
-
-    fast = run()
+    fast = read_in_full(frames, annotated=True)
     # as before: the two views warped over the cells' whole bounding part, into fresh arrays
     monkeypatch.setattr(zones.ZoneDiceReader, "_cells_rects", lambda self, cells: None)
-    assert run() == fast
+    assert read_in_full(frames, annotated=True) == fast
     assert any(o[0] for o in fast)
 
 
