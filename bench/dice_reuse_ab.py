@@ -4,11 +4,12 @@ of its reuse between frames switched off; print every frame where a variant read
 Variants: `main` (as shipped), `noA` (no marker shortcut: every frame searches for markers), `noB`
 (views warped whole, not only round the zones read), `off` (`DiceAdapter(reuse=False)`), `exact`
 (every step branch dicefps, c99a357, made cheaper and not bit-exact put back:
-`DiceAdapter(exact=vision.zones.EXACT_STEPS)`) and `x-STEP[+STEP...]` (only those steps exact: prep,
-faces, batch, f32, grey). A frame's reading that differs from the scene's truth (outside hand
-frames) is marked `WRONG` after the variant's name. A reading
-differs when its items or `blocked` do; a confidence when it moves by more than 0.02 (the zone reuse
-keeps a confirmed reading's confidence, so `off` differs there by design). Tuning seeds only.
+`DiceAdapter(exact=vision.zones.EXACT_STEPS)`), `x-STEP[+STEP...]` (those steps exact besides
+main's default, vision.zones.DEFAULT_EXACT: prep, faces, batch, f32, grey) and `x-none` (no step
+exact). Every other variant keeps main's default exact steps. A frame's reading that differs from
+the scene's truth (outside hand frames) is marked `WRONG` after the variant's name. A reading differs
+when its items or `blocked` do; a confidence when it moves by more than 0.02 (the zone reuse keeps a
+confirmed reading's confidence, so `off` differs there by design). Tuning seeds only.
 
     PYTHONPATH=. python bench/dice_reuse_ab.py 8 --camera 3840x2160 --variants main,noA,off
     PYTHONPATH=. python bench/dice_reuse_ab.py 29 --camera 1920x1080 --variants main,exact,x-prep --light dim
@@ -26,7 +27,7 @@ import numpy as np
 
 from referee_app.commands.eval_match import make_setup, simulate
 from referee_app.games.dice import DiceAdapter
-from vision.zones import EXACT_STEPS
+from vision.zones import DEFAULT_EXACT, EXACT_STEPS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # beside _match_frames.py
 from _match_frames import add_setup  # noqa: E402
@@ -34,10 +35,14 @@ from dice_match_frames import _norm, _truth  # noqa: E402
 
 
 def variant(name: str) -> DiceAdapter:
-    """The adapter a variant's name stands for (see the module's doc)."""
+    """The adapter a variant's name stands for (see the module's doc). `x-STEP` adds its steps to
+    main's default (DEFAULT_EXACT, which holds "prep" since b07a11b), so `x-faces` is prep+faces;
+    `x-none` is every cheaper step on (c99a357's reader as it was)."""
+    if name == "x-none":
+        return DiceAdapter(exact=frozenset())
     if name.startswith("x-"):
-        return DiceAdapter(exact=frozenset(name[2:].split("+")))
-    return DiceAdapter(reuse=name != "off", exact=EXACT_STEPS if name == "exact" else frozenset())
+        return DiceAdapter(exact=DEFAULT_EXACT | frozenset(name[2:].split("+")))
+    return DiceAdapter(reuse=name != "off", exact=EXACT_STEPS if name == "exact" else None)
 
 
 def main() -> None:
