@@ -1234,9 +1234,11 @@ def _prep_exact(g: np.ndarray, free: np.ndarray, px_per_mm: float) -> np.ndarray
     sq = cv2.blur(gg, (win, win), dst=free)
     mm = cv2.multiply(mean, mean, dst=gg)
     cv2.subtract(sq, mm, dst=sq)
-    cv2.max(sq, 1.0, dst=sq)
+    # max(sqrt(max(v, 1)), 12) as sqrt(max(v, 144)), a pass fewer and the same floats: a correctly
+    # rounded sqrt is monotone and sqrt(144) is exactly 12, so v >= 144 gives sqrt(v) (>= 12) both
+    # ways and v < 144 gives 12 both ways
+    cv2.max(sq, 144.0, dst=sq)
     cv2.sqrt(sq, dst=sq)
-    cv2.max(sq, 12.0, dst=sq)
     out = cv2.subtract(g, mean)
     return cv2.divide(out, sq, dst=out)
 
@@ -1274,22 +1276,39 @@ def _nccs(a_view: np.ndarray, b_view: np.ndarray,
     out: dict[str, float] = {}
     for names in by_shape.values():
         boxes = [windows[n] for n in names]
-        a = np.stack([a_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1)
-        b = np.stack([b_view[y0:y1, x0:x1] for x0, y0, x1, y1 in boxes]).reshape(len(boxes), -1)
+        a, b = _gathered(a_view, boxes, "ncc_a"), _gathered(b_view, boxes, "ncc_b")
         size = a.shape[1]
         if f64_products:  # as before c99a357
             a, b = a.astype(np.float64), b.astype(np.float64)
         # centred sums from plain ones, summed in float64: the cancellation costs nothing near _ncc's
         # precision; the products are float32's (each off by at most 2^-24 of itself, so the
-        # correlation by about 1e-7: far inside NCC_GUARD), half the work of converting the windows
-        f64 = np.float64
-        sa, sb = a.sum(axis=1, dtype=f64), b.sum(axis=1, dtype=f64)
-        num = (a * b).sum(axis=1, dtype=f64) - sa * sb / size
-        den = np.sqrt(((a * a).sum(axis=1, dtype=f64) - sa * sa / size)
-                      * ((b * b).sum(axis=1, dtype=f64) - sb * sb / size))
+        # correlation by about 1e-7: far inside NCC_GUARD), half the work of converting the windows.
+        # Each row summed by cv2.reduce in float64 (a third of NumPy's time for a float32 row summed
+        # in float64; another order of the same double sums, so the values move by ~1e-12)
+        prod = _scratch("ncc_prod", a.shape, a.dtype)  # each product into one kept buffer in turn
+        sa, sb = _row_sums(a), _row_sums(b)
+        sab, saa, sbb = (_row_sums(np.multiply(x, y, out=prod)) for x, y in ((a, b), (a, a), (b, b)))
+        num = sab - sa * sb / size
+        den = np.sqrt((saa - sa * sa / size) * (sbb - sb * sb / size))
         for name, n, d in zip(names, num, den, strict=True):
             out[name] = float(n / d) if d > 1e-3 else float("nan")
     return out
+
+
+def _row_sums(a: np.ndarray) -> np.ndarray:
+    """Each row of `a` (float32 or float64) summed in float64."""
+    return cv2.reduce(a, 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).ravel()
+
+
+def _gathered(view: np.ndarray, boxes: list[tuple[int, int, int, int]], name: str) -> np.ndarray:
+    """The windows `boxes` (x0, y0, x1, y1, all of one size) of `view`, one row each, as np.stack of
+    their slices makes them, but copied into this thread's kept buffer `name` (a fresh array a call
+    cost its page faults, as much as the copying)."""
+    x0, y0, x1, y1 = boxes[0]
+    out = _scratch(name, (len(boxes), y1 - y0, x1 - x0), view.dtype)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        out[i] = view[y0:y1, x0:x1]
+    return out.reshape(len(boxes), -1)
 
 
 def _at_least(near: float | None, a: np.ndarray, b: np.ndarray, level: float) -> bool:
