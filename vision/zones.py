@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import prep_jit
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
 from vision.types import VisionError
 from vision.zones_one import BESIDE_REACH, one_pip_face, pip_depth
@@ -1232,6 +1233,11 @@ def _prep_exact(g: np.ndarray, free: np.ndarray, px_per_mm: float) -> np.ndarray
     mean = cv2.blur(g, (win, win), dst=_scratch("mean_x", (h, w), np.float32))
     gg = cv2.multiply(g, g, dst=_scratch("gg_x", (h, w), np.float32))
     sq = cv2.blur(gg, (win, win), dst=free)
+    normalise = prep_jit.tail()
+    if normalise is not None:  # the passes below in one compiled pass, the same floats bit for bit
+        out = np.empty((h, w), np.float32)  # a fresh array: the caller keeps it
+        normalise(g, mean, sq, out)
+        return out
     mm = cv2.multiply(mean, mean, dst=gg)
     cv2.subtract(sq, mm, dst=sq)
     # max(sqrt(max(v, 1)), 12) as sqrt(max(v, 144)), a pass fewer and the same floats: a correctly
