@@ -1,8 +1,9 @@
 """The dice reader's per-pixel normalisation and cells' correlations made cheaper keep their results
-(issue #24, branch dicefps5): `_prep_exact`'s last passes in one numba pass (vision/prep_jit.py) or,
+(issue #24, branch dicefps5): `_prep_exact`'s last passes in one numba pass (vision/zones_jit.py) or,
 without numba, OpenCV's passes with the spread's two floors as one, are the plain computation bit for
 bit on the sheet views the reader really prepares (the bundled recording's, and the same frames with
-black and white patches: tiny and saturated values); `_nccs`'s windows gathered into kept buffers and
+black and white patches: tiny and saturated values); the empty sheet's refreshes compiled blend as
+the NumPy loop does, and the recording reads the same with and without numba; `_nccs`'s windows gathered into kept buffers and
 summed by cv2.reduce stay within 1e-6 of `_ncc` (NCC_GUARD is 1e-4). Results only, never times."""
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import itertools
 import cv2
 import numpy as np
 import pytest
+from dice_readings import read_in_full
 
 from referee_app.demo import bundled_demos
 from referee_app.games.dice import DiceAdapter
-from vision import prep_jit, zones
+from vision import zones, zones_jit
 
 FRAMES = 9  # the learned frame, a hand, a roll, a die moved: full and partial reads
 
@@ -71,10 +73,10 @@ def bits(a: np.ndarray) -> np.ndarray:
 def test_prep_is_the_plain_computation_bit_for_bit(prepared, compiled: bool,  # noqa: ANN001
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     if compiled:
-        if prep_jit.tail() is None:
+        if zones_jit.tail() is None:
             pytest.skip("numba is not installed")
     else:
-        monkeypatch.setitem(prep_jit._loaded, "fn", None)  # as without numba
+        monkeypatch.setitem(zones_jit._loaded, "kernels", {})  # as without numba
     for view, px, roi in prepared:
         for v in (view, patched(view)):
             assert np.array_equal(bits(zones._prep(v, px, exact=True)), bits(plain_prep(v, px)))
@@ -96,10 +98,41 @@ def test_prep_at_other_resolutions_and_in_colour() -> None:
         assert np.array_equal(bits(zones._prep(bgr, px, exact=True)), bits(plain_prep(bgr, px)))
 
 
-def test_the_compiled_tail_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(prep_jit, "_loaded", {})
-    monkeypatch.setenv(prep_jit.PURE_ENV, "1")
-    assert prep_jit.tail() is None
+def test_the_compiled_loops_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(zones_jit, "_loaded", {})
+    monkeypatch.setenv(zones_jit.PURE_ENV, "1")
+    assert zones_jit.tail() is None and zones_jit.refresh() is None
+
+
+def test_refreshes_blend_as_numpy_does_where_windows_overlap_and_dice_are_held() -> None:
+    blend = zones_jit.refresh()
+    if blend is None:
+        pytest.skip("numba is not installed")
+    rng = np.random.default_rng(11)
+    ref = rng.normal(size=(90, 120)).astype(np.float32) * np.float32(3.0)
+    obs = rng.normal(size=(90, 120)).astype(np.float32) * np.float32(3.0)
+    held = np.zeros((90, 120), bool)
+    held[30:50, 40:70] = True
+    windows = [(0, 0, 52, 52), (44, 0, 96, 52), (40, 30, 120, 90), (0, 44, 52, 90), (10, 10, 11, 11)]
+    want = ref.copy()
+    for x0, y0, x1, y1 in windows:  # _apply_refreshes's NumPy loop: one window after another
+        r = want[y0:y1, x0:x1]
+        d = (obs[y0:y1, x0:x1] - r) * np.float32(0.25)
+        np.add(r, d, out=r, where=~held[y0:y1, x0:x1])
+    blend(ref, obs, held, np.array(windows, np.intp))
+    assert np.array_equal(bits(ref), bits(want))
+
+
+def test_the_recording_reads_the_same_with_and_without_the_compiled_loops(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every reading and the learned empty sheet (bytes) after each of the first 13 frames."""
+    if not zones_jit._kernels():
+        pytest.skip("numba is not installed")
+    demo = next(d for d in bundled_demos() if d.game == "highway-dice")
+    frames = [f.image for f in itertools.islice(demo.frames(realtime=False), 13)]
+    compiled = read_in_full(frames)
+    monkeypatch.setitem(zones_jit._loaded, "kernels", {})
+    assert read_in_full(frames) == compiled
 
 
 def test_cells_correlations_are_ncc_within_far_less_than_the_guard(prepared) -> None:  # noqa: ANN001

@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import prep_jit
+from vision import zones_jit
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
 from vision.types import VisionError
 from vision.zones_one import BESIDE_REACH, one_pip_face, pip_depth
@@ -310,8 +310,30 @@ class ZoneDiceReader:
                 held[y0:y1, x0:x1] = True
         keep = held if self._held_last is None else held | self._held_last
         self._held_last = held
+        pending, self._pending = self._pending, []
+        blend = zones_jit.refresh()
+        if blend is not None and self.reference.dtype == np.float32:
+            # compiled (vision/zones_jit.py): the loop below, window after window, per pixel the same
+            # float32 operations; each run of windows refreshed from one view in one call
+            start = 0
+            while start < len(pending):
+                obs = pending[start][1]
+                end = start + 1
+                while end < len(pending) and pending[end][1] is obs:
+                    end += 1
+                windows = np.array([w for w, _ in pending[start:end]], np.intp)
+                if obs.dtype == np.float32 and obs.shape == self.reference.shape:
+                    blend(self.reference, obs, keep, windows)
+                else:
+                    self._blend(pending[start:end], keep)
+                start = end
+            return
+        self._blend(pending, keep)
+
+    def _blend(self, pending: list[tuple[tuple[int, int, int, int], np.ndarray]], keep: np.ndarray) -> None:
+        """`_apply_refreshes`'s blend of `pending` (window, view) into the reference, in NumPy."""
         step = np.empty(0, np.float32)
-        for (x0, y0, x1, y1), obs in self._pending:
+        for (x0, y0, x1, y1), obs in pending:
             ref = self.reference[y0:y1, x0:x1]
             # ref += 0.25 (obs - ref) where no die stands: the same float32 operations per pixel as
             # boolean indexing, without gathering and scattering each window (one per empty zone); a
@@ -326,7 +348,6 @@ class ZoneDiceReader:
                 np.add(ref, d, out=ref, where=~held_here)
             else:
                 ref += d
-        self._pending = []
 
     def register(self, top_bgr: np.ndarray, inside: np.ndarray | None = None) -> float | None:
         """Bring the learned empty sheet onto a new view of it (the camera or the sheet moved and was
@@ -1233,8 +1254,8 @@ def _prep_exact(g: np.ndarray, free: np.ndarray, px_per_mm: float) -> np.ndarray
     mean = cv2.blur(g, (win, win), dst=_scratch("mean_x", (h, w), np.float32))
     gg = cv2.multiply(g, g, dst=_scratch("gg_x", (h, w), np.float32))
     sq = cv2.blur(gg, (win, win), dst=free)
-    normalise = prep_jit.tail()
-    if normalise is not None:  # the passes below in one compiled pass, the same floats bit for bit
+    normalise = zones_jit.tail()
+    if normalise is not None:  # the passes below in one compiled pass (vision/zones_jit.py), the same floats
         out = np.empty((h, w), np.float32)  # a fresh array: the caller keeps it
         normalise(g, mean, sq, out)
         return out
