@@ -29,7 +29,7 @@ from vision.tokyo.foreground import CHROMA
 from vision.tokyo.labels import components
 from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.pixels import nonzero_yx
-from vision.tokyo.sticks import RawStick, _ridge, rod_half_width
+from vision.tokyo.sticks import RawStick, _ridge_boxed, rod_half_width
 
 DEPTH_WIDTHS = 3.5  # deeper than this many rod half-widths from the table: no piece
 BLUR_GAIN = 1.3  # the mask's rod half-width over the calibrated one (blur, shading): 9-13 px for 6-10 px
@@ -75,8 +75,8 @@ def large_objects(
     mask), as the stick pass takes it. Without `outline` the objects are warned of (and given to
     `found`) but no region is grown round them and `fg` is left as it is: a reader that stops at a
     hand needs the warnings alone (the tests of each object read neither `fg` nor the regions)."""
-    dist, ridge = _ridge(fg, dist)
-    hw = rod_half_width(dist, ridge)
+    dist, ridge, box = _ridge_boxed(fg, dist)
+    hw = rod_half_width(dist, ridge, box)
     cut = np.zeros(fg.shape, np.uint8)
     deep = dist > DEPTH_WIDTHS * hw
     if not deep.any():

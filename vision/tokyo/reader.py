@@ -33,7 +33,7 @@ from vision.tokyo.observation import (
     SupportReading,
     TokyoObservation,
 )
-from vision.tokyo.pixels import nonzero_yx
+from vision.tokyo.pixels import distance_l2, nonzero_yx
 from vision.tokyo.sticks import Gradients, RawStick, detect_sticks, image_gradients
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.tokyo.table_memory import TableMemory
@@ -103,7 +103,7 @@ def read_tokyo(
     if calibration is not None:
         # a grey road's end can run on down the grey column it rests on: put it back on the top
         # (a found object was cut out of fg: its transform is taken again)
-        trim_column_runs(raw, cv2.distanceTransform(fg, cv2.DIST_L2, 5) if objects else dist, calibration)
+        trim_column_runs(raw, distance_l2(fg) if objects else dist, calibration)
     if withheld.any():
         # a stick whose middle lies under the mask shows both its ends: one stick, kept
         raw = join_across_mask(withheld, raw, hw)
@@ -179,7 +179,7 @@ def _glare_and_objects(
         fg[glare > 0] = 0
         withheld |= glare
     objects: list[LargeObject] = []
-    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)  # the large-object test's and the column ends'
+    dist = distance_l2(fg)  # the large-object test's and the column ends'
     withheld |= large_objects(obs, fg, image, table, calibration, objects, dist, outline=outline)
     return withheld, dist, objects
 
