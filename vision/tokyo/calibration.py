@@ -72,6 +72,17 @@ class PinholeCamera:
         s = (z - c[2]) / np.where(np.abs(d[:, 2]) < 1e-9, 1e-9, d[:, 2])
         return c + s[:, None] * d
 
+    def ray_to_plane_each(self, uv: np.ndarray, z: float) -> np.ndarray:
+        """`ray_to_plane` of each pixel on its own, in one call: the rows' products by R one row at a
+        time in one stacked product (NumPy's vector-by-matrix kernel per row, as for a single row; a
+        product of several rows at once can differ in the last bit)."""
+        uv = np.asarray(uv, np.float64).reshape(-1, 2)
+        d_cam = np.hstack([(uv - self.K[:2, 2]) / np.diag(self.K)[:2], np.ones((len(uv), 1))])
+        d = np.matmul(d_cam[:, None, :], self.R)[:, 0]
+        c = self.centre
+        s = (z - c[2]) / np.where(np.abs(d[:, 2]) < 1e-9, 1e-9, d[:, 2])
+        return c + s[:, None] * d
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "K": np.round(self.K, 6).tolist(),
