@@ -72,3 +72,42 @@ def test_planes_are_made_once_and_read_only() -> None:
     assert est.table_image((720, 1280)) is est.table_image((720, 1280))
     for a in (*cbs, sb, est.table_image((720, 1280))):
         assert not a.flags.writeable
+
+
+def _piece_maps_plain(image: np.ndarray):
+    """piece_maps as it was (3-channel chromaticity, channel_min for the glare)."""
+    from vision.tokyo import piece_evidence as pe
+    from vision.tokyo.channels import channel_min
+
+    h, w = image.shape[:2]
+    f = cv2.GaussianBlur(image, (5, 5), 1.2)
+    hsv = cv2.cvtColor(f, cv2.COLOR_BGR2HSV).astype(np.float32)
+    sat, hue, val = hsv[..., 1], hsv[..., 0], hsv[..., 2]
+    grey = pe._ramp(pe.GREY_SATURATION[1] - sat, 0.0, pe.GREY_SATURATION[1] - pe.GREY_SATURATION[0]) * (val > 45)
+    yellow = ((hue >= 14) & (hue <= 36) & (sat >= pe.JUNCTION_SATURATION)).astype(np.float32)
+    small = cv2.resize(f, (max(16, w // 8), max(9, h // 8)), interpolation=cv2.INTER_AREA)
+    table = cv2.resize(cv2.medianBlur(cv2.medianBlur(small, 15), 15), (w, h), interpolation=cv2.INTER_LINEAR)
+    four = (4.0, 4.0, 4.0, 0.0)
+    fc = cv2.add(f, four, dtype=cv2.CV_32F)
+    tc = cv2.add(table, four, dtype=cv2.CV_32F)
+    sf, st = channel_sum(fc), channel_sum(tc)
+    chroma = channel_max(np.abs(fc / cv2.merge((sf, sf, sf)) - tc / cv2.merge((st, st, st))))
+    piece = pe._ramp(chroma, *pe.PIECE_CHROMA) * (1.0 - np.maximum(grey, yellow))
+    s = pe.LLR_SCALE
+    grow = np.ones((pe.GLARE_GROW, pe.GLARE_GROW), np.uint8)
+    blind = cv2.dilate((channel_min(image) >= pe.GLARE_LEVEL).astype(np.uint8), grow)
+    care = (blind == 0).astype(np.float32)
+    return [(s * (2 * grey - 1) * care).astype(np.float32), (s * (2 * piece - 1) * care).astype(np.float32),
+            (s * (2 * yellow - 1) * care).astype(np.float32)]
+
+
+@pytest.mark.parametrize("name", FRAMES)
+def test_piece_maps_by_channel_planes_equal_the_3_channel_ones(name: str) -> None:
+    from vision.tokyo.piece_evidence import piece_maps
+
+    image = cv2.imread(str(DEMO / name), cv2.IMREAD_COLOR)
+    image[100:140, 200:260] = 250  # a glare spot, for the blind area
+    small = cv2.resize(image, (640, 360), interpolation=cv2.INTER_AREA)
+    got = piece_maps(small)
+    for a, b in zip((got.grey, got.road, got.yellow), _piece_maps_plain(small), strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)

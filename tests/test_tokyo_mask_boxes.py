@@ -104,3 +104,50 @@ def test_mask_box_grows_and_aligns_within_the_frame() -> None:
     assert mask_box(m, 2, 64) == (slice(8, 22), slice(64, 128))
     m[45:50, 290:300] = 1
     assert mask_box(m, 2, 64) == (slice(8, 50), slice(64, 300))  # the frame's edge, not 320
+
+
+def _sticks_of(name: str):
+    from vision.tokyo.sticks import detect_sticks
+
+    image = cv2.imread(str(DEMO / name), cv2.IMREAD_COLOR)
+    (_, rods), _ = pieces_masks(image, (BRIGHT, STICK_BRIGHT))
+    raw, hw = detect_sticks(image, rods)
+    return [(s.p0.tolist(), s.p1.tolist(), s.half_width, s.support) for s in raw], hw
+
+
+@pytest.mark.parametrize("name", ["011.jpg", "021.jpg", "028.jpg", "camera2/028.jpg"])
+def test_sticks_from_the_cut_hough_transform_equal_the_whole_frames(name: str, monkeypatch) -> None:
+    """The stick pass votes on its core cut at the core's right and bottom edge; voting on the whole
+    frame (the cut padded back with zeros) finds the same sticks, to the last bit."""
+    got = _sticks_of(name)
+    real = cv2.HoughLines
+    cuts: list[tuple[int, int]] = []
+
+    def whole(image: np.ndarray, *args, **kwargs):
+        cuts.append(image.shape)
+        padded = np.zeros((720, 1280), np.uint8)
+        padded[: image.shape[0], : image.shape[1]] = image
+        return real(padded, *args, **kwargs)
+
+    monkeypatch.setattr(cv2, "HoughLines", whole)
+    want = _sticks_of(name)
+    assert got == want and got[0]
+    assert all(c != (720, 1280) for c in cuts)  # the pass did cut
+
+
+def test_a_run_not_fitted_is_the_fitted_runs() -> None:
+    from vision.tokyo.sticks import _fitted, _run_on_line
+
+    fg = np.zeros((200, 400), np.uint8)
+    cv2.line(fg, (30, 50), (370, 120), 255, 9)
+    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
+    ys, xs = np.nonzero((dist >= 2) & (dist <= 6.5))
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    claimed = np.zeros(len(pts), bool)
+    u = np.array([340.0, 70.0], np.float32) / np.hypot(340.0, 70.0)
+    base = np.array([30.0, 50.0], np.float32)
+    c, d, run = _run_on_line(pts, claimed, fg, base, u, 4.5, 45.0)
+    b2, u2, run2 = _run_on_line(pts, claimed, fg, base, u, 4.5, 45.0, fit=False)
+    assert np.array_equal(run, run2) and b2 is base and u2 is u
+    c3, d3, _ = _fitted(pts, run2)
+    assert np.array_equal(c, c3) and np.array_equal(d, d3)
