@@ -134,20 +134,3 @@ def test_sticks_from_the_cut_hough_transform_equal_the_whole_frames(name: str, m
     assert got == want and got[0]
     assert all(c != (720, 1280) for c in cuts)  # the pass did cut
 
-
-def test_a_run_not_fitted_is_the_fitted_runs() -> None:
-    from vision.tokyo.sticks import _fitted, _run_on_line
-
-    fg = np.zeros((200, 400), np.uint8)
-    cv2.line(fg, (30, 50), (370, 120), 255, 9)
-    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
-    ys, xs = np.nonzero((dist >= 2) & (dist <= 6.5))
-    pts = np.stack([xs, ys], 1).astype(np.float32)
-    claimed = np.zeros(len(pts), bool)
-    u = np.array([340.0, 70.0], np.float32) / np.hypot(340.0, 70.0)
-    base = np.array([30.0, 50.0], np.float32)
-    c, d, run = _run_on_line(pts, claimed, fg, base, u, 4.5, 45.0)
-    b2, u2, run2 = _run_on_line(pts, claimed, fg, base, u, 4.5, 45.0, fit=False)
-    assert np.array_equal(run, run2) and b2 is base and u2 is u
-    c3, d3, _ = _fitted(pts, run2)
-    assert np.array_equal(c, c3) and np.array_equal(d, d3)

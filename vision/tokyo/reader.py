@@ -87,8 +87,9 @@ def read_tokyo(
         for memory in (tables, probe):
             if memory is not None:
                 memory.keep(estimate)
-    fg_rods[withheld > 0] = 0
-    faint[withheld > 0] = 0
+    if withheld.any():  # (most views withhold nothing)
+        fg_rods[withheld > 0] = 0
+        faint[withheld > 0] = 0
     upright = None if calibration is None else _upright_test(calibration)
     longest = None if calibration is None else _longest_stick(calibration)
     floor = 0.0 if calibration is None else rod_half_width_floor(calibration, fg_rods)

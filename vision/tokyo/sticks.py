@@ -152,10 +152,9 @@ def detect_sticks(
         # a Hough peak a little off the rod's angle leaves the band part way along: take the run again
         # along the fitted line, and keep it when it is longer
         c, u2, run = found
-        # (the run alone first: its line is fitted only when it is kept)
-        again = _run_on_line(pts, claimed, fg, c, u2, hw, min_len, (taken, pix), fit=False)
+        again = _run_on_line(pts, claimed, fg, c, u2, hw, min_len, (taken, pix))
         if again is not None and len(again[2]) > len(run):
-            c, u2, run = _fitted(pts, again[2])
+            c, u2, run = again
         pieces = [(c, u2, run)]
         tt = (pts[run] - c) @ u2
         if longest is not None and tt.max() - tt.min() > longest(c + tt.min() * u2, c + tt.max() * u2):
@@ -276,7 +275,6 @@ def _run_on_line(
     hw: float,
     min_len: float,
     found: tuple[list[tuple[np.ndarray, np.ndarray, float, float]], np.ndarray] | None = None,
-    fit: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The best run of unclaimed rod core along the line base + t u -> (point, direction, indices of
     its core pixels) of the least-squares line through the run, or None. A run mostly on claimed core,
@@ -284,8 +282,7 @@ def _run_on_line(
     (`found`: the lines found so far and every core pixel's colour) no found line runs along it and its
     new core has the claimed part's colour: a stick crossing another at a shallow angle, or sharing a
     column with it, has much of its core inside the other's claim, while a line grazing a found stick
-    picks up columns and other sticks beside it. Without `fit`: (base, u, indices), the line not
-    fitted (`_fitted` does it)."""
+    picks up columns and other sticks beside it."""
     n = np.array([-u[1], u[0]], np.float32)
     band = np.abs(pts @ n - float(base @ n)) <= max(1.5, hw * 0.6)
 
@@ -325,16 +322,9 @@ def _run_on_line(
             or not _one_colour(found[1][run[~claimed[run]]], found[1][run[claimed[run]]])
         ):
             continue
-        if not fit:  # the caller fits the run's line only if it keeps the run (`_fitted`)
-            return base, u, run
-        return _fitted(pts, run)
+        vx, vy, x0, y0 = _fit_line(pts[run])
+        return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32), run
     return None
-
-
-def _fitted(pts: np.ndarray, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(point, direction, `run`) of the robust line through the run's core pixels."""
-    vx, vy, x0, y0 = _fit_line(pts[run])
-    return np.array([x0, y0], np.float32), np.array([vx, vy], np.float32), run
 
 
 def _fit_line(q: np.ndarray) -> tuple[float, float, float, float]:
