@@ -683,7 +683,6 @@ def column_bodies(image: np.ndarray, obs: dict[str, Any], calib: Any) -> list[fl
     short column to the reader; there the "column" shows the table's tint, not grey plastic."""
     import cv2
 
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     bands = np.zeros(image.shape[:2], np.uint8)
     for st in obs["sticks"]:
         (x0, y0), (x1, y1) = st["endpoints"]
@@ -698,11 +697,21 @@ def column_bodies(image: np.ndarray, obs: dict[str, Any], calib: Any) -> list[fl
         pts = [[s["x_mm"] + radius * np.cos(a), s["y_mm"] + radius * np.sin(a), z]
                for z in (0.0, s["height"] * calib.sizes.unit_mm) for a in ring]
         uv, _ = calib.camera.project(np.array(pts))
-        body = np.zeros(image.shape[:2], np.uint8)
-        cv2.fillConvexPoly(body, cv2.convexHull(np.round(uv).astype(np.int32)), 255)
-        inside = (body > 0) & (bands == 0)
+        hull = cv2.convexHull(np.round(uv).astype(np.int32))
+        # the body drawn, and its pixels' saturation read, on the hull's box within the frame only: the
+        # same pixels in the same order as on the whole frame (a pixel's HSV is its own)
+        x, y, w, h = cv2.boundingRect(hull)
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + w, image.shape[1]), min(y + h, image.shape[0])
+        if x1 <= x0 or y1 <= y0:
+            out.append(1.0)
+            continue
+        body = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(body, hull - np.array([x0, y0], np.int32), 255)
+        inside = (body > 0) & (bands[y0:y1, x0:x1] == 0)
         n = int(inside.sum())
-        out.append(float((hsv[..., 1][inside] < GREY_SATURATION).mean()) if n >= 20 else 1.0)
+        sat = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)[..., 1]
+        out.append(float((sat[inside] < GREY_SATURATION).mean()) if n >= 20 else 1.0)
     return out
 
 

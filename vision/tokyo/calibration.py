@@ -45,14 +45,18 @@ class PinholeCamera:
         return -self.R.T @ self.t
 
     def to_camera(self, pts: np.ndarray) -> np.ndarray:
-        return np.asarray(pts, np.float64).reshape(-1, 3) @ self.R.T + self.t
+        return _plus_row(np.asarray(pts, np.float64).reshape(-1, 3) @ self.R.T, self.t)
 
     def project(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """World points (N,3) -> pixels (N,2) and camera depth (N,)."""
         pc = self.to_camera(pts)
         z = np.maximum(pc[:, 2], 1e-6)
-        uv = (pc[:, :2] / z[:, None]) @ self.K[:2, :2].T + self.K[:2, 2]
-        return uv, pc[:, 2]
+        if len(pc) < _BY_COLUMN:
+            return (pc[:, :2] / z[:, None]) @ self.K[:2, :2].T + self.K[:2, 2], pc[:, 2]
+        q = np.empty((len(pc), 2))  # pc[:, :2] / z[:, None], the same divisions a column at a time
+        for j in range(2):
+            np.divide(pc[:, j], z, out=q[:, j])
+        return _plus_row(q @ self.K[:2, :2].T, self.K[:2, 2]), pc[:, 2]
 
     def table_homography(self, z: float = 0.0) -> np.ndarray:
         """3x3 map from plane-z world (x, y, 1) to pixels."""
@@ -64,6 +68,17 @@ class PinholeCamera:
         uv = np.asarray(uv, np.float64).reshape(-1, 2)
         d_cam = np.hstack([(uv - self.K[:2, 2]) / np.diag(self.K)[:2], np.ones((len(uv), 1))])
         d = d_cam @ self.R  # camera -> world directions (R^T d per row)
+        c = self.centre
+        s = (z - c[2]) / np.where(np.abs(d[:, 2]) < 1e-9, 1e-9, d[:, 2])
+        return c + s[:, None] * d
+
+    def ray_to_plane_each(self, uv: np.ndarray, z: float) -> np.ndarray:
+        """`ray_to_plane` of each pixel on its own, in one call: the rows' products by R one row at a
+        time in one stacked product (NumPy's vector-by-matrix kernel per row, as for a single row; a
+        product of several rows at once can differ in the last bit)."""
+        uv = np.asarray(uv, np.float64).reshape(-1, 2)
+        d_cam = np.hstack([(uv - self.K[:2, 2]) / np.diag(self.K)[:2], np.ones((len(uv), 1))])
+        d = np.matmul(d_cam[:, None, :], self.R)[:, 0]
         c = self.centre
         s = (z - c[2]) / np.where(np.abs(d[:, 2]) < 1e-9, 1e-9, d[:, 2])
         return c + s[:, None] * d
@@ -133,6 +148,21 @@ class TokyoCalibration:
                                             points + side * s.stick_width_mm / 2]))
         base = uv[:n]
         return uv[n:2 * n] - base, _norms(uv[2 * n:3 * n] - base), _norms(uv[3 * n:] - base)
+
+
+# rows from which the projections work a column at a time (below it NumPy's broadcasting is quicker)
+_BY_COLUMN = 256
+
+
+def _plus_row(a: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """`a + row` for an (N, K) float64 array and a (K,) row: the same sums; from _BY_COLUMN rows on in
+    place, a column at a time (NumPy's broadcasting over a last axis of 2 or 3 runs its inner loop a
+    row at a time, several times slower on the column fits' tens of thousands of points)."""
+    if len(a) < _BY_COLUMN:
+        return a + row
+    for j in range(a.shape[1]):
+        np.add(a[:, j], row[j], out=a[:, j])
+    return a
 
 
 def _norms(rows: np.ndarray) -> np.ndarray:

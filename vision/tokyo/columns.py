@@ -101,7 +101,9 @@ def _axis_distance(s: RawStick, p: np.ndarray) -> float:
     return abs(float(np.dot(p - s.p0, np.array([-u[1], u[0]]))))
 
 
-def _base_scores(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: np.ndarray) -> np.ndarray:
+def _base_scores(
+    calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: np.ndarray, look: np.ndarray | None = None
+) -> np.ndarray:
     """For columns standing at each (x, y) (N,2): how well each explains where the foreground ends at
     the bottom. Just inside its base circle (the front half, which the camera sees) should be piece,
     just outside table. The base is never under a stick band and carries no stick ends, unlike the top."""
@@ -112,27 +114,43 @@ def _base_scores(calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: 
     ring = ring[ring @ (eye[:2] - xy.mean(0)) > 0]  # candidates are close together: one front half
     H, W = fg.shape
     fracs = []
+    # every pixel's two looks in one byte (bit 0: piece, bit 1: care), read by flat index: one gather
+    # a ring instead of two two-dimensional ones
+    look = (_looks(fg, care) if look is None else look).ravel()
     # the mask spreads about 1 mm past a column's base (blur), so "outside" starts 2.5 mm out; rings
     # close to the edge keep samples beside a stick that covers the column's middle
     for radii, z, want in (((0.8 * r, 0.95 * r), 2.0, True), ((r + 2.5, r + 4.0, r + 5.5), 0.0, False)):
         offs = np.vstack([ring * q for q in radii])  # (M,2)
-        pts = xy[:, None, :] + offs[None]  # (N,M,2)
-        n, m = pts.shape[:2]
-        xyz = np.empty((n * m, 3))  # np.c_'s array, without its index-trick overhead
-        xyz[:, :2] = pts.reshape(-1, 2)
-        xyz[:, 2] = z
-        uv, _ = calib.camera.project(xyz)
+        n, m = len(xy), len(offs)
+        xyz = np.empty((n, m, 3))  # np.c_'s array, the sums written in place a coordinate at a time
+        for j in range(2):
+            np.add(xy[:, None, j], offs[None, :, j], out=xyz[..., j])
+        xyz[..., 2] = z
+        uv, _ = calib.camera.project(xyz.reshape(-1, 3))
         xi = np.clip(np.round(uv[:, 0]).astype(int), 0, W - 1)
         yi = np.clip(np.round(uv[:, 1]).astype(int), 0, H - 1)
-        ok = care[yi, xi].reshape(n, m)
-        good = ((fg[yi, xi] > 0) == want).reshape(n, m) & ok
+        seen = look[yi * W + xi].reshape(n, m)
+        ok = seen >= 2
+        good = seen == (3 if want else 2)
         cnt = ok.sum(1)
         fracs.append(np.where(cnt > 0, good.sum(1) / np.maximum(cnt, 1), 0.5))
     return (fracs[0] + fracs[1]) / 2
 
 
+def _looks(fg: np.ndarray, care: np.ndarray) -> np.ndarray:
+    """Per pixel: 1 where `fg` is set, plus 2 where `care` is (uint8)."""
+    look = (care if care.dtype == np.bool_ else care != 0).view(np.uint8) << 1
+    look |= fg > 0
+    return look
+
+
 def _body_scores_all(
-    calib: TokyoCalibration, fg: np.ndarray, care: np.ndarray, xy: np.ndarray, heights_mm: np.ndarray
+    calib: TokyoCalibration,
+    fg: np.ndarray,
+    care: np.ndarray,
+    xy: np.ndarray,
+    heights_mm: np.ndarray,
+    look: np.ndarray | None = None,
 ) -> np.ndarray:
     """Share of piece along each column's axis and beside it (half its radius), from a quarter of its
     height to near its top, where visible (1 where none of it is), for every height at once: `xy`
@@ -144,14 +162,17 @@ def _body_scores_all(
     offs = np.array([[0.0, 0.0], [0.5 * r, 0.0], [-0.5 * r, 0.0], [0.0, 0.5 * r], [0.0, -0.5 * r]])
     nh, n = xy.shape[:2]
     shape = (nh, n, zs.shape[1], len(offs))
-    pts = np.broadcast_to(xy[:, :, None, None, :] + offs[None, None, None, :, :], (*shape, 2))
-    z = np.broadcast_to(zs[:, None, :, None, None], (*shape, 1))
-    uv, _ = calib.camera.project(np.concatenate([pts, z], -1).reshape(-1, 3))
+    xyz = np.empty((*shape, 3))  # the points' coordinates written a coordinate at a time
+    for j in range(2):
+        np.add(xy[:, :, None, None, j], offs[None, None, None, :, j], out=xyz[..., j])
+    xyz[..., 2] = zs[:, None, :, None]
+    uv, _ = calib.camera.project(xyz.reshape(-1, 3))
     H, W = fg.shape
     xi = np.clip(np.round(uv[:, 0]).astype(int), 0, W - 1)
     yi = np.clip(np.round(uv[:, 1]).astype(int), 0, H - 1)
-    ok = care[yi, xi].reshape(nh, n, -1)
-    piece = (fg[yi, xi] > 0).reshape(nh, n, -1) & ok
+    seen = (_looks(fg, care) if look is None else look).ravel()[yi * W + xi].reshape(nh, n, -1)
+    ok = seen >= 2
+    piece = seen == 3
     cnt = ok.sum(2)
     return np.where(cnt > 0, piece.sum(2) / np.maximum(cnt, 1), 1.0)
 
@@ -192,6 +213,7 @@ def fit_columns(
 ) -> list[ColumnFit]:
     s = calib.sizes
     care = rods == 0
+    look = _looks(fg, care)
     out = []
     groups = [g for ends in group_ends(raw, hw) for g in _split_group(raw, ends, hw)]
     meets = [_axes_meet(raw, ends) for ends in groups]
@@ -209,11 +231,11 @@ def fit_columns(
         shifted = (tops_a[None, :, :] + _JITTER[:, None, :]).reshape(-1, 2)  # (J*T, 2)
         zs = hs * s.unit_mm + s.stick_thickness_mm / 2
         xyz = np.stack([calib.camera.ray_to_plane(shifted, z) for z in zs])  # (H, J*T, 3)
-        sc_all = _base_scores(calib, fg, care, xyz[..., :2].reshape(-1, 2))
+        sc_all = _base_scores(calib, fg, care, xyz[..., :2].reshape(-1, 2), look)
         sc_all = sc_all.reshape(len(hs), len(_JITTER), len(tops_a)).mean(1)  # (H, T)
         # a column's body between top and base is piece wherever it shows; a tall "column" whose
         # base happens to land on other pieces lying on the table shows table in between
-        body = _body_scores_all(calib, fg, care, xyz[:, : len(tops_a), :2], hs * s.unit_mm)
+        body = _body_scores_all(calib, fg, care, xyz[:, : len(tops_a), :2], hs * s.unit_mm, look)
         sc_all = np.where(body < 0.7, sc_all - 0.5, sc_all)
         scores = []
         for k, h in enumerate(hs):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.tokyo.channels import channel_max, channel_min, channel_sum
+from vision.tokyo.channels import channel_max, channel_sum
 from vision.tokyo.labels import components
 
 
@@ -28,8 +28,22 @@ def refine_background(image: np.ndarray, fg: np.ndarray, scale: int = 4, sigma: 
     convolution), so a dense cluster of pieces does not pull the estimate towards the pieces' colour."""
     h, w = image.shape[:2]
     size = (max(8, w // scale), max(8, h // scale))
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
     keep = cv2.resize(cv2.dilate(fg, np.ones((9, 9), np.uint8)), size, interpolation=cv2.INTER_AREA) < 64
+    return _normalised_table(image, size, keep, sigma)
+
+
+def _keep_from_half(rough: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """`refine_background`'s table pixels (at 1/4 size) for a rough mask made at half size, without
+    bringing it to full size first: a 9 x 9 dilation of the mask doubled by nearest neighbours is the
+    5 x 5 dilation at half size doubled, and the 4 x 4 area mean of a doubled mask is the 2 x 2 area
+    mean of the mask, rounded alike (only for frames whose sides divide by 4; see `estimate_table`)."""
+    return cv2.resize(cv2.dilate(rough, np.ones((5, 5), np.uint8)), size, interpolation=cv2.INTER_AREA) < 64
+
+
+def _normalised_table(image: np.ndarray, size: tuple[int, int], keep: np.ndarray, sigma: float) -> np.ndarray:
+    """The table at `size` from the pixels `keep` marks (normalised convolution, see
+    `refine_background`)."""
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA).astype(np.float32)
     m = keep.astype(np.float32)
     num = cv2.GaussianBlur(small * m[..., None], (0, 0), sigma)
     den = cv2.GaussianBlur(m, (0, 0), sigma)[..., None]
@@ -60,8 +74,8 @@ def pieces_masks(
     without it, this image's own."""
     h, w = image.shape[:2]
     est = estimate_table(image) if estimate is None else estimate
-    cb, sb, table = est.planes((h, w))
-    return _classify(image, cb, sb, brights, chromas), table
+    cbs, sb = est.chroma_planes((h, w))
+    return _classify(image, cbs, sb, brights, chromas), est.table_image((h, w))
 
 
 # grey levels a 64 x 36 thumbnail cell (about 20 x 20 px of a 720p frame, so sensor noise averages
@@ -86,17 +100,36 @@ class TableEstimate:
     thumb: np.ndarray
     _planes: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
         default_factory=dict, repr=False)
+    _chroma_planes: dict[tuple[int, int], tuple[tuple[np.ndarray, ...], np.ndarray]] = field(
+        default_factory=dict, repr=False)
+    _tables: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
 
     def planes(self, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(table chromaticity, table brightness sum, table image) at `shape`, made once per shape."""
         if shape not in self._planes:
-            h, w = shape
-            cb, sb = _table_planes(self.background, self.chroma, shape)
-            planes = cb, sb, cv2.resize(self.background, (w, h), interpolation=cv2.INTER_LINEAR)
-            for a in planes:  # shared by every frame read against this estimate: nobody may write them
-                a.setflags(write=False)
-            self._planes[shape] = planes
+            cbs, sb = self.chroma_planes(shape)
+            cb = cv2.merge(cbs)
+            cb.setflags(write=False)
+            self._planes[shape] = cb, sb, self.table_image(shape)
         return self._planes[shape]
+
+    def chroma_planes(self, shape: tuple[int, int]) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+        """(the table chromaticity's three planes, the table brightness sum) at `shape`, made once per
+        shape: what the piece masks compare with."""
+        if shape not in self._chroma_planes:
+            cbs, sb = _table_planes(self.background, self.chroma, shape)
+            for a in (*cbs, sb):  # shared by every frame read against this estimate: nobody may write them
+                a.setflags(write=False)
+            self._chroma_planes[shape] = cbs, sb
+        return self._chroma_planes[shape]
+
+    def table_image(self, shape: tuple[int, int]) -> np.ndarray:
+        """The table estimate brought to `shape` (BGR), made once per shape."""
+        if shape not in self._tables:
+            table = cv2.resize(self.background, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+            table.setflags(write=False)
+            self._tables[shape] = table
+        return self._tables[shape]
 
     def fits(self, image: np.ndarray, tolerance: float = LIGHT_TOLERANCE) -> bool:
         """Whether `image` shows this estimate's table in the same light and from the same place: in
@@ -124,6 +157,9 @@ def estimate_table(image: np.ndarray) -> TableEstimate:
     half = cv2.resize(image, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
     eighth = cv2.resize(half, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
     rough = foreground_mask(half, cv2.medianBlur(cv2.medianBlur(eighth, 11), 11), table)
+    if w % 4 == 0 and h % 4 == 0 and min(w, h) >= 32:  # the half-size mask doubles to the frame exactly
+        size = (w // 4, h // 4)
+        return TableEstimate(table, _normalised_table(image, size, _keep_from_half(rough, size), 12.0), thumb)
     rough = cv2.resize(rough, (w, h), interpolation=cv2.INTER_NEAREST)
     return TableEstimate(table, refine_background(image, rough), thumb)
 
@@ -162,8 +198,10 @@ def _masks(
 
 def _table_planes(
     background: np.ndarray, table: np.ndarray | None, shape: tuple[int, int]
-) -> tuple[np.ndarray, np.ndarray]:
-    """The table estimate's chromaticity (3 planes) and brightness sum, at `shape`."""
+) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """The table estimate's chromaticity (3 planes) and brightness sum, at `shape`. Each plane is
+    brought to `shape` on its own: the values the 3-channel resize gives its channels, bit for bit
+    (tests/test_tokyo_classify_planes.py), and the piece masks read the planes apart."""
     h, w = shape
     b = background.astype(np.float32) + 4
     sb = channel_sum(b)
@@ -172,27 +210,33 @@ def _table_planes(
         # where the local estimate drifted far from the table's colour it swallowed an object
         drift = channel_max(np.abs(cb - table)) > 0.035
         cb[drift] = table
+    cbs = tuple(np.ascontiguousarray(cb[..., k]) for k in range(3))
     if cb.shape[:2] != (h, w):
-        cb = cv2.resize(cb, (w, h), interpolation=cv2.INTER_LINEAR)
+        cbs = tuple(cv2.resize(c, (w, h), interpolation=cv2.INTER_LINEAR) for c in cbs)
         sb = cv2.resize(sb, (w, h), interpolation=cv2.INTER_LINEAR)
-    return cb, sb
+    return cbs, sb
 
 
 def _classify(
     image: np.ndarray,
-    cb: np.ndarray,
+    cbs: tuple[np.ndarray, ...],
     sb: np.ndarray,
     brights: tuple[float, ...],
     chromas: tuple[float, ...] | None,
 ) -> list[np.ndarray]:
-    """One mask per (brightness gain, chromaticity difference) against the table planes `cb`, `sb`."""
-    # the full-size float planes are computed in place (the same float32 operations, fewer temporaries
-    # of a whole 3-channel frame)
+    """One mask per (brightness gain, chromaticity difference) against the table's chromaticity planes
+    `cbs` and brightness sum `sb`."""
+    # the full-size float planes are computed a channel at a time, in place: the same float32
+    # operations as on the 3-channel frame (the sum of three whole numbers is exact in any order), no
+    # 3-channel temporaries or merges, and the channels' maximum over contiguous planes
     # + 4: chromaticity is noisy in the dark (added while converting: the same exact sums, one pass)
-    f = cv2.add(cv2.GaussianBlur(image, (5, 5), 1.2), (4.0, 4.0, 4.0, 0.0), dtype=cv2.CV_32F)
-    sf = cv2.transform(f, np.ones((1, 3), np.float32))
-    np.divide(f, cv2.merge((sf, sf, sf)), out=f)  # the same divisions; a broadcast over pixels is 2x slower
-    chroma = channel_max(cv2.absdiff(f, cb, dst=f))
+    fs = [cv2.add(c, 4.0, dtype=cv2.CV_32F) for c in cv2.split(cv2.GaussianBlur(image, (5, 5), 1.2))]
+    sf = cv2.add(cv2.add(fs[0], fs[1]), fs[2])
+    chroma = None
+    for f, cb in zip(fs, cbs, strict=True):
+        np.divide(f, sf, out=f)
+        cv2.absdiff(f, cb, dst=f)
+        chroma = f if chroma is None else cv2.max(chroma, f, dst=chroma)
     ratio = sf / sb
     dark = ratio < 0.38
     out = []
@@ -218,7 +262,7 @@ def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: 
 def glare_masks(image: np.ndarray, table: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """`glare_mask` with and without `keep_pieces`, from one search for the spots (the reader needs
     both: the second says whether there is glare at all)."""
-    core = compact_blobs((channel_min(image) >= 245).astype(np.uint8))
+    core = compact_blobs(saturated(image))
     if table is None or not core.any():
         return core * 255, core * 255
     # with the white-light test guarding pieces, the halo's faint outer rim can be taken as well
@@ -238,6 +282,13 @@ def glare_masks(image: np.ndarray, table: np.ndarray | None = None) -> tuple[np.
         every[y0:y1, x0:x1] |= near & bright_every[y0:y1, x0:x1]
     grow = np.ones((5, 5), np.uint8)
     return cv2.dilate(guarded, grow) * 255, cv2.dilate(every, grow) * 255
+
+
+def saturated(image: np.ndarray) -> np.ndarray:
+    """1 where every channel is at least 245 (uint8 0/1: `channel_min(image) >= 245`), in one pass."""
+    core = cv2.inRange(image, (245, 245, 245), (255, 255, 255))
+    core >>= 7  # 255 -> 1
+    return core
 
 
 HALO_GAIN_GUARDED = 1.04

@@ -26,14 +26,13 @@ def fuse_junctions(
     images: Sequence[np.ndarray],
 ) -> None:
     """Set each fused column's `junction` (and its supports' in every view) from all views."""
-    hsv = [cv2.cvtColor(im, cv2.COLOR_BGR2HSV) for im in images]
     care = [stick_bands(obs, im.shape) == 0 for obs, im in zip(observations, images, strict=True)]
     for col in columns:
         seen = [(v, k) for v, k in enumerate(col.supports) if k is not None]
         if col.height is None or col.x_mm is None or col.y_mm is None:
             continue
         shares = [
-            _top_unit_yellow(calibs[v], hsv[v], care[v], col.x_mm, col.y_mm, col.height)
+            _top_unit_yellow(calibs[v], images[v], care[v], col.x_mm, col.y_mm, col.height)
             for v in range(len(observations))
         ]
         measured = [s for s in shares if s is not None]

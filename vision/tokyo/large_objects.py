@@ -29,7 +29,7 @@ from vision.tokyo.foreground import CHROMA
 from vision.tokyo.labels import components
 from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.pixels import nonzero_yx
-from vision.tokyo.sticks import RawStick, _ridge, rod_half_width
+from vision.tokyo.sticks import RawStick, _ridge_boxed, rod_half_width
 
 DEPTH_WIDTHS = 3.5  # deeper than this many rod half-widths from the table: no piece
 BLUR_GAIN = 1.3  # the mask's rod half-width over the calibrated one (blur, shading): 9-13 px for 6-10 px
@@ -75,8 +75,8 @@ def large_objects(
     mask), as the stick pass takes it. Without `outline` the objects are warned of (and given to
     `found`) but no region is grown round them and `fg` is left as it is: a reader that stops at a
     hand needs the warnings alone (the tests of each object read neither `fg` nor the regions)."""
-    dist, ridge = _ridge(fg, dist)
-    hw = rod_half_width(dist, ridge)
+    dist, ridge, box = _ridge_boxed(fg, dist)
+    hw = rod_half_width(dist, ridge, box)
     cut = np.zeros(fg.shape, np.uint8)
     deep = dist > DEPTH_WIDTHS * hw
     if not deep.any():
@@ -189,10 +189,10 @@ def rod_half_width_floor(calibration: TokyoCalibration, fg: np.ndarray, samples:
     pick = np.linspace(0, len(xs) - 1, min(samples, len(xs))).astype(int)
     # the samples' widths in one projection (`local_scales`: the same values as `_rod_half_width_at`
     # one at a time, which took 25 ms a frame); each back-projected alone, as there (NumPy multiplies
-    # a single row by a matrix another way than several, which can differ in the last bit)
+    # a single row by a matrix another way than several, which can differ in the last bit), in one
+    # stacked call (`ray_to_plane_each`)
     z = 1.5 * calibration.sizes.unit_mm
-    cam = calibration.camera
-    points = np.array([cam.ray_to_plane(np.array([[xs[k], ys[k]]], np.float64), z)[0] for k in pick])
+    points = calibration.camera.ray_to_plane_each(np.stack([xs[pick], ys[pick]], 1).astype(np.float64), z)
     return FLOOR_SHARE * float(np.median(calibration.local_scales(points)[2]))
 
 

@@ -33,7 +33,7 @@ from vision.tokyo.observation import (
     SupportReading,
     TokyoObservation,
 )
-from vision.tokyo.pixels import nonzero_yx
+from vision.tokyo.pixels import distance_l2, nonzero_yx
 from vision.tokyo.sticks import Gradients, RawStick, detect_sticks, image_gradients
 from vision.tokyo.supports import Blob, find_blobs, fit_height
 from vision.tokyo.table_memory import TableMemory
@@ -87,8 +87,9 @@ def read_tokyo(
         for memory in (tables, probe):
             if memory is not None:
                 memory.keep(estimate)
-    fg_rods[withheld > 0] = 0
-    faint[withheld > 0] = 0
+    if withheld.any():  # (most views withhold nothing)
+        fg_rods[withheld > 0] = 0
+        faint[withheld > 0] = 0
     upright = None if calibration is None else _upright_test(calibration)
     longest = None if calibration is None else _longest_stick(calibration)
     floor = 0.0 if calibration is None else rod_half_width_floor(calibration, fg_rods)
@@ -103,7 +104,7 @@ def read_tokyo(
     if calibration is not None:
         # a grey road's end can run on down the grey column it rests on: put it back on the top
         # (a found object was cut out of fg: its transform is taken again)
-        trim_column_runs(raw, cv2.distanceTransform(fg, cv2.DIST_L2, 5) if objects else dist, calibration)
+        trim_column_runs(raw, distance_l2(fg) if objects else dist, calibration)
     if withheld.any():
         # a stick whose middle lies under the mask shows both its ends: one stick, kept
         raw = join_across_mask(withheld, raw, hw)
@@ -179,7 +180,7 @@ def _glare_and_objects(
         fg[glare > 0] = 0
         withheld |= glare
     objects: list[LargeObject] = []
-    dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)  # the large-object test's and the column ends'
+    dist = distance_l2(fg)  # the large-object test's and the column ends'
     withheld |= large_objects(obs, fg, image, table, calibration, objects, dist, outline=outline)
     return withheld, dist, objects
 
@@ -263,7 +264,6 @@ def _columns_calibrated(
     """Columns under the road ends (see vision.tokyo.columns); blobs they explain are used up."""
     unit = calib.sizes.unit_mm
     fits = [c for c in fit_columns(calib, raw, fg, rods, hw) if c.score >= 0.7]  # else: table ends
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     near_of, junction = [], []
     for c in fits:
         uv, _ = calib.camera.project(np.array([[c.x_mm, c.y_mm, c.height * unit], [c.x_mm, c.y_mm, 0.0]]))
@@ -274,7 +274,7 @@ def _columns_calibrated(
             if _dist_to_box(base, b.bbox) < 2 * hw or _dist_to_box(top, b.bbox) < hw
         ]
         near_of.append(near)
-        yellow = _top_unit_yellow(calib, hsv, rods == 0, c.x_mm, c.y_mm, c.height)
+        yellow = _top_unit_yellow(calib, image, rods == 0, c.x_mm, c.y_mm, c.height)
         if yellow is None:  # the top unit's side is hidden: the blobs' colour is all there is
             yellow = 1.0 if any(blobs[k].yellow_fraction >= 0.15 for k in near) else 0.0
         junction.append(yellow >= JUNCTION_SHARE)
@@ -305,12 +305,13 @@ JUNCTION_SHARE = 0.35  # share of the visible top unit's side that is yellow
 
 
 def _top_unit_yellow(
-    calib: TokyoCalibration, hsv: np.ndarray, care: np.ndarray, x: float, y: float, height: int
+    calib: TokyoCalibration, image: np.ndarray, care: np.ndarray, x: float, y: float, height: int
 ) -> float | None:
     """Share of junction yellow on the side of a column's top unit, where the camera sees it and no
     stick lies over it; None when too little of it shows. The side, not the top face: the road ends
     resting on a junction cover most of its top, and a yellow road over a grey column would look the
-    same from straight above."""
+    same from straight above. Only the sampled pixels are converted to HSV (a pixel's HSV is its own:
+    the same bytes as in the whole frame's conversion)."""
     s = calib.sizes
     r = 0.85 * s.column_diameter_mm / 2
     eye = calib.camera.centre
@@ -327,7 +328,8 @@ def _top_unit_yellow(
     keep = care[yi, xi]
     if np.count_nonzero(keep) < 6 or len(np.unique(np.c_[xi, yi][keep], axis=0)) < 4:
         return None
-    px = hsv[yi[keep], xi[keep]].astype(int)
+    px = cv2.cvtColor(image[yi[keep], xi[keep]].reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    px = px.astype(int)
     yellow = (px[:, 0] >= 18) & (px[:, 0] <= 34) & (px[:, 1] >= 90)
     return float(yellow.mean())
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.tokyo.pixels import nonzero_yx
+from vision.tokyo.pixels import distance_l2, mask_box, nonzero_yx
 
 
 @dataclass
@@ -44,7 +44,11 @@ class RawStick:
         return float(np.linalg.norm(self.p1 - self.p0))
 
 
-def rod_half_width(dist: np.ndarray, ridge: np.ndarray) -> float:
+def rod_half_width(dist: np.ndarray, ridge: np.ndarray, box: tuple[slice, slice] | None = None) -> float:
+    """The commonest ridge width; `box`: a box holding every ridge pixel, read alone (the same values
+    in the same order)."""
+    if box is not None:
+        dist, ridge = dist[box], ridge[box]
     vals = dist[ridge > 0]
     vals = vals[vals >= 1.5]
     if len(vals) < 20:
@@ -56,11 +60,25 @@ def rod_half_width(dist: np.ndarray, ridge: np.ndarray) -> float:
 def _ridge(fg: np.ndarray, dist: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(distance transform of `fg`, its one-pixel centre ridge); `dist`: that transform, if the
     caller has it already."""
-    if dist is None:
-        dist = cv2.distanceTransform(fg, cv2.DIST_L2, 5)
-    peak = cv2.dilate(dist, np.ones((3, 3), np.uint8))
-    ridge = ((dist >= peak - 0.35) & (dist >= 1.5)).astype(np.uint8)
+    dist, ridge, _ = _ridge_boxed(fg, dist)
     return dist, ridge
+
+
+def _ridge_boxed(
+    fg: np.ndarray, dist: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, tuple[slice, slice] | None]:
+    """`_ridge` and a box holding every ridge pixel (None: no ridge). The ridge is worked out on the
+    mask's box grown by a pixel: outside it the transform is 0, so no ridge, and inside it every
+    pixel's 3x3 neighbourhood (a ridge pixel lies in the mask) is the whole frame's."""
+    if dist is None:
+        dist = distance_l2(fg)
+    ridge = np.zeros(fg.shape, np.uint8)
+    box = mask_box(fg, 1)
+    if box is not None:
+        d = dist[box]
+        peak = cv2.dilate(d, np.ones((3, 3), np.uint8))
+        ridge[box] = (d >= peak - 0.35) & (d >= 1.5)
+    return dist, ridge, box
 
 
 Gradients = Callable[[], tuple[np.ndarray, np.ndarray]]
@@ -100,16 +118,24 @@ def detect_sticks(
     span there along that segment (a camera and the set's stick length): a run longer than that is two
     sticks meeting nearly in line, and is left unclaimed for their own lines to find. `gradients`:
     `image_gradients(image)`, when the caller reads them too."""
-    dist, ridge = _ridge(fg)
-    hw = max(rod_half_width(dist, ridge), min_half_width)
+    dist, ridge, box = _ridge_boxed(fg)
+    hw = max(rod_half_width(dist, ridge, box), min_half_width)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
-    core = ((dist >= hw * 0.5) & (dist <= hw * 1.45)).astype(np.uint8)
+    core = np.zeros(fg.shape, np.uint8)
+    if box is not None:  # outside the mask's box the transform is 0: no core
+        d = dist[box]
+        core[box] = (d >= hw * 0.5) & (d <= hw * 1.45)
     ys, xs = nonzero_yx(core)
     pts = np.stack([xs, ys], 1).astype(np.float32)
     if len(pts) < 10:
         return [], hw
     min_len = min_len_widths * 2 * hw
-    lines = cv2.HoughLines(core * 255, 1, np.pi / 360, int(max(10, min_len * 0.7)))
+    # the transform of the core cut at its right and bottom edge: rho is measured from the top-left
+    # corner, so every pixel votes into the same bins; only the accumulator is smaller (its rho bins
+    # run to the cut's width plus height, an odd count centred alike), so the same lines come out in
+    # the same order
+    cut = core[: ys[-1] + 1, : xs.max() + 1] * 255
+    lines = cv2.HoughLines(cut, 1, np.pi / 360, int(max(10, min_len * 0.7)))
     sticks: list[RawStick] = []
     claimed = np.zeros(len(pts), bool)
     taken: list[tuple[np.ndarray, np.ndarray, float, float]] = []  # lines found: point, direction, span

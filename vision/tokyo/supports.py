@@ -17,7 +17,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.colours import colour_name
 from vision.tokyo.labels import components
-from vision.tokyo.pixels import nonzero_yx
+from vision.tokyo.pixels import mask_box, nonzero_yx
 
 
 @dataclass
@@ -37,7 +37,16 @@ def find_blobs(image: np.ndarray, fg: np.ndarray, hw: float, rods: np.ndarray) -
     beside and below the stick ends they carry), cars, hands, fallen pieces."""
     k = max(3, int(0.5 * hw)) | 1
     rest = cv2.bitwise_and(fg, cv2.bitwise_not(rods))
-    opened = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # opened and labelled on the box of what is left, grown by the opening's reach (outside it all is
+    # table either way), its corner on an even row and column (the labelling works in 2 x 2 blocks:
+    # so aligned, the labels come in the whole frame's order); the stats are moved back to the frame
+    box = mask_box(rest, k // 2 + 1, 2)
+    if box is None:
+        return []
+    y0 = box[0].start // 2 * 2
+    box = (slice(y0, box[0].stop), box[1])
+    x0 = box[1].start
+    opened = cv2.morphologyEx(rest[box], cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, lab, stats, _ = components(opened)
     blobs = []
     for i in range(1, n):
@@ -45,6 +54,7 @@ def find_blobs(image: np.ndarray, fg: np.ndarray, hw: float, rods: np.ndarray) -
         if area < 0.2 * np.pi * hw * hw:
             continue
         m = lab[y : y + h, x : x + w] == i
+        x, y = x + x0, y + y0
         pix = image[y : y + h, x : x + w][m].astype(np.float32)
         bgr = np.median(pix, 0)
         # the top end of a stack (smallest image y is not always the top; use the brightest quarter)
