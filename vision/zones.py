@@ -648,7 +648,8 @@ class ZoneDiceReader:
         if not rest.any():
             return []
         half = max(3, int(self.die_mm * self.px / 2))
-        joined = cv2.morphologyEx(rest, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (half, half)))
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (half, half))
+        joined = cv2.morphologyEx(rest, cv2.MORPH_CLOSE, disc)
         return [blob for blob in self._boxes(joined, True, max_side) if blob[4] == "die"]
 
     def _closed(self, mask: np.ndarray) -> np.ndarray:
