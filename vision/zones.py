@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
 from vision.types import VisionError
-from vision.zones_one import BESIDE_REACH, one_pip_face, pip_depth
+from vision.zones_one import BESIDE_REACH, ONE_PIP_FLOOR, one_pip_face, pip_depth
 
 
 @dataclass(frozen=True)
@@ -273,6 +273,7 @@ class ZoneDiceReader:
             dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
         if faced and z.many:
             self._dice_beside(z, faces, tried, where, dice)
+            self._ones_in_pieces(z, faces, obs, where, dice)
         if not z.many and len(dice) > 1:
             out.unreadable[z.name] = "more than one object in one cell"
         if not z.many and not dice and z.name not in out.unreadable:
@@ -807,6 +808,42 @@ class ZoneDiceReader:
             where.append(counted[2])
             dice.append(ZoneDie(int(counted[0]), conf, self._colour(image, face), box_mm,
                                 {"pips": (int(counted[0]), float(counted[1])), "learned": net[:3]}))
+
+    def _ones_in_pieces(self, z: Zone, faces: FaceView, obs: np.ndarray, where: list[np.ndarray],
+                        dice: list[ZoneDie]) -> None:
+        """Add the light 1s of a tray or pool that made no blob (`where`, `dice` extended in place). A
+        white 1 on white paper differs from it at its pip, its shaded side and its shadow only; where the
+        camera has about a pixel per mm (1920x1080 from 1000 mm at 30 degrees, views at 2 px/mm) those
+        come out apart, farther than the closing joins: a side's sliver, the pip's speck, each dropped as
+        no die's blob (tuning seed 16: a white 1 beside a 5 missed in all five frames of its roll, the
+        roll lost). Each piece the blob finder dropped is then looked round for a 1's pip on a light
+        face (vision/zones_one.py, as a blob's neighbour is in `_dice_beside`), a die or more from every
+        die read. Blurred so, the pip's dark core comes out smaller too (that 1's: 1.73 plain pip areas,
+        the default least 1.75), so a pip down to ONE_PIP_FLOOR is taken here: plain pips come out
+        under 1.3, and the ring of light face round it still has to hold no other mark."""
+        x0, y0, x1, y1 = self._window(z, 0.0)
+        mask = self._closed(np.abs(obs[y0:y1, x0:x1] - self.reference[y0:y1, x0:x1]) > 0.9)
+        n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask)
+        side = self.die_mm * self.px
+        pieces = [s for s in stats[1:] if s[4] >= 0.15 * np.pi * (0.09 * side) ** 2  # a pip's speck at least
+                  and (s[4] < (0.35 * side) ** 2 or min(s[2], s[3]) < 0.4 * side
+                       or max(s[2], s[3]) < 0.6 * side)]  # what `_boxes` drops
+        if not pieces:
+            return
+        grey, changed = self._grey(self._face(faces)), self._changed_on(faces)
+        for px, py, w, h, _area in pieces:
+            box = np.array([px + x0, py + y0, px + x0 + w, py + y0 + h], np.float32)
+            pip = one_pip_face(grey, _on_faces(faces, box), side, changed, least=ONE_PIP_FLOOR)
+            if pip is None or not _inside(pip / self.px, z, 0.25 * self.die_mm):
+                continue
+            if min((float(np.linalg.norm(pip - seen)) for seen in where), default=np.inf) < side:
+                continue  # a die read already (or this 1, found from another piece)
+            face = _square(np.concatenate([pip, pip]), side)
+            centre = (box[:2] + box[2:]) / 2  # the piece's die, a side round it on the sheet view
+            box_mm = tuple(float(v) / self.px for v in _square(np.concatenate([centre, centre]), side))
+            where.append(pip)
+            dice.append(ZoneDie(1, ONE_BESIDE, self._colour(self._face(faces), face), box_mm,
+                                {"pips": (1, ONE_BESIDE)}))
 
     def _colour(self, image: np.ndarray, box: np.ndarray) -> str | None:
         from vision.dice.colour import classify_colour
