@@ -115,6 +115,7 @@ class ZoneDiceReader:
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
         self._cell_centres: tuple[list[str], np.ndarray] | None = None  # see _nearest_cell
+        self._last_mask: np.ndarray | None = None  # the last `_blobs` call's closed difference mask
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
         if value_order not in ("pips", "learned"):
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
@@ -626,7 +627,8 @@ class ZoneDiceReader:
     def _blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True,
                max_side: float | None = None) -> list[tuple[int, int, int, int, str]]:
         diff = a - b
-        out = self._boxes(self._closed(np.abs(diff) > 0.9), many, max_side)
+        self._last_mask = self._closed(np.abs(diff) > 0.9)  # `_ones_in_pieces` looks at its pieces
+        out = self._boxes(self._last_mask, many, max_side)
         if not many or all(kind == "die" for *_box, kind in out):
             return out
         # `_prep` normalises over 20 mm, so the paper between two dark dice a few mm apart reads
@@ -822,7 +824,9 @@ class ZoneDiceReader:
         the default least 1.75), so a pip down to ONE_PIP_FLOOR is taken here: plain pips come out
         under 1.3, and the ring of light face round it still has to hold no other mark."""
         x0, y0, x1, y1 = self._window(z, 0.0)
-        mask = self._closed(np.abs(obs[y0:y1, x0:x1] - self.reference[y0:y1, x0:x1]) > 0.9)
+        mask = self._last_mask  # the zone's closed difference mask, as `_zone_blobs` just made it
+        if mask is None or mask.shape != (y1 - y0, x1 - x0):
+            mask = self._closed(np.abs(obs[y0:y1, x0:x1] - self.reference[y0:y1, x0:x1]) > 0.9)
         n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask)
         side = self.die_mm * self.px
         pieces = [s for s in stats[1:] if s[4] >= 0.15 * np.pi * (0.09 * side) ** 2  # a pip's speck at least
