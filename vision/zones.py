@@ -23,7 +23,7 @@ import numpy as np
 from vision import zones_jit
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
 from vision.types import VisionError
-from vision.zones_one import BESIDE_REACH, one_pip_face, pip_depth
+from vision.zones_one import BESIDE_REACH, ONE_PIP_FLOOR, one_pip_face, pip_depth
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,8 @@ class ZoneDiceReader:
         self._held_last: np.ndarray | None = None  # pixels a die held in the previous frame
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
+        self._cell_centres: tuple[list[str], np.ndarray] | None = None  # see _nearest_cell
+        self._last_mask: np.ndarray | None = None  # the last `_blobs` call's closed difference mask
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
         if value_order not in ("pips", "learned"):
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
@@ -273,6 +275,7 @@ class ZoneDiceReader:
             dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
         if faced and z.many:
             self._dice_beside(z, faces, tried, where, dice)
+            self._ones_in_pieces(z, faces, obs, where, dice)
         if not z.many and len(dice) > 1:
             out.unreadable[z.name] = "more than one object in one cell"
         if not z.many and not dice and z.name not in out.unreadable:
@@ -587,7 +590,8 @@ class ZoneDiceReader:
             # off, chance 0.25-0.55). Framed on the die itself, if its face still stands in the cell
             framed = self._crop_read(self._face(faces), box, refine=True)[3]
             centre = np.array([(framed[0] + framed[2]) / 2, (framed[1] + framed[3]) / 2])
-            if _inside(centre / self.px, z, 0.25 * self.die_mm):
+            at = centre / self.px
+            if _inside(at, z, 0.25 * self.die_mm) and self._nearest_cell(at) == z.name:
                 again = self._value(self._face(faces), framed, z, None, changed, learned=True, need=need)
                 if again[3]["learned"][2] >= need:
                     value, vconf, colour, readings, _at = again
@@ -597,6 +601,19 @@ class ZoneDiceReader:
             out.dice[z.name] = []
             return
         out.dice[z.name] = [ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings)]
+
+    def _nearest_cell(self, at_mm: np.ndarray) -> str:
+        """The cell whose centre is nearest `at_mm` (sheet mm): the cell a die's top face there stands
+        on. The re-framed crop of a cell may slide onto its neighbour's die, whose top face then still
+        lies within a quarter side of the cell: at 1920x1080 / 1000 mm / 30 degrees a blue 6 on B04 was
+        read on B05 too, its face 3.7 mm past B05's edge and 8 mm from B04's centre (tuning seed 15:
+        every roll after it looked like "something else", 4 moves lost)."""
+        if self._cell_centres is None:
+            cells = [z for z in self.zones if not z.many]
+            self._cell_centres = ([z.name for z in cells],
+                                  np.array([[z.x + z.w / 2, z.y + z.h / 2] for z in cells], np.float64))
+        names, centres = self._cell_centres
+        return names[int(np.argmin(np.hypot(*(centres - np.asarray(at_mm, np.float64)).T)))]
 
     def _centre_marked(self, a: np.ndarray, b: np.ndarray, centre: np.ndarray) -> bool:
         """Whether a pip-sized mark differs from the empty sheet on the cell's centre (window
@@ -633,6 +650,7 @@ class ZoneDiceReader:
                max_side: float | None = None) -> list[tuple[int, int, int, int, str]]:
         diff = a - b
         closed = self._closed(np.abs(diff) > 0.9)
+        self._last_mask = closed  # `_ones_in_pieces` looks at its pieces
         out = self._boxes(closed, many, max_side)
         if many:
             out += self._scattered(closed, out, max_side)
@@ -836,6 +854,44 @@ class ZoneDiceReader:
             where.append(counted[2])
             dice.append(ZoneDie(int(counted[0]), conf, self._colour(image, face), box_mm,
                                 {"pips": (int(counted[0]), float(counted[1])), "learned": net[:3]}))
+
+    def _ones_in_pieces(self, z: Zone, faces: FaceView, obs: np.ndarray, where: list[np.ndarray],
+                        dice: list[ZoneDie]) -> None:
+        """Add the light 1s of a tray or pool that made no blob (`where`, `dice` extended in place). A
+        white 1 on white paper differs from it at its pip, its shaded side and its shadow only; where the
+        camera has about a pixel per mm (1920x1080 from 1000 mm at 30 degrees, views at 2 px/mm) those
+        come out apart, farther than the closing joins: a side's sliver, the pip's speck, each dropped as
+        no die's blob (tuning seed 16: a white 1 beside a 5 missed in all five frames of its roll, the
+        roll lost). Each piece the blob finder dropped is then looked round for a 1's pip on a light
+        face (vision/zones_one.py, as a blob's neighbour is in `_dice_beside`), a die or more from every
+        die read. Blurred so, the pip's dark core comes out smaller too (that 1's: 1.73 plain pip areas,
+        the default least 1.75), so a pip down to ONE_PIP_FLOOR is taken here: plain pips come out
+        under 1.3, and the ring of light face round it still has to hold no other mark."""
+        x0, y0, x1, y1 = self._window(z, 0.0)
+        mask = self._last_mask  # the zone's closed difference mask, as `_zone_blobs` just made it
+        if mask is None or mask.shape != (y1 - y0, x1 - x0):
+            mask = self._closed(np.abs(obs[y0:y1, x0:x1] - self.reference[y0:y1, x0:x1]) > 0.9)
+        n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask)
+        side = self.die_mm * self.px
+        pieces = [s for s in stats[1:] if s[4] >= 0.15 * np.pi * (0.09 * side) ** 2  # a pip's speck at least
+                  and (s[4] < (0.35 * side) ** 2 or min(s[2], s[3]) < 0.4 * side
+                       or max(s[2], s[3]) < 0.6 * side)]  # what `_boxes` drops
+        if not pieces:
+            return
+        grey, changed = self._grey(self._face(faces)), self._changed_on(faces)
+        for px, py, w, h, _area in pieces:
+            box = np.array([px + x0, py + y0, px + x0 + w, py + y0 + h], np.float32)
+            pip = one_pip_face(grey, _on_faces(faces, box), side, changed, least=ONE_PIP_FLOOR)
+            if pip is None or not _inside(pip / self.px, z, 0.25 * self.die_mm):
+                continue
+            if min((float(np.linalg.norm(pip - seen)) for seen in where), default=np.inf) < side:
+                continue  # a die read already (or this 1, found from another piece)
+            face = _square(np.concatenate([pip, pip]), side)
+            centre = (box[:2] + box[2:]) / 2  # the piece's die, a side round it on the sheet view
+            box_mm = tuple(float(v) / self.px for v in _square(np.concatenate([centre, centre]), side))
+            where.append(pip)
+            dice.append(ZoneDie(1, ONE_BESIDE, self._colour(self._face(faces), face), box_mm,
+                                {"pips": (1, ONE_BESIDE)}))
 
     def _colour(self, image: np.ndarray, box: np.ndarray) -> str | None:
         from vision.dice.colour import classify_colour

@@ -41,10 +41,12 @@ def pip_depth(paper: float, darkest: float) -> float:
 
 
 def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
-                 changed: np.ndarray | None = None, reach: float = REACH) -> np.ndarray | None:
+                 changed: np.ndarray | None = None, reach: float = REACH,
+                 least: float | None = None) -> np.ndarray | None:
     """The centre (px of `grey`) of the pip of a light die showing 1 whose face lies in `blob`
     (x0, y0, x1, y1 on the same view: the blob of its body and shadow), or None when none does.
-    `reach`: die sides the pip may lie outside the blob."""
+    `reach`: die sides the pip may lie outside the blob. `least`: the smallest area a 1's pip may
+    come out at, in plain pip areas (ONE_PIP_AREA's by default)."""
     H, W = grey.shape[:2]
     x0, y0, x1, y1 = (float(v) for v in blob)
     cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, 1.5 * die_px
@@ -65,6 +67,7 @@ def one_pip_face(grey: np.ndarray, blob: np.ndarray, die_px: float,
     round_ = [i for i in range(1, n) if max(stats[i][2], stats[i][3]) <= 1.6 * min(stats[i][2], stats[i][3])]
     areas = {i: float(stats[i][4]) for i in round_}
     lo, hi = ONE_PIP_AREA
+    lo = lo if least is None else least
     # a neighbour's pips, thresholded alike, say how large pips come out here: a 1's pip is about
     # twice their area (at 2 px/mm a 1's pip beside a 6 measured 1.73 plain areas, the 6's 0.7-0.8)
     plain = [a for a in areas.values() if PLAIN_PIP[0] * pip_area <= a <= PLAIN_PIP[1] * pip_area]
