@@ -8,6 +8,8 @@ classifier (see `reader`) has a "wrong way up" class and picks the angle itself.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -79,27 +81,47 @@ def piece_ink(bgr: np.ndarray, blob: np.ndarray, erode_px: int, keep_rim: bool =
     tilt, a neighbour's edge or a shadow through blur, which would pull the centroid and radius the
     patch is normalised by; but a big number on a small token can reach the rim too, so the reader
     checks the reading with them kept (see `reader.classify_piece`)."""
+    inks = piece_inks(bgr, blob, erode_px)
+    return inks.full if keep_rim else inks.clean
+
+
+@dataclass
+class PieceInks:
+    """One piece's ink maps with and without the marks at its rim (`piece_ink`), and its face: what
+    the reader's checks share instead of each making them again."""
+
+    face: np.ndarray  # the footprint eroded (uint8 0/1)
+    full: np.ndarray | None  # the ink map with the rim's marks
+    clean: np.ndarray | None  # ... without them
+
+
+def piece_inks(bgr: np.ndarray, blob: np.ndarray, erode_px: int) -> PieceInks:
+    """`piece_ink` with and without `keep_rim`, from one grey conversion, erosion and ink map."""
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     k = max(1, erode_px)
     face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8))
-    ink = ink_map(gray, face > 0)
-    if ink is None or keep_rim:
-        return ink
+    full = ink_map(gray, face > 0)
+    if full is None:
+        return PieceInks(face, None, None)
+    ink = full.copy()
     rim = (face > 0) & (cv2.erode(face, np.ones((5, 5), np.uint8)) == 0)
     count, marks = cv2.connectedComponents((ink > 0.15).astype(np.uint8), connectivity=8)
     if count > 1:
         touching = np.unique(marks[rim & (marks > 0)])
         ink[np.isin(marks, touching[touching > 0])] = 0
-    return ink
+    return PieceInks(face, full, ink)
 
 
-def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int, ink: np.ndarray | None = None) -> float:
+def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int, ink: np.ndarray | None = None,
+             face: np.ndarray | None = None) -> float:
     """Share of the face (away from ink) whose colour is far from the face's median colour. A piece
     is one colour; a piece partly lying on another of a different colour is two. Lab chroma only,
     so uneven light and shadow bands, which change lightness, do not count. `ink`: the piece's
-    `piece_ink(bgr, blob, erode_px)` when the caller has it already."""
+    `piece_ink(bgr, blob, erode_px)` when the caller has it already, and `face` its `PieceInks.face`."""
     k = max(1, erode_px)
-    face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
+    if face is None:
+        face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    face = face > 0
     if ink is None:
         ink = piece_ink(bgr, blob, erode_px)
     if ink is not None:
