@@ -1,5 +1,7 @@
-"""The 4x4 reader's segmentation as main had it at 74b5ad9 (whole-view masks, one distance transform over
-every core): the reference the fast crop-wise code in vision/tiles/reader.py must equal exactly."""
+"""The 4x4 reader's segmentation and piece classification as main had them at 74b5ad9 (whole-view masks,
+one distance transform over every core, np.percentile, Lab of the whole crop), verbatim: the reference
+the faster code in vision/tiles/ (reader.py, split.py, patch.py) must equal exactly
+(tests/test_vision_tiles_split.py)."""
 
 # ruff: noqa
 from __future__ import annotations
@@ -8,10 +10,151 @@ import cv2
 import numpy as np
 
 from vision.tiles import geometry as g
-from vision.tiles.patch import piece_ink, two_tone
-from vision.tiles.reader import (MAX_PIECE_AREA, SHAPE_FIT, TWO_TONE, CellReading, PieceCut, _region_mm,
-                                 foreground)
+from vision.tiles.patch import ANGLES, board_mask, patches
+from vision.tiles.reader import (MIN_CONFIDENCE, REFINE, RIM_INK_DOUBT, SHAPE_FIT, TWO_TONE, CellReading,
+                                 PieceCut, _region_mm, model)
+from vision.tiles.split import MAX_PIECE_AREA
 from vision.tiles.rectify import TopView
+
+
+def ink_map(gray: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """0..1 ink strength inside `mask` (the piece face, eroded); None when the face has no marks.
+    Dark-on-light and light-on-dark pieces both give ink = the minority tone."""
+    vals = gray[mask]
+    if vals.size < 30:
+        return None
+    lo, med, hi = np.percentile(vals, [2, 50, 98])
+    if hi - lo < 28:
+        return None
+    g = gray.astype(np.float32)
+    if hi - med > med - lo:  # the face is mostly dark: light ink
+        ink = (g - med) / max(hi - med, 1.0)
+    else:
+        ink = (med - g) / max(med - lo, 1.0)
+    ink = np.clip(ink * 1.25 - 0.15, 0, 1)
+    ink[~mask] = 0
+    return ink
+
+
+def ink_frame(ink: np.ndarray) -> tuple[float, float, float] | None:
+    """Centroid (x, y) and radius of the ink; None when there is too little."""
+    ys, xs = np.nonzero(ink > 0.5)
+    if len(xs) < 12:
+        return None
+    cx, cy = float(xs.mean()), float(ys.mean())
+    r = float(np.percentile(np.hypot(xs - cx, ys - cy), 98)) + 1.0
+    return cx, cy, r
+
+
+def piece_ink(bgr: np.ndarray, blob: np.ndarray, erode_px: int, keep_rim: bool = False) -> np.ndarray | None:
+    """Ink map of one piece: `blob` is its boolean footprint in `bgr` (same size). Unless
+    `keep_rim`, marks touching the face's rim are dropped: mostly the piece's own side seen at a
+    tilt, a neighbour's edge or a shadow through blur, which would pull the centroid and radius the
+    patch is normalised by; but a big number on a small token can reach the rim too, so the reader
+    checks the reading with them kept (see `reader.classify_piece`)."""
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    k = max(1, erode_px)
+    face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    ink = ink_map(gray, face > 0)
+    if ink is None or keep_rim:
+        return ink
+    rim = (face > 0) & (cv2.erode(face, np.ones((5, 5), np.uint8)) == 0)
+    count, marks = cv2.connectedComponents((ink > 0.15).astype(np.uint8), connectivity=8)
+    if count > 1:
+        touching = np.unique(marks[rim & (marks > 0)])
+        ink[np.isin(marks, touching[touching > 0])] = 0
+    return ink
+
+
+def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int, ink: np.ndarray | None = None) -> float:
+    """Share of the face (away from ink) whose colour is far from the face's median colour. A piece
+    is one colour; a piece partly lying on another of a different colour is two. Lab chroma only,
+    so uneven light and shadow bands, which change lightness, do not count. `ink`: the piece's
+    `piece_ink(bgr, blob, erode_px)` when the caller has it already."""
+    k = max(1, erode_px)
+    face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
+    if ink is None:
+        ink = piece_ink(bgr, blob, erode_px)
+    if ink is not None:
+        face &= cv2.dilate((ink > 0.1).astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
+    ab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[face][:, 1:].astype(np.float32)
+    if len(ab) < 20:
+        return 0.0
+    return float((np.linalg.norm(ab - np.median(ab, axis=0), axis=1) > 18).mean())
+
+
+def classify_piece(
+    bgr: np.ndarray, blob: np.ndarray, px_per_mm: float, clean_ink: np.ndarray | None = None
+) -> tuple[int | None, float, float, str]:
+    """(number, confidence, angle, reason) for one piece footprint `blob` in `bgr`. The ink is read
+    without the marks touching the piece's rim; when that dropped ink, it is also read with them.
+    Differing readings: with a fifth or more of the ink dropped, the number itself may reach the rim
+    (a big number on a small token), so neither is trusted; with less, the clean one is taken when
+    it is sure (measured on rendered boards: rim marks were then always the piece's side or edge).
+    `clean_ink`: the rim-less ink map when the caller has it already (`PieceCut.ink`)."""
+    erode = max(1, round(1.2 * px_per_mm))
+    if clean_ink is None:
+        clean_ink = piece_ink(bgr, blob, erode)
+    clean = read_ink(clean_ink)
+    full_ink = piece_ink(bgr, blob, erode, keep_rim=True)
+    if full_ink is None or clean_ink is None:
+        return clean
+    dropped = float((full_ink - clean_ink).sum()) / max(float(full_ink.sum()), 1e-6)
+    if dropped < 0.005:
+        return clean
+    full = read_ink(full_ink)
+    if full[0] == clean[0]:
+        return max(clean, full, key=lambda r: r[1])
+    if clean[0] is None:  # all the ink touched the rim: a number filling a small token
+        return full
+    if dropped > RIM_INK_DOUBT:
+        return clean[0], 0.0, clean[2], f"number unclear ({clean[0]}, or {full[0]} with the marks at its rim)"
+    return clean if clean[1] >= MIN_CONFIDENCE else full
+
+
+def read_ink(ink: np.ndarray | None) -> tuple[int | None, float, float, str]:
+    """(number, confidence, angle, reason) of one piece's ink map."""
+    if ink is None or (frame := ink_frame(ink)) is None:
+        return None, 0.0, 0.0, "no number visible on the piece"
+    probs = model().predict_proba(patches(ink, frame, ANGLES))  # (angles, 17)
+    per_class = probs[:, 1:].max(0)  # best turn for each number
+    # A true reading holds over the +-9 degrees the classifier was trained on; a number glimpsed at
+    # an in-between turn does not. So each leading candidate's turn is first refined on a 2.5 degree
+    # grid around its best candidate turn, then re-scored 6 degrees either side of that peak.
+    lead = [int(k) for k in np.argsort(per_class)[::-1][:3]]
+    starts = [float(ANGLES[int(np.argmax(probs[:, 1 + k]))]) for k in lead]
+    fine = np.concatenate([a + REFINE for a in starts])
+    p_fine = model().predict_proba(patches(ink, frame, fine)).reshape(len(lead), len(REFINE), -1)
+    peaks = [float(starts[i] + REFINE[int(np.argmax(p_fine[i, :, 1 + k]))]) for i, k in enumerate(lead)]
+    sides = np.array([[a - 6.0, a + 6.0] for a in peaks]).ravel()
+    p_side = model().predict_proba(patches(ink, frame, sides)).reshape(len(lead), 2, -1)
+    scores: dict[int, tuple[float, float]] = {}
+    for i, k in enumerate(lead):
+        held = min(float(p_fine[i, :, 1 + k].max()), float(p_side[i, :, 1 + k].min()))
+        scores[k] = (held, peaks[i] % 360)
+    ranked = sorted(scores, key=lambda k: -scores[k][0])
+    best, second = ranked[0], ranked[1]
+    conf = scores[best][0] * (1.0 - scores[second][0])
+    return best + 1, conf, scores[best][1], ""
+
+
+def foreground(img: np.ndarray, px_per_mm: float, fill_holes: bool = False) -> np.ndarray:
+    """Everything on the top view that is not board blue, without thin structures: an opening by a
+    3 mm disc removes the strip of white sheet that a slightly-off localisation puts along the view's
+    edge (it would merge with the pieces next to it) and stray specks. With `fill_holes`, holes
+    smaller than half a piece are filled first: ink in the board's own blue cuts a piece apart, but
+    so filled, the small gap between pieces meeting round a point closes too."""
+    fg = (~board_mask(img)).astype(np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, hierarchy = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if fill_holes and hierarchy is not None:
+        max_hole = 0.5 * (g.PIECE_MM * px_per_mm) ** 2
+        holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
+        cv2.drawContours(fg, [c for c in holes if cv2.contourArea(c) < max_hole], -1, 1, -1)
+    r = max(1, round(3.0 * px_per_mm))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.morphologyEx(fg, cv2.MORPH_OPEN, disc)
 
 
 def segment_cells(view: TopView) -> dict[str, CellReading | PieceCut]:

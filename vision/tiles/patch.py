@@ -31,13 +31,40 @@ def board_mask(bgr: np.ndarray, hue: int = BOARD_HUE, hue_tol: int = 14) -> np.n
     return (dh <= hue_tol) & (hsv[..., 1] >= 70) & (hsv[..., 2] >= 20)
 
 
+def percentiles(values: np.ndarray, qs: list[int]) -> np.ndarray:
+    """`np.percentile(values, qs)` (its default linear method) for a 1-d uint8 or float array, bit for
+    bit, without its generic machinery (most of its cost on a piece's few thousand pixels): the
+    order statistics from a histogram (uint8) or a partition, then numpy's own interpolation
+    formula (`numpy.lib._function_base_impl._lerp`). tests/test_vision_tiles_split.py holds it to
+    np.percentile."""
+    n = values.size
+    virtual = (n - 1) * np.true_divide(np.asarray(qs), 100)
+    prev = np.floor(virtual)
+    nxt = prev + 1
+    top = virtual >= n - 1  # numpy takes the last value there
+    prev[top] = nxt[top] = n - 1
+    gamma = virtual - prev
+    k_prev, k_next = prev.astype(np.intp), nxt.astype(np.intp)
+    if values.dtype == np.uint8:
+        ends = np.cumsum(np.bincount(values, minlength=256))
+        a = np.searchsorted(ends, k_prev, side="right").astype(np.uint8)
+        b = np.searchsorted(ends, k_next, side="right").astype(np.uint8)
+    else:
+        part = np.partition(values, np.unique(np.concatenate([k_prev, k_next])))
+        a, b = part[k_prev], part[k_next]
+    diff = b - a
+    out = np.add(a, diff * gamma)
+    np.subtract(b, diff * (1 - gamma), out=out, where=gamma >= 0.5, casting="unsafe", dtype=out.dtype)
+    return out
+
+
 def ink_map(gray: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     """0..1 ink strength inside `mask` (the piece face, eroded); None when the face has no marks.
     Dark-on-light and light-on-dark pieces both give ink = the minority tone."""
     vals = gray[mask]
     if vals.size < 30:
         return None
-    lo, med, hi = np.percentile(vals, [2, 50, 98])
+    lo, med, hi = percentiles(vals, [2, 50, 98])
     if hi - lo < 28:
         return None
     g = gray.astype(np.float32)
@@ -56,7 +83,7 @@ def ink_frame(ink: np.ndarray) -> tuple[float, float, float] | None:
     if len(xs) < 12:
         return None
     cx, cy = float(xs.mean()), float(ys.mean())
-    r = float(np.percentile(np.hypot(xs - cx, ys - cy), 98)) + 1.0
+    r = float(percentiles(np.hypot(xs - cx, ys - cy), [98])[0]) + 1.0
     return cx, cy, r
 
 
@@ -126,7 +153,20 @@ def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int, ink: np.ndarray |
         ink = piece_ink(bgr, blob, erode_px)
     if ink is not None:
         face &= cv2.dilate((ink > 0.1).astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
-    ab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[face][:, 1:].astype(np.float32)
-    if len(ab) < 20:
+    # Lab of the face's pixels alone (8-bit Lab is per pixel), and the share away from their median
+    # in integers: the chroma channels are whole numbers, the median a whole or half one, so
+    # (2 * distance)^2 > 36^2 is exactly the float32 `norm(ab - median) > 18`
+    ab = cv2.cvtColor(bgr[face].reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)[:, 1:]
+    n = len(ab)
+    if n < 20:
         return 0.0
-    return float((np.linalg.norm(ab - np.median(ab, axis=0), axis=1) > 18).mean())
+    twice = 2 * ab.astype(np.int32) - np.array([_twice_median(ab[:, 0]), _twice_median(ab[:, 1])])
+    return float(np.count_nonzero((twice * twice).sum(1) > 36 * 36)) / n
+
+
+def _twice_median(values: np.ndarray) -> int:
+    """Twice the median of uint8 values (an integer: the median is whole or half)."""
+    ends = np.cumsum(np.bincount(values, minlength=256))
+    n = len(values)
+    lo, hi = np.searchsorted(ends, [(n - 1) // 2, n // 2], side="right")
+    return int(lo) + int(hi)

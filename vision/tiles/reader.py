@@ -99,7 +99,8 @@ def read_ink(ink: np.ndarray | None) -> tuple[int | None, float, float, str]:
     """(number, confidence, angle, reason) of one piece's ink map."""
     if ink is None or (frame := ink_frame(ink)) is None:
         return None, 0.0, 0.0, "no number visible on the piece"
-    probs = model().predict_proba(patches(ink, frame, ANGLES))  # (angles, 17)
+    seen: dict[float, np.ndarray] = {}  # turn -> its class probabilities, each turn scored once
+    probs = _turned(ink, frame, ANGLES, seen)  # (angles, 17)
     per_class = probs[:, 1:].max(0)  # best turn for each number
     # A true reading holds over the +-9 degrees the classifier was trained on; a number glimpsed at
     # an in-between turn does not. So each leading candidate's turn is first refined on a 2.5 degree
@@ -107,10 +108,10 @@ def read_ink(ink: np.ndarray | None) -> tuple[int | None, float, float, str]:
     lead = [int(k) for k in np.argsort(per_class)[::-1][:3]]
     starts = [float(ANGLES[int(np.argmax(probs[:, 1 + k]))]) for k in lead]
     fine = np.concatenate([a + REFINE for a in starts])
-    p_fine = model().predict_proba(patches(ink, frame, fine)).reshape(len(lead), len(REFINE), -1)
+    p_fine = _turned(ink, frame, fine, seen).reshape(len(lead), len(REFINE), -1)
     peaks = [float(starts[i] + REFINE[int(np.argmax(p_fine[i, :, 1 + k]))]) for i, k in enumerate(lead)]
     sides = np.array([[a - 6.0, a + 6.0] for a in peaks]).ravel()
-    p_side = model().predict_proba(patches(ink, frame, sides)).reshape(len(lead), 2, -1)
+    p_side = _turned(ink, frame, sides, seen).reshape(len(lead), 2, -1)
     scores: dict[int, tuple[float, float]] = {}
     for i, k in enumerate(lead):
         held = min(float(p_fine[i, :, 1 + k].max()), float(p_side[i, :, 1 + k].min()))
@@ -119,6 +120,19 @@ def read_ink(ink: np.ndarray | None) -> tuple[int | None, float, float, str]:
     best, second = ranked[0], ranked[1]
     conf = scores[best][0] * (1.0 - scores[second][0])
     return best + 1, conf, scores[best][1], ""
+
+
+def _turned(ink: np.ndarray, frame: tuple[float, float, float], angles: np.ndarray,
+            seen: dict[float, np.ndarray]) -> np.ndarray:
+    """The classifier's probabilities (len(angles), 17) for the ink at each turn; turns already in
+    `seen` (one piece's earlier batches: the refinement grid holds each start turn, leads share
+    starts) are not scored again. The same rows as one batch of every turn: the classifier scores
+    each row apart (`MLP`: row by row up to SMALL_BATCH, softmax per row)."""
+    new = list(dict.fromkeys(float(a) for a in angles if float(a) not in seen))
+    if new:
+        for a, row in zip(new, model().predict_proba(patches(ink, frame, np.array(new))), strict=True):
+            seen[a] = row
+    return np.stack([seen[float(a)] for a in angles])
 
 
 @dataclass
