@@ -50,7 +50,7 @@ def percentiles(values: np.ndarray, qs: list[int]) -> np.ndarray:
         a = np.searchsorted(ends, k_prev, side="right").astype(np.uint8)
         b = np.searchsorted(ends, k_next, side="right").astype(np.uint8)
     else:
-        part = np.partition(values, np.unique(np.concatenate([k_prev, k_next])))
+        part = np.partition(values, sorted({*k_prev.tolist(), *k_next.tolist()}))
         a, b = part[k_prev], part[k_next]
     diff = b - a
     out = np.add(a, diff * gamma)
@@ -133,9 +133,11 @@ def piece_inks(bgr: np.ndarray, blob: np.ndarray, erode_px: int) -> PieceInks:
     ink = full.copy()
     rim = (face > 0) & (cv2.erode(face, np.ones((5, 5), np.uint8)) == 0)
     count, marks = cv2.connectedComponents((ink > 0.15).astype(np.uint8), connectivity=8)
-    if count > 1:
-        touching = np.unique(marks[rim & (marks > 0)])
-        ink[np.isin(marks, touching[touching > 0])] = 0
+    if count > 1:  # the marks touching the rim, by a table over their labels
+        touching = np.zeros(count, bool)
+        touching[marks[rim]] = True
+        touching[0] = False
+        ink[touching[marks]] = 0
     return PieceInks(face, full, ink)
 
 
