@@ -158,7 +158,7 @@ def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int, ink: np.ndarray |
     # Lab of the face's pixels alone (8-bit Lab is per pixel), and the share away from their median
     # in integers: the chroma channels are whole numbers, the median a whole or half one, so
     # (2 * distance)^2 > 36^2 is exactly the float32 `norm(ab - median) > 18`
-    ab = cv2.cvtColor(bgr[face].reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)[:, 1:]
+    ab = cv2.cvtColor(bgr[face].reshape(1, -1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)[:, 1:]
     n = len(ab)
     if n < 20:
         return 0.0

@@ -21,7 +21,15 @@ from vision.tiles.mlp import MLP
 from vision.tiles.patch import ANGLES, PieceInks, board_mask, ink_frame, patches, piece_inks, two_tone
 from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.tiles.reuse import changed_regions
-from vision.tiles.split import MAX_PIECE_AREA, box_round, outer_outlines, solidity, split_touching
+from vision.tiles.split import (
+    MAX_PIECE_AREA,
+    box_round,
+    disc_dilate,
+    disc_erode,
+    outer_outlines,
+    solidity,
+    split_touching,
+)
 from vision.types import Detections, check_image
 
 PX_PER_MM = 3.0
@@ -154,17 +162,32 @@ def foreground(img: np.ndarray, px_per_mm: float, fill_holes: bool = False) -> n
     edge (it would merge with the pieces next to it) and stray specks. With `fill_holes`, holes
     smaller than half a piece are filled first: ink in the board's own blue cuts a piece apart, but
     so filled, the small gap between pieces meeting round a point closes too."""
+    closed = _closed_foreground(img)
+    return _opened(_holes_filled(closed, px_per_mm) if fill_holes else closed, px_per_mm)
+
+
+def _closed_foreground(img: np.ndarray) -> np.ndarray:
+    """Not board blue, opened by 3 px and closed by 5 px: what both of `foreground`'s masks start from."""
     fg = (~board_mask(img)).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _holes_filled(fg: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """A copy of `fg` with its holes smaller than half a piece filled."""
+    fg = fg.copy()
     contours, hierarchy = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if fill_holes and hierarchy is not None:
+    if hierarchy is not None:
         max_hole = 0.5 * (g.PIECE_MM * px_per_mm) ** 2
         holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
         cv2.drawContours(fg, [c for c in holes if cv2.contourArea(c) < max_hole], -1, 1, -1)
+    return fg
+
+
+def _opened(fg: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Opened by a 3 mm disc (OpenCV's elliptic element, by its rectangles: `split.disc_erode`)."""
     r = max(1, round(3.0 * px_per_mm))
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    return cv2.morphologyEx(fg, cv2.MORPH_OPEN, disc)
+    return disc_dilate(disc_erode(fg, r), r)
 
 
 def segment_cells(view: TopView) -> dict[str, CellReading | PieceCut]:
@@ -172,13 +195,14 @@ def segment_cells(view: TopView) -> dict[str, CellReading | PieceCut]:
     A cell that is a fault as segmented is tried again with the foreground's small holes filled,
     and takes that when it is one clean piece there (a piece with ink in board blue)."""
     ppm = view.px_per_mm
-    plain = split_touching(foreground(view.image, ppm), ppm)
+    closed = _closed_foreground(view.image)
+    plain = split_touching(_opened(closed, ppm), ppm)
     filled: tuple[np.ndarray, np.ndarray] | None = None
     out: dict[str, CellReading | PieceCut] = {}
     for name in g.cell_names():
         seg = _segment_cell(view, name, *plain)
         if isinstance(seg, CellReading) and seg.status == "unreadable":
-            filled = filled or split_touching(foreground(view.image, ppm, fill_holes=True), ppm)
+            filled = filled or split_touching(_opened(_holes_filled(closed, ppm), ppm), ppm)
             again = _segment_cell(view, name, *filled)
             seg = again if isinstance(again, PieceCut) else seg
         out[name] = seg

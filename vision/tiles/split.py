@@ -18,7 +18,8 @@ cores need a distance transform at all. The result equals the whole-view computa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
 import cv2
 import numpy as np
@@ -131,8 +132,57 @@ def outer_outlines(blob: np.ndarray, offset: tuple[int, int] = (0, 0)) -> Sequen
 
 
 def _core(fg: np.ndarray, r: float) -> np.ndarray:
-    r = max(1, round(r))
-    return cv2.erode(fg, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    return disc_erode(fg, max(1, round(r)))
+
+
+@cache
+def _disc_steps(r: int) -> tuple[tuple[int, int], ...]:
+    """OpenCV's elliptic (2r+1)-square structuring element as the union of centred rectangles
+    (half width, half height), widths rising and heights falling: each row of the element is one
+    centred run, and a run is no narrower than those farther from the middle row."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    half = (disc.sum(1).astype(int) - 1) // 2  # each row's half width
+    steps: dict[int, int] = {}
+    for dy in range(-r, r + 1):
+        steps[int(half[dy + r])] = max(steps.get(int(half[dy + r]), 0), abs(dy))
+    out = tuple(sorted((w, h) for w, h in steps.items()
+                       if not any(w2 > w and h2 >= h for w2, h2 in steps.items())))
+    union = np.zeros_like(disc)
+    for w, h in out:
+        union[r - h : r + h + 1, r - w : r + w + 1] = 1
+    if not np.array_equal(union, disc):  # never seen; the plain element then (same result, slower)
+        return ()
+    return out
+
+
+def disc_erode(mask: np.ndarray, r: int) -> np.ndarray:
+    """`cv2.erode(mask, ELLIPSE (2r+1)^2)` exactly, as the AND of erosions by the element's
+    rectangles (`_disc_steps`); each is separable, and the rows are eroded step by step, widest
+    last (eroding by two centred runs one after the other is eroding by their sum). Outside the
+    image counts as set, as for cv2.erode. About half the CPU of the elliptic element at r = 15."""
+    return _by_steps(mask, r, cv2.erode, cv2.bitwise_and)
+
+
+def disc_dilate(mask: np.ndarray, r: int) -> np.ndarray:
+    """`cv2.dilate(mask, ELLIPSE (2r+1)^2)` exactly, as `disc_erode` does erosion (the element is
+    symmetric; outside the image counts as unset, as for cv2.dilate)."""
+    return _by_steps(mask, r, cv2.dilate, cv2.bitwise_or)
+
+
+def _by_steps(mask: np.ndarray, r: int, op: Callable[..., np.ndarray],
+              join: Callable[..., np.ndarray]) -> np.ndarray:
+    steps = _disc_steps(r)
+    if not steps:
+        return op(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    rows, done = mask, 0
+    out: np.ndarray | None = None
+    for w, h in steps:
+        if w > done:
+            rows, done = op(rows, np.ones((1, 2 * (w - done) + 1), np.uint8)), w
+        part = op(rows, np.ones((2 * h + 1, 1), np.uint8)) if h else rows.copy()
+        out = part if out is None else join(out, part, dst=out)
+    assert out is not None
+    return out
 
 
 def _nearest_core(fg: np.ndarray, core: np.ndarray) -> np.ndarray:
