@@ -28,6 +28,7 @@ from vision.tiles.split import (
     disc_erode,
     outer_outlines,
     solidity,
+    split_grown,
     split_touching,
 )
 from vision.types import Detections, check_image
@@ -196,13 +197,15 @@ def segment_cells(view: TopView) -> dict[str, CellReading | PieceCut]:
     and takes that when it is one clean piece there (a piece with ink in board blue)."""
     ppm = view.px_per_mm
     closed = _closed_foreground(view.image)
-    plain = split_touching(_opened(closed, ppm), ppm)
+    plain_fg = _opened(closed, ppm)
+    plain = split_touching(plain_fg, ppm)
     filled: tuple[np.ndarray, np.ndarray] | None = None
     out: dict[str, CellReading | PieceCut] = {}
     for name in g.cell_names():
         seg = _segment_cell(view, name, *plain)
         if isinstance(seg, CellReading) and seg.status == "unreadable":
-            filled = filled or split_touching(_opened(_holes_filled(closed, ppm), ppm), ppm)
+            # filling holes only adds pixels: objects it left alone keep their parts (split_grown)
+            filled = filled or split_grown(_opened(_holes_filled(closed, ppm), ppm), plain_fg, plain, ppm)
             again = _segment_cell(view, name, *filled)
             seg = again if isinstance(again, PieceCut) else seg
         out[name] = seg

@@ -79,6 +79,31 @@ def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.nda
     return labels, stats
 
 
+def split_grown(fg: np.ndarray, old_fg: np.ndarray, old: tuple[np.ndarray, np.ndarray],
+                px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """`split_touching(fg)` (partition and stats) for a mask that only grew from `old_fg`, whose split
+    is `old`: an object of `fg` with no new pixel is an object of `old_fg`, and every step of the
+    split is the object's own, so it keeps its parts; only objects that grew are split again."""
+    grown = cv2.compare(fg, old_fg, cv2.CMP_NE)
+    if not grown.any():
+        return old
+    if cv2.countNonZero(cv2.bitwise_and(old_fg, cv2.bitwise_not(fg))):  # not grown only: split all
+        return split_touching(fg, px_per_mm)
+    n, objects = cv2.connectedComponents(fg, connectivity=8)
+    redo = np.zeros(n, bool)
+    redo[objects[grown > 0]] = True
+    redo[0] = False
+    again = redo[objects]
+    parts, part_stats = split_touching(fg * again, px_per_mm)
+    old_labels, old_stats = old
+    top = old_stats.shape[0] - 1  # the highest label of `old`
+    labels = old_labels.copy()
+    labels[again] = 0
+    mine = parts > 0
+    labels[mine] = parts[mine] + top
+    return labels, np.concatenate([old_stats, part_stats[1:]])
+
+
 def _with_rows(stats: np.ndarray, parts: np.ndarray, origin: tuple[int, int],
                to: dict[int, int]) -> np.ndarray:
     """`stats` with the rows of `parts`' labels (a crop's, at `origin`) written as the labels `to`
@@ -178,11 +203,17 @@ def _by_steps(mask: np.ndarray, r: int, op: Callable[..., np.ndarray],
     out: np.ndarray | None = None
     for w, h in steps:
         if w > done:
-            rows, done = op(rows, np.ones((1, 2 * (w - done) + 1), np.uint8)), w
-        part = op(rows, np.ones((2 * h + 1, 1), np.uint8)) if h else rows.copy()
+            rows, done = op(rows, _run(2 * (w - done) + 1, True)), w
+        part = op(rows, _run(2 * h + 1, False)) if h else rows.copy()
         out = part if out is None else join(out, part, dst=out)
     assert out is not None
     return out
+
+
+@cache
+def _run(n: int, across: bool) -> np.ndarray:
+    """A structuring element of `n` pixels in a row (`across`) or a column."""
+    return np.ones((1, n) if across else (n, 1), np.uint8)
 
 
 def _nearest_core(fg: np.ndarray, core: np.ndarray) -> np.ndarray:
