@@ -11,6 +11,7 @@ from datasets.match_sim.core import Setup
 from datasets.match_sim.grid import simulate
 from referee_app.games.grid import GridAdapter
 from vision.tiles import reader as R
+from vision.tiles import split
 
 STEEP = Setup(1280, 720, 600.0, 30.0)
 
@@ -65,7 +66,7 @@ def test_pieces_are_labelled_within_their_own_object() -> None:
     fg[20:80, 80:140] = 1
     fg[100:110, 150:160] = 1
     core = cv2.erode(fg, np.ones((31, 31), np.uint8))
-    labels = R._nearest_core(fg, core)
+    labels = split._nearest_core(fg, core)
     assert labels[50, 30] != labels[50, 110]
     small = labels[105, 155]
     assert small and small not in (labels[50, 30], labels[50, 110])

@@ -8,6 +8,8 @@ classifier (see `reader`) has a "wrong way up" class and picks the angle itself.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -29,13 +31,40 @@ def board_mask(bgr: np.ndarray, hue: int = BOARD_HUE, hue_tol: int = 14) -> np.n
     return (dh <= hue_tol) & (hsv[..., 1] >= 70) & (hsv[..., 2] >= 20)
 
 
+def percentiles(values: np.ndarray, qs: list[int]) -> np.ndarray:
+    """`np.percentile(values, qs)` (its default linear method) for a 1-d uint8 or float array, bit for
+    bit, without its generic machinery (most of its cost on a piece's few thousand pixels): the
+    order statistics from a histogram (uint8) or a partition, then numpy's own interpolation
+    formula (`numpy.lib._function_base_impl._lerp`). tests/test_vision_tiles_split.py holds it to
+    np.percentile."""
+    n = values.size
+    virtual = (n - 1) * np.true_divide(np.asarray(qs), 100)
+    prev = np.floor(virtual)
+    nxt = prev + 1
+    top = virtual >= n - 1  # numpy takes the last value there
+    prev[top] = nxt[top] = n - 1
+    gamma = virtual - prev
+    k_prev, k_next = prev.astype(np.intp), nxt.astype(np.intp)
+    if values.dtype == np.uint8:
+        ends = np.cumsum(np.bincount(values, minlength=256))
+        a = np.searchsorted(ends, k_prev, side="right").astype(np.uint8)
+        b = np.searchsorted(ends, k_next, side="right").astype(np.uint8)
+    else:
+        part = np.partition(values, sorted({*k_prev.tolist(), *k_next.tolist()}))
+        a, b = part[k_prev], part[k_next]
+    diff = b - a
+    out = np.add(a, diff * gamma)
+    np.subtract(b, diff * (1 - gamma), out=out, where=gamma >= 0.5, casting="unsafe", dtype=out.dtype)
+    return out
+
+
 def ink_map(gray: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     """0..1 ink strength inside `mask` (the piece face, eroded); None when the face has no marks.
     Dark-on-light and light-on-dark pieces both give ink = the minority tone."""
     vals = gray[mask]
     if vals.size < 30:
         return None
-    lo, med, hi = np.percentile(vals, [2, 50, 98])
+    lo, med, hi = percentiles(vals, [2, 50, 98])
     if hi - lo < 28:
         return None
     g = gray.astype(np.float32)
@@ -54,7 +83,7 @@ def ink_frame(ink: np.ndarray) -> tuple[float, float, float] | None:
     if len(xs) < 12:
         return None
     cx, cy = float(xs.mean()), float(ys.mean())
-    r = float(np.percentile(np.hypot(xs - cx, ys - cy), 98)) + 1.0
+    r = float(percentiles(np.hypot(xs - cx, ys - cy), [98])[0]) + 1.0
     return cx, cy, r
 
 
@@ -79,32 +108,67 @@ def piece_ink(bgr: np.ndarray, blob: np.ndarray, erode_px: int, keep_rim: bool =
     tilt, a neighbour's edge or a shadow through blur, which would pull the centroid and radius the
     patch is normalised by; but a big number on a small token can reach the rim too, so the reader
     checks the reading with them kept (see `reader.classify_piece`)."""
+    inks = piece_inks(bgr, blob, erode_px)
+    return inks.full if keep_rim else inks.clean
+
+
+@dataclass
+class PieceInks:
+    """One piece's ink maps with and without the marks at its rim (`piece_ink`), and its face: what
+    the reader's checks share instead of each making them again."""
+
+    face: np.ndarray  # the footprint eroded (uint8 0/1)
+    full: np.ndarray | None  # the ink map with the rim's marks
+    clean: np.ndarray | None  # ... without them
+
+
+def piece_inks(bgr: np.ndarray, blob: np.ndarray, erode_px: int) -> PieceInks:
+    """`piece_ink` with and without `keep_rim`, from one grey conversion, erosion and ink map."""
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     k = max(1, erode_px)
     face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8))
-    ink = ink_map(gray, face > 0)
-    if ink is None or keep_rim:
-        return ink
+    full = ink_map(gray, face > 0)
+    if full is None:
+        return PieceInks(face, None, None)
+    ink = full.copy()
     rim = (face > 0) & (cv2.erode(face, np.ones((5, 5), np.uint8)) == 0)
     count, marks = cv2.connectedComponents((ink > 0.15).astype(np.uint8), connectivity=8)
-    if count > 1:
-        touching = np.unique(marks[rim & (marks > 0)])
-        ink[np.isin(marks, touching[touching > 0])] = 0
-    return ink
+    if count > 1:  # the marks touching the rim, by a table over their labels
+        touching = np.zeros(count, bool)
+        touching[marks[rim]] = True
+        touching[0] = False
+        ink[touching[marks]] = 0
+    return PieceInks(face, full, ink)
 
 
-def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int, ink: np.ndarray | None = None) -> float:
+def two_tone(bgr: np.ndarray, blob: np.ndarray, erode_px: int, ink: np.ndarray | None = None,
+             face: np.ndarray | None = None) -> float:
     """Share of the face (away from ink) whose colour is far from the face's median colour. A piece
     is one colour; a piece partly lying on another of a different colour is two. Lab chroma only,
     so uneven light and shadow bands, which change lightness, do not count. `ink`: the piece's
-    `piece_ink(bgr, blob, erode_px)` when the caller has it already."""
+    `piece_ink(bgr, blob, erode_px)` when the caller has it already, and `face` its `PieceInks.face`."""
     k = max(1, erode_px)
-    face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
+    if face is None:
+        face = cv2.erode(blob.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    face = face > 0
     if ink is None:
         ink = piece_ink(bgr, blob, erode_px)
     if ink is not None:
         face &= cv2.dilate((ink > 0.1).astype(np.uint8), np.ones((5, 5), np.uint8)) == 0
-    ab = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[face][:, 1:].astype(np.float32)
-    if len(ab) < 20:
+    # Lab of the face's pixels alone (8-bit Lab is per pixel), and the share away from their median
+    # in integers: the chroma channels are whole numbers, the median a whole or half one, so
+    # (2 * distance)^2 > 36^2 is exactly the float32 `norm(ab - median) > 18`
+    ab = cv2.cvtColor(bgr[face].reshape(1, -1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)[:, 1:]
+    n = len(ab)
+    if n < 20:
         return 0.0
-    return float((np.linalg.norm(ab - np.median(ab, axis=0), axis=1) > 18).mean())
+    twice = 2 * ab.astype(np.int32) - np.array([_twice_median(ab[:, 0]), _twice_median(ab[:, 1])])
+    return float(np.count_nonzero((twice * twice).sum(1) > 36 * 36)) / n
+
+
+def _twice_median(values: np.ndarray) -> int:
+    """Twice the median of uint8 values (an integer: the median is whole or half)."""
+    ends = np.cumsum(np.bincount(values, minlength=256))
+    n = len(values)
+    lo, hi = np.searchsorted(ends, [(n - 1) // 2, n // 2], side="right")
+    return int(lo) + int(hi)

@@ -7,6 +7,7 @@ the cell is read by the classifier at 24 candidate turns; anything else is "cann
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -17,9 +18,19 @@ import numpy as np
 from vision.localise import Calibration, LocaliseError
 from vision.tiles import geometry as g
 from vision.tiles.mlp import MLP
-from vision.tiles.patch import ANGLES, board_mask, ink_frame, patches, piece_ink, two_tone
+from vision.tiles.patch import ANGLES, PieceInks, board_mask, ink_frame, patches, piece_inks, two_tone
 from vision.tiles.rectify import TopView, calibrate, top_view
 from vision.tiles.reuse import changed_regions
+from vision.tiles.split import (
+    MAX_PIECE_AREA,
+    box_round,
+    disc_dilate,
+    disc_erode,
+    outer_outlines,
+    solidity,
+    split_grown,
+    split_touching,
+)
 from vision.types import Detections, check_image
 
 PX_PER_MM = 3.0
@@ -35,10 +46,6 @@ RIM_INK_DOUBT = 0.2  # share of a piece's ink touching its rim above which a cha
 # another that hides all but a sliver of it 0.82 and below (the sliver widens the fitted shape)
 SHAPE_FIT = 0.84
 REFINE = np.arange(-7.5, 7.6, 2.5)  # turns (degrees) tried around a candidate's best grid turn
-# area of one piece's footprint over a flat piece's (PIECE_MM square) above which a cell's object is
-# more than one piece: a piece seen at a tilt shows its sides too, and a piece lying on another (an
-# illegal placement, read as its top piece) up to 1.2 flat pieces at 600 mm / 30 degrees
-MAX_PIECE_AREA = 1.35
 
 
 @cache
@@ -69,19 +76,19 @@ class GridReading:
 
 
 def classify_piece(
-    bgr: np.ndarray, blob: np.ndarray, px_per_mm: float, clean_ink: np.ndarray | None = None
+    bgr: np.ndarray, blob: np.ndarray, px_per_mm: float, inks: PieceInks | None = None
 ) -> tuple[int | None, float, float, str]:
     """(number, confidence, angle, reason) for one piece footprint `blob` in `bgr`. The ink is read
     without the marks touching the piece's rim; when that dropped ink, it is also read with them.
     Differing readings: with a fifth or more of the ink dropped, the number itself may reach the rim
     (a big number on a small token), so neither is trusted; with less, the clean one is taken when
     it is sure (measured on rendered boards: rim marks were then always the piece's side or edge).
-    `clean_ink`: the rim-less ink map when the caller has it already (`PieceCut.ink`)."""
+    `inks`: both ink maps when the caller has them already (`PieceCut.inks`)."""
     erode = max(1, round(1.2 * px_per_mm))
-    if clean_ink is None:
-        clean_ink = piece_ink(bgr, blob, erode)
+    if inks is None:
+        inks = piece_inks(bgr, blob, erode)
+    clean_ink, full_ink = inks.clean, inks.full
     clean = read_ink(clean_ink)
-    full_ink = piece_ink(bgr, blob, erode, keep_rim=True)
     if full_ink is None or clean_ink is None:
         return clean
     dropped = float((full_ink - clean_ink).sum()) / max(float(full_ink.sum()), 1e-6)
@@ -101,7 +108,8 @@ def read_ink(ink: np.ndarray | None) -> tuple[int | None, float, float, str]:
     """(number, confidence, angle, reason) of one piece's ink map."""
     if ink is None or (frame := ink_frame(ink)) is None:
         return None, 0.0, 0.0, "no number visible on the piece"
-    probs = model().predict_proba(patches(ink, frame, ANGLES))  # (angles, 17)
+    seen: dict[float, np.ndarray] = {}  # turn -> its class probabilities, each turn scored once
+    probs = _turned(ink, frame, ANGLES, seen)  # (angles, 17)
     per_class = probs[:, 1:].max(0)  # best turn for each number
     # A true reading holds over the +-9 degrees the classifier was trained on; a number glimpsed at
     # an in-between turn does not. So each leading candidate's turn is first refined on a 2.5 degree
@@ -109,10 +117,10 @@ def read_ink(ink: np.ndarray | None) -> tuple[int | None, float, float, str]:
     lead = [int(k) for k in np.argsort(per_class)[::-1][:3]]
     starts = [float(ANGLES[int(np.argmax(probs[:, 1 + k]))]) for k in lead]
     fine = np.concatenate([a + REFINE for a in starts])
-    p_fine = model().predict_proba(patches(ink, frame, fine)).reshape(len(lead), len(REFINE), -1)
+    p_fine = _turned(ink, frame, fine, seen).reshape(len(lead), len(REFINE), -1)
     peaks = [float(starts[i] + REFINE[int(np.argmax(p_fine[i, :, 1 + k]))]) for i, k in enumerate(lead)]
     sides = np.array([[a - 6.0, a + 6.0] for a in peaks]).ravel()
-    p_side = model().predict_proba(patches(ink, frame, sides)).reshape(len(lead), 2, -1)
+    p_side = _turned(ink, frame, sides, seen).reshape(len(lead), 2, -1)
     scores: dict[int, tuple[float, float]] = {}
     for i, k in enumerate(lead):
         held = min(float(p_fine[i, :, 1 + k].max()), float(p_side[i, :, 1 + k].min()))
@@ -121,6 +129,19 @@ def read_ink(ink: np.ndarray | None) -> tuple[int | None, float, float, str]:
     best, second = ranked[0], ranked[1]
     conf = scores[best][0] * (1.0 - scores[second][0])
     return best + 1, conf, scores[best][1], ""
+
+
+def _turned(ink: np.ndarray, frame: tuple[float, float, float], angles: np.ndarray,
+            seen: dict[float, np.ndarray]) -> np.ndarray:
+    """The classifier's probabilities (len(angles), 17) for the ink at each turn; turns already in
+    `seen` (one piece's earlier batches: the refinement grid holds each start turn, leads share
+    starts) are not scored again. The same rows as one batch of every turn: the classifier scores
+    each row apart (`MLP`: row by row up to SMALL_BATCH, softmax per row)."""
+    new = list(dict.fromkeys(float(a) for a in angles if float(a) not in seen))
+    if new:
+        for a, row in zip(new, model().predict_proba(patches(ink, frame, np.array(new))), strict=True):
+            seen[a] = row
+    return np.stack([seen[float(a)] for a in angles])
 
 
 @dataclass
@@ -133,6 +154,7 @@ class PieceCut:
     blob: np.ndarray
     region_mm: tuple[float, float, float, float]
     ink: np.ndarray | None = None  # the piece's rim-less ink map, made for the two-tone test
+    inks: PieceInks | None = None  # ... with the map the classifier reads beside it and the face
 
 
 def foreground(img: np.ndarray, px_per_mm: float, fill_holes: bool = False) -> np.ndarray:
@@ -141,17 +163,32 @@ def foreground(img: np.ndarray, px_per_mm: float, fill_holes: bool = False) -> n
     edge (it would merge with the pieces next to it) and stray specks. With `fill_holes`, holes
     smaller than half a piece are filled first: ink in the board's own blue cuts a piece apart, but
     so filled, the small gap between pieces meeting round a point closes too."""
+    closed = _closed_foreground(img)
+    return _opened(_holes_filled(closed, px_per_mm) if fill_holes else closed, px_per_mm)
+
+
+def _closed_foreground(img: np.ndarray) -> np.ndarray:
+    """Not board blue, opened by 3 px and closed by 5 px: what both of `foreground`'s masks start from."""
     fg = (~board_mask(img)).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _holes_filled(fg: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """A copy of `fg` with its holes smaller than half a piece filled."""
+    fg = fg.copy()
     contours, hierarchy = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if fill_holes and hierarchy is not None:
+    if hierarchy is not None:
         max_hole = 0.5 * (g.PIECE_MM * px_per_mm) ** 2
         holes = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0]
         cv2.drawContours(fg, [c for c in holes if cv2.contourArea(c) < max_hole], -1, 1, -1)
+    return fg
+
+
+def _opened(fg: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Opened by a 3 mm disc (OpenCV's elliptic element, by its rectangles: `split.disc_erode`)."""
     r = max(1, round(3.0 * px_per_mm))
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    return cv2.morphologyEx(fg, cv2.MORPH_OPEN, disc)
+    return disc_dilate(disc_erode(fg, r), r)
 
 
 def segment_cells(view: TopView) -> dict[str, CellReading | PieceCut]:
@@ -159,13 +196,16 @@ def segment_cells(view: TopView) -> dict[str, CellReading | PieceCut]:
     A cell that is a fault as segmented is tried again with the foreground's small holes filled,
     and takes that when it is one clean piece there (a piece with ink in board blue)."""
     ppm = view.px_per_mm
-    plain = split_touching(foreground(view.image, ppm), ppm)
+    closed = _closed_foreground(view.image)
+    plain_fg = _opened(closed, ppm)
+    plain = split_touching(plain_fg, ppm)
     filled: tuple[np.ndarray, np.ndarray] | None = None
     out: dict[str, CellReading | PieceCut] = {}
     for name in g.cell_names():
         seg = _segment_cell(view, name, *plain)
         if isinstance(seg, CellReading) and seg.status == "unreadable":
-            filled = filled or split_touching(foreground(view.image, ppm, fill_holes=True), ppm)
+            # filling holes only adds pixels: objects it left alone keep their parts (split_grown)
+            filled = filled or split_grown(_opened(_holes_filled(closed, ppm), ppm), plain_fg, plain, ppm)
             again = _segment_cell(view, name, *filled)
             seg = again if isinstance(again, PieceCut) else seg
         out[name] = seg
@@ -181,8 +221,9 @@ def _segment_cell(view: TopView, name: str, labels: np.ndarray, stats: np.ndarra
     x0, y0 = int(round(cx - cell_px / 2)), int(round(cy - cell_px / 2))
     x1, y1 = x0 + int(round(cell_px)), y0 + int(round(cell_px))
     sub = labels[y0:y1, x0:x1]
-    ids, counts = np.unique(sub[sub > 0], return_counts=True)
-    present = [(int(i), int(c)) for i, c in zip(ids, counts, strict=True) if c > 0.12 * piece_area]
+    counts = np.bincount(sub.ravel())  # pixels of each label on the cell (the view's labels are few)
+    counts[0] = 0
+    present = [(int(i), int(counts[i])) for i in np.nonzero(counts > 0.12 * piece_area)[0]]
     if not present:
         stray = float((sub > 0).mean())
         return CellReading(name, "empty", None, float(np.clip(1.0 - stray * 8, 0.5, 1.0)))
@@ -196,18 +237,22 @@ def _segment_cell(view: TopView, name: str, labels: np.ndarray, stats: np.ndarra
     if len(present) > 1:
         return CellReading(name, "unreadable", None, 0.0, "more than one object on the cell", union)
     k = present[0][0]
-    blob = _filled(labels == k)  # ink in the board's own blue would leave holes in the piece
-    area, inside = int(blob.sum()), int(blob[y0:y1, x0:x1].sum())
+    # the object's own box (one pixel wider) instead of the whole view: `box_round`, vision/tiles/split.py
+    bx0, by0, bx1, by1 = box_round(stats[k], labels.shape)
+    origin = (bx0, by0)  # where `blob` lies in the view
+    blob = _filled(labels[by0:by1, bx0:bx1] == k)  # ink in the board's blue would leave holes in the piece
+    area, inside = int(blob.sum()), int(_paste(blob, origin, (x0, y0, x1, y1)).sum())
     if inside < 0.85 * area:
         # Merged with a neighbour through a blurred gap? Keep the part on this cell when it is a
         # whole piece by itself; a piece pushed off its cell leaves only part of one here.
+        blob, origin = _paste(blob, origin, (0, 0, labels.shape[1], labels.shape[0])), (0, 0)
         m = round(1.5 * ppm)
         clip = np.zeros_like(blob)
         ys, xs = slice(max(0, y0 - m), y1 + m), slice(max(0, x0 - m), x1 + m)
         clip[ys, xs] = blob[ys, xs]
         clip = cv2.morphologyEx(clip.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)) > 0
         c_area = int(clip.sum())
-        whole_here = 0.9 * piece_area <= c_area <= 1.12 * piece_area and _solidity(clip) >= 0.95
+        whole_here = 0.9 * piece_area <= c_area <= 1.12 * piece_area and solidity(clip) >= 0.95
         whole_there = area - c_area >= 0.8 * piece_area  # the rest is whole pieces, not a stray part
         if not (whole_here and whole_there):
             return CellReading(
@@ -215,26 +260,28 @@ def _segment_cell(view: TopView, name: str, labels: np.ndarray, stats: np.ndarra
             )
         blob, area = clip, c_area
         union = _blob_region_mm(view, blob)
-    if area > MAX_PIECE_AREA * piece_area or _solidity(blob) < 0.86:
+    outlines = outer_outlines(blob, origin)
+    if area > MAX_PIECE_AREA * piece_area or solidity(blob, origin, outlines) < 0.86:
         return CellReading(
             name, "unreadable", None, 0.0, "overlapping pieces or an odd shape on the cell", union
         )
-    if _shape_fit(blob) < SHAPE_FIT:
+    if _shape_fit(blob, origin, outlines) < SHAPE_FIT:
         return CellReading(
             name, "unreadable", None, 0.0, "overlapping pieces (outline neither a square nor a circle)", union
         )
     if area < 0.4 * piece_area:
         return CellReading(name, "unreadable", None, 0.0, "object too small for a piece (covered?)", union)
     pad = 4
-    bx0, by0 = max(0, x0 - pad), max(0, y0 - pad)
-    crop, blob = img[by0 : y1 + pad, bx0 : x1 + pad], blob[by0 : y1 + pad, bx0 : x1 + pad]
+    cx0, cy0 = max(0, x0 - pad), max(0, y0 - pad)
+    crop = img[cy0 : y1 + pad, cx0 : x1 + pad]
+    blob = _paste(blob, origin, (cx0, cy0, cx0 + crop.shape[1], cy0 + crop.shape[0]))
     erode = max(1, round(1.2 * ppm))
-    ink = piece_ink(crop, blob, erode)
-    if two_tone(crop, blob, erode, ink) > TWO_TONE:
+    inks = piece_inks(crop, blob, erode)
+    if two_tone(crop, blob, erode, inks.clean, inks.face) > TWO_TONE:
         return CellReading(
             name, "unreadable", None, 0.0, "two pieces of different colours on the cell", union
         )
-    return PieceCut(name, crop, blob, union, ink)
+    return PieceCut(name, crop, blob, union, inks.clean, inks)
 
 
 def read_cells_in_view(view: TopView, previous: GridReading | None = None) -> dict[str, CellReading]:
@@ -255,7 +302,7 @@ def read_cells_in_view(view: TopView, previous: GridReading | None = None) -> di
         if last is not None and last.status != "empty" and last.region_mm == seg.region_mm:
             out[name] = last  # the same piece, cut the same way, on unchanged pixels
             continue
-        number, conf, angle, why = classify_piece(seg.crop, seg.blob, view.px_per_mm, seg.ink)
+        number, conf, angle, why = classify_piece(seg.crop, seg.blob, view.px_per_mm, seg.inks)
         if number is None or conf < MIN_CONFIDENCE:
             out[name] = CellReading(
                 name, "unreadable", None, conf, why or f"number unclear (best guess {number})", seg.region_mm
@@ -276,6 +323,18 @@ def cell_windows(view: TopView) -> dict[str, tuple[int, int, int, int]]:
     return out
 
 
+def _paste(blob: np.ndarray, origin: tuple[int, int], box: tuple[int, int, int, int]) -> np.ndarray:
+    """The view's box (x0, y0, x1, y1) of a boolean mask that is `blob` at `origin` and False elsewhere."""
+    x0, y0, x1, y1 = box
+    out = np.zeros((y1 - y0, x1 - x0), bool)
+    ox, oy = origin
+    h, w = blob.shape
+    ix0, iy0, ix1, iy1 = max(x0, ox), max(y0, oy), min(x1, ox + w), min(y1, oy + h)
+    if ix1 > ix0 and iy1 > iy0:
+        out[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0] = blob[iy0 - oy : iy1 - oy, ix0 - ox : ix1 - ox]
+    return out
+
+
 def _filled(blob: np.ndarray) -> np.ndarray:
     contours, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros(blob.shape, np.uint8)
@@ -283,16 +342,15 @@ def _filled(blob: np.ndarray) -> np.ndarray:
     return out > 0
 
 
-def _solidity(blob: np.ndarray) -> float:
-    pts = cv2.findNonZero(blob.astype(np.uint8))
-    return float(blob.sum()) / max(cv2.contourArea(cv2.convexHull(pts)), 1.0)
-
-
-def _shape_fit(blob: np.ndarray) -> float:
+def _shape_fit(blob: np.ndarray, offset: tuple[int, int] = (0, 0),
+               outlines: Sequence[np.ndarray] | None = None) -> float:
     """How well the footprint fills its best fitted token shape: area over the min-area rectangle's
-    (square and rounded tokens) or the min enclosing circle's (round ones), whichever is larger."""
-    contours, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    outline = max(contours, key=cv2.contourArea)
+    (square and rounded tokens) or the min enclosing circle's (round ones), whichever is larger.
+    `offset`: the crop's place in the view (the shapes are fitted in view coordinates, as on the
+    whole view); `outlines`: the footprint's `outer_outlines` there, when the caller has them."""
+    if outlines is None:
+        outlines = outer_outlines(blob, offset)
+    outline = max(outlines, key=cv2.contourArea)
     area = float(blob.sum())
     w, h = cv2.minAreaRect(outline)[1]
     _, r = cv2.minEnclosingCircle(outline)
@@ -303,102 +361,6 @@ def _blob_region_mm(view: TopView, blob: np.ndarray) -> tuple[float, float, floa
     ys, xs = np.nonzero(blob)
     stat = np.array([xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1])
     return _region_mm(view, stat)
-
-
-def split_touching(fg: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
-    """Connected objects, with pieces that merely touch (turned pieces meeting at a corner) split:
-    cores are found on the mask eroded by 5 mm, then every object pixel joins its nearest core. An
-    object still the size of two whole pieces (pieces touching along a side on a crowded board) is
-    split on deeper cores (7.5, then 10 mm) when it has two or more there and every part is a whole
-    piece."""
-    labels = _nearest_core(fg, _core(fg, 5.0 * px_per_mm))
-    piece = (g.PIECE_MM * px_per_mm) ** 2
-    sizes = np.bincount(labels.ravel())
-    for k in np.nonzero(sizes >= 1.85 * piece)[0]:
-        if k == 0:
-            continue
-        obj = (labels == k).astype(np.uint8)
-        for depth in (7.5, 10.0):
-            core = _core(obj, depth * px_per_mm)
-            n = cv2.connectedComponents(core, connectivity=8)[0] - 1
-            if n < 2:
-                continue
-            parts = _nearest_core(obj, core)
-            # only whole pieces side by side: a piece lying on another leaves an odd part (the
-            # covered piece's visible rest joins the top one), and the object stays one, refused.
-            # A part may be as large as one cell's piece may be (MAX_PIECE_AREA): a stack seen at a
-            # tilt is larger than a flat piece, and its cell's checks judge it as if it lay alone
-            whole = all(
-                0.8 * piece <= (parts == j).sum() <= MAX_PIECE_AREA * piece and _solidity(parts == j) >= 0.92
-                for j in range(1, n + 1)
-            )
-            if whole:
-                labels[parts > 1] = labels.max() + parts[parts > 1] - 1
-            break
-    return labels, _label_stats(labels)
-
-
-def _label_stats(labels: np.ndarray) -> np.ndarray:
-    """connectedComponentsWithStats-style rows (x, y, w, h, area) for labels 0..max, in one pass."""
-    count = int(labels.max()) + 1
-    stats = np.zeros((count, 5), np.int32)
-    ys, xs = np.nonzero(labels)
-    if not len(xs):
-        return stats
-    lab = labels[ys, xs]
-    order = np.argsort(lab, kind="stable")
-    lab, xs, ys = lab[order], xs[order], ys[order]
-    ks, starts, counts = np.unique(lab, return_index=True, return_counts=True)
-    x0, x1 = np.minimum.reduceat(xs, starts), np.maximum.reduceat(xs, starts)
-    y0, y1 = np.minimum.reduceat(ys, starts), np.maximum.reduceat(ys, starts)
-    stats[ks] = np.column_stack([x0, y0, x1 - x0 + 1, y1 - y0 + 1, counts])
-    return stats
-
-
-def _core(fg: np.ndarray, r: float) -> np.ndarray:
-    r = max(1, round(r))
-    return cv2.erode(fg, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-
-
-def _nearest_core(fg: np.ndarray, core: np.ndarray) -> np.ndarray:
-    """Labels 1.. of `fg` pixels by their nearest connected part of `core` within their own object
-    (connected part of `fg`); an object without a core keeps a label of its own (plain connected
-    components where there is no core at all). Nearest over the whole view would give a speck with
-    no core of its own (a sliver of a marker or of the sheet's white at the view's corner, there in
-    some frames only) to the nearest piece: that piece's cell then held an odd, far-flung shape."""
-    count, core_labels = cv2.connectedComponents(core, connectivity=8)
-    n_objects, objects = cv2.connectedComponents(fg, connectivity=8)
-    if count <= 1:
-        return objects.astype(np.int32)
-    labels = _by_nearest(fg, core_labels, core > 0)
-    # the object each core lies in (a core is inside its object: an erosion of it)
-    ys, xs = np.nonzero(core)
-    object_of = np.zeros(count, np.int32)
-    object_of[core_labels[ys, xs]] = objects[ys, xs]
-    astray = (fg > 0) & (object_of[labels] != objects)
-    if not astray.any():
-        return labels
-    for obj in np.unique(objects[astray]):
-        inside = objects == obj
-        own = np.nonzero(object_of == obj)[0]
-        own = own[own > 0]
-        if not len(own):
-            labels[inside] = labels.max() + 1
-        else:
-            labels[inside] = _by_nearest(inside, core_labels, np.isin(core_labels, own))[inside]
-    return labels
-
-
-def _by_nearest(fg: np.ndarray, core_labels: np.ndarray, cores: np.ndarray) -> np.ndarray:
-    """Each `fg` pixel's label in `core_labels` of the nearest pixel of `cores` (0 off `fg`)."""
-    _, nearest = cv2.distanceTransformWithLabels(
-        (~cores).astype(np.uint8), cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
-    )
-    # DIST_LABEL_PIXEL numbers every zero pixel; map those numbers back to their core component
-    ys, xs = np.nonzero(cores)
-    lut = np.zeros(nearest.max() + 1, np.int32)
-    lut[nearest[ys, xs]] = core_labels[ys, xs]
-    return np.where(fg > 0, lut[nearest], 0).astype(np.int32)
 
 
 def _region_mm(view: TopView, stat: np.ndarray) -> tuple[float, float, float, float]:
