@@ -11,22 +11,12 @@ It imports the code on PYTHONPATH (run it from each checkout). docs/benchmarks/r
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import itertools
-import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-VARYING = ("t", "started", "ended", "match_id")  # the log's wall-clock times and the random match id
-
-
-def digest(a: np.ndarray | None) -> str | None:
-    return None if a is None else hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _loop_dump import digest, dump, observed  # noqa: E402
 
 
 def observation(obs: Any, adapter: Any) -> str:
@@ -34,61 +24,14 @@ def observation(obs: Any, adapter: Any) -> str:
     last = reader.last_reading
     dice = {z: [(d.value, repr(d.confidence), d.color, repr(d.box_mm), repr(sorted(d.readings.items())))
                 for d in ds] for z, ds in sorted(last.dice.items())}
-    return json.dumps({"items": repr(sorted(obs.items.items())), "conf": repr(sorted(obs.confidence.items())),
-                       "beliefs": repr(sorted((k, repr(v)) for k, v in (obs.beliefs or {}).items())),
-                       "blocked": obs.blocked, "unseen": sorted(obs.unseen or []), "warnings": obs.warnings,
-                       "annotated": digest(obs.annotated), "dice": dice,
-                       "unreadable": sorted(last.unreadable.items()),
-                       "learned": digest(reader.zones.reference)},
-                      sort_keys=True)
+    return observed(obs, dice=dice, unreadable=sorted(last.unreadable.items()),
+                    learned=digest(reader.zones.reference))
 
 
 def main() -> None:
-    import cv2
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from run_all import _restamp
-
-    from referee_app.demo import bundled_demos
-    from referee_app.games import get_adapter
     from referee_app.games.dice import DiceAdapter
-    from referee_app.hub import Hub
-    from referee_app.loop import RefereeLoop
-    from referee_app.store import MatchStore
 
-    cv2.setNumThreads(1)
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("out", type=Path)
-    ap.add_argument("--frames", type=int, default=10**9, help="the recording's first N frames (default all)")
-    args = ap.parse_args()
-    demo = next(d for d in bundled_demos() if d.game == "highway-dice")
-    frames = list(itertools.islice(demo.frames(realtime=False), args.frames))
-    lines = []
-    for reuse in (True, False):
-        adapter = DiceAdapter(reuse=reuse)
-        for i, f in enumerate(frames):
-            lines.append(f"reuse={reuse} frame {i} {observation(adapter.read(f), adapter)}")
-    m = demo.manifest
-    with tempfile.TemporaryDirectory() as tmp:
-        hub = Hub(MatchStore(Path(tmp)))
-        session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
-        fresh = get_adapter(demo.game).__class__()
-        fresh.read(frames[0])
-        loop = RefereeLoop(hub, session, fresh, iter(_restamp(frames)), int(m.get("frames_needed", 3)))
-        loop.run()
-        hub.bus.drain()
-        for path in sorted(Path(tmp).rglob("*.jsonl")):
-            for text in path.read_text().splitlines():
-                record = json.loads(text)
-                for key in VARYING:
-                    record.pop(key, None)
-                lines.append("log " + json.dumps(record, sort_keys=True))
-        s = loop.stats
-        lines.append(f"stats frames {s.frames} judged {s.judged} mismatches {s.mismatches} "
-                     f"confirmations {s.confirmations} settled {s.settled}")
-        hub.bus.close()
-    args.out.write_text("\n".join(lines) + "\n")
-    print(f"{len(frames)} frames, {len(lines)} lines -> {args.out}")
+    dump("highway-dice", lambda reuse: DiceAdapter(reuse=reuse), observation, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

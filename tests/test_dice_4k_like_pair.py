@@ -9,36 +9,14 @@ round for a 1's pip, vision.zones `_ones_in_pieces`)."""
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
-
-from referee_app.commands.eval_match import make_setup, simulate
-from referee_app.games.dice import DiceAdapter
+from dice_readings import tray_after_empty
 
 ROLL = 19  # the scene "roll 1 1" of tuning seed 1
 
 
-def _tray(camera: str) -> object:
-    cv2.setNumThreads(1)
-    sim = simulate("highway-dice", 1, make_setup(camera, 850, 30))
-    assert sim.scenes[ROLL].note == "roll 1 1"
-    ph = sim.photographer
-    for k in range(ROLL + 1):  # the camera's bumps up to the roll (the empty board is drawn at that pose)
-        if sim.scenes[k].bump:
-            ph.bump()
-
-    def frame(k: int) -> np.ndarray:
-        sc = sim.scenes[k]
-        return ph.expose(ph.light(sim.draw(sc.content, ph.pose), sc, k), k * 5)
-
-    ad = DiceAdapter(reuse=False)
-    ad.read(frame(0))  # the empty board
-    return ad.read(frame(ROLL)).items.get("tray")
-
-
 def test_like_pair_read_at_1080p() -> None:
-    assert tuple(_tray("1920x1080")) == (1, 1)
+    assert tray_after_empty(1, ROLL, "roll 1 1", "1920x1080") == (1, 1)
 
 
 def test_like_pair_read_at_4k() -> None:
-    assert tuple(_tray("3840x2160")) == (1, 1)
+    assert tray_after_empty(1, ROLL, "roll 1 1", "3840x2160") == (1, 1)

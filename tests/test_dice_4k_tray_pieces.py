@@ -7,35 +7,13 @@ piece too small or too thin to be a blob, so the die was never looked at
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
 import pytest
-
-from referee_app.commands.eval_match import make_setup, simulate
-from referee_app.games.dice import DiceAdapter
+from dice_readings import tray_after_empty
 
 CASES = [(13, 5, "roll 5 1", (1, 5)), (16, 9, "roll 3 2", (2, 3))]  # seed, scene, its note, the tray
-
-
-def _tray(seed: int, roll: int, note: str, camera: str) -> tuple[int, ...]:
-    cv2.setNumThreads(1)
-    sim = simulate("highway-dice", seed, make_setup(camera, 850, 30))
-    assert sim.scenes[roll].note == note
-    ph = sim.photographer
-    for k in range(roll + 1):  # the camera's bumps up to the roll (the empty board is drawn at that pose)
-        if sim.scenes[k].bump:
-            ph.bump()
-
-    def frame(k: int) -> np.ndarray:
-        sc = sim.scenes[k]
-        return ph.expose(ph.light(sim.draw(sc.content, ph.pose), sc, k), k * 5)
-
-    ad = DiceAdapter(reuse=False)
-    ad.read(frame(0))  # the empty board
-    return tuple(sorted(ad.read(frame(roll)).items.get("tray") or ()))
 
 
 @pytest.mark.parametrize("camera", ["1920x1080", "3840x2160"])
 @pytest.mark.parametrize(("seed", "roll", "note", "tray"), CASES)
 def test_white_die_in_tray_read(seed: int, roll: int, note: str, tray: tuple[int, ...], camera: str) -> None:
-    assert _tray(seed, roll, note, camera) == tray
+    assert tuple(sorted(tray_after_empty(seed, roll, note, camera))) == tray
