@@ -23,7 +23,7 @@ import numpy as np
 from vision import zones_jit
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
 from vision.types import VisionError
-from vision.zones_one import BESIDE_REACH, ONE_PIP_FLOOR, one_pip_face, pip_depth
+from vision.zones_one import BESIDE_REACH, ONE_PIP_FLOOR, one_pip_face, paper_level, pip_depth
 
 
 @dataclass(frozen=True)
@@ -1150,9 +1150,10 @@ def _pips(grey_all: np.ndarray, box: tuple[int, int, int, int], die_px: float, p
         window = (int(cx - half), int(cy - half), int(cx + half), int(cy + half))
     a0, b0 = max(0, window[0]), max(0, window[1])
     a1, b1 = min(W, window[2]), min(H, window[3])
-    grey = cv2.GaussianBlur(grey_all[b0:b1, a0:a1], (3, 3), 0).astype(np.float32)
+    grey8 = cv2.GaussianBlur(grey_all[b0:b1, a0:a1], (3, 3), 0)
+    grey = grey8.astype(np.float32)
     if dark_pips:  # light die: pips are far darker than the paper and the face
-        paper = float(np.percentile(grey, 70))
+        paper = paper_level(grey8)
         marks = ((paper - grey) > pip_depth(paper, float(grey.min()))).astype(np.uint8)
     else:  # dark die: light pips, but only those inside the die's own body (paper is light too)
         body = (np.abs(grey - face) < 45).astype(np.uint8)
