@@ -111,3 +111,26 @@ def test_piece_maps_by_channel_planes_equal_the_3_channel_ones(name: str) -> Non
     got = piece_maps(small)
     for a, b in zip((got.grey, got.road, got.yellow), _piece_maps_plain(small), strict=True):
         assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_kept_planes_are_reused_and_do_not_leak_between_frames_or_sizes() -> None:
+    """`_classify` writes into this thread's kept planes (issue #24, sixth round): one set per size,
+    the same objects from call to call (fails on code that allocates fresh planes), and a frame's
+    masks do not depend on the frame read before it, at its size or another."""
+    from vision.tokyo import foreground
+
+    images = [cv2.imread(str(DEMO / name), cv2.IMREAD_COLOR) for name in ("000.jpg", "028.jpg")]
+    images.append(cv2.resize(images[1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+    wants = []
+    for image in images:
+        est = estimate_table(image)
+        cb, sb = _planes_plain(est.background, est.chroma, image.shape[:2])
+        wants.append((est, _classify_plain(image, cb, sb)))
+    for order in ((0, 1, 2, 1, 0), (2, 0, 2)):
+        for k in order:
+            est, want = wants[k]
+            cbs, sb = est.chroma_planes(images[k].shape[:2])
+            for got, w in zip(_classify(images[k], cbs, sb, GAINS, CHROMAS), want, strict=True):
+                assert np.array_equal(got, w)
+    kept = foreground._planes(images[0].shape[:2])
+    assert foreground._planes(images[0].shape[:2])[1] is kept[1]

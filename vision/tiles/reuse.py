@@ -156,13 +156,20 @@ def image_changed(now: np.ndarray, last: np.ndarray | None, size: int = 32,
     h, w = now.shape[:2]
     ys, xs = np.r_[0:h:size, h], np.r_[0:w:size, w]
     area = np.diff(ys)[:, None] * np.diff(xs)[None, :]
-    b, g, r = cv2.split(diff)
-    moved = _grid_sums(cv2.integral((cv2.max(cv2.max(b, g), r) > PIXEL_STEP).astype(np.uint8)), ys, xs)
-    if (moved > np.maximum(MIN_CHANGED_PX, CHANGED_SHARE * area)).any():
-        return True
-    now_gray, last_gray = (cv2.cvtColor(v, cv2.COLOR_BGR2GRAY) for v in (now, last))
-    shifts = _grid_sums(cv2.integral(cv2.subtract(now_gray, last_gray, dtype=cv2.CV_16S)), ys, xs)
-    return bool((np.abs(shifts) / area > BRIGHTNESS_STEP).any())
+    # a pixel moved where any channel moved more than PIXEL_STEP: one inRange marks the others (255);
+    # with at most MIN_CHANGED_PX moved in all, no square can pass its threshold (the usual still frame)
+    still = cv2.inRange(diff, (0, 0, 0), (PIXEL_STEP,) * 3)
+    depth = cv2.CV_32S if h * w * 255 < 2**31 else cv2.CV_64F  # sums of 8-bit pixels that cannot overflow
+    if h * w - cv2.countNonZero(still) > MIN_CHANGED_PX:
+        # sums of 255s: whole multiples of 255, so the division is exact
+        moved = area - _grid_sums(cv2.integral(still, sdepth=depth), ys, xs) / 255
+        if (moved > np.maximum(MIN_CHANGED_PX, CHANGED_SHARE * area)).any():
+            return True
+    # each square's grey sum in both pictures, from 8-bit integrals (exact integers, as the sum of the
+    # signed differences was)
+    now_sum, last_sum = (_grid_sums(cv2.integral(cv2.cvtColor(v, cv2.COLOR_BGR2GRAY), sdepth=depth), ys, xs)
+                         for v in (now, last))
+    return bool((np.abs(now_sum - last_sum) / area > BRIGHTNESS_STEP).any())
 
 
 def _grid_sums(integral: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:

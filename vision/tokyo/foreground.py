@@ -7,6 +7,7 @@ shadows and grain do. Shadows keep the table's chromaticity and only darken it, 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 import cv2
@@ -230,24 +231,46 @@ def _classify(
     # operations as on the 3-channel frame (the sum of three whole numbers is exact in any order), no
     # 3-channel temporaries or merges, and the channels' maximum over contiguous planes
     # + 4: chromaticity is noisy in the dark (added while converting: the same exact sums, one pass)
-    fs = [cv2.add(c, 4.0, dtype=cv2.CV_32F) for c in cv2.split(cv2.GaussianBlur(image, (5, 5), 1.2))]
-    sf = cv2.add(cv2.add(fs[0], fs[1]), fs[2])
+    # into this thread's kept planes: a frame's fresh float planes cost more in page faults than the
+    # arithmetic (the same operations, written in place: the same bits)
+    fs, sf, ratio, dark, fg, above = _planes(image.shape[:2])
+    for c, f in zip(cv2.split(cv2.GaussianBlur(image, (5, 5), 1.2)), fs, strict=True):
+        cv2.add(c, 4.0, dst=f, dtype=cv2.CV_32F)
+    cv2.add(fs[0], fs[1], dst=sf)
+    cv2.add(sf, fs[2], dst=sf)
     chroma = None
     for f, cb in zip(fs, cbs, strict=True):
         np.divide(f, sf, out=f)
         cv2.absdiff(f, cb, dst=f)
         chroma = f if chroma is None else cv2.max(chroma, f, dst=chroma)
-    ratio = sf / sb
-    dark = ratio < 0.38
+    np.divide(sf, sb, out=ratio)
+    np.less(ratio, 0.38, out=dark)
     out = []
     for bright, chroma_min in zip(brights, chromas or (CHROMA,) * len(brights), strict=True):
-        fg = (chroma > chroma_min) | (ratio > bright)
+        np.greater(chroma, chroma_min, out=fg)
+        fg |= np.greater(ratio, bright, out=above)
         fg |= dark
-        fg = fg.view(np.uint8)
-        fg *= 255
-        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        out.append(cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+        mask = fg.view(np.uint8)
+        mask *= 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        out.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
     return out
+
+
+_KEPT = threading.local()
+
+
+def _planes(shape: tuple[int, int]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                              np.ndarray]:
+    """This thread's working planes for `_classify` at `shape` (three colour planes, their sum, the
+    brightness ratio; the dark, mask and comparison bools), made once per shape; their contents are
+    overwritten by every call."""
+    kept = getattr(_KEPT, "planes", None)
+    if kept is None or kept[1].shape != shape:
+        f32, b8 = (lambda: np.empty(shape, np.float32)), (lambda: np.empty(shape, bool))
+        kept = ([f32(), f32(), f32()], f32(), f32(), b8(), b8(), b8())
+        _KEPT.planes = kept
+    return kept
 
 
 def glare_mask(image: np.ndarray, table: np.ndarray | None = None, keep_pieces: bool = True) -> np.ndarray:
