@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 
 from referee_app.demo import bundled_demos
+from vision.quantiles import percentiles
 from vision.tiles import geometry as g
 from vision.tiles import reader as R
 from vision.tiles import split as S
-from vision.tiles.patch import percentiles, piece_inks, two_tone
+from vision.tiles.patch import piece_inks, two_tone
 from vision.tiles.rectify import TopView
 
 FRAMES = (3, 4, 7, 11, 12, 19, 23, 30, 33, 34, 41, 45)  # hand frames and the scenes after them

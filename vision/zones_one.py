@@ -15,6 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.quantiles import percentiles
+
 ONE_PIP_AREA = (1.75, 2.6)  # a 1's pip, in plain pip areas (vision.zones.count_pips's pip_area)
 PLAIN_PIP = (0.3, 1.3)  # another face's pips, in plain pip areas
 ONE_TO_PLAIN = 1.6  # a 1's pip is drawn 1.45 times a plain pip's radius (2.1 times its area); slack
@@ -32,26 +34,11 @@ PIP_SHARE = 0.35  # ... and as a share of the paper's grey: a pip reflects a fix
 
 def paper_level(grey: np.ndarray) -> float:
     """`float(np.percentile(grey.astype(np.float32), 70))` of a uint8 window, bit for bit, from its
-    histogram: numpy's generic percentile (a partition of the window's floats and its machinery) cost
-    ~0.3 ms a window, a few per cent of the dice road's loop. Numpy's linear method: virtual index
-    (n - 1) * 0.7 as it computes it, the two order statistics round it, and its interpolation with the
-    fraction taken to float32 (a Python float meeting float32 values). tests/test_zones_paper_level.py."""
+    histogram (vision/quantiles.py): numpy's generic percentile cost ~0.3 ms a window, a few per cent
+    of the dice road's loop. tests/test_zones_paper_level.py."""
     if grey.dtype != np.uint8 or grey.size == 0:  # not a window of grey levels: numpy's own
         return float(np.percentile(grey.astype(np.float32), 70))
-    n = grey.size
-    q = 70 / 100
-    virtual = n * q + (1 + q * (1 - 1 - 1)) - 1  # numpy's _compute_virtual_index (alpha = beta = 1)
-    below = float(np.floor(virtual))
-    t = virtual - below
-    i = min(int(below), n - 1)
-    j = min(i + 1, n - 1)
-    if virtual >= n - 1:  # numpy takes the last value there
-        i = j = n - 1
-    ends = np.cumsum(np.bincount(grey.ravel(), minlength=256))
-    a = np.float32(np.searchsorted(ends, i, side="right"))
-    b = np.float32(np.searchsorted(ends, j, side="right"))
-    d = b - a
-    return float(b - d * np.float32(1 - t)) if t >= 0.5 else float(a + d * np.float32(t))
+    return float(percentiles(grey.ravel(), [70], np.float32)[0])
 
 
 def pip_depth(paper: float, darkest: float) -> float:

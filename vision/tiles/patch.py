@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.quantiles import percentiles
 from vision.tiles.geometry import BOARD_RGB
 
 PATCH = 28  # classifier input is PATCH x PATCH
@@ -29,33 +30,6 @@ def board_mask(bgr: np.ndarray, hue: int = BOARD_HUE, hue_tol: int = 14) -> np.n
     dh = np.abs(hsv[..., 0].astype(np.int16) - hue)
     dh = np.minimum(dh, 180 - dh)
     return (dh <= hue_tol) & (hsv[..., 1] >= 70) & (hsv[..., 2] >= 20)
-
-
-def percentiles(values: np.ndarray, qs: list[int]) -> np.ndarray:
-    """`np.percentile(values, qs)` (its default linear method) for a 1-d uint8 or float array, bit for
-    bit, without its generic machinery (most of its cost on a piece's few thousand pixels): the
-    order statistics from a histogram (uint8) or a partition, then numpy's own interpolation
-    formula (`numpy.lib._function_base_impl._lerp`). tests/test_vision_tiles_split.py holds it to
-    np.percentile."""
-    n = values.size
-    virtual = (n - 1) * np.true_divide(np.asarray(qs), 100)
-    prev = np.floor(virtual)
-    nxt = prev + 1
-    top = virtual >= n - 1  # numpy takes the last value there
-    prev[top] = nxt[top] = n - 1
-    gamma = virtual - prev
-    k_prev, k_next = prev.astype(np.intp), nxt.astype(np.intp)
-    if values.dtype == np.uint8:
-        ends = np.cumsum(np.bincount(values, minlength=256))
-        a = np.searchsorted(ends, k_prev, side="right").astype(np.uint8)
-        b = np.searchsorted(ends, k_next, side="right").astype(np.uint8)
-    else:
-        part = np.partition(values, sorted({*k_prev.tolist(), *k_next.tolist()}))
-        a, b = part[k_prev], part[k_next]
-    diff = b - a
-    out = np.add(a, diff * gamma)
-    np.subtract(b, diff * (1 - gamma), out=out, where=gamma >= 0.5, casting="unsafe", dtype=out.dtype)
-    return out
 
 
 def ink_map(gray: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
