@@ -390,6 +390,49 @@ def test_the_panel_teaches_from_a_camera_frame_and_an_upload_then_the_match_uses
         hub.bus.close()
 
 
+class SlowCamera(SampleCamera):
+    """A camera that takes a moment to open, as real ones do: a camera list holds the referee's one
+    set-up request slot for a while."""
+
+    def __init__(self, index: int) -> None:
+        import time
+
+        time.sleep(0.05)
+        super().__init__(index)
+
+
+def test_the_panel_lists_each_camera_once_when_refreshes_overlap(tmp_path: Path, browser):
+    """Opening the panel while the page learns its match refreshes the list twice at once: the list
+    must end with each camera once (it once doubled the match's camera or lost the machine's when the
+    second camera-list request was refused as busy)."""
+    from waitress_server import serving
+
+    hub, loops = camera_referee(tmp_path)
+    match = loops[-1].session.match_id
+    app = create_app(hub, stream_seconds=2)
+    app.config["camera_opener"] = SlowCamera
+    try:
+        with serving(app, threads=8, drain=4) as port:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/?token={hub.admin_token}&match={match}")
+            page.wait_for_function("document.getElementById('match-select').value !== ''", timeout=60000)
+            page.evaluate("""() => {
+                document.getElementById('teach-btn').click();
+                document.dispatchEvent(new Event('referee:match-shown'));
+                document.dispatchEvent(new Event('referee:match-shown'));
+            }""")
+            page.wait_for_function("document.getElementById('teach-camera').options.length >= 2", timeout=60000)
+            page.wait_for_load_state("networkidle", timeout=60000)
+            page.wait_for_timeout(300)
+            assert page.evaluate("[...document.getElementById('teach-camera').options].map(o => o.text)") == [
+                "This match's camera", "Camera 1"]
+            context.close()
+    finally:
+        loops[-1].frames.close()
+        hub.bus.close()
+
+
 def test_the_oldest_photos_are_let_go_and_a_save_naming_one_says_take_it_again(web):
     hub, client, token = web
     client.application.config["teaching"].max_photos = 1  # holds 2

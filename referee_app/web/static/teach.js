@@ -159,25 +159,38 @@
   }
 
   // the camera the match on show watches first (the referee holds it: it cannot be opened twice), then
-  // the cameras on this machine
+  // the cameras on this machine. The list is built aside and put in whole, so a refresh the page
+  // starts while another is under way cannot leave a half list behind.
   async function findCameras() {
     const sel = $("teach-camera");
     const was = sel.value;
-    sel.innerHTML = "";
+    const found = [];
     const match = $("match-select").value;
     if (match) {
       try {
         await call(`/api/matches/${encodeURIComponent(match)}/cameras`);
-        sel.add(new Option("This match's camera", "match"));
+        found.push(new Option("This match's camera", "match"));
       } catch (e) { /* no camera watches this match */ }
     }
     try {
-      const out = await call("/api/setup/cameras");
-      for (const c of out.cameras || []) sel.add(new Option(`Camera ${c.index}`, String(c.index)));
+      const out = await busyRetry(() => call("/api/setup/cameras"));
+      for (const c of out.cameras || []) found.push(new Option(`Camera ${c.index}`, String(c.index)));
     } catch (e) { /* no camera list: uploading still works */ }
-    if ([...sel.options].some((o) => o.value === was)) sel.value = was;
-    $("teach-take").hidden = !sel.options.length;
-    sel.hidden = !sel.options.length;
+    sel.replaceChildren(...found);
+    if (found.some((o) => o.value === was)) sel.value = was;
+    $("teach-take").hidden = !found.length;
+    sel.hidden = !found.length;
+  }
+
+  // the referee answers one camera set-up request at a time: the set-up panel (or another tab) may
+  // hold it for a moment, so a 429 is tried again a few times before the list goes without cameras
+  async function busyRetry(fn, tries = 4) {
+    for (let i = 1; ; i++) {
+      try { return await fn(); } catch (e) {
+        if (e.status !== 429 || i >= tries) throw e;
+        await new Promise((ok) => setTimeout(ok, 500 * i));
+      }
+    }
   }
 
   // -- the profile ---------------------------------------------------------------------------------
@@ -241,7 +254,14 @@
     if (!token()) say("This page may not teach: open the address printed where the referee was started (it carries the token).", false);
     await sources();
   }
-  async function sources() { await findCameras(); await listProfiles(); }
+  // refreshes run one after another: opening the panel and the page learning its match at once
+  // would otherwise send two camera-list requests and the referee would refuse the second
+  let chain = Promise.resolve();
+  function sources() {
+    const next = chain.then(async () => { await findCameras(); await listProfiles(); });
+    chain = next.catch(() => {});
+    return next;
+  }
   // the page may learn which match is on show after the panel opened (a slow first load) or the
   // user may pick another: the match's camera and the profiles it can take up follow it
   document.addEventListener("referee:match-shown", () => { if ($("teach-dialog").open) sources().catch(() => {}); });
