@@ -224,8 +224,9 @@ class Teaching:
                 if self._reader is None:
                     from vision.learned.reader import LearnedDiceReader
 
-                    # the reader `teach dice` pairs labels with (at the default acceptance threshold)
-                    self._reader = LearnedDiceReader(mode="crops")
+                    # the reader `teach dice` pairs labels with (at the default acceptance threshold,
+                    # on the crop network's own boxes)
+                    self._reader = LearnedDiceReader(mode="crops", grow=False)
                 det = self._reader.read(image)
             except VisionError as exc:
                 raise TeachError(f"the dice reader cannot run: {exc}", 422) from exc

@@ -129,6 +129,17 @@ class CropReader:
             proba[maybe] = (proba[maybe] + more.sum(axis=0)) / self.tta
         return proba, framed  # the unturned view's box: no turn to undo
 
+    def views(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(N, 7) class probabilities of each box's crop as given (no re-framing), mean over the
+        reader's turned views."""
+        crops = box_crops(image, np.asarray(boxes, np.float32).reshape(-1, 4), self.size)
+        if not len(crops):
+            return np.zeros((0, 7), np.float32)
+        stack = dihedral_stack(crops, self.tta)
+        k, m = stack.shape[:2]
+        logits = self._run(stack.reshape(k * m, self.size, self.size, 3))[:, :7]
+        return softmax(logits).reshape(k, m, 7).mean(axis=0)
+
     def _run(self, crops: np.ndarray) -> np.ndarray:
         if not self.memo:
             return self.model.run(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32))

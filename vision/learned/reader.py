@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from vision.learned import scales
+from vision.learned.body import grow_boxes
 from vision.learned.crops import verdict
 from vision.learned.scales import tile_windows
 from vision.learned.yolo import OnnxYolo, nms
@@ -57,7 +58,7 @@ class LearnedDiceReader:
                  verify: float = 0.3,
                  colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None,
                  crop_model: Path | str | None = None, keep: float = 0.5, profile: Any = None,
-                 any_scale: bool = False) -> None:
+                 any_scale: bool = False, grow: bool | None = None) -> None:
         if mode not in MODES:
             raise VisionError(f"mode must be one of {MODES}, got {mode!r}")
         if tta is None:  # crops: 4 views keep 30 fps on one core (8 read 1 more of 413 held-out dice)
@@ -95,6 +96,9 @@ class LearnedDiceReader:
             if colors is None and profile.colours:
                 self._colors = profile.colours
         self.any_scale = any_scale
+        # whole-die boxes for obliquely seen dice (vision/learned/body.py); off with a profile, whose
+        # taught embeddings and corrections belong to the crop network's own boxes and readings
+        self.grow = (profile is None) if grow is None else grow
 
     def _classical(self) -> Any:
         """The classical reader with its finding stage replaced by given boxes, so the value and colour
@@ -173,13 +177,37 @@ class LearnedDiceReader:
         else:
             keep = p_die >= self.keep
         xyxy, p_die, values, vconf, cls = xyxy[keep], p_die[keep], values[keep], vconf[keep], cls[keep]
+        proba = proba[keep]
+        if self.grow and len(xyxy):
+            xyxy, proba = self._grow_bodies(image, xyxy, proba)
+            _, values, vconf = verdict(proba)
         # repeats of one die were already dropped by the crop reader (dedupe): only sort, surest first
         order = np.argsort(-p_die, kind="stable")
         xyxy, p_die, values, vconf, cls = xyxy[order], p_die[order], values[order], vconf[order], cls[order]
         # the crop network's class probabilities ride along: teaching a profile corrects exactly them
         return Detections(xyxy=xyxy.astype(np.float32), confidence=p_die, values=values,
                           value_confidence=vconf, colors=self._colours(image, xyxy), kind="die",
-                          data={"class": cls.astype(np.int32), "proba": proba[keep][order]})
+                          data={"class": cls.astype(np.int32), "proba": proba[order]})
+
+    def _grow_bodies(self, image: np.ndarray, xyxy: np.ndarray,
+                     proba: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Kept dice whose body shows beyond the framed face get the whole-die box, and their value
+        is read again on it: the face framed may be the big front face of a die seen from low, whose
+        pips are not the top's; the whole-die crop holds the top face too. The two readings (the
+        face's, the whole die's in the reader's turned views) are averaged; the chance of a die stays
+        the face's (the crop network judged that box)."""
+        grown = grow_boxes(image, xyxy)
+        moved = np.flatnonzero(np.abs(grown - xyxy).max(axis=1) > 0.5)
+        if not len(moved):
+            return xyxy, proba
+        whole = self.crops.views(image, grown[moved])
+        proba = proba.copy()
+        mean = (proba[moved, 1:] + whole[:, 1:]) / 2
+        mass = 1.0 - proba[moved, 0:1]  # the face's chance of a die, kept
+        proba[moved, 1:] = mean * mass / np.maximum(mean.sum(axis=1, keepdims=True), 1e-6)
+        xyxy = xyxy.copy()
+        xyxy[moved] = grown[moved]
+        return xyxy, proba
 
     def _crop_read(self, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray,
                    seen_px: np.ndarray) -> scales.Read:

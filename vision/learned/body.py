@@ -1,0 +1,85 @@
+"""Grow a die's box from the face the crop network framed to the whole visible die.
+
+Seen obliquely (a low camera, large dice near it), a die shows its top face and one or two side faces,
+and the crop network, whose re-framing learned mostly from dice seen from above, frames one face: the
+top or the big front face. A whole-die box is the face plus the body beside it. The body is the same
+plastic, so it keeps the face's *chromaticity* (r, g, b over their sum: a side face is darker, not
+another hue), while the table, the mat and the die's shadow on them keep the table's. Around each box
+the pixels nearer the face's chromaticity than the table's are the die; the connected region of them
+holding the face, when it ends before the search window does (it is one die, not a run into a
+neighbour or a table of the die's colour), gives the grown box. Growth only: a box never shrinks.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+REACH = 0.8  # search up to this many box sides beyond each edge (a side face seen at 45 degrees or less)
+MAX_GROW = 1.9  # a grown side longer than this many times the face's is a leak, not a die
+DARK = 40.0  # pixels darker than this (sum of r, g, b / 3) have no trustworthy chromaticity
+MARGIN = 0.02  # chromaticity: the table's reference must differ from the face's at least this much
+
+
+def chromaticity(bgr: np.ndarray) -> np.ndarray:
+    f = bgr.astype(np.float32)
+    return f / np.maximum(f.sum(axis=2, keepdims=True), 1.0)
+
+
+def grow_box(image: np.ndarray, box: np.ndarray, others: np.ndarray | None = None) -> np.ndarray:
+    """`box` (x0, y0, x1, y1) grown to the die's body around it, or the box itself when no body is
+    told from the table. `others`: the boxes of the other dice found, which the body never enters (a
+    touching die of the same colour is not this die's side)."""
+    H, W = image.shape[:2]
+    x0, y0, x1, y1 = (float(v) for v in box)
+    w, h = x1 - x0, y1 - y0
+    side = max(w, h, 4.0)
+    wx0, wy0 = max(0, int(x0 - REACH * side)), max(0, int(y0 - REACH * side))
+    wx1, wy1 = min(W, int(np.ceil(x1 + REACH * side))), min(H, int(np.ceil(y1 + REACH * side)))
+    win = image[wy0:wy1, wx0:wx1]
+    if win.size == 0:
+        return np.asarray(box, np.float32)
+    chroma = chromaticity(win)
+    bright = win.astype(np.float32).mean(axis=2) >= DARK
+    bx0, by0, bx1, by1 = x0 - wx0, y0 - wy0, x1 - wx0, y1 - wy0
+    inner = np.zeros(win.shape[:2], bool)
+    inner[int(by0 + 0.2 * h):int(np.ceil(by1 - 0.2 * h)),
+          int(bx0 + 0.2 * w):int(np.ceil(bx1 - 0.2 * w))] = True
+    ring = np.ones(win.shape[:2], bool)
+    b = max(2, int(0.15 * side))
+    ring[b:-b, b:-b] = False
+    face_px, table_px = inner & bright, ring & bright
+    if face_px.sum() < 8 or table_px.sum() < 8:
+        return np.asarray(box, np.float32)
+    face = np.median(chroma[face_px], axis=0)
+    table = np.median(chroma[table_px], axis=0)
+    if np.abs(face - table).sum() < MARGIN:
+        return np.asarray(box, np.float32)
+    d_face = np.abs(chroma - face).sum(axis=2)
+    d_table = np.abs(chroma - table).sum(axis=2)
+    die = ((d_face < d_table) & bright).astype(np.uint8)
+    for ox0, oy0, ox1, oy1 in np.asarray(others if others is not None else [], np.float64).reshape(-1, 4):
+        die[max(0, int(oy0) - wy0):max(0, int(np.ceil(oy1)) - wy0),
+            max(0, int(ox0) - wx0):max(0, int(np.ceil(ox1)) - wx0)] = 0
+    die = cv2.morphologyEx(die, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(die, connectivity=4)
+    core = lab[inner]
+    core = core[core > 0]
+    if n <= 1 or not len(core):
+        return np.asarray(box, np.float32)
+    k = int(np.bincount(core).argmax())
+    cx, cy, cw, ch = (int(v) for v in stats[k, :4])
+    if cx <= 0 or cy <= 0 or cx + cw >= win.shape[1] or cy + ch >= win.shape[0]:
+        return np.asarray(box, np.float32)  # runs out of the window: a neighbour or the table, not a die
+    gx0, gy0 = min(bx0, cx), min(by0, cy)
+    gx1, gy1 = max(bx1, cx + cw), max(by1, cy + ch)
+    if gx1 - gx0 > MAX_GROW * max(w, 1.0) or gy1 - gy0 > MAX_GROW * max(h, 1.0):
+        return np.asarray(box, np.float32)
+    return np.array([gx0 + wx0, gy0 + wy0, gx1 + wx0, gy1 + wy0], np.float32)
+
+
+def grow_boxes(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    if not len(boxes):
+        return boxes.copy()
+    return np.stack([grow_box(image, b, np.delete(boxes, k, axis=0)) for k, b in enumerate(boxes)])
