@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 REACH = 0.8  # search up to this many box sides beyond each edge (a side face seen at 45 degrees or less)
-MAX_GROW = 1.9  # a grown side longer than this many times the face's is a leak, not a die
+MAX_GROW = 1.9  # grown longer than this many times the face's longer side: a leak, not a die
 DARK = 40.0  # pixels darker than this (sum of r, g, b / 3) have no trustworthy chromaticity
 MARGIN = 0.02  # chromaticity: the table's reference must differ from the face's at least this much
 
@@ -73,7 +73,7 @@ def grow_box(image: np.ndarray, box: np.ndarray, others: np.ndarray | None = Non
         return np.asarray(box, np.float32)  # runs out of the window: a neighbour or the table, not a die
     gx0, gy0 = min(bx0, cx), min(by0, cy)
     gx1, gy1 = max(bx1, cx + cw), max(by1, cy + ch)
-    if gx1 - gx0 > MAX_GROW * max(w, 1.0) or gy1 - gy0 > MAX_GROW * max(h, 1.0):
+    if max(gx1 - gx0, gy1 - gy0) > MAX_GROW * side:
         return np.asarray(box, np.float32)
     return np.array([gx0 + wx0, gy0 + wy0, gx1 + wx0, gy1 + wy0], np.float32)
 
