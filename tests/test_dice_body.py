@@ -65,6 +65,13 @@ def test_a_touching_die_of_the_same_colour_is_not_the_body() -> None:
     np.testing.assert_allclose(grown, np.stack([a, b]), atol=1.0)
 
 
+def test_the_top_face_is_the_upper_square_of_a_tall_die() -> None:
+    from vision.learned.body import top_face_box
+
+    boxes = np.array([[10, 20, 50, 90], [0, 0, 60, 40]], np.float32)
+    np.testing.assert_array_equal(top_face_box(boxes), [[10, 20, 50, 60], [0, 0, 60, 40]])
+
+
 def test_nothing_to_grow_returns_an_empty_array() -> None:
     from vision.learned.body import grow_boxes
 
@@ -92,15 +99,19 @@ def test_oblique_dice_on_the_mat_are_found_whole(shared_dir: Path) -> None:
     trained = set(series_split(labels))
     assert not trained & set(MAT_PHOTOS)
     reader = LearnedDiceReader(mode="crops")
-    found = labelled = 0
+    found = labelled = right = 0
     for item in labels.items:
         if item.image not in MAT_PHOTOS:
             continue
         gt = np.array([o.bbox for o in item.objects], np.float64)
         det = reader.read(read_image(labels.path(item)))
-        found += len(greedy_match(iou_matrix(gt, det.xyxy), 0.5))
+        pairs = greedy_match(iou_matrix(gt, det.xyxy), 0.5)
+        found += len(pairs)
+        right += sum(item.objects[i].value == int(det.values[j]) for i, j in pairs)
         labelled += len(gt)
     if labelled == 0:
         pytest.skip("the mat photos are not in this copy of the data")
-    # main's reader (no growth) finds 72 of these 90 dice at IoU 0.5, this one 79
+    # main's reader (no growth) finds 72 of these 90 dice at IoU 0.5 and reads 61 of them right; this
+    # one finds 79 and reads 66 right (the grown dice read on their top face)
     assert found >= 77, (found, labelled)
+    assert right >= 65, (right, found)

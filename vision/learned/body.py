@@ -98,3 +98,11 @@ def grow_boxes(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     if not len(boxes):
         return boxes.copy()
     return np.stack([grow_box(image, b, np.delete(boxes, k, axis=0)) for k, b in enumerate(boxes)])
+
+
+def top_face_box(whole: np.ndarray) -> np.ndarray:
+    """The top face's part of whole-die boxes seen by an upright camera: a square as wide as the die
+    from its upper edge (the whole box when the die is wider than tall)."""
+    whole = np.asarray(whole, np.float32).reshape(-1, 4)
+    bottom = np.minimum(whole[:, 1] + (whole[:, 2] - whole[:, 0]), whole[:, 3])
+    return np.stack([whole[:, 0], whole[:, 1], whole[:, 2], bottom], axis=1)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from vision.learned import scales
-from vision.learned.body import grow_boxes
+from vision.learned.body import grow_boxes, top_face_box
 from vision.learned.crops import verdict
 from vision.learned.scales import tile_windows
 from vision.learned.yolo import OnnxYolo, nms
@@ -191,20 +191,21 @@ class LearnedDiceReader:
 
     def _grow_bodies(self, image: np.ndarray, xyxy: np.ndarray,
                      proba: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Kept dice whose body shows beyond the framed face get the whole-die box, and their value
-        is read again on it: the face framed may be the big front face of a die seen from low, whose
-        pips are not the top's; the whole-die crop holds the top face too. The two readings (the
-        face's, the whole die's in the reader's turned views) are averaged; the chance of a die stays
-        the face's (the crop network judged that box)."""
+        """Kept dice whose body shows beyond the framed face (a side face in view: the die is seen
+        from low) get the whole-die box, and their value is read again on the top face: the face the
+        crop network framed may be the big front face, whose pips are not the top's. With an upright
+        camera, world "up" points up the picture, so the top face is the upper end of the whole die:
+        a square as wide as the die, from its top edge (`top_face_box`). That read, in the reader's
+        turned views, gives the value; the chance of a die stays the face's (the crop network judged
+        that box)."""
         grown = grow_boxes(image, xyxy)
         moved = np.flatnonzero(np.abs(grown - xyxy).max(axis=1) > 0.5)
         if not len(moved):
             return xyxy, proba
-        whole = self.crops.views(image, grown[moved])
+        top = self.crops.views(image, top_face_box(grown[moved]))[:, 1:]
         proba = proba.copy()
-        mean = (proba[moved, 1:] + whole[:, 1:]) / 2
         mass = 1.0 - proba[moved, 0:1]  # the face's chance of a die, kept
-        proba[moved, 1:] = mean * mass / np.maximum(mean.sum(axis=1, keepdims=True), 1e-6)
+        proba[moved, 1:] = top * mass / np.maximum(top.sum(axis=1, keepdims=True), 1e-6)
         xyxy = xyxy.copy()
         xyxy[moved] = grown[moved]
         return xyxy, proba
