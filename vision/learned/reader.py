@@ -7,7 +7,9 @@ Modes (what the referee and `compare dice` choose between):
               measurements say this two-stage route is the lever;
   "crops"   - learned boxes proposed at a low confidence (high recall), then the learned crop reader
               (vision/learned/crops.py) keeps the ones that frame a die and reads their value: both
-              stages learned, trained on real crops and renders; the default of `eval dice`;
+              stages learned, trained on real crops and renders; the default of `eval dice`; a die
+              seen from low, framed as one face, gets its whole-die box and a top-face reading
+              (vision/learned/body.py, `grow`);
   a tiling option splits a large frame (e.g. 1280x720) into overlapping squares so small dice keep
   their pixels at the detector's small input size; in "crops" mode without it, `any_scale=True` reads
   the frame again at the scale that brings its dice to the detector's trained size when the whole-frame
