@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.tokyo import line_fit
 from vision.tokyo.pixels import distance_l2, mask_box, nonzero_yx
 
 
@@ -118,6 +119,7 @@ def detect_sticks(
     span there along that segment (a camera and the set's stick length): a run longer than that is two
     sticks meeting nearly in line, and is left unclaimed for their own lines to find. `gradients`:
     `image_gradients(image)`, when the caller reads them too."""
+    line_fit.load()  # the compiled line fit, loaded before any run is fitted (once per process)
     dist, ridge, box = _ridge_boxed(fg)
     hw = max(rod_half_width(dist, ridge, box), min_half_width)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
@@ -328,18 +330,19 @@ def _run_on_line(
 
 
 def _fit_line(q: np.ndarray) -> tuple[float, float, float, float]:
-    """`cv2.fitLine`'s robust (Huber) line through the points q (N,2 float32), remembered by the points'
-    bytes in the memo `fit_memo` set (a referee adapter's, over its frames): the fit's 20 random
-    restarts cost 4-14 ms on a stick's 2000-3000 core pixels, and the same run is fitted again when the
-    refit along the fitted line keeps the same pixels, or a later frame shows the stick's core
-    unchanged. The fit is deterministic (a fixed seed), so a remembered answer is exact."""
+    """`cv2.fitLine`'s robust (Huber) line through the points q (N,2 float32; compiled where numba is,
+    the same floats: vision/tokyo/line_fit.py), remembered by the points' bytes in the memo `fit_memo`
+    set (a referee adapter's, over its frames): the fit's 20 random restarts cost 4-14 ms on a stick's
+    2000-3000 core pixels, and the same run is fitted again when the refit along the fitted line keeps
+    the same pixels, or a later frame shows the stick's core unchanged. The fit is deterministic (a
+    fixed seed), so a remembered answer is exact."""
     memo = _FIT_MEMO.get()
     if memo is None:
-        return tuple(float(v) for v in cv2.fitLine(q, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())  # type: ignore[return-value]
+        return line_fit.huber_fit(q)
     key = hashlib.blake2b(q.tobytes(), digest_size=16).digest() + q.shape[0].to_bytes(4, "little")
     got = memo.get(key)
     if got is None:
-        got = tuple(float(v) for v in cv2.fitLine(q, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+        got = line_fit.huber_fit(q)
         memo[key] = got
         while len(memo) > FIT_MEMO:
             memo.popitem(last=False)
