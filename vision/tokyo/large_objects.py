@@ -28,7 +28,7 @@ from vision.tokyo.channels import channel_norm, channel_sum
 from vision.tokyo.foreground import CHROMA
 from vision.tokyo.labels import components
 from vision.tokyo.observation import TokyoObservation
-from vision.tokyo.pixels import nonzero_yx
+from vision.tokyo.pixels import mask_box, nonzero_yx
 from vision.tokyo.sticks import RawStick, _ridge_boxed, rod_half_width
 
 DEPTH_WIDTHS = 3.5  # deeper than this many rod half-widths from the table: no piece
@@ -78,19 +78,29 @@ def large_objects(
     dist, ridge, box = _ridge_boxed(fg, dist)
     hw = rod_half_width(dist, ridge, box)
     cut = np.zeros(fg.shape, np.uint8)
-    deep = dist > DEPTH_WIDTHS * hw
+    # the deep parts lie in the mask (the transform is 0 elsewhere): labelled on the mask's box, its
+    # corner on an even row and column, they come in the whole frame's order with its stats (labels.py)
+    part = mask_box(fg, 0, 2)
+    if part is None:
+        return cut
+    y0, x0 = part[0].start // 2 * 2, part[1].start
+    part = (slice(y0, part[0].stop), part[1])
+    deep = dist[part] > DEPTH_WIDTHS * hw
     if not deep.any():
         return cut
-    n, lab, stats, centres = components(deep.astype(np.uint8))
+    n, part_lab, stats, centres = components(deep.astype(np.uint8))
+    lab: np.ndarray | None = None  # the frame's labels, made only to outline an object
     tinted = image is not None and table is not None and table.shape[:2] == image.shape[:2]
     for i in range(1, n):
-        x, y, w, h, _ = stats[i]
+        x, y, w, h, area = stats[i]
+        inner = part_lab[y : y + h, x : x + w] == i
+        x, y = x + x0, y + y0
         # the tests on the component's box: the same pixels in the same order as on the whole frame
         box = (slice(y, y + h), slice(x, x + w))
-        inner = lab[box] == i
         ref = hw
         if calibration is not None:
-            ref = max(hw, BLUR_GAIN * _rod_half_width_at(calibration, centres[i]))
+            centre = _frame_centroid(centres[i], int(area), x0, y0)
+            ref = max(hw, BLUR_GAIN * _rod_half_width_at(calibration, centre))
             if float(dist[box][inner].max()) <= DEPTH_WIDTHS * ref:
                 continue
         if tinted and float(_chroma_gap(image[box][inner], table[box][inner]).mean()) < TABLE_CHROMA:
@@ -108,6 +118,9 @@ def large_objects(
         # adds nothing, so these are the pixels the whole frame's dilation gives
         k = int(4 * ref)
         grow = (slice(max(0, y - k), y + h + k), slice(max(0, x - k), x + w + k))
+        if lab is None:
+            lab = np.zeros(fg.shape, np.int32)
+            lab[part] = part_lab
         region = np.zeros(fg.shape, np.uint8)
         region[grow] = cv2.dilate((lab[grow] == i).view(np.uint8), np.ones((3, 3), np.uint8), iterations=k)
         if WIDE_WIDTHS > 0:
@@ -117,6 +130,15 @@ def large_objects(
         if found is not None:
             found.append(LargeObject(region, bgr))
     return cut * 255
+
+
+def _frame_centroid(centre: np.ndarray, area: int, x0: int, y0: int) -> np.ndarray:
+    """The centroid OpenCV gives a component labelled on the whole frame, from the one it gave it on a
+    box cornered at (x0, y0): its pixels' coordinate sums (whole numbers, exactly recovered from the
+    box's mean) moved by the corner, over the area, as OpenCV divides them."""
+    a = float(area)
+    return np.array([float(round(float(centre[0]) * a) + x0 * area) / a,
+                     float(round(float(centre[1]) * a) + y0 * area) / a])
 
 
 def drop_fingers(obs: TokyoObservation, raw: list[RawStick], objects: list[LargeObject]) -> list[RawStick]:

@@ -18,6 +18,7 @@ for nothing (they look like pieces whatever is tested).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -96,12 +97,33 @@ def scaled(calib: TokyoCalibration, factor: float) -> TokyoCalibration:
 
 def column_hull(calib: TokyoCalibration, x: float, y: float, z0: float, z1: float, n: int = 16) -> np.ndarray:
     """Pixel polygon (int32) of a column's side from height z0 to z1 (mm)."""
-    r = calib.sizes.column_diameter_mm / 2
-    ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    ring = np.stack([x + r * np.cos(ang), y + r * np.sin(ang)], 1)
-    pts = np.vstack([np.c_[ring, np.full(n, z0)], np.c_[ring, np.full(n, z1)]])
+    # the ring's offsets (r cos, r sin of n angles) made once per radius and count, the points written
+    # into place: the same sums as stacking x + r cos(angle) beside the heights (a build's candidates
+    # ask for about a thousand outlines a new scene, most of their cost NumPy's array building)
+    rc, rs = _ring(calib.sizes.column_diameter_mm / 2, n)
+    pts = np.empty((2 * n, 3))
+    pts[:n, 0] = x + rc
+    pts[:n, 1] = y + rs
+    pts[n:, :2] = pts[:n, :2]
+    pts[:n, 2] = z0
+    pts[n:, 2] = z1
     uv, _ = calib.camera.project(pts)
     return cv2.convexHull(np.round(uv).astype(np.int32))
+
+
+_RINGS: dict[tuple[float, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _ring(r: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(r cos a, r sin a) for n angles a evenly round the circle from 0 (read-only, kept)."""
+    key = (r, n)
+    if key not in _RINGS:
+        ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        rc, rs = r * np.cos(ang), r * np.sin(ang)
+        rc.setflags(write=False)
+        rs.setflags(write=False)
+        _RINGS[key] = rc, rs
+    return _RINGS[key]
 
 
 def stick_axis(calib: TokyoCalibration, a: np.ndarray, b: np.ndarray, a_table: bool = False,
@@ -124,13 +146,22 @@ def stick_quad(calib: TokyoCalibration, p0: np.ndarray, p1: np.ndarray) -> np.nd
     its top face and sides."""
     s = calib.sizes
     p0, p1 = np.asarray(p0, np.float64), np.asarray(p1, np.float64)
-    u = (p1 - p0) / max(float(np.linalg.norm(p1 - p0)), 1e-9)
-    side = np.cross([0.0, 0.0, 1.0], u)
-    side = side / max(float(np.linalg.norm(side)), 1e-9) * s.stick_width_mm / 2
-    up = np.array([0.0, 0.0, s.stick_thickness_mm])
-    pts = [p + sb * side + z for p in (p0, p1) for sb in (-1, 1) for z in (0 * up, up)]
-    uv, _ = calib.camera.project(np.array(pts))
+    d = p1 - p0
+    u = d / max(math.sqrt(d.dot(d)), 1e-9)  # np.linalg.norm of a vector is the root of its dot product
+    # np.cross([0, 0, 1], u) term by term, in Python floats (the same IEEE products and differences)
+    ux, uy, uz = (float(v) for v in u)
+    side = np.array([0.0 * uz - 1.0 * uy, 1.0 * ux - 0.0 * uz, 0.0 * uy - 0.0 * ux])
+    side = side / max(math.sqrt(side.dot(side)), 1e-9) * s.stick_width_mm / 2
+    # the eight corners p + sb side + z (p0 then p1, sb -1 then 1, z 0 then up), all at once: the same
+    # two additions per coordinate
+    pts = (np.repeat(np.stack([p0, p1]), 4, axis=0) + _QUAD_SIGNS * side) + _QUAD_UP * s.stick_thickness_mm
+    uv, _ = calib.camera.project(pts)
     return cv2.convexHull(np.round(uv).astype(np.int32))
+
+
+_QUAD_SIGNS = np.array([-1, -1, 1, 1, -1, -1, 1, 1], np.float64)[:, None]
+# 0 or 1 times the thickness on z only: 0 * up is +0.0 in every coordinate, as the addition of 0 * up was
+_QUAD_UP = np.array([[0.0, 0.0, z] for _ in range(2) for _ in range(2) for z in (0.0, 1.0)])
 
 
 def known_mask(calib: TokyoCalibration, shape: tuple[int, int], columns: list[tuple[float, float, float]],

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.tokyo import line_band, line_fit
 from vision.tokyo.pixels import distance_l2, mask_box, nonzero_yx
 
 
@@ -118,6 +119,8 @@ def detect_sticks(
     span there along that segment (a camera and the set's stick length): a run longer than that is two
     sticks meeting nearly in line, and is left unclaimed for their own lines to find. `gradients`:
     `image_gradients(image)`, when the caller reads them too."""
+    line_fit.load()  # the compiled line fit and band counts, loaded before the first line (once per process)
+    line_band.load()
     dist, ridge, box = _ridge_boxed(fg)
     hw = max(rod_half_width(dist, ridge, box), min_half_width)
     # the middle half of every rod, not much wider than a rod (drops the middle of supports, cars, hands)
@@ -140,19 +143,20 @@ def detect_sticks(
     claimed = np.zeros(len(pts), bool)
     taken: list[tuple[np.ndarray, np.ndarray, float, float]] = []  # lines found: point, direction, span
     pix = image[ys, xs].astype(np.float32)  # the colour of every core pixel
+    cols = line_band.columns(pts)  # for the compiled band counts (None without them)
     if lines is None:
         return [], hw
     for rho, theta in _distinct_lines(lines[:, 0], 0.6 * hw, np.radians(1.5))[:max_candidates]:
         n = np.array([np.cos(theta), np.sin(theta)], np.float32)
         found = _run_on_line(
-            pts, claimed, fg, rho * n, np.array([-n[1], n[0]], np.float32), hw, min_len, (taken, pix)
+            pts, claimed, fg, rho * n, np.array([-n[1], n[0]], np.float32), hw, min_len, (taken, pix), cols
         )
         if found is None:
             continue
         # a Hough peak a little off the rod's angle leaves the band part way along: take the run again
         # along the fitted line, and keep it when it is longer
         c, u2, run = found
-        again = _run_on_line(pts, claimed, fg, c, u2, hw, min_len, (taken, pix))
+        again = _run_on_line(pts, claimed, fg, c, u2, hw, min_len, (taken, pix), cols)
         if again is not None and len(again[2]) > len(run):
             c, u2, run = again
         pieces = [(c, u2, run)]
@@ -275,6 +279,7 @@ def _run_on_line(
     hw: float,
     min_len: float,
     found: tuple[list[tuple[np.ndarray, np.ndarray, float, float]], np.ndarray] | None = None,
+    cols: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The best run of unclaimed rod core along the line base + t u -> (point, direction, indices of
     its core pixels) of the least-squares line through the run, or None. A run mostly on claimed core,
@@ -282,9 +287,17 @@ def _run_on_line(
     (`found`: the lines found so far and every core pixel's colour) no found line runs along it and its
     new core has the claimed part's colour: a stick crossing another at a shallow angle, or sharing a
     column with it, has much of its core inside the other's claim, while a line grazing a found stick
-    picks up columns and other sticks beside it."""
+    picks up columns and other sticks beside it. `cols`: `line_band.columns(pts)`, for the compiled
+    counts that give up a line early."""
     n = np.array([-u[1], u[0]], np.float32)
-    band = np.abs(pts @ n - float(base @ n)) <= max(1.5, hw * 0.6)
+    offset, width, need = float(base @ n), max(1.5, hw * 0.6), min_len * 0.5 * hw
+    # a line whose band cannot hold enough core, or enough unclaimed core, is given up below at once:
+    # told first from compiled counts of a slightly wider band (never fewer; line_band.py)
+    if cols is not None:
+        most = line_band.band_counts(cols, claimed, n, offset, width)
+        if most[0] < need or most[1] < min(SHARED_RUN_NEW, 1.0) * need:
+            return None
+    band = np.abs(pts @ n - offset) <= width
 
     def on_fg(t0: float, step: float, k: int) -> np.ndarray:
         ts = t0 + np.arange(k * 4) * step / 4
@@ -328,18 +341,19 @@ def _run_on_line(
 
 
 def _fit_line(q: np.ndarray) -> tuple[float, float, float, float]:
-    """`cv2.fitLine`'s robust (Huber) line through the points q (N,2 float32), remembered by the points'
-    bytes in the memo `fit_memo` set (a referee adapter's, over its frames): the fit's 20 random
-    restarts cost 4-14 ms on a stick's 2000-3000 core pixels, and the same run is fitted again when the
-    refit along the fitted line keeps the same pixels, or a later frame shows the stick's core
-    unchanged. The fit is deterministic (a fixed seed), so a remembered answer is exact."""
+    """`cv2.fitLine`'s robust (Huber) line through the points q (N,2 float32; compiled where numba is,
+    the same floats: vision/tokyo/line_fit.py), remembered by the points' bytes in the memo `fit_memo`
+    set (a referee adapter's, over its frames): the fit's 20 random restarts cost 4-14 ms on a stick's
+    2000-3000 core pixels, and the same run is fitted again when the refit along the fitted line keeps
+    the same pixels, or a later frame shows the stick's core unchanged. The fit is deterministic (a
+    fixed seed), so a remembered answer is exact."""
     memo = _FIT_MEMO.get()
     if memo is None:
-        return tuple(float(v) for v in cv2.fitLine(q, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())  # type: ignore[return-value]
+        return line_fit.huber_fit(q)
     key = hashlib.blake2b(q.tobytes(), digest_size=16).digest() + q.shape[0].to_bytes(4, "little")
     got = memo.get(key)
     if got is None:
-        got = tuple(float(v) for v in cv2.fitLine(q, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+        got = line_fit.huber_fit(q)
         memo[key] = got
         while len(memo) > FIT_MEMO:
             memo.popitem(last=False)
