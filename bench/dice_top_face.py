@@ -10,9 +10,9 @@ Variants (`LearnedDiceReader._top_face_read`): `square` (shipped since dice21: a
 whole die from its top edge, `body.top_face_box`); `quad`: the top face's parallelogram found on the
 body's outline (`top_face_quad`) warped to the crop's square (a perspective correction; the square
 where no parallelogram is found), the face filling the crop as a box does (context 1.25) or with more
-context (1.6, 2.0); `quadL`: the warp only for dice at least 48 px wide; `*_mean`: the mean of the
-warped read and the square's. `--heldout` scores the held-out photos instead (report once, never to
-choose)."""
+context (`quad16`, `quad20`: 1.6, 2.0); `*L`: the warp only for dice at least 48 px wide; `*_mean`: the
+mean of the warped read and the square's; `*_surer`: per die, whichever of the two is surer of its
+value. `--heldout` scores the held-out photos instead (report once, never to choose)."""
 
 from __future__ import annotations
 
@@ -104,22 +104,33 @@ def warped_crops(reader: LearnedDiceReader, image: np.ndarray, whole: np.ndarray
         quad = None if outline is None else top_face_quad(outline)
         if quad is not None:
             crops[i] = quad_crop(image, quad, size, context)
+        COUNT["warped"] += quad is not None
+    COUNT["grown"] += len(face)
     return crops
 
 
-def variant(context: float | None, min_width: float = 0.0, mean: bool = False) -> Callable[..., np.ndarray]:
+COUNT = {"grown": 0, "warped": 0}  # grown dice read, and those whose top parallelogram was found
+
+
+def variant(context: float | None, min_width: float = 0.0, mean: bool = False,
+            surer: bool = False) -> Callable[..., np.ndarray]:
+    """`surer`: per die, the read (warped or square) whose likeliest value is likelier."""
     def read(reader: LearnedDiceReader, image: np.ndarray, whole: np.ndarray, face: np.ndarray) -> np.ndarray:
         square = reader.crops.views(image, top_face_box(whole))
         if context is None:
             return square
         warped = reader.crops.crop_views(warped_crops(reader, image, whole, face, context, min_width))
+        if surer:
+            pick = warped[:, 1:].max(axis=1) > square[:, 1:].max(axis=1)
+            return np.where(pick[:, None], warped, square)
         return 0.5 * (warped + square) if mean else warped
     return read
 
 
 VARIANTS = {"square": variant(None), "quad": variant(KEEP), "quad16": variant(1.6), "quad20": variant(2.0),
             "quadL": variant(KEEP, 48), "quad16L": variant(1.6, 48), "quad_mean": variant(KEEP, mean=True),
-            "quad16_mean": variant(1.6, mean=True)}
+            "quad16_mean": variant(1.6, mean=True), "quad_surer": variant(KEEP, surer=True),
+            "quad16_surer": variant(1.6, surer=True)}
 
 
 def memo_reader() -> LearnedDiceReader:
@@ -163,11 +174,13 @@ def main() -> None:
         for v in args.variants.split(","):
             reader._top_face_read = VARIANTS[v].__get__(reader)  # type: ignore[method-assign]
             c0 = time.process_time()
+            COUNT.update(grown=0, warped=0)
             r = evaluate(labels, reader.read, None, skip)
             rows.append({"set": name, "photos": "held out" if args.heldout else "training", "variant": v,
                          "n_images": r["n_images"], "n_labelled": r["n_labelled"], "matched": r["matched"],
                          "read_right": round((r["value_accuracy"] or 0) * r["matched"]),
                          "recall": r["recall"], "value_accuracy": r["value_accuracy"],
+                         "grown_read": COUNT["grown"], "warped": COUNT["warped"],
                          "cpu_s": round(time.process_time() - c0, 1)})
             print(json.dumps(rows[-1]), flush=True)
     if args.json:
