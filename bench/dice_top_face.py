@@ -12,7 +12,8 @@ body's outline (`top_face_quad`) warped to the crop's square (a perspective corr
 where no parallelogram is found), the face filling the crop as a box does (context 1.25) or with more
 context (`quad16`, `quad20`: 1.6, 2.0); `*L`: the warp only for dice at least 48 px wide; `*_mean`: the
 mean of the warped read and the square's; `*_surer`: per die, whichever of the two is surer of its
-value. `--heldout` scores the held-out photos instead (report once, never to choose)."""
+value; `square8`: the square in all 8 turns and mirrors. `--heldout` scores the held-out photos instead
+(report once, never to choose)."""
 
 from __future__ import annotations
 
@@ -127,10 +128,20 @@ def variant(context: float | None, min_width: float = 0.0, mean: bool = False,
     return read
 
 
+def eight_views(reader: LearnedDiceReader, image: np.ndarray, whole: np.ndarray,
+                face: np.ndarray) -> np.ndarray:
+    """The square read in all 8 turns and mirrors (the reader's default is 4)."""
+    tta, reader.crops.tta = reader.crops.tta, 8
+    try:
+        return reader.crops.views(image, top_face_box(whole))
+    finally:
+        reader.crops.tta = tta
+
+
 VARIANTS = {"square": variant(None), "quad": variant(KEEP), "quad16": variant(1.6), "quad20": variant(2.0),
             "quadL": variant(KEEP, 48), "quad16L": variant(1.6, 48), "quad_mean": variant(KEEP, mean=True),
             "quad16_mean": variant(1.6, mean=True), "quad_surer": variant(KEEP, surer=True),
-            "quad16_surer": variant(1.6, surer=True)}
+            "quad16_surer": variant(1.6, surer=True), "square8": eight_views}
 
 
 def memo_reader() -> LearnedDiceReader:
