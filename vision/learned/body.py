@@ -37,7 +37,14 @@ def grow_box(image: np.ndarray, box: np.ndarray, others: np.ndarray | None = Non
     """`box` (x0, y0, x1, y1) grown to the die's body around it, or the box itself when no body is
     told from the table. `others`: the boxes of the other dice found, which the body never enters (a
     touching die of the same colour is not this die's side)."""
-    same = np.asarray(box, np.float32)
+    return body(image, box, others)[0]
+
+
+def body(image: np.ndarray, box: np.ndarray, others: np.ndarray | None = None,
+         outline: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """`grow_box`'s box and, with `outline` and when the box grew, the body's convex outline ((K, 2)
+    image x, y: the hull of the search grid's cells in the region), else None."""
+    same = np.asarray(box, np.float32), None
     H, W = image.shape[:2]
     x0, y0, x1, y1 = (float(v) for v in box)
     side = max(x1 - x0, y1 - y0, 4.0)
@@ -90,7 +97,13 @@ def grow_box(image: np.ndarray, box: np.ndarray, others: np.ndarray | None = Non
         return same
     if max(bx0 - gx0, gx1 - bx1) / sx < MIN_GROW * side and max(by0 - gy0, gy1 - by1) / sy < MIN_GROW * side:
         return same  # no side face in view: the die was seen from above
-    return np.array([gx0 / sx + wx0, gy0 / sy + wy0, gx1 / sx + wx0, gy1 / sy + wy0], np.float32)
+    grown = np.array([gx0 / sx + wx0, gy0 / sy + wy0, gx1 / sx + wx0, gy1 / sy + wy0], np.float32)
+    if not outline:
+        return grown, None
+    ys, xs = np.nonzero(lab == k)
+    cells = np.concatenate([np.stack([xs + dx, ys + dy], axis=1) for dx in (0, 1) for dy in (0, 1)])
+    hull = cv2.convexHull(cells.astype(np.float32)).reshape(-1, 2)
+    return grown, (hull / np.array([sx, sy], np.float32) + np.array([wx0, wy0], np.float32))
 
 
 def grow_boxes(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -106,3 +119,4 @@ def top_face_box(whole: np.ndarray) -> np.ndarray:
     whole = np.asarray(whole, np.float32).reshape(-1, 4)
     bottom = np.minimum(whole[:, 1] + (whole[:, 2] - whole[:, 0]), whole[:, 3])
     return np.stack([whole[:, 0], whole[:, 1], whole[:, 2], bottom], axis=1)
+

@@ -132,7 +132,10 @@ class CropReader:
     def views(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, 7) class probabilities of each box's crop as given (no re-framing), mean over the
         reader's turned views."""
-        crops = box_crops(image, np.asarray(boxes, np.float32).reshape(-1, 4), self.size)
+        return self.crop_views(box_crops(image, np.asarray(boxes, np.float32).reshape(-1, 4), self.size))
+
+    def crop_views(self, crops: np.ndarray) -> np.ndarray:
+        """`views` of crops already cut ((N, size, size, 3), as `box_crops` cuts them)."""
         if not len(crops):
             return np.zeros((0, 7), np.float32)
         stack = dihedral_stack(crops, self.tta)

@@ -204,13 +204,17 @@ class LearnedDiceReader:
         moved = np.flatnonzero(np.abs(grown - xyxy).max(axis=1) > 0.5)
         if not len(moved):
             return xyxy, proba
-        top = self.crops.views(image, top_face_box(grown[moved]))[:, 1:]
+        top = self._top_face_read(image, grown[moved], xyxy[moved])[:, 1:]
         proba = proba.copy()
         mass = 1.0 - proba[moved, 0:1]  # the face's chance of a die, kept
         proba[moved, 1:] = top * mass / np.maximum(top.sum(axis=1, keepdims=True), 1e-6)
         xyxy = xyxy.copy()
         xyxy[moved] = grown[moved]
         return xyxy, proba
+
+    def _top_face_read(self, image: np.ndarray, whole: np.ndarray, face: np.ndarray) -> np.ndarray:
+        """(N, 7) class probabilities of grown dice read on their top faces."""
+        return self.crops.views(image, top_face_box(whole))
 
     def _crop_read(self, image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray,
                    seen_px: np.ndarray) -> scales.Read:
