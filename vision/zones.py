@@ -22,6 +22,7 @@ import numpy as np
 
 from vision import zones_jit
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
+from vision.learned.crops import SCREEN
 from vision.types import VisionError
 from vision.zones_one import BESIDE_REACH, ONE_PIP_FLOOR, one_pip_face, paper_level, pip_depth
 
@@ -583,7 +584,7 @@ class ZoneDiceReader:
         need = LEARNED_SURE if kept else NOT_A_DIE
         value, vconf, colour, readings, _at = self._value(self._face(faces), box, z, None, changed,
                                                           learned=True, need=need)
-        if readings["learned"][2] < need:
+        if SCREEN <= readings["learned"][2] < need:
             # the crop is framed on the cell's centre, not on the die: a die nudged a quarter of its side
             # off (a neighbour set down beside it) is cut by the crop, and in dim light the crop reader
             # then doubts it is a die (tuning seed 6, 1080p/850 mm/30 degrees dim: a blue 2 on B01 4-5 mm
