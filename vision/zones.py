@@ -117,7 +117,6 @@ class ZoneDiceReader:
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
         self._cell_centres: tuple[list[str], np.ndarray] | None = None  # see _nearest_cell
-        self._last_mask: np.ndarray | None = None  # the last `_blobs` call's closed difference mask
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
         if value_order not in ("pips", "learned"):
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
@@ -240,7 +239,7 @@ class ZoneDiceReader:
             out.dice[z.name] = []
             self._refresh(z, margin, obs)
             return
-        blobs = self._zone_blobs(z, obs)
+        blobs, mask = self._zone_blobs(z, obs)
         if not blobs:
             self._refresh(z, margin, obs)
         dice: list[ZoneDie] = []
@@ -276,20 +275,22 @@ class ZoneDiceReader:
             dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
         if faced and z.many:
             self._dice_beside(z, faces, tried, where, dice)
-            self._ones_in_pieces(z, faces, obs, where, dice)
+            self._ones_in_pieces(z, faces, mask, where, dice)
         if not z.many and len(dice) > 1:
             out.unreadable[z.name] = "more than one object in one cell"
         if not z.many and not dice and z.name not in out.unreadable:
             out.unreadable[z.name] = "something covers the cell but it is not a die"
         out.dice[z.name] = dice
 
-    def _zone_blobs(self, z: Zone, obs: np.ndarray) -> list[Blob]:
-        """The blobs of a zone's window (a tray or pool's own, a cell's 3 mm round it) on the sheet view."""
+    def _zone_blobs(self, z: Zone, obs: np.ndarray) -> tuple[list[Blob], np.ndarray]:
+        """The blobs of a zone's window (a tray or pool's own, a cell's 3 mm round it) on the sheet view,
+        and the window's closed difference mask they were found on (`_masked_blobs`)."""
         x0, y0, x1, y1 = self._window(z, 0.0 if z.many else 3.0)
-        blobs = self._blobs(obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1], z.many, self._max_side_px(z))
+        blobs, mask = self._masked_blobs(obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1], z.many,
+                                         self._max_side_px(z))
         if z.many and self.seams is not None:
             blobs = _joined_across(blobs, self.seams[y0:y1, x0:x1], self._max_side_px(z))
-        return blobs
+        return blobs, mask
 
     def _apply_refreshes(self, out: ZoneReading) -> None:
         """Blend the empty zones into the reference, except where a die stands (now or in the previous
@@ -649,14 +650,20 @@ class ZoneDiceReader:
 
     def _blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True,
                max_side: float | None = None) -> list[tuple[int, int, int, int, str]]:
+        """The blobs where view `a` differs from the empty sheet `b` (windows of the normalised views)."""
+        return self._masked_blobs(a, b, many, max_side)[0]
+
+    def _masked_blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True, max_side: float | None = None,
+                      ) -> tuple[list[tuple[int, int, int, int, str]], np.ndarray]:
+        """`_blobs`, and the closed difference mask they were found on (`_ones_in_pieces` looks at the
+        pieces of a tray's or pool's that made no blob)."""
         diff = a - b
         closed = self._closed(np.abs(diff) > 0.9)
-        self._last_mask = closed  # `_ones_in_pieces` looks at its pieces
         out = self._boxes(closed, many, max_side)
         if many:
             out += self._scattered(closed, out, max_side)
         if not many or all(kind == "die" for *_box, kind in out):
-            return out
+            return out, closed
         # `_prep` normalises over 20 mm, so the paper between two dark dice a few mm apart reads
         # lighter than printed: a halo of the other sign from the dice, which the closing above
         # bridges into one "large object" (dice far from touching, tuning seed 6 at 1080p/850 mm, a
@@ -673,7 +680,7 @@ class ZoneDiceReader:
                 kept += inner
             else:
                 kept.append((x0, y0, x1, y1, kind))
-        return kept
+        return kept, closed
 
     def _scattered(self, closed: np.ndarray, found: list[Blob],
                    max_side: float | None) -> list[Blob]:
@@ -856,7 +863,7 @@ class ZoneDiceReader:
             dice.append(ZoneDie(int(counted[0]), conf, self._colour(image, face), box_mm,
                                 {"pips": (int(counted[0]), float(counted[1])), "learned": net[:3]}))
 
-    def _ones_in_pieces(self, z: Zone, faces: FaceView, obs: np.ndarray, where: list[np.ndarray],
+    def _ones_in_pieces(self, z: Zone, faces: FaceView, mask: np.ndarray, where: list[np.ndarray],
                         dice: list[ZoneDie]) -> None:
         """Add the light 1s of a tray or pool that made no blob (`where`, `dice` extended in place). A
         white 1 on white paper differs from it at its pip, its shaded side and its shadow only; where the
@@ -867,11 +874,11 @@ class ZoneDiceReader:
         face (vision/zones_one.py, as a blob's neighbour is in `_dice_beside`), a die or more from every
         die read. Blurred so, the pip's dark core comes out smaller too (that 1's: 1.73 plain pip areas,
         the default least 1.75), so a pip down to ONE_PIP_FLOOR is taken here: plain pips come out
-        under 1.3, and the ring of light face round it still has to hold no other mark."""
+        under 1.3, and the ring of light face round it still has to hold no other mark. `mask`: the
+        zone's closed difference mask, as `_zone_blobs` made it (the zone's own window)."""
         x0, y0, x1, y1 = self._window(z, 0.0)
-        mask = self._last_mask  # the zone's closed difference mask, as `_zone_blobs` just made it
-        if mask is None or mask.shape != (y1 - y0, x1 - x0):
-            mask = self._closed(np.abs(obs[y0:y1, x0:x1] - self.reference[y0:y1, x0:x1]) > 0.9)
+        if mask.shape != (y1 - y0, x1 - x0):
+            raise VisionError(f"{z.name}: a mask of {mask.shape}, not of the zone's window")
         n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask)
         side = self.die_mm * self.px
         pieces = [s for s in stats[1:] if s[4] >= 0.15 * np.pi * (0.09 * side) ** 2  # a pip's speck at least
