@@ -23,6 +23,7 @@ import numpy as np
 from vision import zones_jit
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
 from vision.learned.crops import SCREEN
+from vision.quantiles import median_u8
 from vision.types import VisionError
 from vision.zones_one import BESIDE_REACH, ONE_PIP_FLOOR, one_pip_face, paper_level, pip_depth
 
@@ -1132,11 +1133,11 @@ def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
     pip_area = np.pi * (0.09 * die_px) ** 2
     # a dark face (blue, green, black dice) has light pips, a light face dark ones; when the first
     # guess finds no d6 face, try the other
-    face = float(np.median(core))
+    face = median_u8(core)
     # a saturated or very dark core is a coloured/black die (light pips); a grey one is a light die's
     # shadow or face (dark pips)
     hsv = cv2.cvtColor(image[y0 + bh // 4: y1 - bh // 4, x0 + bw // 4: x1 - bw // 4], cv2.COLOR_BGR2HSV)
-    sat, val = float(np.median(hsv[..., 1])), float(np.median(hsv[..., 2]))
+    sat, val = median_u8(hsv[..., 1]), median_u8(hsv[..., 2])
     dark_die = (sat > 80 and val < 190) or val < 70
     for dark_pips in ((False, True) if dark_die else (True, False)):
         found = _pips(grey_all, (x0, y0, x1, y1), die_px, pip_area, dark_pips, face, window, changed)
