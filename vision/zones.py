@@ -586,15 +586,17 @@ class ZoneDiceReader:
         need = LEARNED_SURE if kept else NOT_A_DIE
         value, vconf, colour, readings, _at = self._value(self._face(faces), box, z, None, changed,
                                                           learned=True, need=need)
-        if SCREEN <= readings["learned"][2] < need:
+        if readings["learned"][2] < need:
             # the crop is framed on the cell's centre, not on the die: a die nudged a quarter of its side
             # off (a neighbour set down beside it) is cut by the crop, and in dim light the crop reader
             # then doubts it is a die (tuning seed 6, 1080p/850 mm/30 degrees dim: a blue 2 on B01 4-5 mm
-            # off, chance 0.25-0.55). Framed on the die itself, if its face still stands in the cell
-            framed = self._crop_read(self._face(faces), box, refine=True)[3]
+            # off, chance 0.25-0.55). Framed on the die itself, if its face still stands in the cell.
+            # Unless no die-sized box round the cell gets SCREEN's chance of a die at all (a hand over the
+            # cells: each such cell cost two more reads, re-framed from what is no die)
+            _v, _c, chance, framed = self._crop_read(self._face(faces), box, refine=True, screen=True)
             centre = np.array([(framed[0] + framed[2]) / 2, (framed[1] + framed[3]) / 2])
             at = centre / self.px
-            if _inside(at, z, 0.25 * self.die_mm) and self._nearest_cell(at) == z.name:
+            if chance >= SCREEN and _inside(at, z, 0.25 * self.die_mm) and self._nearest_cell(at) == z.name:
                 again = self._value(self._face(faces), framed, z, None, changed, learned=True, need=need)
                 if again[3]["learned"][2] >= need:
                     value, vconf, colour, readings, _at = again
@@ -984,13 +986,15 @@ class ZoneDiceReader:
         return cached[2].part(self._reach)
 
     def _crop_read(self, image: np.ndarray, box: np.ndarray, refine: bool = False,
-                   framed: bool = True) -> tuple[int, float, float, np.ndarray]:
+                   framed: bool = True, screen: bool = False) -> tuple[int, float, float, np.ndarray]:
         """The learned crop reader (the most accurate value reader on real photos, docs/models.md):
         value, its confidence, the chance it is a die, and the box it re-framed on the die. `refine`
         (a blob of a tray or pool: top face, sides and shadow): die-sized boxes around the blob are
         tried too, and the best is read once more on the box it re-framed. `framed=False` (without
         `refine`): the caller does not use the re-framed box, which is then `box` itself (one crop
-        fewer to run)."""
+        fewer to run). `screen` (with `refine`): when no box tried gets SCREEN's chance of a die (the
+        crop reader's own screen: no turned views for any), the best is not read again on its
+        re-framed box; its chance then tells the caller so."""
         if self._values is None:
             from vision.learned.crops import CropReader
 
@@ -1005,7 +1009,8 @@ class ZoneDiceReader:
         # the box the crop reader likes best, as read() of all the boxes would pick it (read_best: the
         # same numbers, without re-framing or turning the boxes that cannot win)
         p_die, values, vconf, at = self._values.read_best(image, boxes, framed=framed or refine)
-        if refine:  # its re-framed box is wanted only if it reads likelier than the first
+        if refine and not (screen and p_die[0] < SCREEN):  # its re-framed box is wanted only if it
+            # reads likelier than the first
             p2, v2, c2, f2 = self._values.read_best(image, at, frame_above=float(p_die[0]))
             if p2[0] > p_die[0]:
                 p_die, values, vconf, at = p2, v2, c2, f2
