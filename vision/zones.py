@@ -593,7 +593,10 @@ class ZoneDiceReader:
             # off, chance 0.25-0.55). Framed on the die itself, if its face still stands in the cell.
             # Unless no die-sized box round the cell gets SCREEN's chance of a die at all (a hand over the
             # cells: each such cell cost two more reads, re-framed from what is no die)
-            _v, _c, chance, framed = self._crop_read(self._face(faces), box, refine=True, screen=True)
+            if readings["learned"][2] < SCREEN and self._glimpse(self._face(faces), box) < SCREEN:
+                chance, framed = 0.0, box
+            else:
+                _v, _c, chance, framed = self._crop_read(self._face(faces), box, refine=True, screen=True)
             centre = np.array([(framed[0] + framed[2]) / 2, (framed[1] + framed[3]) / 2])
             at = centre / self.px
             if chance >= SCREEN and _inside(at, z, 0.25 * self.die_mm) and self._nearest_cell(at) == z.name:
@@ -984,6 +987,13 @@ class ZoneDiceReader:
 
             cached = self._changed_faces = (faces, changed, Parts((h, w), changed.dtype, make, into=True))
         return cached[2].part(self._reach)
+
+    def _glimpse(self, image: np.ndarray, box: np.ndarray) -> float:
+        """The first view's chance of a die of the crop on the box the crop reader re-frames `box`'s
+        crop onto (that crop's own output, kept: one crop run)."""
+        assert self._values is not None
+        framed = self._values.read_best(image, np.asarray(box, np.float32)[None], framed=True)[3]
+        return float(self._values.read_best(image, framed, framed=False, views=False)[0][0])
 
     def _crop_read(self, image: np.ndarray, box: np.ndarray, refine: bool = False,
                    framed: bool = True, screen: bool = False) -> tuple[int, float, float, np.ndarray]:
