@@ -1,9 +1,11 @@
 """cProfile (in process CPU time) of the dice road's referee loop as bench/run_all.py times it: the bundled
-recording's first N frames, a fresh hub, match and adapter that learned the first frame, after the
-models were loaded. Prints the loop's CPU, each frame's CPU (ms) and the top functions by own and by
-inclusive time. The profiler's own cost inflates the total (about 1.4x): compare shares, not fps.
+recording's first N frames, a fresh hub, match and adapter that learned the first frame, after a
+reader-alone pass over the frames (as run_all measures the reader alone first: models loaded, first
+uses' imports and compilations done; `--cold`: after one warm-up read only, as before). Prints the
+loop's CPU, each frame's CPU (ms) and the top functions by own and by inclusive time. The profiler's
+own cost inflates the total (about 1.4x): compare shares, not fps.
 
-    OPENBLAS_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python bench/dice_loop_profile.py [--frames 40] [--top 30]
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python bench/dice_loop_profile.py [--frames 40] [--cold]
 
 docs/benchmarks/readers.md ("Highway dice road: the 40-frame loop's profile")."""
 
@@ -33,6 +35,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument("--cold", action="store_true", help="warm up on the first frame only")
     args = ap.parse_args()
 
     import referee_app.loop as loop_mod
@@ -55,7 +58,9 @@ def main() -> None:
 
     loop_mod.RefereeLoop.process = timed  # type: ignore[method-assign]
     with tempfile.TemporaryDirectory() as tmp:
-        get_adapter(demo.game).read(frames[0])  # warm-up: models load once
+        warm = get_adapter(demo.game)
+        for f in frames[:1] if args.cold else [frames[0], *frames]:  # run_all's reader-alone pass
+            warm.read(f)
         hub = Hub(MatchStore(Path(tmp) / demo.name))
         m = demo.manifest
         session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))

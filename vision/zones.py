@@ -22,6 +22,8 @@ import numpy as np
 
 from vision import zones_jit
 from vision.board3d import FaceView, Parts, warp_part, warp_roi
+from vision.learned.crops import SCREEN
+from vision.quantiles import median_u8
 from vision.types import VisionError
 from vision.zones_one import BESIDE_REACH, ONE_PIP_FLOOR, one_pip_face, paper_level, pip_depth
 
@@ -116,7 +118,6 @@ class ZoneDiceReader:
         self._had: set[str] = set()  # zones a die was read in, in the previous frame
         self._last_dice: dict[str, list[ZoneDie]] = {}  # the previous frame's reading (see `hand`)
         self._cell_centres: tuple[list[str], np.ndarray] | None = None  # see _nearest_cell
-        self._last_mask: np.ndarray | None = None  # the last `_blobs` call's closed difference mask
         self.die_side_mm: dict[str, float] = {}  # zone -> longest top-view side one die covers there
         if value_order not in ("pips", "learned"):
             raise VisionError(f"value_order must be 'pips' or 'learned', got {value_order!r}")
@@ -239,7 +240,7 @@ class ZoneDiceReader:
             out.dice[z.name] = []
             self._refresh(z, margin, obs)
             return
-        blobs = self._zone_blobs(z, obs)
+        blobs, mask = self._zone_blobs(z, obs)
         if not blobs:
             self._refresh(z, margin, obs)
         dice: list[ZoneDie] = []
@@ -275,20 +276,22 @@ class ZoneDiceReader:
             dice.append(ZoneDie(value, vconf, colour, tuple(float(v) / self.px for v in box), readings))
         if faced and z.many:
             self._dice_beside(z, faces, tried, where, dice)
-            self._ones_in_pieces(z, faces, obs, where, dice)
+            self._ones_in_pieces(z, faces, mask, where, dice)
         if not z.many and len(dice) > 1:
             out.unreadable[z.name] = "more than one object in one cell"
         if not z.many and not dice and z.name not in out.unreadable:
             out.unreadable[z.name] = "something covers the cell but it is not a die"
         out.dice[z.name] = dice
 
-    def _zone_blobs(self, z: Zone, obs: np.ndarray) -> list[Blob]:
-        """The blobs of a zone's window (a tray or pool's own, a cell's 3 mm round it) on the sheet view."""
+    def _zone_blobs(self, z: Zone, obs: np.ndarray) -> tuple[list[Blob], np.ndarray]:
+        """The blobs of a zone's window (a tray or pool's own, a cell's 3 mm round it) on the sheet view,
+        and the window's closed difference mask they were found on (`_masked_blobs`)."""
         x0, y0, x1, y1 = self._window(z, 0.0 if z.many else 3.0)
-        blobs = self._blobs(obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1], z.many, self._max_side_px(z))
+        blobs, mask = self._masked_blobs(obs[y0:y1, x0:x1], self.reference[y0:y1, x0:x1], z.many,
+                                         self._max_side_px(z))
         if z.many and self.seams is not None:
             blobs = _joined_across(blobs, self.seams[y0:y1, x0:x1], self._max_side_px(z))
-        return blobs
+        return blobs, mask
 
     def _apply_refreshes(self, out: ZoneReading) -> None:
         """Blend the empty zones into the reference, except where a die stands (now or in the previous
@@ -587,11 +590,16 @@ class ZoneDiceReader:
             # the crop is framed on the cell's centre, not on the die: a die nudged a quarter of its side
             # off (a neighbour set down beside it) is cut by the crop, and in dim light the crop reader
             # then doubts it is a die (tuning seed 6, 1080p/850 mm/30 degrees dim: a blue 2 on B01 4-5 mm
-            # off, chance 0.25-0.55). Framed on the die itself, if its face still stands in the cell
-            framed = self._crop_read(self._face(faces), box, refine=True)[3]
+            # off, chance 0.25-0.55). Framed on the die itself, if its face still stands in the cell.
+            # Unless no die-sized box round the cell gets SCREEN's chance of a die at all (a hand over the
+            # cells: each such cell cost two more reads, re-framed from what is no die)
+            if readings["learned"][2] < SCREEN and self._glimpse(self._face(faces), box) < SCREEN:
+                chance, framed = 0.0, box
+            else:
+                _v, _c, chance, framed = self._crop_read(self._face(faces), box, refine=True, screen=True)
             centre = np.array([(framed[0] + framed[2]) / 2, (framed[1] + framed[3]) / 2])
             at = centre / self.px
-            if _inside(at, z, 0.25 * self.die_mm) and self._nearest_cell(at) == z.name:
+            if chance >= SCREEN and _inside(at, z, 0.25 * self.die_mm) and self._nearest_cell(at) == z.name:
                 again = self._value(self._face(faces), framed, z, None, changed, learned=True, need=need)
                 if again[3]["learned"][2] >= need:
                     value, vconf, colour, readings, _at = again
@@ -648,14 +656,20 @@ class ZoneDiceReader:
 
     def _blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True,
                max_side: float | None = None) -> list[tuple[int, int, int, int, str]]:
+        """The blobs where view `a` differs from the empty sheet `b` (windows of the normalised views)."""
+        return self._masked_blobs(a, b, many, max_side)[0]
+
+    def _masked_blobs(self, a: np.ndarray, b: np.ndarray, many: bool = True, max_side: float | None = None,
+                      ) -> tuple[list[tuple[int, int, int, int, str]], np.ndarray]:
+        """`_blobs`, and the closed difference mask they were found on (`_ones_in_pieces` looks at the
+        pieces of a tray's or pool's that made no blob)."""
         diff = a - b
         closed = self._closed(np.abs(diff) > 0.9)
-        self._last_mask = closed  # `_ones_in_pieces` looks at its pieces
         out = self._boxes(closed, many, max_side)
         if many:
             out += self._scattered(closed, out, max_side)
         if not many or all(kind == "die" for *_box, kind in out):
-            return out
+            return out, closed
         # `_prep` normalises over 20 mm, so the paper between two dark dice a few mm apart reads
         # lighter than printed: a halo of the other sign from the dice, which the closing above
         # bridges into one "large object" (dice far from touching, tuning seed 6 at 1080p/850 mm, a
@@ -672,7 +686,7 @@ class ZoneDiceReader:
                 kept += inner
             else:
                 kept.append((x0, y0, x1, y1, kind))
-        return kept
+        return kept, closed
 
     def _scattered(self, closed: np.ndarray, found: list[Blob],
                    max_side: float | None) -> list[Blob]:
@@ -855,7 +869,7 @@ class ZoneDiceReader:
             dice.append(ZoneDie(int(counted[0]), conf, self._colour(image, face), box_mm,
                                 {"pips": (int(counted[0]), float(counted[1])), "learned": net[:3]}))
 
-    def _ones_in_pieces(self, z: Zone, faces: FaceView, obs: np.ndarray, where: list[np.ndarray],
+    def _ones_in_pieces(self, z: Zone, faces: FaceView, mask: np.ndarray, where: list[np.ndarray],
                         dice: list[ZoneDie]) -> None:
         """Add the light 1s of a tray or pool that made no blob (`where`, `dice` extended in place). A
         white 1 on white paper differs from it at its pip, its shaded side and its shadow only; where the
@@ -866,11 +880,11 @@ class ZoneDiceReader:
         face (vision/zones_one.py, as a blob's neighbour is in `_dice_beside`), a die or more from every
         die read. Blurred so, the pip's dark core comes out smaller too (that 1's: 1.73 plain pip areas,
         the default least 1.75), so a pip down to ONE_PIP_FLOOR is taken here: plain pips come out
-        under 1.3, and the ring of light face round it still has to hold no other mark."""
+        under 1.3, and the ring of light face round it still has to hold no other mark. `mask`: the
+        zone's closed difference mask, as `_zone_blobs` made it (the zone's own window)."""
         x0, y0, x1, y1 = self._window(z, 0.0)
-        mask = self._last_mask  # the zone's closed difference mask, as `_zone_blobs` just made it
-        if mask is None or mask.shape != (y1 - y0, x1 - x0):
-            mask = self._closed(np.abs(obs[y0:y1, x0:x1] - self.reference[y0:y1, x0:x1]) > 0.9)
+        if mask.shape != (y1 - y0, x1 - x0):
+            raise VisionError(f"{z.name}: a mask of {mask.shape}, not of the zone's window")
         n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask)
         side = self.die_mm * self.px
         pieces = [s for s in stats[1:] if s[4] >= 0.15 * np.pi * (0.09 * side) ** 2  # a pip's speck at least
@@ -974,14 +988,23 @@ class ZoneDiceReader:
             cached = self._changed_faces = (faces, changed, Parts((h, w), changed.dtype, make, into=True))
         return cached[2].part(self._reach)
 
+    def _glimpse(self, image: np.ndarray, box: np.ndarray) -> float:
+        """The first view's chance of a die of the crop on the box the crop reader re-frames `box`'s
+        crop onto (that crop's own output, kept: one crop run)."""
+        assert self._values is not None
+        framed = self._values.read_best(image, np.asarray(box, np.float32)[None], framed=True)[3]
+        return float(self._values.read_best(image, framed, framed=False, views=False)[0][0])
+
     def _crop_read(self, image: np.ndarray, box: np.ndarray, refine: bool = False,
-                   framed: bool = True) -> tuple[int, float, float, np.ndarray]:
+                   framed: bool = True, screen: bool = False) -> tuple[int, float, float, np.ndarray]:
         """The learned crop reader (the most accurate value reader on real photos, docs/models.md):
         value, its confidence, the chance it is a die, and the box it re-framed on the die. `refine`
         (a blob of a tray or pool: top face, sides and shadow): die-sized boxes around the blob are
         tried too, and the best is read once more on the box it re-framed. `framed=False` (without
         `refine`): the caller does not use the re-framed box, which is then `box` itself (one crop
-        fewer to run)."""
+        fewer to run). `screen` (with `refine`): when no box tried gets SCREEN's chance of a die (the
+        crop reader's own screen: no turned views for any), the best is not read again on its
+        re-framed box; its chance then tells the caller so."""
         if self._values is None:
             from vision.learned.crops import CropReader
 
@@ -996,7 +1019,8 @@ class ZoneDiceReader:
         # the box the crop reader likes best, as read() of all the boxes would pick it (read_best: the
         # same numbers, without re-framing or turning the boxes that cannot win)
         p_die, values, vconf, at = self._values.read_best(image, boxes, framed=framed or refine)
-        if refine:  # its re-framed box is wanted only if it reads likelier than the first
+        if refine and not (screen and p_die[0] < SCREEN):  # its re-framed box is wanted only if it
+            # reads likelier than the first
             p2, v2, c2, f2 = self._values.read_best(image, at, frame_above=float(p_die[0]))
             if p2[0] > p_die[0]:
                 p_die, values, vconf, at = p2, v2, c2, f2
@@ -1124,11 +1148,11 @@ def count_pips(image: np.ndarray, box: np.ndarray, die_px: float,
     pip_area = np.pi * (0.09 * die_px) ** 2
     # a dark face (blue, green, black dice) has light pips, a light face dark ones; when the first
     # guess finds no d6 face, try the other
-    face = float(np.median(core))
+    face = median_u8(core)
     # a saturated or very dark core is a coloured/black die (light pips); a grey one is a light die's
     # shadow or face (dark pips)
     hsv = cv2.cvtColor(image[y0 + bh // 4: y1 - bh // 4, x0 + bw // 4: x1 - bw // 4], cv2.COLOR_BGR2HSV)
-    sat, val = float(np.median(hsv[..., 1])), float(np.median(hsv[..., 2]))
+    sat, val = median_u8(hsv[..., 1]), median_u8(hsv[..., 2])
     dark_die = (sat > 80 and val < 190) or val < 70
     for dark_pips in ((False, True) if dark_die else (True, False)):
         found = _pips(grey_all, (x0, y0, x1, y1), die_px, pip_area, dark_pips, face, window, changed)

@@ -169,7 +169,8 @@ class CropReader:
         return np.stack(rows)
 
     def read_best(self, image: np.ndarray, boxes: np.ndarray, framed: bool = True,
-                  frame_above: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                  frame_above: float | None = None,
+                  views: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """`read(image, boxes)` of the one box `read` gives the highest chance of being a die (the
         first of equals), as (1,) arrays: the same numbers, with fewer crops run. The other boxes are
         not re-framed (their boxes are not returned), and each stops getting turned views as soon as
@@ -188,7 +189,7 @@ class CropReader:
         proba = softmax(first[:, :7])
         maybe = np.flatnonzero(1.0 - proba[:, 0] >= SCREEN)
         chance = 1.0 - proba[:, 0]
-        if self.tta > 1 and len(maybe):
+        if views and self.tta > 1 and len(maybe):
             # the likeliest by its first view gets every view, then its rivals one view at a time
             lead = maybe[int(np.argmax(chance[maybe]))]
             self._views(crops, proba, np.array([lead]))
