@@ -109,9 +109,10 @@ class TokyoAdapter(GameAdapter):
         self._view_images: dict[int, np.ndarray] = {}  # camera -> its annotated frame of the last read
         self._state: GameState | None = None  # the match as the decoder last asked about it
         self._builds: Any = None  # the latest frame's BuildBelief (referee_app.games.tokyo_builds)
-        self._half_of: tuple[Any, Any] | None = None  # (calibration, the same at half size)
+        self._half_of: dict[int, tuple[Any, Any]] = {}  # camera -> (calibration, the same at half size)
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
+        self._other_tracks: defaultdict[int, DriftTrack] = defaultdict(DriftTrack)  # cameras 2, 3 ...
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
         self._tables: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its TableMemory
         # reading every camera against its kept table estimate (vision.tokyo.table_memory) saves a third
@@ -126,7 +127,8 @@ class TokyoAdapter(GameAdapter):
         self._probes: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its hand probe
         self._remembered: Remembered | None = None  # the answer to the last frame read
         self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
-        self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
+        # camera -> (half-size calibration, its candidates' outlines)
+        self._outlines: dict[int, tuple[Any, dict]] = {}
         # the match state and what was said about it being out of the picture (each said once)
         self._out_of_view: tuple[Any, set[Any]] = (None, set())
 
@@ -168,6 +170,7 @@ class TokyoAdapter(GameAdapter):
         self._remembered = None
         self._state = self._builds = None  # another camera: another match, most likely
         self._track = DriftTrack()
+        self._other_tracks.clear()
 
     def use_second_calibration(self, calibration: Any) -> None:
         """The second camera's calibration (as `use_calibration` takes it; same printed mat, so the
@@ -184,6 +187,7 @@ class TokyoAdapter(GameAdapter):
         else:
             self._set_calibrations[camera] = load_calibration(calibration)[0]
         self._views_key = None
+        self._other_tracks.pop(camera, None)
         self._cache.clear()
         self._still.clear()
         self._tables.clear()
@@ -302,6 +306,7 @@ class TokyoAdapter(GameAdapter):
         # a camera whose image shows nothing new since its last full reading is read as that image
         # (its pieces; the builds are scored on this frame's own pixels)
         seen_now = image
+        others_now = {cam: other for cam, other, _ in usable}
         image, key, same = self._still.settle(1, image)
         key += f":{id(calib)}:{image.shape}"
         settled = [(cam, *self._still.settle(cam, other), calib_k) for cam, other, calib_k in usable]
@@ -329,7 +334,7 @@ class TokyoAdapter(GameAdapter):
             table = self._table(digest, image, calib, usable)
         if state is not None and not (table is not None and table.covered):
             # the evidence for pieces where the match says they stand, at half size
-            small = self._half(calib)
+            small = self._half(1, calib)
             maps = piece_maps(cv2.resize(seen_now, (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
             # a knocked camera: the frame is brought back to the calibrated view, found from the
@@ -355,7 +360,8 @@ class TokyoAdapter(GameAdapter):
         if state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
-                                                     table.phantom, self._outlines_for(small))
+                                                     table.phantom, self._outlines_for(1, small),
+                                                     self._build_views(state, usable, others_now))
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
             else:
@@ -446,21 +452,44 @@ class TokyoAdapter(GameAdapter):
                 self._latest.pop(next(iter(self._latest)))
         self._builds, self._modelled = memo.builds, memo.modelled
 
-    def _outlines_for(self, small: Any) -> dict:
+    def _outlines_for(self, camera: int, small: Any) -> dict:
         """The build candidates' pixel outlines for this camera, kept over frames: the candidates lie on
         the position grid round the columns read, so a still or slowly growing table asks for the same
         outlines frame after frame (pure functions of the calibration; a new one starts afresh)."""
-        if self._outlines[0] is not small or len(self._outlines[1]) > OUTLINES_KEPT:
-            self._outlines = (small, {})
-        return self._outlines[1]
+        kept = self._outlines.get(camera)
+        if kept is None or kept[0] is not small or len(kept[1]) > OUTLINES_KEPT:
+            kept = self._outlines[camera] = (small, {})
+        return kept[1]
 
-    def _half(self, calib: Any) -> Any:
-        """The camera at the piece maps' half size (kept per calibration)."""
+    def _half(self, camera: int, calib: Any) -> Any:
+        """The camera at the piece maps' half size (kept per camera and calibration)."""
         from vision.tokyo.piece_evidence import scaled
 
-        if self._half_of is None or self._half_of[0] is not calib:
-            self._half_of = (calib, scaled(calib, HALF))
-        return self._half_of[1]
+        kept = self._half_of.get(camera)
+        if kept is None or kept[0] is not calib:
+            kept = self._half_of[camera] = (calib, scaled(calib, HALF))
+        return kept[1]
+
+    def _build_views(self, state: GameState, usable: list[UsableView],
+                     images: dict[int, np.ndarray]) -> list[tuple[Any, Any, dict]]:
+        """The other usable cameras' evidence for the builds (their half-size calibration, piece maps of
+        this frame's own picture `images[camera]`, kept outlines): every candidate is scored in each
+        (tokyo_builds.read_builds' `others`). A knocked camera's maps are brought back to its
+        calibrated view, as camera 1's are (each camera keeps its own drift)."""
+        import cv2
+
+        from vision.tokyo.piece_evidence import piece_maps, warp_maps
+
+        out = []
+        for cam, _, calib_k in usable:
+            small = self._half(cam, calib_k)
+            maps = piece_maps(cv2.resize(images[cam], (small.camera.width, small.camera.height),
+                                         interpolation=cv2.INTER_AREA))
+            drift = camera_drift(state, small, maps, self._other_tracks[cam])
+            if drift is not None:
+                maps = warp_maps(maps, drift)
+            out.append((small, maps, self._outlines_for(cam, small)))
+        return out
 
     def _other_views(self, frame: Any) -> tuple[dict[int, tuple[str, str]], list[UsableView]]:
         """For each other camera of a paired frame: ("ok", "") or why it is left out, and the usable
