@@ -57,7 +57,9 @@ def _pick_build(state: Any, rng: np.random.Generator, legal: bool, step: float) 
 
 
 def camera(setup: Setup, yaw_deg: float, tilt_extra: float = 0.0) -> Any:
-    return _camera_at(setup, setup.height_mm, setup.tilt_deg + tilt_extra, yaw_deg)
+    """The first camera, `yaw_deg` around the table; a bump tilts it by `tilt_extra` about the point
+    it looks at (its distance stays the set-up's)."""
+    return _camera_at(setup, setup.height_mm, setup.tilt_deg, yaw_deg, tilt_extra)
 
 
 def second_camera(setup: Setup, first_yaw_deg: float) -> Any:
@@ -68,12 +70,15 @@ def second_camera(setup: Setup, first_yaw_deg: float) -> Any:
     return _camera_at(setup, height, tilt, first_yaw_deg + second.around_deg)
 
 
-def _camera_at(setup: Setup, height_mm: float, tilt_deg: float, yaw_deg: float) -> Any:
-    """A camera `height_mm` above the table, tilted `tilt_deg`, aimed at TARGET_MM from `yaw_deg`."""
+def _camera_at(setup: Setup, height_mm: float, tilt_deg: float, yaw_deg: float,
+               tilt_extra: float = 0.0) -> Any:
+    """A camera `height_mm` above the table, tilted `tilt_deg` (and `tilt_extra` more, at the same
+    distance), aimed at TARGET_MM from `yaw_deg`."""
     from datasets.tokyo.camera import camera_looking_at
 
     distance = height_mm / np.cos(np.radians(tilt_deg))
-    return camera_looking_at(TARGET_MM, distance, tilt_deg, yaw_deg, setup.fov_deg, setup.width, setup.height)
+    return camera_looking_at(TARGET_MM, distance, tilt_deg + tilt_extra, yaw_deg, setup.fov_deg, setup.width,
+                             setup.height)
 
 
 def simulate(seed: int, setup: Setup, turns: int = 8) -> SimMatch:
