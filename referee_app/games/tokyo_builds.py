@@ -322,7 +322,14 @@ def _read_starts(state: Any, views: list[View], observation: dict[str, Any], ste
                  spots: list[tuple[float, float, float]]) -> BuildBelief | None:
     """The set-up's start roads: a one-unit column carrying a road down to the table. The table end
     is taken near the far end of a road the reader saw leaving the column, else tried all round it
-    at the span the set's stick gives a one-unit climb; each scored as a build is (in every view)."""
+    at the span the set's stick gives a one-unit climb; each scored as a build is (in every view).
+    With several views each column place tried gets its own table ends: every span (`_spans`) towards
+    the road's far part (the read road's far end, else the point at mid-span along the ring's best
+    directions), aimed from that place. The spans were taken from the spot read only, so a column a
+    grid step from it lacked the end that goes with it (tuning seed 4's green start at 550/40, two
+    cameras: the spot 10 mm off, the ring's direction 10-20 degrees off, the end played no candidate
+    and the span a step short committed at 0.93). The span along the road is what one camera confuses with the
+    column's place and a second settles; one camera keeps its candidates as they were."""
     from engine.tokyo import NewSupport, Start
 
     calib = views[0].calib
@@ -332,7 +339,8 @@ def _read_starts(state: Any, views: list[View], observation: dict[str, Any], ste
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
     scored: dict[str, tuple[float, Any]] = {}
     for x, y, sigma in spots:
-        ends = []
+        ends: list[tuple[float, float]] = []
+        aims: list[tuple[float, float]] = []  # points (mm) on the road's far part
         for st in observation.get("sticks") or []:
             pts = st.get("endpoints_mm")
             if pts is None:
@@ -341,13 +349,21 @@ def _read_starts(state: Any, views: list[View], observation: dict[str, Any], ste
             if math.hypot(near[0] - x, near[1] - y) < calib.sizes.column_diameter_mm * 2 and \
                     0.6 * reach <= math.hypot(far[0] - x, far[1] - y) <= 1.1 * reach:
                 ends += [(far[0] + dx, far[1] + dy) for dx in grid for dy in grid]
+                aims.append((far[0], far[1]))
         if not ends:
-            ends = _start_ends(views, snap(x), snap(y), step, snap)
+            ways = _start_directions(views, snap(x), snap(y))
+            ends = list(_spans(calib.sizes, snap(x), snap(y), ways, step, snap))
+            mid = _mid_span(calib.sizes)
+            aims = [(snap(x) + mid * math.cos(a), snap(y) + mid * math.sin(a)) for a in ways]
         for dx in grid:
             for dy in grid:
                 qx, qy = snap(x) + dx, snap(y) + dy
                 placed = _placement(qx - x, qy - y, sigma)
-                for tx, ty in ends:
+                tried = ends
+                if len(views) > 1:  # this place's own spans too
+                    ways = [math.atan2(ay - qy, ax - qx) for ax, ay in aims]
+                    tried = ends + sorted(_spans(calib.sizes, qx, qy, ways, step, snap) - set(ends))
+                for tx, ty in tried:
                     t = (snap(tx), snap(ty))
                     if math.hypot(t[0] - qx, t[1] - qy) > reach:
                         continue
@@ -360,11 +376,12 @@ def _read_starts(state: Any, views: list[View], observation: dict[str, Any], ste
     return _belief(state, scored)
 
 
-def _start_ends(views: list[View], x: float, y: float, step: float, snap: Any) -> list[tuple[float, float]]:
-    """Table ends for a start road no road was read for: its direction from one ring of
-    `START_DIRECTIONS` (the road's band says which way it runs whatever its span), then every span
-    the stick reaches, a grid step apart, along the few best directions (its span is what the
-    heights and the overhang make it: one ring at a guessed span put it a grid step short)."""
+def _start_directions(views: list[View], x: float, y: float) -> list[float]:
+    """The directions (radians) a start road no road was read for most likely runs from (x, y): the
+    best of one ring of `START_DIRECTIONS` (the road's band says which way it runs whatever its
+    span); its table end is then tried at every span the stick reaches along them (`_spans`: its
+    span is what the heights and the overhang make it: one ring at a guessed span put it a grid step
+    short)."""
     sizes = views[0].calib.sizes
     unit, reach = sizes.unit_mm, sizes.stick_length_mm
     top = math.sqrt(max(reach**2 - unit**2, 0.0))
@@ -372,11 +389,26 @@ def _start_ends(views: list[View], x: float, y: float, step: float, snap: Any) -
     angles = np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)
     rough = [_scores(views, x, y, 1, (False,), np.array([x + mid * math.cos(a), y + mid * math.sin(a), 0.0]),
                      base_on_table=True)[0] for a in angles]
-    best = [angles[k] for k in np.argsort(rough)[::-1][:START_BEST_DIRECTIONS]]
+    return [angles[k] for k in np.argsort(rough)[::-1][:START_BEST_DIRECTIONS]]
+
+
+def _mid_span(sizes: Any) -> float:
+    """The middle of the spans a start road can have (mm): where the ring of directions is scored."""
+    top = math.sqrt(max(sizes.stick_length_mm**2 - sizes.unit_mm**2, 0.0))
+    return (1 + START_NEAREST) / 2 * top
+
+
+def _spans(sizes: Any, x: float, y: float, directions: list[float], step: float,
+           snap: Any) -> set[tuple[float, float]]:
+    """Table ends at every span a start road from (x, y) can have (a grid step apart, from the
+    one-unit climb's full span to `START_NEAREST` of it) along each of `directions` (radians) and half
+    a ring step either side."""
+    unit, reach = sizes.unit_mm, sizes.stick_length_mm
+    top = math.sqrt(max(reach**2 - unit**2, 0.0))
     turn = 2 * math.pi / START_DIRECTIONS / 2
     runs = np.arange(top, START_NEAREST * top, -(step if step > 0 else 10.0))
-    return list({(snap(x + run * math.cos(a + da)), snap(y + run * math.sin(a + da)))
-                 for a in best for da in (-turn, 0.0, turn) for run in runs})
+    return {(snap(x + run * math.cos(a + da)), snap(y + run * math.sin(a + da)))
+            for a in directions for da in (-turn, 0.0, turn) for run in runs}
 
 
 def _with_crossings(state: Any, action: Any) -> Any:
