@@ -161,19 +161,19 @@ def counting_calls(monkeypatch, module, name: str) -> list[int]:
 
 
 # the builds of a paired frame are scored in both views (branch tokyo2cam): a read that scores them
-# maps and aligns each camera's picture once
+# maps each camera's picture once (camera 1's alone is aligned: its drift searched)
 VIEWS = 2
 
 
 def hand_then_clear(adapter: TokyoAdapter, maps: list[int], drifts: list[int]) -> None:
     """A frame covered by a hand (purple builds) costs no piece map and no drift search; the clear
-    frame after it is mapped and aligned once (each view), and read as a fresh adapter reads it."""
+    frame after it is mapped once (each view) and aligned once, and read as a fresh adapter reads it."""
     hand = adapter.read(paired(picture("005.jpg"), picture("camera2/005.jpg"), 1))
     assert hand.blocked is not None and hand.blocked.startswith("hand or large object")
-    assert (len(maps), len(drifts)) == (VIEWS, VIEWS)
+    assert (len(maps), len(drifts)) == (VIEWS, 1)
     after = paired(noisy(picture("004.jpg"), 5), noisy(picture("camera2/004.jpg"), 6), 2)
     got = adapter.read(after)
-    assert got.blocked is None and (len(maps), len(drifts)) == (2 * VIEWS, 2 * VIEWS)
+    assert got.blocked is None and (len(maps), len(drifts)) == (2 * VIEWS, 2)
     fresh = fresh_like(adapter)
     fresh.watch(play(*STARTED))
     assert seen(got) == seen(fresh.read(after))
@@ -189,7 +189,7 @@ def test_a_covered_frame_costs_no_piece_maps_and_no_drift_search_and_stays_block
     adapter.watch(play(*STARTED))
     still = paired(picture("004.jpg"), picture("camera2/004.jpg"), 0)  # both start roads down
     adapter.read(still)
-    assert (len(maps), len(drifts)) == (VIEWS, VIEWS)  # the state's drift searched for: none
+    assert (len(maps), len(drifts)) == (VIEWS, 1)  # the state's drift searched for: none
     # purple builds: main scored nothing on the covered frame, yet mapped and aligned it
     hand_then_clear(adapter, maps, drifts)
 
@@ -236,7 +236,7 @@ def test_a_covered_frame_after_a_move_costs_no_piece_maps_and_no_drift_search(mo
     adapter = TokyoAdapter()
     adapter.watch(play(*STARTED))
     adapter.read(paired(picture("004.jpg"), picture("camera2/004.jpg"), 0))
-    assert (len(maps), len(drifts)) == (VIEWS, VIEWS)
+    assert (len(maps), len(drifts)) == (VIEWS, 1)
     adapter.watch(play(*STARTED))  # a new state of the match (its drift never searched)
     hand_then_clear(adapter, maps, drifts)  # main mapped the covered frame and searched its drift
 

@@ -139,3 +139,25 @@ def test_the_second_camera_is_placed_and_calibrated_apart(seed4):
 def test_two_camera_options_are_checked(argv, says, capsys):
     assert cli_main(["eval", "match", *argv, "--seeds", "1", "--max-moves", "1"]) != 0
     assert says in capsys.readouterr().err
+
+
+def test_a_still_second_camera_is_not_warped_by_a_drift_found_in_a_shadow():
+    """Tuning seed 6's seventh move, purple's p1 s3 -> (-300,20) h2, in a shadowed frame: a drift search
+    on camera 2 (which never moves) found a drift there, its maps were warped and the build scored
+    below "no build"; only camera 1's drift is searched, and both cameras read the build."""
+    from datasets.match_sim import Setup
+    from datasets.match_sim.tokyo import simulate
+
+    sim = simulate(6, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
+    assert sim.moves[6].notation == "p1 s3 -> (-300,20) h2"
+    k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 6)
+    assert sim.scenes[k].shadow
+
+    def still(ph):
+        return ph.expose(ph.light(sim.draw(sim.scenes[k].content, ph.pose), sim.scenes[k], k), 10 * k)
+
+    both = _adapter(sim, two=True)
+    both.watch(play(*(m.notation for m in sim.moves[:6])))
+    both.read(PairedFrame(still(sim.photographer), 0.0, "test", 0,
+                          others=[OtherView(still(sim.others[0]), "test:camera2")]))
+    assert likeliest_build(both._builds).notation() == "purple s3 -> (-300,20) h2"

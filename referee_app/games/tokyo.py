@@ -112,7 +112,6 @@ class TokyoAdapter(GameAdapter):
         self._half_of: dict[int, tuple[Any, Any]] = {}  # camera -> (calibration, the same at half size)
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
-        self._other_tracks: defaultdict[int, DriftTrack] = defaultdict(DriftTrack)  # cameras 2, 3 ...
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
         self._tables: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its TableMemory
         # reading every camera against its kept table estimate (vision.tokyo.table_memory) saves a third
@@ -170,7 +169,6 @@ class TokyoAdapter(GameAdapter):
         self._remembered = None
         self._state = self._builds = None  # another camera: another match, most likely
         self._track = DriftTrack()
-        self._other_tracks.clear()
 
     def use_second_calibration(self, calibration: Any) -> None:
         """The second camera's calibration (as `use_calibration` takes it; same printed mat, so the
@@ -187,7 +185,6 @@ class TokyoAdapter(GameAdapter):
         else:
             self._set_calibrations[camera] = load_calibration(calibration)[0]
         self._views_key = None
-        self._other_tracks.pop(camera, None)
         self._cache.clear()
         self._still.clear()
         self._tables.clear()
@@ -361,7 +358,7 @@ class TokyoAdapter(GameAdapter):
             self._modelled = memo.modelled = True
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
                                                      table.phantom, self._outlines_for(1, small),
-                                                     self._build_views(state, usable, others_now))
+                                                     self._build_views(usable, others_now))
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
             else:
@@ -470,24 +467,23 @@ class TokyoAdapter(GameAdapter):
             kept = self._half_of[camera] = (calib, scaled(calib, HALF))
         return kept[1]
 
-    def _build_views(self, state: GameState, usable: list[UsableView],
+    def _build_views(self, usable: list[UsableView],
                      images: dict[int, np.ndarray]) -> list[tuple[Any, Any, dict]]:
         """The other usable cameras' evidence for the builds (their half-size calibration, piece maps of
         this frame's own picture `images[camera]`, kept outlines): every candidate is scored in each
-        (tokyo_builds.read_builds' `others`). A knocked camera's maps are brought back to its
-        calibrated view, as camera 1's are (each camera keeps its own drift)."""
+        (tokyo_builds.read_builds' `others`). Their drift is not searched, only camera 1's: the
+        search found a drift for a camera 2 that had not moved (tuning seed 6's seventh move at 550/40,
+        two cameras, a shadowed frame: its maps warped, every candidate scored below "no build" and
+        the build was lost); a knocked camera 2 feeds misplaced evidence until recalibrated."""
         import cv2
 
-        from vision.tokyo.piece_evidence import piece_maps, warp_maps
+        from vision.tokyo.piece_evidence import piece_maps
 
         out = []
         for cam, _, calib_k in usable:
             small = self._half(cam, calib_k)
             maps = piece_maps(cv2.resize(images[cam], (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
-            drift = camera_drift(state, small, maps, self._other_tracks[cam])
-            if drift is not None:
-                maps = warp_maps(maps, drift)
             out.append((small, maps, self._outlines_for(cam, small)))
         return out
 
