@@ -13,7 +13,8 @@ the latest frame is kept and `explain` turns it into a move with `engine.tokyo.m
 Several cameras. A frame carrying other cameras' images (vision.sources.PairedFrame: camera 2, 3 ...)
 is read with `read_tokyo_views` from every camera that gave a usable image and has a calibration: the
 first camera's observation with the heights fused from all those views (about 95 % of columns exact
-from two views, 97 % from three, against 85 % from one). Camera k's calibration is set with
+from two views, 97 % from three, against 85 % from one), and every build candidate is scored in each
+of those views, the scores summed (tokyo_builds.read_builds' `others`). Camera k's calibration is set with
 `use_camera_calibration(k, ...)` (`use_second_calibration` for camera 2), else read from the file
 named by HIGHWAY_TOKYO_CALIBRATION<k> (HIGHWAY_TOKYO_CALIBRATION2, 3 ...), else, for a bundled
 match, its calibration<k>.json. A camera without one, or whose image is missing or unusable, is left
