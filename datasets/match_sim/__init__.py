@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from datasets.match_sim.core import LIGHTS, Scene, Setup, SimFrame, SimMatch, TrueMove
+from datasets.match_sim.core import LIGHTS, Scene, SecondCamera, Setup, SimFrame, SimMatch, TrueMove
 
 MODULES = {
     "highway-dice": "datasets.match_sim.dice_road",
@@ -28,4 +28,5 @@ def simulate(game: str, seed: int, setup: Setup, **kwargs: Any) -> SimMatch:
     return importlib.import_module(MODULES[game]).simulate(seed, setup, **kwargs)
 
 
-__all__ = ["LIGHTS", "MODULES", "Scene", "Setup", "SimFrame", "SimMatch", "TrueMove", "simulate"]
+__all__ = ["LIGHTS", "MODULES", "Scene", "SecondCamera", "Setup", "SimFrame", "SimMatch", "TrueMove",
+           "simulate"]

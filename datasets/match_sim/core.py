@@ -35,6 +35,10 @@ class Setup:
     # the board printed on home paper ("a4", "letter") and taped together on the table, a few mm apart
     # (print highway-dice --paper); None: the one-piece print
     paper: str | None = None
+    # how many cameras film the table (Tokyo Highway only takes two): the second placed `around_deg`
+    # around the table from the first, at its own height and tilt (None: the first camera's)
+    cameras: int = 1
+    second: SecondCamera | None = None
 
     def __post_init__(self) -> None:
         if self.width < 160 or self.height < 120:
@@ -49,6 +53,15 @@ class Setup:
             raise ValueError(f"light {self.light!r} is not one of {', '.join(LIGHTS)}")
         if self.paper not in (None, *PAPERS):
             raise ValueError(f"paper {self.paper!r} is not one of {', '.join(PAPERS)}")
+        if self.cameras not in (1, 2):
+            raise ValueError(f"{self.cameras} cameras: the simulator films a table with one or two")
+        if self.second is not None and self.cameras < 2:
+            raise ValueError("a second camera's placement goes with two cameras")
+
+    @property
+    def second_camera(self) -> SecondCamera:
+        """The second camera's placement, as given or the default (the first's height and tilt)."""
+        return self.second or SecondCamera()
 
     @property
     def size(self) -> tuple[int, int]:
@@ -56,12 +69,40 @@ class Setup:
 
     def label(self) -> str:
         return (f"{self.width}x{self.height} h{self.height_mm:g} t{self.tilt_deg:g} {self.light}"
-                + (" hands" if self.hands else "") + (f" {self.paper} tiles" if self.paper else ""))
+                + (" hands" if self.hands else "") + (f" {self.paper} tiles" if self.paper else "")
+                + (f" {self.cameras} cameras" if self.cameras > 1 else ""))
 
     def to_json(self) -> dict[str, Any]:
         out = {"camera": f"{self.width}x{self.height}", "height_mm": self.height_mm,
                "tilt_deg": self.tilt_deg, "light": self.light, "hands": self.hands, "fov_deg": self.fov_deg}
-        return {**out, "paper": self.paper} if self.paper else out
+        if self.paper:
+            out["paper"] = self.paper
+        out["cameras"] = self.cameras
+        if self.cameras > 1:
+            second = self.second_camera
+            out["camera2"] = {"around_deg": second.around_deg,
+                              "height_mm": self.height_mm if second.height_mm is None else second.height_mm,
+                              "tilt_deg": self.tilt_deg if second.tilt_deg is None else second.tilt_deg}
+        return out
+
+
+@dataclass(frozen=True)
+class SecondCamera:
+    """Where a second camera stands (docs/vision/tokyo-referee.md, "Several cameras": another side of
+    the table, at least about 60 degrees around from the first, tilted 12-40 degrees): `around_deg`
+    about the table's vertical axis from the first, its own height and tilt (None: the first's)."""
+
+    around_deg: float = 150.0
+    height_mm: float | None = None
+    tilt_deg: float | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= abs(self.around_deg) <= 360.0:
+            raise ValueError(f"a second camera {self.around_deg:g} degrees around is outside -360..360")
+        if self.height_mm is not None and not 150.0 <= self.height_mm <= 3000.0:
+            raise ValueError(f"second camera height {self.height_mm:g} mm is outside 150..3000 mm")
+        if self.tilt_deg is not None and not 0.0 <= self.tilt_deg <= 60.0:
+            raise ValueError(f"second camera tilt {self.tilt_deg:g} degrees is outside 0..60")
 
 
 @dataclass
@@ -95,6 +136,7 @@ class SimFrame:
     image: np.ndarray
     scene: int  # index of the scene it shows
     checkpoint: int | None = None  # set on a scene's last frame (see Scene.checkpoint)
+    others: list[np.ndarray] = field(default_factory=list)  # the other cameras' frames of the moment
 
 
 @dataclass
@@ -109,6 +151,9 @@ class SimMatch:
     draw: Callable[[Any, Any], np.ndarray]  # scene content + pose -> BGR picture before light and noise
     variant: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # what the referee must be told (calibration...)
+    # the other cameras over the same table (camera 2 first), each its own lamp, lens and noise; the
+    # bump knocks the first camera only
+    others: list[Photographer] = field(default_factory=list)
 
     def frames(self) -> Iterator[SimFrame]:
         index = 0
@@ -116,9 +161,11 @@ class SimMatch:
             if scene.bump:
                 self.photographer.bump()
             still = self.photographer.light(self.draw(scene.content, self.photographer.pose), scene, k)
+            stills = [p.light(self.draw(scene.content, p.pose), scene, k) for p in self.others]
             for j in range(scene.hold):
                 last = j == scene.hold - 1
-                yield SimFrame(self.photographer.expose(still, index), k, scene.checkpoint if last else None)
+                yield SimFrame(self.photographer.expose(still, index), k, scene.checkpoint if last else None,
+                               [p.expose(s, index) for p, s in zip(self.others, stills, strict=True)])
                 index += 1
 
     def truncate(self, max_moves: int) -> SimMatch:

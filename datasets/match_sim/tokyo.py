@@ -2,6 +2,12 @@
 bundled recording, then builds chosen by the seeded players from the engine's sampled candidates
 (positions on the referee's 10 mm grid), now and then one the rules forbid (shown, judged, taken
 back). Shadows, glare, hands and one camera bump (the calibration is not redone: a real bump).
+
+With `setup.cameras == 2` a second camera films the same scenes from another side of the table
+(`setup.second_camera`: by default 150 degrees around from the first, as the bundled recording's
+second camera, at the first's height and tilt), aimed at the same point, with its own exact
+calibration, lamp, lens and sensor noise; the bump knocks the first camera only. The first camera's
+frames are the very ones a one-camera match gets.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ ILLEGAL_SHARE = 0.15  # of builds that break a rule
 FRAMES_NEEDED = 3
 TARGET_MM = (0.0, -15.0, 0.0)  # where the camera looks: the middle of the structure's usual spread
 STEP_MM = 10.0  # positions sit on this grid: the adapter reports positions to it
+SECOND_SEED = 1_000_003  # added to a match's seed for the second camera's light and noise
 # the two start roads of the bundled recording (referee_app.demo_tokyo)
 STARTS = ("purple start (-150,-60) table (-150,-170)", "green start (150,-60) table (150,-170)")
 
@@ -50,11 +57,28 @@ def _pick_build(state: Any, rng: np.random.Generator, legal: bool, step: float) 
 
 
 def camera(setup: Setup, yaw_deg: float, tilt_extra: float = 0.0) -> Any:
+    """The first camera, `yaw_deg` around the table; a bump tilts it by `tilt_extra` about the point
+    it looks at (its distance stays the set-up's)."""
+    return _camera_at(setup, setup.height_mm, setup.tilt_deg, yaw_deg, tilt_extra)
+
+
+def second_camera(setup: Setup, first_yaw_deg: float) -> Any:
+    """The second camera of a two-camera set-up, placed as `setup.second_camera` says."""
+    second = setup.second_camera
+    height = setup.height_mm if second.height_mm is None else second.height_mm
+    tilt = setup.tilt_deg if second.tilt_deg is None else second.tilt_deg
+    return _camera_at(setup, height, tilt, first_yaw_deg + second.around_deg)
+
+
+def _camera_at(setup: Setup, height_mm: float, tilt_deg: float, yaw_deg: float,
+               tilt_extra: float = 0.0) -> Any:
+    """A camera `height_mm` above the table, tilted `tilt_deg` (and `tilt_extra` more, at the same
+    distance), aimed at TARGET_MM from `yaw_deg`."""
     from datasets.tokyo.camera import camera_looking_at
 
-    distance = setup.height_mm / np.cos(np.radians(setup.tilt_deg))
-    return camera_looking_at(TARGET_MM, distance, setup.tilt_deg + tilt_extra, yaw_deg, setup.fov_deg,
-                             setup.width, setup.height)
+    distance = height_mm / np.cos(np.radians(tilt_deg))
+    return camera_looking_at(TARGET_MM, distance, tilt_deg + tilt_extra, yaw_deg, setup.fov_deg, setup.width,
+                             setup.height)
 
 
 def simulate(seed: int, setup: Setup, turns: int = 8) -> SimMatch:
@@ -119,6 +143,13 @@ def simulate(seed: int, setup: Setup, turns: int = 8) -> SimMatch:
 
     calibration = TokyoCalibration(cam, PieceSizes()).to_dict()
     calibration["position_step_mm"] = STEP_MM
+    others, calibrations = [], []
+    if setup.cameras == 2:
+        cam2 = second_camera(setup, yaw)
+        # its own lamp, lens and noise: seeded apart from the first camera's streams
+        others.append(Photographer(setup, cam2, seed + SECOND_SEED))
+        calibrations.append(TokyoCalibration(cam2, PieceSizes()).to_dict())
     return SimMatch(GAME, ["Ann (purple)", "Bo (green)"], moves, scenes, photographer, draw,
                     extra={"frames_needed": FRAMES_NEEDED, "calibration": calibration,
-                           "calibration_options": {"step_mm": STEP_MM}})
+                           "calibration_options": {"step_mm": STEP_MM}, "other_calibrations": calibrations},
+                    others=others)

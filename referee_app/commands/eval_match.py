@@ -1,7 +1,8 @@
 """`highway-referee eval match GAME ...`: the referee's accuracy per move on whole simulated matches.
 
     highway-referee eval match GAME --seeds 101-105 --camera 1920x1080 --height 850 --tilt 10 \\
-        [--light normal|dim|mixed] [--hands] [--paper a4|letter] [--json OUT]
+        [--light normal|dim|mixed] [--hands] [--paper a4|letter] [--cameras 2 [--camera2-around DEG]
+        [--camera2-height MM] [--camera2-tilt DEG]] [--json OUT]
     highway-referee eval match GAME --envelope [--quick] [--json OUT] [--markdown FILE]
 
 The matches come from datasets.match_sim (scripted players who sometimes break a rule, hands, shadows,
@@ -9,6 +10,9 @@ glare, nudged pieces, one camera bump). Their frames go through the same `Refere
 as a frame source; at the end of each move the simulated players look at what the referee logged and
 act as they would on the page: confirm the move it asks about, withdraw a wrong one and type the
 right one, or type a move it missed. Every field is defined in docs/benchmarks/referee-accuracy.md.
+
+`--cameras 2` (Tokyo Highway): a second camera films every scene from another side of the table with
+its own exact calibration, and the loop reads both, as `serve --camera2 ... --calibration2 ...` does.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ REPORT_SEEDS = (101, 102, 103, 104, 105)  # the numbers in the docs come from th
 LENS_DEG = {"tokyo-highway": 50.0}  # horizontal field of view where a game's set-up differs from 70
 PAPERS = ("a4", "letter")  # --paper: the home papers `print --paper` tiles a board for
 TILED_GAMES = ("highway-dice",)  # games whose simulated board can be assembled from tiles
+MULTI_CAMERA_GAMES = ("tokyo-highway",)  # games whose referee reads several cameras (--cameras)
 CONFIDENT = 0.9  # a wrong verdict at or above this confidence is the worst kind
 # the report's fields (docs/benchmarks/referee-accuracy.md defines each)
 FIELDS = ("moves", "moves_right", "move_accuracy", "illegal_moves", "illegal_flagged_right",
@@ -91,12 +96,12 @@ def parse_camera(text: str) -> tuple[int, int]:
 
 
 def make_setup(camera: str, height_mm: float, tilt: float, light: str = "normal", hands: bool = False,
-               fov: float = 70.0, paper: str | None = None) -> Any:
+               fov: float = 70.0, paper: str | None = None, cameras: int = 1, second: Any = None) -> Any:
     from datasets.match_sim import Setup
 
     w, h = parse_camera(camera)
     try:
-        return Setup(w, h, float(height_mm), float(tilt), light, hands, float(fov), paper)
+        return Setup(w, h, float(height_mm), float(tilt), light, hands, float(fov), paper, cameras, second)
     except ValueError as exc:
         raise CliError(str(exc)) from exc
 
@@ -138,11 +143,17 @@ class Players:
         self._confirmations = 0
 
     def source(self) -> Iterator[Any]:
+        from vision.sources import OtherView, PairedFrame
         from vision.types import Frame
 
         t = time.process_time()
         for sim_frame in self.sim.frames():
-            frame = Frame(sim_frame.image, time.time(), f"sim:{self.sim.game}", self.frames)
+            source_id = f"sim:{self.sim.game}"
+            if sim_frame.others:  # several cameras: one paired frame, as serve --camera2 gives
+                views = [OtherView(im, f"{source_id}:camera{k}") for k, im in enumerate(sim_frame.others, 2)]
+                frame: Frame = PairedFrame(sim_frame.image, time.time(), source_id, self.frames, others=views)
+            else:
+                frame = Frame(sim_frame.image, time.time(), source_id, self.frames)
             self.frames += 1
             self.outside_cpu += time.process_time() - t
             yield frame  # the loop reads, settles, explains and judges it before asking for the next
@@ -222,6 +233,10 @@ def run_match(sim: Any) -> dict[str, Any]:
                 path = Path(tmp) / "calibration.json"
                 path.write_text(json.dumps(calibration))
                 adapter.use_calibration(path, **sim.extra.get("calibration_options", {}))
+            for k, other in enumerate(sim.extra.get("other_calibrations") or [], 2):
+                path = Path(tmp) / f"calibration{k}.json"
+                path.write_text(json.dumps(other))
+                adapter.use_camera_calibration(k, path)
             players = Players(sim, session)
             loop = RefereeLoop(hub, session, adapter, players.source(),
                                frames_needed=int(sim.extra.get("frames_needed", 3)), publish_video=False)
@@ -288,10 +303,12 @@ def evaluate(game: str, seeds: list[int], setup: Any, turns: int | None = None,
 
 
 def envelope(game: str, seeds: list[int], quick: bool, light: str, hands: bool, turns: int | None,
-             progress: Any = None, fov: float | None = None, paper: str | None = None) -> dict[str, Any]:
+             progress: Any = None, fov: float | None = None, paper: str | None = None, cameras: int = 1,
+             second: Any = None) -> dict[str, Any]:
     rows = []
     for camera, height, tilt in (QUICK if quick else ENVELOPE)[game]:
-        setup = make_setup(camera, height, tilt, light, hands, fov or LENS_DEG.get(game, 70.0), paper)
+        setup = make_setup(camera, height, tilt, light, hands, fov or LENS_DEG.get(game, 70.0), paper,
+                           cameras, second)
         rows.append(evaluate(game, seeds, setup, turns, progress))
     return {"game": game, "grid": "quick" if quick else "full", "seeds": seeds, "rows": rows,
             "total": combine(rows)}
@@ -340,6 +357,18 @@ def _setup_args(p: argparse.ArgumentParser) -> None:
                    help=f"{' and '.join(TILED_GAMES)} only: the board printed on this paper in tiles "
                         "(print ... --paper) and taped together, laid with 2-3 mm gaps, turns of up to 1 "
                         "degree and the rows slid up to 2 mm (default: the one-piece print)")
+    p.add_argument("--cameras", type=int, choices=(1, 2), default=1,
+                   help=f"{' and '.join(MULTI_CAMERA_GAMES)} only: 2 films every scene also from a second "
+                        "camera on another side of the table, with its own exact calibration, and the "
+                        "referee reads both (as serve --camera2 --calibration2; default 1)")
+    p.add_argument("--camera2-around", type=float, default=None,
+                   help="--cameras 2: degrees around the table from the first camera (default 150, as the "
+                        "bundled recording's)")
+    p.add_argument("--camera2-height", type=float, default=None,
+                   help="--cameras 2: the second camera's height above the table, mm (default: the first's)")
+    p.add_argument("--camera2-tilt", type=float, default=None,
+                   help="--cameras 2: the second camera's tilt from straight down, degrees "
+                        "(default: the first's)")
     p.add_argument("--turns", type=int, default=None, help="turns per match (default: the game's own)")
     p.add_argument("--max-moves", type=int, default=None, help="stop each match after this many moves")
     p.add_argument("--envelope", action="store_true", help="run the documented grid of set-ups, one table")
@@ -362,6 +391,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.paper and args.game not in TILED_GAMES:
         raise CliError(f"--paper: only {', '.join(TILED_GAMES)} is simulated printed in tiles "
                        f"(docs/formats/printing-tiles.md says how the {args.game} sheet is read)")
+    second = _second_camera(args)
     if args.max_moves is not None and args.max_moves < 1:
         raise CliError("--max-moves must be at least 1")
     for path in (args.json, args.markdown):
@@ -376,22 +406,42 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.envelope:
         result = envelope(args.game, seeds, args.quick, args.light, args.hands, args.turns, progress,
-                          args.fov, args.paper)
+                          args.fov, args.paper, args.cameras, second)
     else:
         camera, height, tilt = DEFAULT_SETUP[args.game]
         setup = make_setup(args.camera or camera, height if args.height is None else args.height,
                            tilt if args.tilt is None else args.tilt, args.light, args.hands,
-                           args.fov or LENS_DEG.get(args.game, 70.0), args.paper)
+                           args.fov or LENS_DEG.get(args.game, 70.0), args.paper, args.cameras, second)
         result = evaluate(args.game, seeds, setup, args.turns, progress, args.max_moves)
     text = table(result)
     print(f"{args.game}: seeds {','.join(map(str, seeds))}"
-          + (f"; the board printed on {args.paper} tiles, taped together" if args.paper else ""))
+          + (f"; the board printed on {args.paper} tiles, taped together" if args.paper else "")
+          + (f"; {args.cameras} cameras, the second {second.around_deg:g} degrees around" if second else ""))
     print(text)
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
     if args.markdown is not None:
         args.markdown.write_text(text + "\n")
     return 0
+
+
+def _second_camera(args: argparse.Namespace) -> Any:
+    """The second camera's placement from --camera2-*, checked against --cameras and the game."""
+    from datasets.match_sim.core import SecondCamera
+
+    placed = (args.camera2_around, args.camera2_height, args.camera2_tilt)
+    if args.cameras > 1 and args.game not in MULTI_CAMERA_GAMES:
+        raise CliError(f"--cameras {args.cameras}: only {', '.join(MULTI_CAMERA_GAMES)}'s referee reads "
+                       f"several cameras; {args.game} is filmed by one")
+    if any(v is not None for v in placed) and args.cameras < 2:
+        raise CliError("--camera2-around, --camera2-height and --camera2-tilt go with --cameras 2")
+    if args.cameras < 2:
+        return None
+    around, height, tilt = placed
+    try:
+        return SecondCamera(SecondCamera.around_deg if around is None else around, height, tilt)
+    except ValueError as exc:
+        raise CliError(str(exc)) from exc
 
 
 def register(cli: CommandTree) -> None:

@@ -13,7 +13,8 @@ the latest frame is kept and `explain` turns it into a move with `engine.tokyo.m
 Several cameras. A frame carrying other cameras' images (vision.sources.PairedFrame: camera 2, 3 ...)
 is read with `read_tokyo_views` from every camera that gave a usable image and has a calibration: the
 first camera's observation with the heights fused from all those views (about 95 % of columns exact
-from two views, 97 % from three, against 85 % from one). Camera k's calibration is set with
+from two views, 97 % from three, against 85 % from one), and every build candidate is scored in each
+of those views, the scores summed (tokyo_builds.read_builds' `others`). Camera k's calibration is set with
 `use_camera_calibration(k, ...)` (`use_second_calibration` for camera 2), else read from the file
 named by HIGHWAY_TOKYO_CALIBRATION<k> (HIGHWAY_TOKYO_CALIBRATION2, 3 ...), else, for a bundled
 match, its calibration<k>.json. A camera without one, or whose image is missing or unusable, is left
@@ -109,7 +110,7 @@ class TokyoAdapter(GameAdapter):
         self._view_images: dict[int, np.ndarray] = {}  # camera -> its annotated frame of the last read
         self._state: GameState | None = None  # the match as the decoder last asked about it
         self._builds: Any = None  # the latest frame's BuildBelief (referee_app.games.tokyo_builds)
-        self._half_of: tuple[Any, Any] | None = None  # (calibration, the same at half size)
+        self._half_of: dict[int, tuple[Any, Any]] = {}  # camera -> (calibration, the same at half size)
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
@@ -126,7 +127,8 @@ class TokyoAdapter(GameAdapter):
         self._probes: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its hand probe
         self._remembered: Remembered | None = None  # the answer to the last frame read
         self._fits: Any = OrderedDict()  # the sticks' line fits of this adapter's frames (sticks.fit_memo)
-        self._outlines: tuple[Any, dict] = (None, {})  # (half-size calibration, its candidates' outlines)
+        # camera -> (half-size calibration, its candidates' outlines)
+        self._outlines: dict[int, tuple[Any, dict]] = {}
         # the match state and what was said about it being out of the picture (each said once)
         self._out_of_view: tuple[Any, set[Any]] = (None, set())
 
@@ -302,6 +304,7 @@ class TokyoAdapter(GameAdapter):
         # a camera whose image shows nothing new since its last full reading is read as that image
         # (its pieces; the builds are scored on this frame's own pixels)
         seen_now = image
+        others_now = {cam: other for cam, other, _ in usable}
         image, key, same = self._still.settle(1, image)
         key += f":{id(calib)}:{image.shape}"
         settled = [(cam, *self._still.settle(cam, other), calib_k) for cam, other, calib_k in usable]
@@ -329,7 +332,7 @@ class TokyoAdapter(GameAdapter):
             table = self._table(digest, image, calib, usable)
         if state is not None and not (table is not None and table.covered):
             # the evidence for pieces where the match says they stand, at half size
-            small = self._half(calib)
+            small = self._half(1, calib)
             maps = piece_maps(cv2.resize(seen_now, (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
             # a knocked camera: the frame is brought back to the calibrated view, found from the
@@ -355,7 +358,8 @@ class TokyoAdapter(GameAdapter):
         if state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
-                                                     table.phantom, self._outlines_for(small))
+                                                     table.phantom, self._outlines_for(1, small),
+                                                     self._build_views(usable, others_now))
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
             else:
@@ -446,21 +450,43 @@ class TokyoAdapter(GameAdapter):
                 self._latest.pop(next(iter(self._latest)))
         self._builds, self._modelled = memo.builds, memo.modelled
 
-    def _outlines_for(self, small: Any) -> dict:
+    def _outlines_for(self, camera: int, small: Any) -> dict:
         """The build candidates' pixel outlines for this camera, kept over frames: the candidates lie on
         the position grid round the columns read, so a still or slowly growing table asks for the same
         outlines frame after frame (pure functions of the calibration; a new one starts afresh)."""
-        if self._outlines[0] is not small or len(self._outlines[1]) > OUTLINES_KEPT:
-            self._outlines = (small, {})
-        return self._outlines[1]
+        kept = self._outlines.get(camera)
+        if kept is None or kept[0] is not small or len(kept[1]) > OUTLINES_KEPT:
+            kept = self._outlines[camera] = (small, {})
+        return kept[1]
 
-    def _half(self, calib: Any) -> Any:
-        """The camera at the piece maps' half size (kept per calibration)."""
+    def _half(self, camera: int, calib: Any) -> Any:
+        """The camera at the piece maps' half size (kept per camera and calibration)."""
         from vision.tokyo.piece_evidence import scaled
 
-        if self._half_of is None or self._half_of[0] is not calib:
-            self._half_of = (calib, scaled(calib, HALF))
-        return self._half_of[1]
+        kept = self._half_of.get(camera)
+        if kept is None or kept[0] is not calib:
+            kept = self._half_of[camera] = (calib, scaled(calib, HALF))
+        return kept[1]
+
+    def _build_views(self, usable: list[UsableView],
+                     images: dict[int, np.ndarray]) -> list[tuple[Any, Any, dict]]:
+        """The other usable cameras' evidence for the builds (their half-size calibration, piece maps of
+        this frame's own picture `images[camera]`, kept outlines): every candidate is scored in each
+        (tokyo_builds.read_builds' `others`). Their drift is not searched, only camera 1's: the
+        search found a drift for a camera 2 that had not moved (tuning seed 6's seventh move at 550/40,
+        two cameras, a shadowed frame: its maps warped, every candidate scored below "no build" and
+        the build was lost); a knocked camera 2 feeds misplaced evidence until recalibrated."""
+        import cv2
+
+        from vision.tokyo.piece_evidence import piece_maps
+
+        out = []
+        for cam, _, calib_k in usable:
+            small = self._half(cam, calib_k)
+            maps = piece_maps(cv2.resize(images[cam], (small.camera.width, small.camera.height),
+                                         interpolation=cv2.INTER_AREA))
+            out.append((small, maps, self._outlines_for(cam, small)))
+        return out
 
     def _other_views(self, frame: Any) -> tuple[dict[int, tuple[str, str]], list[UsableView]]:
         """For each other camera of a paired frame: ("ok", "") or why it is left out, and the usable

@@ -13,11 +13,21 @@ table; pieces already standing count for nothing. The scores make a belief (a so
 `TEMPERATURE` nats: neighbouring pixels are not independent evidence) over the builds' notations,
 with "no build" (score 0: the table there) among them. The decoder averages it over frames and
 commits, asks or waits on it like any other item.
+
+Several cameras. A candidate's pieces stand where they stand whichever camera looks, so with other
+calibrated views (`others`: each its own half-size calibration and piece maps) every candidate is
+drawn and scored in every view and the views' log-likelihood ratios are summed: one camera cannot
+tell a column one unit higher one grid step nearer it (its foot hidden behind its own road), or see a
+junction's yellow top under the road; a camera on another side of the table sees both. A view where
+the candidate lies partly or wholly outside the picture adds the pixels it has (none: 0 nats). Grey
+plastic no piece explains is looked for in every view. With no other view every score, and so the
+belief, is exactly the one camera's.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,6 +58,47 @@ class BuildBelief:
     belief: dict[Any, float] = field(default_factory=dict)
     actions: dict[str, Any] = field(default_factory=dict)
     state: Any = None
+
+
+@dataclass
+class View:
+    """One calibrated camera's evidence for the candidates: its calibration at the piece maps' size,
+    the frame's piece maps, the pixels of the pieces the match already holds (`known_mask`), and the
+    candidates' outlines kept for this calibration (score_build's `hulls`)."""
+
+    calib: Any
+    maps: Any
+    known: np.ndarray
+    hulls: dict
+
+
+OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps, kept outlines or None)
+
+
+def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[OtherView]) -> list[View]:
+    """Camera 1's view and the others', each with the match's pieces drawn as its camera sees them."""
+    from vision.tokyo.piece_evidence import known_mask
+
+    out = []
+    for c, m, h in [(calib, maps, hulls), *others]:
+        columns, sticks = known_pieces(state, c)
+        out.append(View(c, m, known_mask(c, m.grey.shape, columns, sticks), {} if h is None else h))
+    return out
+
+
+def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple[bool, ...],
+            base_top: np.ndarray, base_on_table: bool = False) -> list[float]:
+    """The candidate's evidence (nats) with each of `junctions`, summed over the views (camera 1's
+    alone when it is the only one: the very same floats)."""
+    from vision.tokyo.piece_evidence import score_builds
+
+    totals: list[float] | None = None
+    for v in views:
+        got = [s.total for s in score_builds(v.maps, v.calib, v.known, x, y, height, junctions, base_top,
+                                             base_on_table, hulls=v.hulls)]
+        totals = got if totals is None else [a + b for a, b in zip(totals, got, strict=True)]
+    assert totals is not None
+    return totals
 
 
 def _fmt(v: float) -> str:
@@ -130,40 +181,41 @@ def new_positions(state: Any, observation: dict[str, Any],
 
 
 def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
-                phantom: frozenset[int]) -> list[tuple[float, float, float]]:
+                phantom: frozenset[int], others: Sequence[View] = ()) -> list[tuple[float, float, float]]:
     """The places (x, y, their spread in mm) a new column may stand: where the reader saw one, and
     where grey plastic shows that no piece of the match explains (the reader misses a one-unit
-    column whose road covers most of it)."""
+    column whose road covers most of it), in this view and then in each of `others`."""
     from vision.tokyo.piece_evidence import grey_spots
 
     d = calib.sizes.column_diameter_mm
     out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
-    for x, y in grey_spots(maps, calib, known):
-        if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
-                all(math.hypot(px - x, py - y) >= d for px, py, _ in out):
-            out.append((x, y, GREY_SPOT_SIGMA_MM))
+    for c, m, k in [(calib, maps, known), *((v.calib, v.maps, v.known) for v in others)]:
+        for x, y in grey_spots(m, c, k):
+            if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
+                    all(math.hypot(px - x, py - y) >= d for px, py, _ in out):
+                out.append((x, y, GREY_SPOT_SIGMA_MM))
     return out
 
 
 def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
-                phantom: frozenset[int] = frozenset(), outlines: dict | None = None) -> BuildBelief | None:
+                phantom: frozenset[int] = frozenset(), outlines: dict | None = None,
+                others: Sequence[OtherView] = ()) -> BuildBelief | None:
     """The belief over the builds that could have put the new column(s) read where they stand
     (`maps`: the frame's vision.tokyo.piece_evidence.piece_maps); None when the engine expects no
     build (set-up, match over) or the reader saw no new column. `outlines`: the candidates' pixel
-    outlines for this `calib` (score_build's `hulls`), kept by a caller over its frames."""
+    outlines for this `calib` (score_build's `hulls`), kept by a caller over its frames. `others`:
+    the other calibrated cameras' views of the same moment, (calibration, piece maps, outlines) each
+    at the maps' size: every candidate is scored in every view and the scores summed."""
     from engine.tokyo import Build, NewSupport
-    from vision.tokyo.piece_evidence import known_mask, score_builds
 
     if state.is_terminal():
         return None
-    columns, sticks = known_pieces(state, calib)
-    known = known_mask(calib, maps.grey.shape, columns, sticks)
-    spots = build_spots(state, calib, maps, known, observation, phantom)
+    views = _views(state, calib, maps, {} if outlines is None else outlines, others)
+    spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:])
     if not spots:
         return None
-    hulls: dict = {} if outlines is None else outlines
     if state.in_setup:
-        return _read_starts(state, calib, maps, known, observation, step, spots, hulls)
+        return _read_starts(state, views, observation, step, spots)
     unit = calib.sizes.unit_mm
     reach = calib.sizes.stick_length_mm
     diameter = calib.sizes.column_diameter_mm
@@ -186,12 +238,11 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             continue  # on the base, or the road would not rest on both tops
                         junctions = (False, True) if h >= 2 else (False,)
                         # plain and junction from one drawing of the column and road (the same scores)
-                        both = score_builds(maps, calib, known, qx, qy, h, junctions, tops[base.id],
-                                            hulls=hulls)
+                        both = _scores(views, qx, qy, h, junctions, tops[base.id])
                         for junction, s in zip(junctions, both, strict=True):
                             action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
                             key = pieces_key(state, action)
-                            total = s.total + placed
+                            total = s + placed
                             if key not in scored or total > scored[key][0]:
                                 scored[key] = (total, action)
     return _belief(state, scored)
@@ -267,21 +318,29 @@ START_NEAREST = 0.75  # of the stick's reach: the nearest table end tried (a fla
 START_BEST_DIRECTIONS = 2  # directions of the rough ring whose spans are all tried
 
 
-def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
-                 step: float, spots: list[tuple[float, float, float]], hulls: dict) -> BuildBelief | None:
+def _read_starts(state: Any, views: list[View], observation: dict[str, Any], step: float,
+                 spots: list[tuple[float, float, float]]) -> BuildBelief | None:
     """The set-up's start roads: a one-unit column carrying a road down to the table. The table end
     is taken near the far end of a road the reader saw leaving the column, else tried all round it
-    at the span the set's stick gives a one-unit climb; each scored as a build is."""
+    at the span the set's stick gives a one-unit climb; each scored as a build is (in every view).
+    With several views each column place tried gets its own table ends: every span (`_spans`) towards
+    the road's far part (the read road's far end, else the point at mid-span along the ring's best
+    directions), aimed from that place. The spans were taken from the spot read only, so a column a
+    grid step from it lacked the end that goes with it (tuning seed 4's green start at 550/40, two
+    cameras: the spot 10 mm off, the ring's direction 10-20 degrees off, the end played no candidate
+    and the span a step short committed at 0.93). The span along the road is what one camera confuses with the
+    column's place and a second settles; one camera keeps its candidates as they were."""
     from engine.tokyo import NewSupport, Start
-    from vision.tokyo.piece_evidence import score_build
 
+    calib = views[0].calib
     reach = calib.sizes.stick_length_mm
     who = state.rules.colors[state.current_player()]
     snap = (lambda v: float(round(v / step) * step)) if step > 0 else float
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
     scored: dict[str, tuple[float, Any]] = {}
     for x, y, sigma in spots:
-        ends = []
+        ends: list[tuple[float, float]] = []
+        aims: list[tuple[float, float]] = []  # points (mm) on the road's far part
         for st in observation.get("sticks") or []:
             pts = st.get("endpoints_mm")
             if pts is None:
@@ -290,45 +349,66 @@ def _read_starts(state: Any, calib: Any, maps: Any, known: np.ndarray, observati
             if math.hypot(near[0] - x, near[1] - y) < calib.sizes.column_diameter_mm * 2 and \
                     0.6 * reach <= math.hypot(far[0] - x, far[1] - y) <= 1.1 * reach:
                 ends += [(far[0] + dx, far[1] + dy) for dx in grid for dy in grid]
+                aims.append((far[0], far[1]))
         if not ends:
-            ends = _start_ends(maps, calib, known, snap(x), snap(y), step, snap, hulls)
+            ways = _start_directions(views, snap(x), snap(y))
+            ends = list(_spans(calib.sizes, snap(x), snap(y), ways, step, snap))
+            mid = _mid_span(calib.sizes)
+            aims = [(snap(x) + mid * math.cos(a), snap(y) + mid * math.sin(a)) for a in ways]
         for dx in grid:
             for dy in grid:
                 qx, qy = snap(x) + dx, snap(y) + dy
                 placed = _placement(qx - x, qy - y, sigma)
-                for tx, ty in ends:
+                tried = ends
+                if len(views) > 1:  # this place's own spans too
+                    ways = [math.atan2(ay - qy, ax - qx) for ax, ay in aims]
+                    tried = ends + sorted(_spans(calib.sizes, qx, qy, ways, step, snap) - set(ends))
+                for tx, ty in tried:
                     t = (snap(tx), snap(ty))
                     if math.hypot(t[0] - qx, t[1] - qy) > reach:
                         continue
-                    s = score_build(maps, calib, known, qx, qy, 1, False, np.array([t[0], t[1], 0.0]),
-                                    base_on_table=True, hulls=hulls)
+                    end = np.array([t[0], t[1], 0.0])
+                    s = _scores(views, qx, qy, 1, (False,), end, base_on_table=True)[0]
                     action = Start(NewSupport(qx, qy, 1), t, who)
                     key = pieces_key(state, action)
-                    if key not in scored or s.total + placed > scored[key][0]:
-                        scored[key] = (s.total + placed, action)
+                    if key not in scored or s + placed > scored[key][0]:
+                        scored[key] = (s + placed, action)
     return _belief(state, scored)
 
 
-def _start_ends(maps: Any, calib: Any, known: np.ndarray, x: float, y: float, step: float,
-                snap: Any, hulls: dict | None = None) -> list[tuple[float, float]]:
-    """Table ends for a start road no road was read for: its direction from one ring of
-    `START_DIRECTIONS` (the road's band says which way it runs whatever its span), then every span
-    the stick reaches, a grid step apart, along the few best directions (its span is what the
-    heights and the overhang make it: one ring at a guessed span put it a grid step short)."""
-    from vision.tokyo.piece_evidence import score_build
-
-    unit, reach = calib.sizes.unit_mm, calib.sizes.stick_length_mm
+def _start_directions(views: list[View], x: float, y: float) -> list[float]:
+    """The directions (radians) a start road no road was read for most likely runs from (x, y): the
+    best of one ring of `START_DIRECTIONS` (the road's band says which way it runs whatever its
+    span); its table end is then tried at every span the stick reaches along them (`_spans`: its
+    span is what the heights and the overhang make it: one ring at a guessed span put it a grid step
+    short)."""
+    sizes = views[0].calib.sizes
+    unit, reach = sizes.unit_mm, sizes.stick_length_mm
     top = math.sqrt(max(reach**2 - unit**2, 0.0))
     mid = (1 + START_NEAREST) / 2 * top
     angles = np.linspace(0, 2 * math.pi, START_DIRECTIONS, endpoint=False)
-    rough = [score_build(maps, calib, known, x, y, 1, False, np.array([x + mid * math.cos(a),
-                                                                     y + mid * math.sin(a), 0.0]),
-                         base_on_table=True, hulls=hulls).total for a in angles]
-    best = [angles[k] for k in np.argsort(rough)[::-1][:START_BEST_DIRECTIONS]]
+    rough = [_scores(views, x, y, 1, (False,), np.array([x + mid * math.cos(a), y + mid * math.sin(a), 0.0]),
+                     base_on_table=True)[0] for a in angles]
+    return [angles[k] for k in np.argsort(rough)[::-1][:START_BEST_DIRECTIONS]]
+
+
+def _mid_span(sizes: Any) -> float:
+    """The middle of the spans a start road can have (mm): where the ring of directions is scored."""
+    top = math.sqrt(max(sizes.stick_length_mm**2 - sizes.unit_mm**2, 0.0))
+    return (1 + START_NEAREST) / 2 * top
+
+
+def _spans(sizes: Any, x: float, y: float, directions: list[float], step: float,
+           snap: Any) -> set[tuple[float, float]]:
+    """Table ends at every span a start road from (x, y) can have (a grid step apart, from the
+    one-unit climb's full span to `START_NEAREST` of it) along each of `directions` (radians) and half
+    a ring step either side."""
+    unit, reach = sizes.unit_mm, sizes.stick_length_mm
+    top = math.sqrt(max(reach**2 - unit**2, 0.0))
     turn = 2 * math.pi / START_DIRECTIONS / 2
     runs = np.arange(top, START_NEAREST * top, -(step if step > 0 else 10.0))
-    return list({(snap(x + run * math.cos(a + da)), snap(y + run * math.sin(a + da)))
-                 for a in best for da in (-turn, 0.0, turn) for run in runs})
+    return {(snap(x + run * math.cos(a + da)), snap(y + run * math.sin(a + da)))
+            for a in directions for da in (-turn, 0.0, turn) for run in runs}
 
 
 def _with_crossings(state: Any, action: Any) -> Any:
