@@ -1,8 +1,9 @@
 """The exact 4x4 search of engine/grid/exact.py compiled with numba (optional: `pip install numba`).
 
 Same search -- negamax with null windows, the four path-keeping symmetries merged in a bound table,
-path bounds, the same move ordering -- over numpy arrays, so a node costs well under a microsecond
-instead of about twelve. Differences forced by compiled code: the table is a fixed array of 2**22
+path bounds, the same move ordering (but for softer path weights from ORDER_SOFT_FROM empty cells)
+-- over numpy arrays, so a node costs well under a microsecond instead of about twelve. Differences
+forced by compiled code: the table is a fixed array of 2**22
 slots of 32 bytes (about 134 MB; 2**20, 32 MB, up to 12 empty cells, where it misses the cache less)
 indexed by a 64-bit Zobrist code of the board under the symmetry
 that gives the smallest code, with a second independent code stored to confirm a hit; a slot is
