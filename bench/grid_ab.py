@@ -69,8 +69,11 @@ def main() -> None:
         print(f"{i:>3} value {values.pop():>3}  " + "  ".join(f"{cpu[k][-1]:.3f} s {nodes[k][-1]:>8} nodes"
                                                          for k in range(len(workers))), flush=True)
     for k, root in enumerate(args.roots):
-        print(f"{root}: median {statistics.median(cpu[k]):.3f} s, max {max(cpu[k]):.3f} s, "
-              f"median nodes {statistics.median(nodes[k]):.0f}, max nodes {max(nodes[k])}")
+        p90 = statistics.quantiles(cpu[k], n=10)[-1] if len(cpu[k]) > 1 else cpu[k][0]
+        print(f"{root}: median {statistics.median(cpu[k]):.3f} s, 90th percentile {p90:.3f} s, "
+              f"max {max(cpu[k]):.3f} s, under 1 s {sum(c < 1.0 for c in cpu[k])}, CPU in all "
+              f"{sum(cpu[k]):.1f} s, median nodes {statistics.median(nodes[k]):.0f}, "
+              f"max nodes {max(nodes[k])}, nodes in all {sum(nodes[k])}")
     for proc in workers:
         proc.stdin.close()  # type: ignore[union-attr]
         proc.wait()

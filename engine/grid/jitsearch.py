@@ -1,8 +1,9 @@
 """The exact 4x4 search of engine/grid/exact.py compiled with numba (optional: `pip install numba`).
 
 Same search -- negamax with null windows, the four path-keeping symmetries merged in a bound table,
-path bounds, the same move ordering -- over numpy arrays, so a node costs well under a microsecond
-instead of about twelve. Differences forced by compiled code: the table is a fixed array of 2**22
+path bounds, the same move ordering (but for softer path weights from ORDER_SOFT_FROM empty cells)
+-- over numpy arrays, so a node costs well under a microsecond instead of about twelve. Differences
+forced by compiled code: the table is a fixed array of 2**22
 slots of 32 bytes (about 134 MB; 2**20, 32 MB, up to 12 empty cells, where it misses the cache less)
 indexed by a 64-bit Zobrist code of the board under the symmetry
 that gives the smallest code, with a second independent code stored to confirm a hit; a slot is
@@ -142,6 +143,15 @@ GAME_PAIR_UPTO = 12  # pieces left at the root up to which _game_pair_bounds can
 GAME_PAIR_FROM = 7  # empty cells from which a search that asks for them uses them
 ETC_FROM = 8  # empty cells from which JitSearch(etc=True) probes a node's children in the table
 STORE_FROM = 5  # empty cells from which a node probes and stores the bound table (below, the endgames)
+# A path's weight in the move order is 1 / (softness + its estimated sum's gap to the best path).
+# ExactSearch's softness, 1, gives nearly all the weight to the single best estimate; from
+# ORDER_SOFT_FROM empty cells ORDER_SOFTNESS spreads it over the paths within a few points of the
+# best (a guess at why it pays: with many cells still to fill those paths can still overtake it).
+# Both values measured on seed 1's 100 positions at 12 empty cells: 22-30% fewer nodes, the
+# hardest positions down by a third or more (docs/rules/highway-grid.md, "Softer move-order
+# weights"); softer everywhere, or from 6-7 empty cells, was slower on the easier positions.
+ORDER_SOFTNESS = 8.0
+ORDER_SOFT_FROM = 9
 PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
@@ -333,7 +343,9 @@ if numba is not None:
         """Fill move (piece * 16 + cell) and score (lower = tried earlier) with this node's moves,
         one cell only of those no live path crosses; return their count. weight: a (2, 16) buffer,
         kinds: 16 int64 of scratch, live0 / live1: each seat's live paths (_live).
-        The order is ExactSearch.ordered_moves's (ties may fall the other way)."""
+        The order is ExactSearch.ordered_moves's (ties may fall the other way) but for the paths'
+        weights from ORDER_SOFT_FROM empty cells on: 1 / (ORDER_SOFTNESS + gap) instead of
+        1 / (1 + gap), so paths a few points above the best one count almost as much."""
         # Empty cells on the same live paths of both seats are interchangeable: one of each kind.
         keep = 0  # the cells kept (a mask)
         nk = 0
@@ -357,12 +369,13 @@ if numba is not None:
                 total += p
         mean = total / n
         weight[:] = 0.0
+        soft = ORDER_SOFTNESS if CELLS - st[17] >= ORDER_SOFT_FROM else 1.0
         for s in range(2):
             floor = 1e18
             for i in range(20):
                 floor = min(floor, sums[s, i] + mean * emp[s, i])
             for i in range(20):
-                w = 1.0 / (1.0 + sums[s, i] + mean * emp[s, i] - floor)
+                w = 1.0 / (soft + sums[s, i] + mean * emp[s, i] - floor)
                 for j in range(7):
                     weight[s, _PC[s, i, j]] += w
         mover = st[17] & 1
