@@ -157,47 +157,6 @@ def test_a_start_road_the_reader_did_not_see_is_read_at_its_own_span(green_start
     assert best == "(150,-60) h1 from table (150,-170)", sorted(builds.belief.items(), key=lambda kv: -kv[1])[:3]
 
 
-@pytest.mark.parametrize("read_y", [-66.0, -68.0])
-def test_a_start_column_read_towards_its_table_end_is_placed_by_its_pixels(green_start, read_y):
-    """The reader puts a start column where it guesses its road's overhang ends, 6-8 mm towards the
-    table end on tuning seeds 7, 18 and 20 (two cameras: `(150,-70)` committed for `(150,-60)`). Along
-    its own road that place is no measurement: the pixels decide, and the reader's whole-table
-    reading of the road at the wrong place witnesses for both places alike."""
-    from engine.tokyo import NewSupport, Start
-    from referee_app.games.tokyo_builds import fuse_reading, read_builds
-    from vision.beliefs import EMPTY
-
-    image, state, calib = green_start
-    small, maps = _maps(image, calib)
-    reading = {"supports": [{"x_mm": 150.0, "y_mm": read_y, "height": 1}],
-               "sticks": [{"endpoints_mm": ((150.0, -168.0, 1.5), (150.0, -56.0, 11.5))}]}
-    builds = read_builds(state, small, maps, reading, 10.0)
-    assert builds is not None
-    fuse_reading(builds, Start(NewSupport(150.0, -70.0, 1), (150.0, -170.0), "green"), 0.88)
-    ranked = sorted((k for k in builds.belief if k is not EMPTY and isinstance(k, str)),
-                    key=lambda k: -builds.belief[k])
-    assert ranked[0] == "(150,-60) h1 from table (150,-170)", [(k, builds.belief[k]) for k in ranked[:3]]
-
-
-def test_a_start_reading_witnesses_for_the_places_along_its_own_road_alike():
-    """Fusing the reader's start reading multiplies the odds of every start to the same table end
-    within a column's width of its column, and of nothing else."""
-    from engine.tokyo import NewSupport, Start
-    from referee_app.games.tokyo_builds import BuildBelief, fuse_reading
-    from vision.beliefs import EMPTY
-
-    def start(y: float, ty: float = -170.0) -> Start:
-        return Start(NewSupport(150.0, y, 1), (150.0, ty), "green")
-
-    actions = {"a": start(-60.0), "b": start(-70.0), "c": start(-60.0, -160.0), "d": start(-90.0)}
-    belief = {"a": 0.2, "b": 0.2, "c": 0.2, "d": 0.2, EMPTY: 0.2}
-    builds = BuildBelief(belief, actions, play(STARTED[0]))
-    fuse_reading(builds, start(-70.0), 0.9)
-    assert builds.belief["a"] == pytest.approx(builds.belief["b"])
-    assert builds.belief["a"] == pytest.approx(9 * builds.belief["c"])
-    assert builds.belief["c"] == pytest.approx(builds.belief["d"]) == pytest.approx(builds.belief[EMPTY])
-
-
 def test_grey_spots_puts_a_blob_back_on_the_table():
     """A grey disc drawn where a column stands on a plain mat is found there; the mat is not."""
     import cv2
