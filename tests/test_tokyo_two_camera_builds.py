@@ -161,3 +161,79 @@ def test_a_still_second_camera_is_not_warped_by_a_drift_found_in_a_shadow():
     both.read(PairedFrame(still(sim.photographer), 0.0, "test", 0,
                           others=[OtherView(still(sim.others[0]), "test:camera2")]))
     assert likeliest_build(both._builds).notation() == "purple s3 -> (-300,20) h2"
+
+
+@pytest.fixture(scope="module")
+def seed20():
+    """Tuning seed 20's second move, green start (150,-60) to the table at (150,-170), filmed by both
+    cameras: the reader puts its column 6-8 mm towards the table end (one view (152.9,-66.1), the two
+    views' guessed tops triangulated (150.9,-67.7)), and the referee committed (150,-70) at 0.76."""
+    from datasets.match_sim import Setup
+    from datasets.match_sim.tokyo import simulate
+
+    sim = simulate(20, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
+    assert sim.moves[1].notation == "green start (150,-60) table (150,-170)"
+    k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 1)
+
+    def still(ph):
+        return ph.expose(ph.light(sim.draw(sim.scenes[k].content, ph.pose), sim.scenes[k], k), 10 * k)
+
+    return sim, play(sim.moves[0].notation), still(sim.photographer), still(sim.others[0])
+
+
+def test_two_views_place_a_start_column_the_reader_puts_towards_its_table_end(seed20):
+    """Along its own road a start column's read place is the reader's guess of the overhang, not a
+    measurement: with two views the pixels place it (its prior along the road is loose, and the
+    reader's whole-table reading of the road witnesses for both places on it alike)."""
+    sim, before, first, second = seed20
+    both = _adapter(sim, two=True)
+    both.watch(before)
+    both.read(PairedFrame(first, 0.0, "test", 0, others=[OtherView(second, "test:camera2")]))
+    assert likeliest_build(both._builds).notation() == "green start (150,-60) table (150,-170)"
+
+
+@pytest.mark.parametrize("read_y", [-66.0, -68.0])
+def test_a_start_column_read_towards_its_table_end_is_placed_by_both_views_pixels(seed20, read_y):
+    import cv2
+
+    from engine.tokyo import NewSupport, Start
+    from referee_app.games.tokyo_builds import fuse_reading
+    from vision.beliefs import EMPTY
+    from vision.tokyo import TokyoCalibration
+    from vision.tokyo.piece_evidence import piece_maps, scaled
+
+    sim, before, first, second = seed20
+    small = scaled(TokyoCalibration.from_dict(sim.extra["calibration"]), 0.5)
+    small2 = scaled(TokyoCalibration.from_dict(sim.extra["other_calibrations"][0]), 0.5)
+    maps = piece_maps(cv2.resize(first, (640, 360), interpolation=cv2.INTER_AREA))
+    maps2 = piece_maps(cv2.resize(second, (640, 360), interpolation=cv2.INTER_AREA))
+    reading = {"supports": [{"x_mm": 150.0, "y_mm": read_y, "height": 1}],
+               "sticks": [{"endpoints_mm": ((150.0, -168.0, 1.5), (150.0, -56.0, 11.5))}]}
+    builds = read_builds(before, small, maps, reading, 10.0, others=[(small2, maps2, None)])
+    assert builds is not None and builds.views == 2
+    fuse_reading(builds, Start(NewSupport(150.0, -70.0, 1), (150.0, -170.0), "green"), 0.88)
+    ranked = sorted((k for k in builds.belief if k is not EMPTY and isinstance(k, str)),
+                    key=lambda k: -builds.belief[k])
+    assert ranked[0] == "(150,-60) h1 from table (150,-170)", [(k, builds.belief[k]) for k in ranked[:3]]
+
+
+@pytest.mark.parametrize("views", [1, 2])
+def test_a_start_reading_witnesses_for_the_places_along_its_own_road_alike_with_several_views(views):
+    """With several views, fusing the reader's start reading multiplies the odds of every start to the
+    same table end within a column's width of its column, and of nothing else; with one view (whose
+    pixels barely tell those places apart) only its own, as before."""
+    from engine.tokyo import NewSupport, Start
+    from referee_app.games.tokyo_builds import BuildBelief, fuse_reading
+    from vision.beliefs import EMPTY
+
+    def start(y: float, ty: float = -170.0) -> Start:
+        return Start(NewSupport(150.0, y, 1), (150.0, ty), "green")
+
+    actions = {"a": start(-60.0), "b": start(-70.0), "c": start(-60.0, -160.0), "d": start(-90.0)}
+    belief = {"a": 0.2, "b": 0.2, "c": 0.2, "d": 0.2, EMPTY: 0.2}
+    builds = BuildBelief(belief, actions, play("purple start (-150,-60) table (-150,-170)"))
+    builds.views = views
+    fuse_reading(builds, start(-70.0), 0.9)
+    assert builds.belief["b"] == pytest.approx(9 * builds.belief["c"])
+    assert builds.belief["a"] == pytest.approx(builds.belief["b"] if views > 1 else builds.belief["c"])
+    assert builds.belief["c"] == pytest.approx(builds.belief["d"]) == pytest.approx(builds.belief[EMPTY])
