@@ -28,9 +28,16 @@ def frames() -> list[np.ndarray]:
 
 
 def plain_best(reader: CropReader, image: np.ndarray, boxes: np.ndarray,
-               framed: bool = True, frame_above: float | None = None) -> tuple[np.ndarray, ...]:
-    """`read_best` the plain way: every box read in full, then the likeliest taken."""
-    p, v, c, f = reader.read(image, boxes)
+               framed: bool = True, frame_above: float | None = None,
+               views: bool = True) -> tuple[np.ndarray, ...]:
+    """`read_best` the plain way: every box read in full (`views=False`: its first view only, as a
+    reader of one view), then the likeliest taken."""
+    tta = reader.tta
+    reader.tta = tta if views else 1
+    try:
+        p, v, c, f = reader.read(image, boxes)
+    finally:
+        reader.tta = tta
     b = int(np.argmax(p))
     return p[b:b + 1], v[b:b + 1], c[b:b + 1], f[b:b + 1]
 
