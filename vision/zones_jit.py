@@ -22,11 +22,12 @@ a second. tests/test_dice_prep_fast.py compares both ways on real frames.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from vision.compiled import compiled_once
 
 PURE_ENV = "HIGHWAY_REFEREE_PURE_ZONES"  # set (not "0"): the NumPy/OpenCV code, no numba
 
@@ -68,16 +69,12 @@ def _compile() -> dict[str, Any]:
 def _kernels() -> dict[str, Any]:
     """The compiled kernels, compiled (or loaded) and warmed once per process; empty without numba
     or with PURE_ENV set."""
-    if "kernels" not in _loaded:
-        kernels: dict[str, Any] = {}
-        if os.environ.get(PURE_ENV, "") in ("", "0"):
-            kernels = _compile()
-            if kernels:
-                one = np.ones((2, 2), np.float32)
-                kernels["tail"](one, one, one, np.empty_like(one))
-                kernels["refresh"](one.copy(), one, np.zeros((2, 2), bool), np.array([[0, 0, 2, 2]], np.intp))
-        _loaded["kernels"] = kernels
-    return _loaded["kernels"]
+    def warm(kernels: dict[str, Any]) -> None:
+        one = np.ones((2, 2), np.float32)
+        kernels["tail"](one, one, one, np.empty_like(one))
+        kernels["refresh"](one.copy(), one, np.zeros((2, 2), bool), np.array([[0, 0, 2, 2]], np.intp))
+
+    return compiled_once(_loaded, "kernels", PURE_ENV, _compile, warm, absent={})
 
 
 def tail() -> Callable[..., None] | None:

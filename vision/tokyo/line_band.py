@@ -15,11 +15,11 @@ the counts only ever skip lines the search would have given up on.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 
+from vision.compiled import compiled_once
 from vision.tokyo.line_fit import PURE_ENV
 
 SLACK = 0.05  # px added to the band's half-width: float32 rounding on the frame's coordinates is < 0.002
@@ -50,15 +50,11 @@ def _compile() -> Any:
 def load() -> Any:
     """The compiled counter (compiled or loaded from numba's cache once per process), or None without
     numba or with PURE_ENV set."""
-    if "counts" not in _loaded:
-        counts = None
-        if os.environ.get(PURE_ENV, "") in ("", "0"):
-            counts = _compile()
-            if counts is not None:
-                one = np.zeros(2, np.float32)
-                counts(one, one, np.zeros(2, np.uint8), *(np.float32(v) for v in (1, 0, 0, 1)))
-        _loaded["counts"] = counts
-    return _loaded["counts"]
+    def warm(counts: Any) -> None:
+        one = np.zeros(2, np.float32)
+        counts(one, one, np.zeros(2, np.uint8), *(np.float32(v) for v in (1, 0, 0, 1)))
+
+    return compiled_once(_loaded, "counts", PURE_ENV, _compile, warm)
 
 
 def columns(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -27,11 +27,12 @@ before a timed loop).
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import cv2
 import numpy as np
+
+from vision.compiled import compiled_once
 
 PURE_ENV = "HIGHWAY_REFEREE_PURE_TOKYO"  # set (not "0"): OpenCV's fit, no numba
 
@@ -142,14 +143,8 @@ def _compile() -> Any:
 def load() -> Any:
     """The compiled fit (compiled or loaded from numba's cache, once per process), or None without
     numba or with PURE_ENV set."""
-    if "fit" not in _loaded:
-        fit = None
-        if os.environ.get(PURE_ENV, "") in ("", "0"):
-            fit = _compile()
-            if fit is not None:
-                fit(np.arange(3, dtype=np.float32), np.array([0, 1, 3], np.float32))
-        _loaded["fit"] = fit
-    return _loaded["fit"]
+    return compiled_once(_loaded, "fit", PURE_ENV, _compile,
+                         lambda fit: fit(np.arange(3, dtype=np.float32), np.array([0, 1, 3], np.float32)))
 
 
 def opencv_fit(points: np.ndarray) -> tuple[float, float, float, float]:
