@@ -2,7 +2,7 @@
 
     python bench/dice_failure_causes.py [--realdata ../shared/realdata] [--sets epanemu_d6] [--json OUT]
 
-Held out = the photos the issue-21 split leaves out of training (datasets/dice/photo_split.series_split).
+Held out (or, with `--blocks train`, the training blocks) = the photos the issue-21 split leaves out of training (datasets/dice/photo_split.series_split).
 Each labelled die the reader misses gets exactly one cause, the first that applies:
 
   partial   a kept detection overlaps the die at 0.2 <= IoU < 0.5 and is matched to no other die:
@@ -75,7 +75,10 @@ def miss_cause(i: int, gt: np.ndarray, kept: np.ndarray, kept_used: set[int], pr
     return "no proposal: other"
 
 
-def analyse(folder: Path, reader: LearnedDiceReader, draw: Path | None = None) -> dict[str, Any]:
+def analyse(folder: Path, reader: LearnedDiceReader, draw: Path | None = None,
+            blocks: str = "heldout") -> dict[str, Any]:
+    """`blocks`: "heldout" (the photos the split leaves out of training) or "train" (the blocks the
+    shipped networks trained on: where a change is chosen without looking at held-out photos)."""
     labels = load_labels(folder)
     convention = box_convention(labels.meta)
     train = set(series_split(labels))
@@ -88,7 +91,7 @@ def analyse(folder: Path, reader: LearnedDiceReader, draw: Path | None = None) -
     examples: dict[str, list[str]] = {}
     n_lab = n_found = n_vals = n_ok = 0
     for item in labels.items:
-        if item.image in train:
+        if (item.image in train) == (blocks == "heldout"):
             continue
         objs = [o for o in item.objects if o.kind == "die"]
         gt = np.array([o.bbox for o in objs], np.float64).reshape(-1, 4)
@@ -153,6 +156,8 @@ def main() -> int:
     ap.add_argument("--detector", type=Path, default=None)
     ap.add_argument("--crops", type=Path, default=None)
     ap.add_argument("--draw", type=Path, default=None, help="write each photo with a miss here")
+    ap.add_argument("--blocks", choices=("heldout", "train"), default="heldout",
+                    help="score the held-out blocks (default) or the training blocks (to choose on)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     if not args.realdata.is_dir():
@@ -165,7 +170,7 @@ def main() -> int:
     reader = LearnedDiceReader(args.detector, **kw) if args.detector else LearnedDiceReader(**kw)
     out = []
     for name in args.sets.split(","):
-        r = analyse(args.realdata / name, reader, args.draw)
+        r = analyse(args.realdata / name, reader, args.draw, args.blocks)
         out.append(r)
         print(json.dumps({k: v for k, v in r.items() if k != "examples"}, indent=1), flush=True)
     if args.json:

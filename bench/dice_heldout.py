@@ -36,13 +36,16 @@ BEGIN, END = "<!-- dice-heldout:begin -->", "<!-- dice-heldout:end -->"
 
 def score(pairs: dict[str, tuple[Path, Path]], realdata: Path,
           scales_list: tuple[str, ...] = ("whole", "any"),
-          ttas: tuple[int | None, ...] = (None,)) -> list[dict]:
+          ttas: tuple[int | None, ...] = (None,), blocks: str = "heldout") -> list[dict]:
     """`ttas`: the crop reader's turned views per likely die to try (None: the reader's default); with
-    more than one, each row's models label says how many."""
+    more than one, each row's models label says how many. `blocks`: "train" scores the training blocks
+    instead (where a change is chosen; the held-out ones are for reporting it)."""
     rows = []
     for name in SETS:
         labels = load_labels(realdata / name)
         skip = set(series_split(labels))
+        if blocks == "train":
+            skip = {it.image for it in labels.items} - skip
         for (label, (detector, crops)), tta, scales in product(pairs.items(), ttas, scales_list):
             reader = LearnedDiceReader(detector, mode="crops", crop_model=crops,
                                        any_scale=scales == "any", tta=tta)
@@ -51,7 +54,7 @@ def score(pairs: dict[str, tuple[Path, Path]], realdata: Path,
             c0 = time.process_time()
             r = evaluate(labels, reader.read, None, skip)
             cpu = (time.process_time() - c0) / max(r["n_images"], 1)
-            rows.append({"set": name, "models": label, "scales": scales,
+            rows.append({"set": name, "models": label, "scales": scales, "blocks": blocks,
                          "files": [str(detector), str(crops)],
                          "box_convention": r.get("box_convention", "whole_die"),
                          "cpu_ms_per_image": round(1000 * cpu, 1), **{k: r[k] for k in KEYS}})
@@ -82,6 +85,8 @@ def main() -> None:
                     help="rows of an earlier run (its --json) to put in the table too, before this run's")
     ap.add_argument("--tta", default="", metavar="N,N",
                     help="the crop reader's views per likely die to compare (default: the reader's own)")
+    ap.add_argument("--blocks", choices=("heldout", "train"), default="heldout",
+                    help="score the held-out blocks (default) or the training blocks (to choose on)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     args = ap.parse_args()
@@ -92,7 +97,7 @@ def main() -> None:
         detector, _, crops = files.partition(",")
         pairs[label] = (Path(detector), Path(crops))
     ttas = tuple(int(t) for t in args.tta.split(",")) if args.tta else (None,)
-    rows = score(pairs, args.realdata, tuple(args.scales.split(",")), ttas)
+    rows = score(pairs, args.realdata, tuple(args.scales.split(",")), ttas, args.blocks)
     earlier = [r for p in args.previous for r in json.loads(p.read_text(encoding="utf-8"))]
     rows = sorted(earlier + rows, key=lambda r: SETS.index(r["set"]))  # stable: per set, in run order
     if args.json:

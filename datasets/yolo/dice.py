@@ -41,16 +41,20 @@ class DiceSetSpec:
     # a folder whose boxes enclose only the pips has them grown to whole-die boxes first
     real_sets: tuple[str, ...] = ()
     surface_share: float = 0.0  # share of the renders that show dice on bare table tops (surfaces.py)
+    # per real training photo, this many copies with small dice pasted in (datasets/yolo/small_dice.py)
+    small_copies: int = 0
 
     def check(self) -> None:
         if self.scheme not in SCHEMES:
             raise ValueError(f"scheme must be one of {SCHEMES}, got {self.scheme!r}")
-        if self.renders < 0 or self.real_first < 0:
-            raise ValueError("renders and real_first must be >= 0")
+        if self.renders < 0 or self.real_first < 0 or self.small_copies < 0:
+            raise ValueError("renders, real_first and small_copies must be >= 0")
         if not 0.0 <= self.val_fraction < 1.0:
             raise ValueError(f"val_fraction must be in [0, 1), got {self.val_fraction}")
         if not 0.0 <= self.surface_share <= 1.0:
             raise ValueError(f"surface_share must be in [0, 1], got {self.surface_share}")
+        if self.small_copies and self.scheme != "die":
+            raise ValueError("small_copies pastes dice without values: only with scheme 'die'")
         if self.real_folder is None and not self.real_sets and self.renders == 0:
             raise ValueError("nothing to build: no real folder and no renders")
 
@@ -91,7 +95,11 @@ def build_dice_set(out: Path, spec: DiceSetSpec, show_progress: bool = True) -> 
     counts = {"train": 0, "val": 0}
     boxes = {"train": 0, "val": 0}
 
+    real_written: list[tuple[str, np.ndarray, list[str]]] = []  # for the small-dice copies
+
     def put(split: str, stem: str, image: np.ndarray, lines: list[str]) -> None:
+        if spec.small_copies and stem.startswith("real_"):
+            real_written.append((stem, image, lines))
         jpeg = [cv2.IMWRITE_JPEG_QUALITY, spec.quality]
         cv2.imwrite(str(out / "images" / split / f"{stem}.jpg"), image, jpeg)
         (out / "labels" / split / f"{stem}.txt").write_text("".join(f"{ln}\n" for ln in lines))
@@ -116,6 +124,7 @@ def build_dice_set(out: Path, spec: DiceSetSpec, show_progress: bool = True) -> 
     for folder in spec.real_sets:
         names = _put_real_set(Path(folder), spec, put, grown, show_progress)
         by_set.setdefault(Path(folder).name, []).extend(names)
+    n_pasted = _put_small_copies(real_written, spec, put) if spec.small_copies else 0
     n_val = int(round(spec.renders * spec.val_fraction))
     if spec.renders:
         for k in progress(range(spec.renders), spec.renders, "renders", enabled=show_progress):
@@ -130,6 +139,7 @@ def build_dice_set(out: Path, spec: DiceSetSpec, show_progress: bool = True) -> 
         f"names:\n" + "".join(f"  {i}: '{n}'\n" for i, n in enumerate(names)), encoding="utf-8")
     manifest = {"spec": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(spec).items()},
                 "real_photos": photos, "real_photos_by_set": by_set, "pip_boxes_grown": grown,
+                "small_dice_pasted": n_pasted,
                 "images": counts, "boxes": boxes, "names": names}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return manifest
@@ -172,3 +182,30 @@ def _put_real_set(folder: Path, spec: DiceSetSpec, put: Any, grown: dict[str, in
         put("train", f"real_{folder.name}_{Path(item.image).stem}", image,
             yolo_lines(objs, image.shape[1], image.shape[0], spec.scheme))
     return [it.image for it in items]
+
+
+def _put_small_copies(written: list[tuple[str, np.ndarray, list[str]]], spec: DiceSetSpec, put: Any) -> int:
+    """`spec.small_copies` copies of every real training photo with small dice pasted in, cut from the
+    real training photos (never a held-out one: only photos already written to train are used)."""
+    from datasets.yolo.small_dice import cut_dice, paste_small_dice
+
+    def boxes(image: np.ndarray, lines: list[str]) -> np.ndarray:
+        H, W = image.shape[:2]
+        out = []
+        for ln in lines:
+            _c, cx, cy, w, h = (float(v) for v in ln.split())
+            out.append([(cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H])
+        return np.array(out, np.float64).reshape(-1, 4)
+
+    cuts = [c for _s, image, lines in written for c in cut_dice(image, boxes(image, lines))]
+    rng = np.random.default_rng([spec.seed, 21])
+    n = 0
+    for stem, image, lines in written:
+        for k in range(spec.small_copies):
+            old = boxes(image, lines)
+            pic, placed = paste_small_dice(image, old, cuts, rng)
+            new = [{"kind": "die", "value": None, "bbox": list(b)} for b in placed[len(old):]]
+            put("train", f"small{k}_{stem}", pic,
+                lines + yolo_lines(new, pic.shape[1], pic.shape[0], "die"))
+            n += len(new)
+    return n

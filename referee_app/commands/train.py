@@ -22,6 +22,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--renders", type=int, default=60, help="rendered scenes (a quarter go to val)")
     p.add_argument("--surfaces", type=float, default=0.0, metavar="SHARE",
                    help="share of the renders with dice on bare table tops (wood, cloth, dark, patterned)")
+    p.add_argument("--small-copies", type=int, default=0, metavar="N",
+                   help="per real training photo, N copies with small dice pasted in (7-14 px at the "
+                        "detector's input, half beside a labelled die: datasets/yolo/small_dice.py)")
     p.add_argument("--val-fraction", type=float, default=0.25, help="share of the renders kept for val")
     p.add_argument("--seed", type=int, default=2026, help="seed of the renders and of training")
     p.add_argument("--scheme", choices=("die", "value"), default="die",
@@ -36,6 +39,8 @@ def _setup(p: argparse.ArgumentParser) -> None:
                    help="Ultralytics' warm-up epochs (default 3; fine-tuning: 1 or less)")
     p.add_argument("--close-mosaic", type=int, default=None,
                    help="last epochs without mosaic augmentation (Ultralytics' default 10)")
+    p.add_argument("--scale", type=float, default=None,
+                   help="Ultralytics' scale jitter: images resized by 1 +- SCALE (default 0.5)")
     p.add_argument("--epochs", type=int, default=60)
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--batch", type=int, default=16)
@@ -54,8 +59,8 @@ def _run(args: argparse.Namespace) -> int:
         require_ultralytics(config)
     except TrainExtraMissing as exc:
         raise CliError(str(exc), 3) from exc
-    for name in ("epochs", "imgsz", "batch", "real_first"):
-        if getattr(args, name) < (0 if name == "real_first" else 1):
+    for name in ("epochs", "imgsz", "batch", "real_first", "small_copies"):
+        if getattr(args, name) < (0 if name in ("real_first", "small_copies") else 1):
             raise CliError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     for folder in [args.real, *args.real_set]:
         if folder is not None and not (folder / "labels.json").is_file():
@@ -78,7 +83,8 @@ def _run(args: argparse.Namespace) -> int:
 
         spec = DiceSetSpec(real_folder=args.real, real_first=args.real_first, renders=args.renders,
                            seed=args.seed, scheme=args.scheme, real_sets=tuple(str(f) for f in args.real_set),
-                           surface_share=args.surfaces, val_fraction=args.val_fraction)
+                           surface_share=args.surfaces, val_fraction=args.val_fraction,
+                           small_copies=args.small_copies)
         try:
             m = build_dice_set(data_dir, spec, show_progress=not args.no_progress)
         except ValueError as exc:
@@ -88,8 +94,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.init_onnx is not None and not args.resume:
         init = _init_from_onnx(args.init_onnx, args.model, data_dir, args.runs / f"{args.name}_init.pt",
                                args.imgsz)
-    overrides = {k: v for k, v in (("warmup_epochs", args.warmup_epochs), ("close_mosaic", args.close_mosaic))
-                 if v is not None}
+    overrides = {k: v for k, v in (("warmup_epochs", args.warmup_epochs), ("close_mosaic", args.close_mosaic),
+                                   ("scale", args.scale)) if v is not None}
     try:
         step = train_step(data_dir / "data.yaml", args.runs, args.name, config, model_yaml=args.model,
                           epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, minutes=args.minutes,
