@@ -2,7 +2,8 @@
 
     python bench/dice_failure_causes.py [--realdata ../shared/realdata] [--sets epanemu_d6] [--json OUT]
 
-Held out (or, with `--blocks train`, the training blocks) = the photos the issue-21 split leaves out of training (datasets/dice/photo_split.series_split).
+Held out = the photos the issue-21 split leaves out of training (datasets/dice/photo_split.series_split);
+`--blocks train` counts the training blocks instead (to choose a change on them, not on held-out photos).
 Each labelled die the reader misses gets exactly one cause, the first that applies:
 
   partial   a kept detection overlaps the die at 0.2 <= IoU < 0.5 and is matched to no other die:

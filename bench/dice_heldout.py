@@ -27,11 +27,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from datasets.dice.photo_split import series_split  # noqa: E402
 from vision.dice.evaluate import evaluate  # noqa: E402
 from vision.learned.reader import LearnedDiceReader  # noqa: E402
-from vision.realdata import load_labels  # noqa: E402
+from vision.realdata import LabelledSet, load_labels  # noqa: E402
 
 SETS = ("nell_byler_d6", "epanemu_d6", "matteop65_d6")
 KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_accuracy", "end_to_end")
 BEGIN, END = "<!-- dice-heldout:begin -->", "<!-- dice-heldout:end -->"
+
+
+def left_out(labels: LabelledSet, blocks: str = "heldout") -> set[str]:
+    """The photos a run on `blocks` ("heldout" or "train") does not score: the other blocks."""
+    train = set(series_split(labels))
+    if blocks == "heldout":
+        return train
+    if blocks == "train":
+        return {it.image for it in labels.items} - train
+    raise ValueError(f"blocks must be 'heldout' or 'train', got {blocks!r}")
 
 
 def score(pairs: dict[str, tuple[Path, Path]], realdata: Path,
@@ -43,9 +53,7 @@ def score(pairs: dict[str, tuple[Path, Path]], realdata: Path,
     rows = []
     for name in SETS:
         labels = load_labels(realdata / name)
-        skip = set(series_split(labels))
-        if blocks == "train":
-            skip = {it.image for it in labels.items} - skip
+        skip = left_out(labels, blocks)
         for (label, (detector, crops)), tta, scales in product(pairs.items(), ttas, scales_list):
             reader = LearnedDiceReader(detector, mode="crops", crop_model=crops,
                                        any_scale=scales == "any", tta=tta)

@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 
 from datasets.yolo.dice import DiceSetSpec, build_dice_set
-from datasets.yolo.small_dice import INPUT_PX, MAX_OVERLAP, SMALL_AT_INPUT, _overlap, cut_dice, paste_small_dice
+from datasets.yolo.small_dice import (
+    INPUT_PX,
+    MAX_OVERLAP,
+    SMALL_AT_INPUT,
+    _overlap,
+    cut_dice,
+    paste_small_dice,
+)
 
 
 def _photo(seed: int, size: int = 640) -> tuple[np.ndarray, np.ndarray]:
@@ -77,3 +84,18 @@ def test_small_copies_need_the_one_class_scheme(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="small_copies"):
         build_dice_set(tmp_path / "x", DiceSetSpec(real_folder=_folder(tmp_path), renders=0, scheme="value",
                                                    small_copies=1), show_progress=False)
+
+
+def test_the_detector_card_names_the_small_dice_copies(tmp_path: Path) -> None:
+    from vision.learned.card import render_card
+
+    onnx = tmp_path / "d.onnx"
+    onnx.write_bytes(b"0" * 1000)
+    side = {"model": "yolov8n.yaml", "init": None, "imgsz": 320, "names": ["die"], "epochs_done": 1,
+            "epochs_planned": 1, "train_photos": {"epanemu_d6": ["a.jpg"]}, "synthetic_val": {},
+            "data": {"images": {"train": 2, "val": 0}, "boxes": {"train": 9, "val": 0},
+                     "pip_boxes_grown": None, "small_dice_pasted": 5,
+                     "spec": {"seed": 1, "surface_share": 0.0, "small_copies": 1}}}
+    assert "5 small dice pasted in" in render_card(onnx, side)
+    side["data"]["spec"]["small_copies"] = 0
+    assert "pasted" not in render_card(onnx, side)

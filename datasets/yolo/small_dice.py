@@ -80,7 +80,8 @@ def paste_small_dice(image: np.ndarray, boxes: np.ndarray, cuts: list[Cut],
                 cx, cy = (near[0] + near[2]) / 2, (near[1] + near[3]) / 2
                 ang, dist = rng.uniform(0, 2 * np.pi), rng.uniform(0.6, 1.2) * (
                     max(near[2] - near[0], near[3] - near[1]) / 2 + side / 2)
-                x, y = cx + dist * np.cos(ang) - (die[0] + die[2]) / 2, cy + dist * np.sin(ang) - (die[1] + die[3]) / 2
+                x = cx + dist * np.cos(ang) - (die[0] + die[2]) / 2
+                y = cy + dist * np.sin(ang) - (die[1] + die[3]) / 2
             else:
                 x, y = rng.uniform(0, W - nw), rng.uniform(0, H - nh)
             x, y = int(np.clip(x, 0, W - nw)), int(np.clip(y, 0, H - nh))

@@ -123,6 +123,9 @@ def render_card(onnx: Path, side: dict[str, Any]) -> str:
     else:
         real_text = (f"{len(photos)} real photos: the first {spec.get('real_first')} of "
                      f"{side.get('trained_on')} in file-name order")
+    # copies of the real photos with small dice pasted in (train dice --small-copies)
+    small = (f"; {spec['small_copies']} copy per real photo with {side['data'].get('small_dice_pasted')} "
+             "small dice pasted in, datasets/yolo/small_dice.py" if spec.get("small_copies") else "")
     lines = [f"# Model card: {onnx.name}", "",
              f"- Architecture: {side.get('model')} {start}, Ultralytics; "
              f"input {side['imgsz']}x{side['imgsz']}; classes {side['names']}.",
@@ -131,8 +134,8 @@ def render_card(onnx: Path, side: dict[str, Any]) -> str:
              f"- Epochs: {side['epochs_done']} of {side['epochs_planned']} planned, CPU only.",
              f"- Data: {side['data']['images']['train']} training images ({real_text}, "
              f"plus renders from datasets/dice seed {spec.get('seed')}, a share "
-             f"{spec.get('surface_share', 0.0)} of them on bare table tops), {side['data']['images']['val']} "
-             f"rendered val images; boxes {side['data']['boxes']}.",
+             f"{spec.get('surface_share', 0.0)} of them on bare table tops{small}), "
+             f"{side['data']['images']['val']} rendered val images; boxes {side['data']['boxes']}.",
              f"- Synthetic val (best epoch {int(val.get('epoch', 0))}): precision "
              f"{pct(val.get('metrics/precision(B)'))}, recall {pct(val.get('metrics/recall(B)'))}, "
              f"mAP50 {pct(val.get('metrics/mAP50(B)'))}, mAP50-95 {pct(val.get('metrics/mAP50-95(B)'))}."]
