@@ -81,13 +81,10 @@ def test_two_views_read_a_start_road_at_the_span_played(seed4):
     assert likeliest_build(both._builds).notation() == "green start (150,-60) table (150,-170)"
 
 
-def test_a_view_that_shows_nothing_either_way_changes_no_score(seed4, monkeypatch):
+def test_a_view_that_shows_nothing_either_way_changes_no_score(seed4):
     """A second view whose maps say nothing (0 nats everywhere) adds 0.0 to every candidate and finds
-    no grey spot: the belief is camera 1's pixels' to the last bit, as with one view (one view also
-    weighs the rules between look-alikes, tests/test_tokyo_rules_prior.py: left out here)."""
+    no grey spot: the belief is camera 1's to the last bit, as with one view."""
     import cv2
-
-    monkeypatch.setattr("referee_app.games.tokyo_builds.ILLEGAL_ODDS", 0.0)
 
     from vision.tokyo import TokyoCalibration
     from vision.tokyo.piece_evidence import PieceMaps, piece_maps, scaled
