@@ -255,25 +255,19 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
 # often score within a few nats (a column a unit higher a grid step nearer, a plain column against a
 # junction a unit off); where one of the two breaks a rule, the odds that a player builds legally decide.
 # Players build legally most of the time: the simulated ones break a rule in about one build of seven
-# (datasets/match_sim/tokyo.py, ILLEGAL_SHARE 0.15), so among the builds an illegal one's belief is
-# taken down by those odds, 0.85:0.15 (the decoder's general ILLEGAL_PRIOR comes on top, for every
-# game). The rules say which build, not whether one was made: the builds' belief against "no build"
-# stays the pixels' (taken off "no build" too, an illegal build the pixels alone see was missed: tuning
-# seed 28's eighth move). An illegal build whose pixels lead by more is still read, and judged illegal.
-# (Several views settle the look-alikes by their pixels: there the beliefs are the pixels' alone.)
+# (datasets/match_sim/tokyo.py, ILLEGAL_SHARE 0.15), so an illegal build's belief is taken down by
+# those odds, 0.85:0.15 (the decoder's general ILLEGAL_PRIOR comes on top, for every game). An illegal
+# build whose pixels lead by more is still read, and judged illegal. (Several views settle the
+# look-alikes by their pixels: there the beliefs are the pixels' alone.)
 ILLEGAL_ODDS = math.log(0.85 / 0.15)
 RULES_JUDGED = 16  # the likeliest builds the engine judges for it (the belief keeps KEEP of them)
 
 
 def _rules_prior(state: Any, scored: dict[str, tuple[float, Any]]) -> None:
-    """Among the builds, take the odds of a legal build (`ILLEGAL_ODDS`, in belief units) off each of
-    the likeliest `RULES_JUDGED` the engine judges illegal (or refuses as no move at all), then lift
-    every build alike so that their summed belief against "no build" is what the pixels gave."""
+    """Take the odds of a legal build (`ILLEGAL_ODDS`, in belief units) off each of the likeliest
+    `RULES_JUDGED` builds the engine judges illegal (or refuses as no move at all)."""
     from engine import EngineError
 
-    if not scored:
-        return
-    mass = _log_mass(scored)
     for key, (total, action) in sorted(scored.items(), key=lambda kv: -kv[1][0])[:RULES_JUDGED]:
         try:
             legal = bool(state.judge(action).legal)
@@ -281,16 +275,6 @@ def _rules_prior(state: Any, scored: dict[str, tuple[float, Any]]) -> None:
             legal = False
         if not legal:
             scored[key] = (total - TEMPERATURE * ILLEGAL_ODDS, action)
-    lift = TEMPERATURE * (mass - _log_mass(scored))
-    for key, (total, action) in scored.items():
-        scored[key] = (total + lift, action)
-
-
-def _log_mass(scored: dict[str, tuple[float, Any]]) -> float:
-    """log of the builds' summed weight exp(score / TEMPERATURE), computed stably."""
-    v = np.array([t for t, _ in scored.values()], np.float64) / TEMPERATURE
-    top = float(v.max())
-    return top + math.log(float(np.exp(v - top).sum()))
 
 
 def builds_out_of_view(state: Any, calib: Any, maps: Any) -> list[tuple[Any, float]]:
