@@ -45,12 +45,9 @@ def _adapter(sim, two: bool) -> TokyoAdapter:
     return adapter
 
 
-def test_a_second_camera_reads_the_height_one_camera_reads_one_low(seed4, monkeypatch):
+def test_a_second_camera_reads_the_height_one_camera_reads_one_low(seed4):
     sim, before, first, second = seed4
     one = _adapter(sim, two=False)
-    # camera 1's pixels alone (one camera also weighs the rules, which forbid h1 here:
-    # tests/test_tokyo_rules_prior.py)
-    monkeypatch.setattr("referee_app.games.tokyo_builds.ILLEGAL_ODDS", 0.0)
     one.watch(before)
     one.read(Frame(first, 0.0, "test", 0))
     assert likeliest_build(one._builds).notation() == "purple s1 -> (-200,30) h1"  # camera 1 alone

@@ -246,35 +246,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             total = s + placed
                             if key not in scored or total > scored[key][0]:
                                 scored[key] = (total, action)
-    if len(views) == 1:
-        _rules_prior(state, scored)
     return _belief(state, scored)
-
-
-# One camera: what the rules allow is evidence too. From one viewpoint the build played and a look-alike
-# often score within a few nats (a column a unit higher a grid step nearer, a plain column against a
-# junction a unit off); where one of the two breaks a rule, the odds that a player builds legally decide.
-# Players build legally most of the time: the simulated ones break a rule in about one build of seven
-# (datasets/match_sim/tokyo.py, ILLEGAL_SHARE 0.15), so an illegal build's belief is taken down by
-# those odds, 0.85:0.15 (the decoder's general ILLEGAL_PRIOR comes on top, for every game). An illegal
-# build whose pixels lead by more is still read, and judged illegal. (Several views settle the
-# look-alikes by their pixels: there the beliefs are the pixels' alone.)
-ILLEGAL_ODDS = math.log(0.85 / 0.15)
-RULES_JUDGED = 16  # the likeliest builds the engine judges for it (the belief keeps KEEP of them)
-
-
-def _rules_prior(state: Any, scored: dict[str, tuple[float, Any]]) -> None:
-    """Take the odds of a legal build (`ILLEGAL_ODDS`, in belief units) off each of the likeliest
-    `RULES_JUDGED` builds the engine judges illegal (or refuses as no move at all)."""
-    from engine import EngineError
-
-    for key, (total, action) in sorted(scored.items(), key=lambda kv: -kv[1][0])[:RULES_JUDGED]:
-        try:
-            legal = bool(state.judge(action).legal)
-        except EngineError:
-            legal = False
-        if not legal:
-            scored[key] = (total - TEMPERATURE * ILLEGAL_ODDS, action)
 
 
 def builds_out_of_view(state: Any, calib: Any, maps: Any) -> list[tuple[Any, float]]:
