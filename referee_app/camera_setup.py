@@ -12,7 +12,9 @@ class CameraError(Exception):
     """A camera or game the set-up check cannot use; the message says why, for the user."""
 
 
-GAMES = ("highway-dice",)
+GAMES = ("highway-dice",)  # printed boards the check (and the page's camera routes) localise
+# `camera check` only: from the printed mat's calibration (referee_app.tokyo_camera_check)
+MAT_GAMES = ("tokyo-highway",)
 MAX_INDEX = 8  # camera indices `camera list` tries
 WARMUP_FRAMES = 5  # webcams deliver dark, unfocused frames right after opening
 
@@ -98,8 +100,23 @@ def board_drawing(game: str) -> Any:
     return cv2.cvtColor(cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
 
 
-def run_check(image: Any, game: str, focal_px: float | None = None) -> dict[str, Any]:
+def check_game(game: str) -> None:
+    """CameraError unless `camera check` knows the game's sheet (asked before a camera is opened)."""
+    if game not in MAT_GAMES and game not in GAMES:
+        raise CameraError(f"camera check knows the boards of: {', '.join(GAMES + MAT_GAMES)} (got {game!r})")
+
+
+def run_check(image: Any, game: str, focal_px: float | None = None, mat: str = "a3") -> dict[str, Any]:
     from vision.camera_check import check_camera
+
+    if game in MAT_GAMES:
+        from referee_app.tokyo_camera_check import check_tokyo
+
+        t0 = time.process_time()
+        report = check_tokyo(image, focal_px, mat)
+        report["game"] = game
+        report["cpu_seconds"] = round(time.process_time() - t0, 3)
+        return report
 
     spec, cells, name = board_geometry(game)
     t0 = time.process_time()
@@ -110,6 +127,10 @@ def run_check(image: Any, game: str, focal_px: float | None = None) -> dict[str,
 
 
 def format_check(report: dict[str, Any]) -> str:
+    if report.get("game") in MAT_GAMES:
+        from referee_app.tokyo_camera_check import format_tokyo
+
+        return format_tokyo(report)
     lines = [f"markers found: {report['markers_found']} (missing {report['markers_missing']})"]
     if report.get("localised"):
         ppm = report["px_per_mm"]

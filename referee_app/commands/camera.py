@@ -10,8 +10,9 @@ from typing import Any
 
 from referee_app.camera_setup import (
     GAMES,
+    MAT_GAMES,
     CameraError,
-    board_geometry,
+    check_game,
     format_check,
     probe_cameras,
     run_check,
@@ -29,7 +30,7 @@ def snapshot(index: int) -> Any:
 
 def _geometry(game: str) -> None:
     try:
-        board_geometry(game)
+        check_game(game)
     except CameraError as exc:
         raise CliError(str(exc), 2) from exc
 
@@ -82,7 +83,7 @@ def _check(args: argparse.Namespace) -> int:
             raise CliError(str(exc), 2) from exc
     else:
         image = snapshot(args.camera)
-    report = run_check(image, args.game, args.focal_px)
+    report = run_check(image, args.game, args.focal_px, args.mat)
     report["source"] = str(args.image) if args.image is not None else f"camera {args.camera}"
     print(format_check(report))
     if args.json:
@@ -106,10 +107,13 @@ def _setup_preview(p: argparse.ArgumentParser) -> None:
 def _setup_check(p: argparse.ArgumentParser) -> None:
     p.add_argument("--camera", type=int, help="camera index to check")
     p.add_argument("--image", type=Path, help="a photo of the set-up to check instead")
-    p.add_argument("--game", required=True, help=f"whose board is on the table: {', '.join(GAMES)}")
+    p.add_argument("--game", required=True,
+                   help=f"whose board or mat is on the table: {', '.join(GAMES + MAT_GAMES)}")
     p.add_argument("--json", type=Path, help="write the check as JSON here")
     p.add_argument("--focal-px", type=float, help="the camera's focal length in pixels, if known (else "
                                                    "estimated from the markers when the camera is tilted)")
+    p.add_argument("--mat", default="a3", choices=("a4", "a3", "a2"),
+                   help="tokyo-highway: the printed mat's size (default a3)")
 
 
 def register(cli: CommandTree) -> None:
