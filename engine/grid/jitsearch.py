@@ -50,6 +50,14 @@ nodes. Shortcuts the Python search does not take:
   About 5% fewer nodes at 12 empty cells, but each probe misses the cache: 10-20% more CPU on
   typical positions (a gain only on the hardest), hence off (docs/rules/highway-grid.md).
 The table is probed before the pair bounds, which a hit makes unnecessary.
+- **Bound order** (from BOUND_ORDER_FROM to BOUND_ORDER_UPTO empty cells; JitSearch(bound_order=None)
+  turns it off): a node that generates its moves (its table move, if any, has failed) first looks
+  at each child's game bounds, placing and taking back the move without a node (`_bound_order`). A
+  child whose bounds already put the mover at or above beta ends the node with that bound, the cut
+  the child itself would have returned at once; otherwise the moves are sorted with the sum of the
+  child's two bounds counted in. At 12 empty cells it cuts the nodes of the hardest positions by
+  about a quarter and their CPU by 10-20% (seed 2's position 48: 2.60M nodes to 0.78M); from 5-7
+  empty cells it saves more nodes but the looks cost what the cheap nodes they save cost.
 - **Commuting replies.** Placements commute: the board after the mover's m and the opponent's
   reply r is the same in either order. So when the board after r alone (one more empty cell than
   after m and r) already has bounds that keep the mover at or below the window's low end, every
