@@ -190,12 +190,19 @@ PAGES = {"README.md": index_page, "referee.md": referee_page, "railroad-ink.md":
          "grid.md": grid_page, "scripts.md": scripts_page}
 
 
+# A page may end with hand-kept sections (measured A/B runs with their own commands and commits):
+# everything from this line on survives regeneration.
+KEPT = "<!-- Hand-kept from here on: bench/benchdocs.py keeps this part when it regenerates the page. -->"
+
+
 def write_docs(result: dict[str, Any], folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, page in PAGES.items():
         path = folder / name
-        path.write_text(page(result), encoding="utf-8")
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        tail = old[old.index(KEPT):] if KEPT in old else ""
+        path.write_text(page(result) + ("\n" + tail if tail else ""), encoding="utf-8")
         written.append(path)
     return written
 

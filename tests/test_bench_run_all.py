@@ -115,6 +115,23 @@ def test_docs_from_a_given_result(bench_modules, tmp_path) -> None:
     assert "read_grid_board: 44.4 fps" in text["scripts.md"] and "Quick run" not in text["README.md"]
 
 
+def test_regenerated_pages_keep_their_hand_kept_tail(bench_modules, tmp_path) -> None:
+    """A page's hand-kept part (from benchdocs.KEPT on: measured A/B runs) survives regeneration,
+    while the generated part above it is rewritten."""
+    _, benchdocs = bench_modules
+    result = {"machine": {"date": "2031-01-02"}, "grid": {}}
+    benchdocs.write_docs(result, tmp_path)
+    page = tmp_path / "grid.md"
+    tail = benchdocs.KEPT + "\n\n## Bound order\n\nmedian 0.2 s against 0.3 s\n"
+    page.write_text(page.read_text() + "\n" + tail)
+    result["machine"]["date"] = "2032-03-04"
+    benchdocs.write_docs(result, tmp_path)
+    text = page.read_text()
+    assert "2032-03-04" in text and "2031-01-02" not in text
+    assert text.endswith(tail) and text.count(benchdocs.KEPT) == 1
+    assert benchdocs.KEPT not in (tmp_path / "README.md").read_text()
+
+
 def test_keep_takes_the_skipped_sections_from_an_earlier_run(quick, bench_modules, tmp_path) -> None:
     """--skip readers --keep EARLIER.json re-runs the other sections and copies the readers' figures
     (and says so), so one section can be re-measured and the docs regenerated whole."""
