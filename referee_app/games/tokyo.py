@@ -40,6 +40,7 @@ from engine import Action, EngineError, GameState
 from referee_app.games.base import Explanation, GameAdapter, Observation
 from referee_app.games.tokyo_builds import (
     BUILD_KEY,
+    BuildBelief,
     DriftTrack,
     action_for,
     builds_out_of_view,
@@ -355,7 +356,12 @@ class TokyoAdapter(GameAdapter):
                 BLOCKING_WARNINGS[0] in w for w in out.warnings):
             # the builds are scored with the highlight's pixels left out: glare blinds a spot, not the view
             out.blocked = None
-        if state is not None and out.blocked is None:
+        if paired and state is not None and table.covered and usable and out.blocked is not None:
+            self._builds = memo.builds = self._past_a_hand(state, usable, table.step_mm)
+            if self._builds is not None:  # the views that show no hand read the builds
+                out.blocked = None
+                self._modelled = memo.modelled = True
+        elif state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
                                                      table.phantom, self._outlines_for(1, small),
@@ -487,6 +493,34 @@ class TokyoAdapter(GameAdapter):
                                          interpolation=cv2.INTER_AREA))
             out.append((small, maps, self._outlines_for(cam, small)))
         return out
+
+    def _past_a_hand(self, state: GameState, usable: list[UsableView], step: float) -> BuildBelief | None:
+        """The builds read from the other cameras when camera 1 shows a hand or large object and at
+        least one of them does not (its own reading, stopping at a hand, finds none): a hand over the
+        table is in every camera's picture, so one that a single camera sees is over its side of the
+        room, or is no hand (tuning seed 40 at 550/40: the lamp's halo in camera 1's picture read as
+        a large object in every frame of the match, and all ten moves were missed, though camera 2
+        saw the whole structure). The clear views score every candidate as camera 1 would (the first
+        of them in its place; no reader's positions: grey spots alone place new columns). None when
+        every view shows a hand or nothing is tried."""
+        import cv2
+
+        from vision.tokyo import read_tokyo
+        from vision.tokyo.piece_evidence import piece_maps
+        from vision.tokyo.reader import hand_in_view
+
+        clear = []
+        for cam, image, calib_k in usable:
+            if hand_in_view(read_tokyo(image, calib_k, stop_at_hand=True)):
+                continue
+            small = self._half(cam, calib_k)
+            maps = piece_maps(cv2.resize(image, (small.camera.width, small.camera.height),
+                                         interpolation=cv2.INTER_AREA))
+            clear.append((small, maps, self._outlines_for(cam, small)))
+        if not clear:
+            return None
+        (small, maps, outlines), rest = clear[0], clear[1:]
+        return read_builds(state, small, maps, {}, step, frozenset(), outlines, rest)
 
     def _other_views(self, frame: Any) -> tuple[dict[int, tuple[str, str]], list[UsableView]]:
         """For each other camera of a paired frame: ("ok", "") or why it is left out, and the usable
