@@ -71,10 +71,6 @@ class View:
     maps: Any
     known: np.ndarray
     hulls: dict
-    # several views only: the match's road pixels no standing column covers, where grey plastic is a
-    # new column the road hides (`_hidden`); None with one view (its scores stay as they were)
-    behind: np.ndarray | None = None
-    hidden: dict = field(default_factory=dict)  # (x, y, height) -> that grey (nats), per read
 
 
 OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps, kept outlines or None)
@@ -87,27 +83,8 @@ def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[Othe
     out = []
     for c, m, h in [(calib, maps, hulls), *others]:
         columns, sticks = known_pieces(state, c)
-        known = known_mask(c, m.grey.shape, columns, sticks)
-        behind = None
-        if others and sticks:
-            behind = known_mask(c, m.grey.shape, [], sticks) & (1 - known_mask(c, m.grey.shape, columns, []))
-        out.append(View(c, m, known, {} if h is None else h, behind))
+        out.append(View(c, m, known_mask(c, m.grey.shape, columns, sticks), {} if h is None else h))
     return out
-
-
-def _hidden(view: View, x: float, y: float, height: int, junctions: tuple[bool, ...]) -> list[float]:
-    """The column plastic a new column at (x, y) of `height` units (with each of `junctions`) shows
-    where the match's roads are drawn in `view` (vision.tokyo.piece_evidence.hidden_grey; 0 without
-    `behind`), once per read and column."""
-    from vision.tokyo.piece_evidence import hidden_grey
-
-    if view.behind is None:
-        return [0.0 for _ in junctions]
-    key = (x, y, height, junctions)
-    if key not in view.hidden:
-        view.hidden[key] = hidden_grey(view.maps, view.calib, view.behind, x, y, height, junctions,
-                                       view.hulls)
-    return view.hidden[key]
 
 
 def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple[bool, ...],
@@ -120,8 +97,6 @@ def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple
     for v in views:
         got = [s.total for s in score_builds(v.maps, v.calib, v.known, x, y, height, junctions, base_top,
                                              base_on_table, hulls=v.hulls)]
-        if v.behind is not None:
-            got = [g + h for g, h in zip(got, _hidden(v, x, y, height, junctions), strict=True)]
         totals = got if totals is None else [a + b for a, b in zip(totals, got, strict=True)]
     assert totals is not None
     return totals
@@ -207,23 +182,15 @@ def new_positions(state: Any, observation: dict[str, Any],
 
 
 def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
-                phantom: frozenset[int], others: Sequence[View] = (),
-                view: View | None = None) -> list[tuple[float, float, float]]:
+                phantom: frozenset[int], others: Sequence[View] = ()) -> list[tuple[float, float, float]]:
     """The places (x, y, their spread in mm) a new column may stand: where the reader saw one, and
     where grey plastic shows that no piece of the match explains (the reader misses a one-unit
-    column whose road covers most of it), in this view and then in each of `others`. With several
-    views (`view`: this one's View) grey under the match's roads counts as unexplained too: a column
-    put under a road shows its grey through the road's mask only."""
+    column whose road covers most of it), in this view and then in each of `others`."""
     from vision.tokyo.piece_evidence import grey_spots
 
     d = calib.sizes.column_diameter_mm
     out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
-    masks = [known, *(v.known for v in others)]
-    if others and view is not None:  # several views: grey under the match's roads too (`_hidden`)
-        masks = [k if v.behind is None else k & (1 - v.behind)
-                 for k, v in zip(masks, [view, *others], strict=True)]
-    for c, m, k in zip([calib, *(v.calib for v in others)], [maps, *(v.maps for v in others)], masks,
-                       strict=True):
+    for c, m, k in [(calib, maps, known), *((v.calib, v.maps, v.known) for v in others)]:
         for x, y in grey_spots(m, c, k):
             if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
                     all(math.hypot(px - x, py - y) >= d for px, py, _ in out):
@@ -245,7 +212,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     if state.is_terminal():
         return None
     views = _views(state, calib, maps, {} if outlines is None else outlines, others)
-    spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:], views[0])
+    spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:])
     if not spots:
         return None
     if state.in_setup:

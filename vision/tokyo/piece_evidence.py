@@ -382,44 +382,6 @@ def warp_maps(maps: PieceMaps, drift: np.ndarray) -> PieceMaps:
     return PieceMaps(*(warp_to_calibrated(m, drift) for m in (maps.grey, maps.road, maps.yellow)))
 
 
-def hidden_grey(maps: PieceMaps, calib: TokyoCalibration, behind: np.ndarray, x: float, y: float,
-                height: int, junctions: tuple[bool, ...] = (False,),
-                hulls: dict | None = None) -> list[float]:
-    """The evidence (nats) for a new column at (x, y) of `height` units, with each of `junctions`,
-    where the match's pieces would hide it: `behind`, the pixels of the match's roads that no
-    standing column covers. `score_builds` leaves every known piece's pixels out, which is right where
-    a known road shows its own colour; but a road is never grey (nor junction yellow), so column
-    plastic there is a column the road passes over or in front of (a column put under a start road:
-    up to 90 % of its outline lies under the road's mask, and its 400-odd nats of grey counted for
-    nothing). Only the positive part counts (grey on the body, yellow on a junction's top unit): a
-    road in front of the column hides it, which says nothing against the column."""
-    unit = calib.sizes.unit_mm
-    body = _hull(hulls, calib, x, y, 0.0, height * unit)
-    H, W = behind.shape
-    x0, y0 = np.maximum(body.reshape(-1, 2).min(0), 0)
-    x1, y1 = np.minimum(body.reshape(-1, 2).max(0) + 1, [W, H])
-    if x1 <= x0 or y1 <= y0:
-        return [0.0 for _ in junctions]
-    win = (slice(int(y0), int(y1)), slice(int(x0), int(x1)))
-    shift = np.array([x0, y0], np.int32)
-    col = np.zeros((int(y1 - y0), int(x1 - x0)), np.uint8)
-    cv2.fillConvexPoly(col, body - shift, 1)
-    px = (col > 0) & (behind[win] > 0)
-    if not px.any():
-        return [0.0 for _ in junctions]
-    grey = np.clip(maps.grey[win], 0.0, None)
-    out = []
-    for junction in junctions:
-        if junction:
-            topu = np.zeros_like(col)
-            cv2.fillConvexPoly(topu, _hull(hulls, calib, x, y, (height - 1) * unit, height * unit) - shift, 1)
-            top = px & (topu > 0)
-            out.append(float(grey[px & ~top].sum() + np.clip(maps.yellow[win][top], 0.0, None).sum()))
-        else:
-            out.append(float(grey[px].sum()))
-    return out
-
-
 GREY_SPOT_PX = 12  # grey pixels (half size) an unexplained blob needs to be a column's place: a one-unit
 # column under its road still shows about twice this much at 550 mm (noise specks are a few pixels)
 
