@@ -503,7 +503,7 @@ class TokyoAdapter(GameAdapter):
     def _hand_stays(self, warning: str) -> bool:
         """Camera 1's hand or large object is where it was in the frame before (within a few pixels):
         a hand over the table moves from frame to frame, a lamp's halo does not; only a still one
-        has the other cameras read past it (`_past_a_hand`: a reading of theirs a covered frame)."""
+        has the other cameras read past it (`_past_a_hand`: one reading of each per still picture)."""
         import re
 
         found = re.search(r"near \((\d+), (\d+)\) px", warning)
