@@ -40,6 +40,7 @@ from engine import Action, EngineError, GameState
 from referee_app.games.base import Explanation, GameAdapter, Observation
 from referee_app.games.tokyo_builds import (
     BUILD_KEY,
+    BuildBelief,
     DriftTrack,
     action_for,
     builds_out_of_view,
@@ -61,6 +62,7 @@ MIN_GREY = 0.35  # below this share of grey pixels a "column" is a stick end on 
 GREY_SATURATION = 70  # HSV saturation under which a pixel counts as grey plastic
 BLOCKING_WARNINGS = ("hand or large object", "glare")  # the view is unusable while these show
 OUTLINES_KEPT = 50_000  # build candidates' outlines an adapter keeps (a few hundred a frame)
+HAND_STILL_PX = 4  # camera 1's hand this close to where the frame before showed it: it has not moved
 HALF = 0.5  # the piece maps' scale: a road is still nine pixels wide at half of 720p
 UsableView = tuple[int, np.ndarray, Any]  # (camera number, its image, its TokyoCalibration)
 
@@ -111,6 +113,8 @@ class TokyoAdapter(GameAdapter):
         self._state: GameState | None = None  # the match as the decoder last asked about it
         self._builds: Any = None  # the latest frame's BuildBelief (referee_app.games.tokyo_builds)
         self._half_of: dict[int, tuple[Any, Any]] = {}  # camera -> (calibration, the same at half size)
+        self._hand_at: tuple[int, int] | None = None  # where camera 1's last frame showed a hand
+        self._hand_of: dict[int, tuple[np.ndarray, bool]] = {}  # camera -> (picture, a hand in it)
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
@@ -355,7 +359,15 @@ class TokyoAdapter(GameAdapter):
                 BLOCKING_WARNINGS[0] in w for w in out.warnings):
             # the builds are scored with the highlight's pixels left out: glare blinds a spot, not the view
             out.blocked = None
-        if state is not None and out.blocked is None:
+        if paired and not table.covered:
+            self._hand_at = None  # a clear view: a hand seen later is a new one
+        if paired and state is not None and table.covered and usable and out.blocked is not None \
+                and self._hand_stays(out.blocked):
+            self._builds = memo.builds = self._past_a_hand(state, usable, table.step_mm)
+            if self._builds is not None:  # the views that show no hand read the builds
+                out.blocked = None
+                self._modelled = memo.modelled = True
+        elif state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
                                                      table.phantom, self._outlines_for(1, small),
@@ -487,6 +499,50 @@ class TokyoAdapter(GameAdapter):
                                          interpolation=cv2.INTER_AREA))
             out.append((small, maps, self._outlines_for(cam, small)))
         return out
+
+    def _hand_stays(self, warning: str) -> bool:
+        """Camera 1's hand or large object is where it was in the frame before (within a few pixels):
+        a hand over the table moves from frame to frame, a lamp's halo does not; only a still one
+        has the other cameras read past it (`_past_a_hand`: one reading of each per still picture)."""
+        import re
+
+        found = re.search(r"near \((\d+), (\d+)\) px", warning)
+        at = (int(found[1]), int(found[2])) if found else None
+        was, self._hand_at = self._hand_at, at
+        return at is not None and was is not None and abs(at[0] - was[0]) + abs(at[1] - was[1]) <= \
+            HAND_STILL_PX
+
+    def _past_a_hand(self, state: GameState, usable: list[UsableView], step: float) -> BuildBelief | None:
+        """The builds read from the other cameras when camera 1 shows a hand or large object and at
+        least one of them does not (its own reading, stopping at a hand, finds none): a hand over the
+        table is in every camera's picture, so one that a single camera sees is over its side of the
+        room, or is no hand (tuning seed 40 at 550/40: the lamp's halo in camera 1's picture read as
+        a large object in every frame of the match, and all ten moves were missed, though camera 2
+        saw the whole structure). The clear views score every candidate as camera 1 would (the first
+        of them in its place; no reader's positions: grey spots alone place new columns). None when
+        every view shows a hand or nothing is tried."""
+        import cv2
+
+        from vision.tokyo import read_tokyo
+        from vision.tokyo.piece_evidence import piece_maps
+        from vision.tokyo.reader import hand_in_view
+
+        clear = []
+        for cam, image, calib_k in usable:
+            kept = self._hand_of.get(cam)  # a still camera's picture (StillViews keeps it) is tested once
+            if kept is None or kept[0] is not image:
+                hand = hand_in_view(read_tokyo(image, calib_k, stop_at_hand=True))
+                kept = self._hand_of[cam] = (image, hand)
+            if kept[1]:
+                continue
+            small = self._half(cam, calib_k)
+            maps = piece_maps(cv2.resize(image, (small.camera.width, small.camera.height),
+                                         interpolation=cv2.INTER_AREA))
+            clear.append((small, maps, self._outlines_for(cam, small)))
+        if not clear:
+            return None
+        (small, maps, outlines), rest = clear[0], clear[1:]
+        return read_builds(state, small, maps, {}, step, frozenset(), outlines, rest)
 
     def _other_views(self, frame: Any) -> tuple[dict[int, tuple[str, str]], list[UsableView]]:
         """For each other camera of a paired frame: ("ok", "") or why it is left out, and the usable

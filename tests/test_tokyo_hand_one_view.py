@@ -1,0 +1,49 @@
+"""Several cameras (issue 19, branch tokyo2c): a hand or large object that only camera 1 sees leaves the
+builds to the cameras that show none (TokyoAdapter._past_a_hand); one camera is as it was."""
+
+from __future__ import annotations
+
+import pytest
+from test_tokyo_referee import play
+
+from referee_app.games.tokyo import TokyoAdapter
+from referee_app.games.tokyo_builds import likeliest_build
+from vision.sources import OtherView, PairedFrame
+
+
+@pytest.fixture(scope="module")
+def seed40():
+    """Tuning seed 40's first move, purple's start road, filmed by both cameras: camera 1's picture
+    holds the lamp's halo, which its reader takes for a hand or large object in every frame."""
+    from datasets.match_sim import Setup
+    from datasets.match_sim.tokyo import simulate
+
+    sim = simulate(40, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2), turns=1)
+    assert sim.moves[0].notation == "purple start (-150,-60) table (-150,-170)"
+    k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 0)
+
+    def stills(ph):  # two frames of the scene, each with its own sensor noise
+        lit = ph.light(sim.draw(sim.scenes[k].content, ph.pose), sim.scenes[k], k)
+        return [ph.expose(lit, 10 * k + n) for n in range(2)]
+
+    return sim, stills(sim.photographer), stills(sim.others[0])
+
+
+def test_a_hand_only_camera_1_sees_leaves_the_builds_to_the_clear_camera(seed40):
+    """Main's code blocked the frame (and every frame of the match: all ten moves missed)."""
+    from vision.types import Frame
+
+    sim, first, second = seed40
+    adapter = TokyoAdapter()
+    adapter.use_calibration(sim.extra["calibration"], step_mm=10.0)
+    adapter.use_camera_calibration(2, sim.extra["other_calibrations"][0])
+    adapter.watch(play())
+    # the first frame showing it is blocked (a hand is a hand until it stays put), the next is read
+    seen = [adapter.read(PairedFrame(a, 0.0, "test", n, others=[OtherView(b, "test:camera2")]))
+            for n, (a, b) in enumerate(zip(first, second, strict=True))]
+    assert seen[0].blocked is not None and seen[1].blocked is None
+    assert likeliest_build(adapter._builds).notation() == "purple start (-150,-60) table (-150,-170)"
+    alone = TokyoAdapter()  # one camera: the frame stays blocked, as it was
+    alone.use_calibration(sim.extra["calibration"], step_mm=10.0)
+    alone.watch(play())
+    assert all(alone.read(Frame(a, 0.0, "test", n)).blocked is not None for n, a in enumerate(first))
