@@ -42,6 +42,13 @@ def plain_best(reader: CropReader, image: np.ndarray, boxes: np.ndarray,
     return p[b:b + 1], v[b:b + 1], c[b:b + 1], f[b:b + 1]
 
 
+def plain_best_above(reader: CropReader, image: np.ndarray, boxes: np.ndarray,
+                     beat: float) -> tuple[np.ndarray, ...] | None:
+    """`read_best_above` the plain way: `plain_best`, kept when its chance is above `beat`."""
+    got = plain_best(reader, image, boxes, frame_above=beat)
+    return got if got[0][0] > beat else None
+
+
 def bits(a: np.ndarray) -> bytes:
     return np.ascontiguousarray(a).tobytes()
 
@@ -158,6 +165,7 @@ def test_the_recording_reads_the_same_through_the_plain_computations(
     fast = [reading(adapter, f) for adapter in [DiceAdapter()] for f in frames]
     with monkeypatch.context() as m:
         m.setattr(CropReader, "read_best", plain_best)
+        m.setattr(CropReader, "read_best_above", plain_best_above)
         m.setattr(zones, "_nccs", lambda a, b, windows: {})  # every decision by _ncc itself
         m.setattr(zones, "_changed_in", lambda obs, ref, window: zones._changed_mask(obs, ref, None))
         m.setattr(zones, "_scratch", lambda name, shape, dtype: np.empty(shape, dtype))

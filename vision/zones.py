@@ -1021,9 +1021,9 @@ class ZoneDiceReader:
         p_die, values, vconf, at = self._values.read_best(image, boxes, framed=framed or refine)
         if refine and not (screen and p_die[0] < SCREEN):  # its re-framed box is wanted only if it
             # reads likelier than the first
-            p2, v2, c2, f2 = self._values.read_best(image, at, frame_above=float(p_die[0]))
-            if p2[0] > p_die[0]:
-                p_die, values, vconf, at = p2, v2, c2, f2
+            again = self._values.read_best_above(image, at, float(p_die[0]))
+            if again is not None:
+                p_die, values, vconf, at = again
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(at[0], np.float32)
 
 

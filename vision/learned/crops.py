@@ -168,6 +168,16 @@ class CropReader:
             kept.popitem(last=False)
         return np.stack(rows)
 
+    def read_best_above(self, image: np.ndarray, boxes: np.ndarray, beat: float,
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """`read_best(image, boxes, frame_above=beat)` for a caller that uses the reading only when
+        its chance of a die is above `beat`; None when it is not. The best box's turned views are run
+        one at a time and stop as soon as even the views still to come could not lift its chance above
+        `beat` (the bound `_rivals` uses): most re-framed dice read a little less surely than the box
+        they came from, and a few views show it. Whenever it returns a reading, that reading is
+        `read_best`'s bit for bit (the same crops, the same sequential sum of the views)."""
+        return self._best(image, boxes, True, beat, True, beat)
+
     def read_best(self, image: np.ndarray, boxes: np.ndarray, framed: bool = True,
                   frame_above: float | None = None,
                   views: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -181,6 +191,14 @@ class CropReader:
         is the same sequential sum, so every number kept is `read`'s bit for bit
         (tests/test_crop_memo.py). `framed=False`, or a chance not above `frame_above`: the box
         returned is the one given (the caller has no use for the re-framed one; no re-framing run)."""
+        best = self._best(image, boxes, framed, frame_above, views, None)
+        assert best is not None  # (only a bar to beat gives None)
+        return best
+
+    def _best(self, image: np.ndarray, boxes: np.ndarray, framed: bool, frame_above: float | None,
+              views: bool, beat: float | None,
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """`read_best`; with `beat` (`read_best_above`), None once the best box cannot read above it."""
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         if len(boxes) == 0:
             raise VisionError("read_best needs at least one box")
@@ -192,12 +210,17 @@ class CropReader:
         if views and self.tta > 1 and len(maybe):
             # the likeliest by its first view gets every view, then its rivals one view at a time
             lead = maybe[int(np.argmax(chance[maybe]))]
-            self._views(crops, proba, np.array([lead]))
+            if beat is None:
+                self._views(crops, proba, np.array([lead]))
+            elif not len(self._rivals(crops, proba, np.array([lead]), np.float32(beat), above=True)):
+                return None  # its chance cannot come out above `beat`
             rivals = maybe[maybe != lead]
             kept = self._rivals(crops, proba, rivals, (1.0 - proba[lead, 0]).astype(np.float32))
             chance = 1.0 - proba[:, 0]
             chance[np.setdiff1d(rivals, kept)] = -1.0  # below the lead: never the best
         b = int(np.argmax(chance.astype(np.float32)))
+        if beat is not None and not np.float32(chance[b]) > beat:
+            return None
         box = boxes[b:b + 1]
         if frame_above is not None and not chance[b] > frame_above:
             framed = False
@@ -220,10 +243,10 @@ class CropReader:
         proba[which] = (proba[which] + more.sum(axis=0)) / self.tta
 
     def _rivals(self, crops: np.ndarray, proba: np.ndarray, rivals: np.ndarray,
-                best: np.float32) -> np.ndarray:
+                best: np.float32, above: bool = False) -> np.ndarray:
         """The turned views of crops `rivals`, one view at a time, for those that can still reach
-        `best` (see read_best): their rows of `proba` averaged as `_views` does (the same sequential
-        sum); returns them. The others' rows are left unfinished."""
+        `best` (see read_best; `above`: still rise above it): their rows of `proba` averaged as
+        `_views` does (the same sequential sum); returns them. The others' rows are left unfinished."""
         if not len(rivals):
             return rivals
         mine = crops[rivals]
@@ -231,7 +254,7 @@ class CropReader:
         alive = np.arange(len(rivals))
         for i in range(1, self.tta):  # each view made only for the rivals still in the running
             ceiling = 1.0 - (proba[rivals[alive], 0] + more[alive, 0]) / self.tta
-            alive = alive[ceiling >= best]
+            alive = alive[ceiling > best] if above else alive[ceiling >= best]
             if not len(alive):
                 return alive
             more[alive] += softmax(self._run(dihedral_view(mine[alive], i))[:, :7])
