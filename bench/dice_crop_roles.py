@@ -65,7 +65,8 @@ def main() -> None:
 
     crops_mod.OnnxModel.run = counted  # type: ignore[method-assign]
     for cls, name in ((crops_mod.CropReader, "_views"), (crops_mod.CropReader, "_rivals"),
-                      (crops_mod.CropReader, "read_best_above"), (zones.ZoneDiceReader, "_glimpse")):
+                      (crops_mod.CropReader, "read_best_above"), (crops_mod.CropReader, "_sure"),
+                      (zones.ZoneDiceReader, "_glimpse")):
         if hasattr(cls, name):  # (read_best_above: not on a checkout before dicefps8)
             setattr(cls, name, tagged(getattr(cls, name), lambda *a, _n=name, **k: _n))
     zones.ZoneDiceReader._crop_read = tagged(  # type: ignore[method-assign]
