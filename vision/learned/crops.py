@@ -265,11 +265,11 @@ class CropReader:
         if not q or self.tta <= q:
             return self.tta
         turned = np.concatenate([dihedral_view(crops[lead:lead + 1], i) for i in range(1, q)])
-        seen = np.concatenate([proba[lead:lead + 1], softmax(self._run(turned)[:, :7])])
-        value = int(seen[0, 1:].argmax()) + 1
-        if not (seen[:, value] >= SURE_VIEW).all():
+        more = softmax(self._run(turned)[:, :7])
+        value = int(proba[lead, 1:].argmax()) + 1
+        if not (proba[lead, value] >= SURE_VIEW and (more[:, value] >= SURE_VIEW).all()):
             return self.tta  # (the views run are kept: the full read gets them from the memo)
-        proba[lead] = seen.sum(axis=0) / q
+        proba[lead] = (proba[lead] + more.sum(axis=0)) / q  # as `forward` sums them
         return q
 
     def _rivals(self, crops: np.ndarray, proba: np.ndarray, rivals: np.ndarray,
