@@ -2,7 +2,8 @@
 bundled recording's first N frames, a fresh hub, match and adapter that learned the first frame, after
 a reader-alone pass), by what asked for them: a tray or pool die's re-framing read (`refine`: its six
 boxes' first views and re-framing crops), the best box's turned views (`_views`), its rivals' views
-(`_rivals`), the re-framed box read again (`read_best_above`), a cell's plain read, the glimpse. Counts
+(`_rivals`), the re-framed box read again (`read_best_above`), a cell's plain read, the glimpse,
+the best box's first turned views of a quick read (`_sure`, dicefps8b). Counts
 only (deterministic): compare two checkouts by running it with each on PYTHONPATH.
 
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=. .venv/bin/python bench/dice_crop_roles.py [--frames 40]
