@@ -99,6 +99,10 @@ class _Reader:
         box = np.asarray(boxes, np.float32).reshape(-1, 4)[:1]
         return np.array([self.chance], np.float32), np.array([2]), np.array([0.9], np.float32), box
 
+    def read_best_above(self, image: Any, boxes: Any, beat: float) -> Any:
+        got = self.read_best(image, boxes, frame_above=beat)
+        return got if got[0][0] > beat else None
+
 
 @pytest.mark.parametrize("chance", [0.5 * SCREEN, SCREEN])
 def test_screen_stops_the_re_framing_where_no_box_gets_screens_chance(frames: list[np.ndarray],

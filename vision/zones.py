@@ -1008,7 +1008,7 @@ class ZoneDiceReader:
         if self._values is None:
             from vision.learned.crops import CropReader
 
-            self._values = CropReader(tta=8, memo=CROP_MEMO)
+            self._values = CropReader(tta=8, memo=CROP_MEMO, quick=QUICK_VIEWS)
         boxes = np.asarray(box, np.float32)[None]
         if refine:
             side = self.die_mm * self.px
@@ -1021,9 +1021,9 @@ class ZoneDiceReader:
         p_die, values, vconf, at = self._values.read_best(image, boxes, framed=framed or refine)
         if refine and not (screen and p_die[0] < SCREEN):  # its re-framed box is wanted only if it
             # reads likelier than the first
-            p2, v2, c2, f2 = self._values.read_best(image, at, frame_above=float(p_die[0]))
-            if p2[0] > p_die[0]:
-                p_die, values, vconf, at = p2, v2, c2, f2
+            again = self._values.read_best_above(image, at, float(p_die[0]))
+            if again is not None:
+                p_die, values, vconf, at = again
         return int(values[0]), float(vconf[0]), float(p_die[0]), np.asarray(at[0], np.float32)
 
 
@@ -1057,6 +1057,7 @@ def _tile_rects(windows: tuple[tuple[int, int, int, int], ...], H: int, W: int,
 READ_REACH_MM = 20.0  # round a zone: a die's crop with its re-framing shifts reaches about this far
 PIPS_MARGIN_MM = 4.0  # a cell's pip count looks this far round the cell (count_pips's window)
 CROP_MEMO = 2048  # crops remembered (vision/learned/crops.py, ~7 kB each): unchanged dice are not re-run
+QUICK_VIEWS = 4  # a die its first 4 of 8 crop views read as one value, each surely, is read on those 4
 MAX_REGISTER_MM = 6.0  # a registration moving the reference further is not believed: two calibrations
 # each off by up to 3 mm at the sheet's far corner (tuning seed 6 at 600 mm / 20 degrees, three markers:
 # 2.9 mm before its bump, 1.1 mm after; the fit moved the reference 3.0 mm, refused at the former 3 mm)

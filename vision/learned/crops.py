@@ -25,6 +25,7 @@ DEFAULT_CROP_MODEL = MODELS / "dice_crops.onnx"
 INPUT = 32
 KEEP = 1.25
 SCREEN = 0.2  # a proposal the first view gives less than this chance of being a die gets no more views
+SURE_VIEW = 0.9  # a quick read (CropReader's `quick`) stops when each view so far gives its value this much
 REFINE = True  # likely dice are re-framed twice (forward)
 
 
@@ -70,11 +71,15 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 class CropReader:
     def __init__(self, path: Path | str = DEFAULT_CROP_MODEL, tta: int = 4, backend: str = "auto",
-                 memo: int = 0) -> None:
-        """`memo`: how many of the last crops' outputs to keep, keyed by the crop's exact bytes. A crop
-        byte for byte one of them gets the kept output (the network is a pure, deterministic function
-        of its input on one thread), not a second run: a camera reader asks again about the same pixels
-        when they did not change (dice road's recording: about half of all crops)."""
+                 memo: int = 0, quick: int = 0) -> None:
+        """`quick` (2..tta-1, 0: off): `read_best` and `read_best_above` first run the best box's first
+        `quick` views only, and when each of them gives one value at least SURE_VIEW of its mass, the
+        reading is the mean of those views, its rivals read on as many views (see `_sure`); otherwise
+        all `tta` views as without it. `memo`: how many of the last crops' outputs to keep, keyed by
+        the crop's exact bytes. A crop byte for byte one of them gets the kept output (the network is a
+        pure, deterministic function of its input on one thread), not a second run: a camera reader
+        asks again about the same pixels when they did not change (dice road's recording: about half
+        of all crops)."""
         if not 1 <= tta <= 8:
             raise VisionError(f"tta must be 1..8 views, got {tta}")
         self.model = OnnxModel(path, backend, what="crop model")
@@ -88,7 +93,10 @@ class CropReader:
         shape = self.model.input_shape  # a fixed input side in the model itself wins over the card
         if shape and len(shape) == 4 and isinstance(shape[-1], int) and shape[-1] > 0:
             self.size = int(shape[-1])
+        if quick and not 2 <= quick < tta:
+            raise VisionError(f"quick must be 2..tta-1 views, got {quick}")
         self.tta = tta
+        self.quick = quick
         self.memo = memo
         self._kept: OrderedDict[bytes, np.ndarray] = OrderedDict()
 
@@ -168,6 +176,16 @@ class CropReader:
             kept.popitem(last=False)
         return np.stack(rows)
 
+    def read_best_above(self, image: np.ndarray, boxes: np.ndarray, beat: float,
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """`read_best(image, boxes, frame_above=beat)` for a caller that uses the reading only when
+        its chance of a die is above `beat`; None when it is not. The best box's turned views are run
+        one at a time and stop as soon as even the views still to come could not lift its chance above
+        `beat` (the bound `_rivals` uses): most re-framed dice read a little less surely than the box
+        they came from, and a few views show it. Whenever it returns a reading, that reading is
+        `read_best`'s bit for bit (the same crops, the same sequential sum of the views)."""
+        return self._best(image, boxes, True, beat, True, beat)
+
     def read_best(self, image: np.ndarray, boxes: np.ndarray, framed: bool = True,
                   frame_above: float | None = None,
                   views: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -181,6 +199,14 @@ class CropReader:
         is the same sequential sum, so every number kept is `read`'s bit for bit
         (tests/test_crop_memo.py). `framed=False`, or a chance not above `frame_above`: the box
         returned is the one given (the caller has no use for the re-framed one; no re-framing run)."""
+        best = self._best(image, boxes, framed, frame_above, views, None)
+        assert best is not None  # (only a bar to beat gives None)
+        return best
+
+    def _best(self, image: np.ndarray, boxes: np.ndarray, framed: bool, frame_above: float | None,
+              views: bool, beat: float | None,
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """`read_best`; with `beat` (`read_best_above`), None once the best box cannot read above it."""
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         if len(boxes) == 0:
             raise VisionError("read_best needs at least one box")
@@ -192,12 +218,21 @@ class CropReader:
         if views and self.tta > 1 and len(maybe):
             # the likeliest by its first view gets every view, then its rivals one view at a time
             lead = maybe[int(np.argmax(chance[maybe]))]
-            self._views(crops, proba, np.array([lead]))
+            n = self._sure(crops, proba, lead)
+            if n < self.tta:  # sure on its first n views: the reading is their mean
+                if beat is not None and not np.float32(1.0 - proba[lead, 0]) > beat:
+                    return None
+            elif beat is None:
+                self._views(crops, proba, np.array([lead]))
+            elif not len(self._rivals(crops, proba, np.array([lead]), np.float32(beat), above=True)):
+                return None  # its chance cannot come out above `beat`
             rivals = maybe[maybe != lead]
-            kept = self._rivals(crops, proba, rivals, (1.0 - proba[lead, 0]).astype(np.float32))
+            kept = self._rivals(crops, proba, rivals, (1.0 - proba[lead, 0]).astype(np.float32), n=n)
             chance = 1.0 - proba[:, 0]
             chance[np.setdiff1d(rivals, kept)] = -1.0  # below the lead: never the best
         b = int(np.argmax(chance.astype(np.float32)))
+        if beat is not None and not np.float32(chance[b]) > beat:
+            return None
         box = boxes[b:b + 1]
         if frame_above is not None and not chance[b] > frame_above:
             framed = False
@@ -219,23 +254,43 @@ class CropReader:
         more = softmax(self._run(views.reshape(k * m, self.size, self.size, 3))[:, :7]).reshape(k, m, 7)
         proba[which] = (proba[which] + more.sum(axis=0)) / self.tta
 
+    def _sure(self, crops: np.ndarray, proba: np.ndarray, lead: int) -> int:
+        """How many views the reading of crop `lead` takes: `quick` when each of its first `quick`
+        views gives one value at least SURE_VIEW of its mass (its row of `proba` is then their mean),
+        else `tta` (the row left as it is). The bound: the `tta` views' mean could still name another
+        value only if the views not run gave that value, on average, more than (quick / (tta - quick))
+        * (2 SURE_VIEW - 1) of their mass, against every view seen (0.8 each for 4 of 8 views): a die
+        its first views see the same way from four sides is not another value from the other four."""
+        q = self.quick
+        if not q or self.tta <= q:
+            return self.tta
+        turned = np.concatenate([dihedral_view(crops[lead:lead + 1], i) for i in range(1, q)])
+        more = softmax(self._run(turned)[:, :7])
+        value = int(proba[lead, 1:].argmax()) + 1
+        if not (proba[lead, value] >= SURE_VIEW and (more[:, value] >= SURE_VIEW).all()):
+            return self.tta  # (the views run are kept: the full read gets them from the memo)
+        proba[lead] = (proba[lead] + more.sum(axis=0)) / q  # as `forward` sums them
+        return q
+
     def _rivals(self, crops: np.ndarray, proba: np.ndarray, rivals: np.ndarray,
-                best: np.float32) -> np.ndarray:
+                best: np.float32, above: bool = False, n: int = 0) -> np.ndarray:
         """The turned views of crops `rivals`, one view at a time, for those that can still reach
-        `best` (see read_best): their rows of `proba` averaged as `_views` does (the same sequential
-        sum); returns them. The others' rows are left unfinished."""
+        `best` (see read_best; `above`: still rise above it): their rows of `proba` averaged as
+        `_views` does (the same sequential sum); returns them. The others' rows are left unfinished.
+        `n`: each read on its first n views only (the lead's, `_sure`); all `tta` by default."""
         if not len(rivals):
             return rivals
+        n = n or self.tta
         mine = crops[rivals]
         more = np.zeros((len(rivals), 7), np.float32)  # each rival's views so far, summed in order
         alive = np.arange(len(rivals))
-        for i in range(1, self.tta):  # each view made only for the rivals still in the running
-            ceiling = 1.0 - (proba[rivals[alive], 0] + more[alive, 0]) / self.tta
-            alive = alive[ceiling >= best]
+        for i in range(1, n):  # each view made only for the rivals still in the running
+            ceiling = 1.0 - (proba[rivals[alive], 0] + more[alive, 0]) / n
+            alive = alive[ceiling > best] if above else alive[ceiling >= best]
             if not len(alive):
                 return alive
             more[alive] += softmax(self._run(dihedral_view(mine[alive], i))[:, :7])
-        proba[rivals[alive]] = (proba[rivals[alive]] + more[alive]) / self.tta
+        proba[rivals[alive]] = (proba[rivals[alive]] + more[alive]) / n
         return rivals[alive]
 
     def read(self, image: np.ndarray, boxes: np.ndarray,
