@@ -52,7 +52,9 @@ nodes. Shortcuts the Python search does not take:
 The table is probed before the pair bounds, which a hit makes unnecessary.
 - **Bound order** (from BOUND_ORDER_FROM to BOUND_ORDER_UPTO empty cells; JitSearch(bound_order=None)
   turns it off): a node that generates its moves (its table move, if any, has failed) first looks
-  at each child's game bounds, placing and taking back the move without a node (`_bound_order`). A
+  at each child's game bounds without a node (`_bound_order`), nothing placed: the node's paths are
+  grouped once per cell by empty count and whether they cross it (`_cell_groups`), and a child's
+  bounds are a min over those groups read through the child reserve's rows. A
   child whose bounds already put the mover at or above beta ends the node with that bound, the cut
   the child itself would have returned at once; otherwise the moves are sorted with the sum of the
   child's two bounds counted in. At 12 empty cells it cuts the nodes of the hardest positions by
