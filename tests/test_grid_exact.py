@@ -596,7 +596,7 @@ def test_bound_order_cut_is_a_true_bound_of_the_move():
             for beta in range(true - 6, true + 2):
                 score = np.zeros(1)
                 cut, cm = jitsearch._bound_order(search.st, search.sums, search.emp, plo, phi, search.gt,
-                                                 move, score, 1, beta, sign)
+                                                 move, score, 1, beta, sign, np.zeros(160, np.int64))
                 if cm >= 0:
                     assert beta <= cut <= true, (state.board, action, beta)
                     cuts += 1
@@ -644,3 +644,29 @@ def test_bound_order_visits_fewer_nodes_on_a_hard_twelve_empty_position():
     search = jitsearch.JitSearch(board)
     assert search.exact_value() == 4
     assert search.nodes < 1_300_000
+
+
+def test_child_game_bounds_from_cell_groups_equal_placing_each_move():
+    """_child_game_bounds reads each child's game bounds from the node's paths grouped per cell and
+    empty count (nothing placed); they must equal _game_bounds on the child itself, the piece
+    placed, for every legal move of random positions from 2 to 14 empty cells."""
+    jitsearch = compiled_search()
+    rng = random.Random(2412)
+    checked = 0
+    for i in range(60):
+        state = _lopsided(rng, 2 + i % 13) if i % 3 == 0 else random_position(rng, 2 + i % 13)
+        search = jitsearch.JitSearch(state.board, table_bits=8)
+        plo, _ = jitsearch._tables()
+        actions = list(state.legal_actions())
+        rng.shuffle(actions)  # cells in any order, not grouped as _gen groups them
+        move = np.array([a.piece * 16 + a.cell for a in actions], np.int64)
+        out = np.zeros((len(move), 2), np.int64)
+        jitsearch._child_game_bounds(search.st, search.sums, search.emp, plo, search.gt, move, len(move),
+                                     out, np.zeros(160, np.int64))
+        for q, action in enumerate(actions):
+            search.place(action.piece, action.cell)
+            want = jitsearch._game_bounds(search.st, search.sums, search.emp, plo, plo, search.gt)
+            search.unplace(action.piece, action.cell)
+            assert tuple(out[q]) == tuple(int(v) for v in want), (state.board, action)
+            checked += 1
+    assert checked > 1000

@@ -52,7 +52,9 @@ nodes. Shortcuts the Python search does not take:
 The table is probed before the pair bounds, which a hit makes unnecessary.
 - **Bound order** (from BOUND_ORDER_FROM to BOUND_ORDER_UPTO empty cells; JitSearch(bound_order=None)
   turns it off): a node that generates its moves (its table move, if any, has failed) first looks
-  at each child's game bounds, placing and taking back the move without a node (`_bound_order`). A
+  at each child's game bounds without a node (`_bound_order`), nothing placed: the node's paths are
+  grouped once per cell by empty count and whether they cross it (`_cell_groups`), and a child's
+  bounds are a min over those groups read through the child reserve's rows. A
   child whose bounds already put the mover at or above beta ends the node with that bound, the cut
   the child itself would have returned at once; otherwise the moves are sorted with the sum of the
   child's two bounds counted in. At 12 empty cells it cuts the nodes of the hardest positions by
@@ -796,23 +798,101 @@ if numba is not None:
         return (2 if onlive else 1) * abs(d)
 
     @_jit
-    def _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign):  # noqa: ANN001, ANN202
-        """Each of the k moves' child looked at through its game bounds (placed and taken back, no
-        node): the first whose low bound for the mover is already at least b ends the node, returned
-        as (that bound, its move); else (-INF, -1), with each move's score lowered by
-        BOUND_ORDER_WEIGHT times the sum of its child's two bounds for the mover (higher first). The
-        child's game bounds are what the child would return first if searched, so a cut here is one
-        the search would make, without the node."""
+    def _cell_groups(sums, emp, cell, buf):  # noqa: ANN001, ANN202
+        """The paths of each seat grouped by their empty count e, for the children of moves on cell:
+        the least sum of those that do not cross it (unchanged in every child) and of those that do
+        (each gains the piece and loses an empty cell). A game bound only needs the least sum per
+        empty count, so a child's bound is a min over at most 16 groups instead of 40 paths.
+        Compressed into buf (int64): seat s's groups at buf[64 s:], off the cell as (e, least sum)
+        pairs from buf[64 s + 2], on it from buf[64 s + 34]; their counts in buf[64 s],
+        buf[64 s + 1]. Uses buf[128:160] as scratch."""
+        least = buf[128:160]
+        for s in range(2):
+            least[:] = INF
+            on = _CPM[s, cell]
+            for i in range(20):
+                u = emp[s, i] + (16 if on >> i & 1 else 0)
+                if sums[s, i] < least[u]:
+                    least[u] = sums[s, i]
+            base = 64 * s
+            no = 0
+            ni = 0
+            for e in range(8):
+                if least[e] < INF:
+                    buf[base + 2 + 2 * no] = e
+                    buf[base + 3 + 2 * no] = least[e]
+                    no += 1
+                if least[16 + e] < INF:
+                    buf[base + 34 + 2 * ni] = e
+                    buf[base + 35 + 2 * ni] = least[16 + e]
+                    ni += 1
+            buf[base] = no
+            buf[base + 1] = ni
+
+    @_jit
+    def _child_seat_bounds(buf, s, piece, lo, g, z):  # noqa: ANN001, ANN202
+        """Seat s's (lowest possible best path, greedy cap of its best path) after piece on the cell
+        of _cell_groups's buf; lo: the child's plo row, g: its greedy row, z: 1 when s moves next
+        there. The same mins as _game_bounds over the child's paths."""
+        base = 64 * s
+        low = INF
+        cap = INF
+        for u in range(buf[base]):
+            e = buf[base + 2 + 2 * u]
+            a = buf[base + 3 + 2 * u]
+            low = min(low, a + lo[e])
+            cap = min(cap, a + g[e, z])
+        for u in range(buf[base + 1]):
+            e = buf[base + 34 + 2 * u] - 1
+            a = buf[base + 35 + 2 * u] + piece
+            low = min(low, a + lo[e])
+            cap = min(cap, a + g[e, z])
+        return low, cap
+
+    @_jit
+    def _child_game_bounds(st, sums, emp, plo, gt, move, k, out, buf):  # noqa: ANN001, ANN202
+        """_game_bounds of each of the k moves' child, into out[q, 0:2], without placing a piece:
+        the paths are grouped once per cell (_cell_groups) and a child's reserve only changes the
+        table rows the groups are read through."""
+        cell = -1
+        p1 = st[17] & 1  # 1 when Player 1 moves next in the children
         for q in range(k):
             piece = move[q] >> 4
-            cell = move[q] & 15
-            _put(st, sums, emp, piece, cell)
-            clo, chi = _game_bounds(st, sums, emp, plo, phi, gt)
-            _take(st, sums, emp, piece, cell)
+            if move[q] & 15 != cell:
+                cell = move[q] & 15
+                _cell_groups(sums, emp, cell, buf)
+            reserve = st[16] ^ (1 << piece)
+            lo = plo[reserve]
+            g = gt[reserve]
+            p1lo, p1hi = _child_seat_bounds(buf, 0, piece, lo, g, p1)
+            p2lo, p2hi = _child_seat_bounds(buf, 1, piece, lo, g, 1 - p1)
+            out[q, 0] = p2lo - p1hi
+            out[q, 1] = p2hi - p1lo
+
+    @_jit
+    def _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign, buf):  # noqa: ANN001, ANN202
+        """Each of the k moves' child looked at through its game bounds (no node, nothing placed:
+        _cell_groups): the first whose low bound for the mover is already at least b ends the node,
+        returned as (that bound, its move); else (-INF, -1), with each move's score lowered by
+        BOUND_ORDER_WEIGHT times the sum of its child's two bounds for the mover (higher first). The
+        child's game bounds are what the child would return first if searched, so a cut here is one
+        the search would make, without the node. buf: 160 int64 of scratch."""
+        cell = -1
+        p1 = st[17] & 1  # 1 when Player 1 moves next in the children
+        for q in range(k):
+            piece = move[q] >> 4
+            if move[q] & 15 != cell:
+                cell = move[q] & 15
+                _cell_groups(sums, emp, cell, buf)
+            reserve = st[16] ^ (1 << piece)
+            lo = plo[reserve]
+            g = gt[reserve]
+            p1lo, p1hi = _child_seat_bounds(buf, 0, piece, lo, g, p1)
+            p2lo, p2hi = _child_seat_bounds(buf, 1, piece, lo, g, 1 - p1)
             if sign > 0:
-                low, high = clo, chi
+                low, high = p2lo - p1hi, p2hi - p1lo
             else:
-                low, high = -chi, -clo
+                low, high = p1lo - p2hi, p1hi - p2lo
             if low >= b:
                 return low, move[q]
             score[q] -= BOUND_ORDER_WEIGHT * (low + high)
@@ -944,7 +1024,7 @@ if numba is not None:
                 else:
                     k = _gen(st, sums, emp, plo, phi, move, score, wt[n], eg[496:512], opp, own)
                 if st[25] <= n <= st[26]:  # a child whose game bounds already cut, else their order
-                    cut, cm = _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign)
+                    cut, cm = _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign, eg[:160])
                     if cm >= 0:
                         st[27] += 1
                         best = max(best, cut)
