@@ -850,24 +850,28 @@ if numba is not None:
         return low, cap
 
     @_jit
-    def _child_game_bounds(st, sums, emp, plo, gt, move, k, out, buf):  # noqa: ANN001, ANN202
-        """_game_bounds of each of the k moves' child, into out[q, 0:2], without placing a piece:
-        the paths are grouped once per cell (_cell_groups) and a child's reserve only changes the
-        table rows the groups are read through."""
-        cell = -1
+    def _child_bounds(st, sums, emp, plo, gt, mv, cell, buf):  # noqa: ANN001, ANN202
+        """(cell, low, high): the game bounds (Player 2's sum minus Player 1's) of move mv's child,
+        read from the paths grouped per cell (_cell_groups, refreshed into buf when mv's cell is
+        not `cell`, the one grouped last) and the child's reserve; nothing is placed."""
+        piece = mv >> 4
+        if mv & 15 != cell:
+            cell = mv & 15
+            _cell_groups(sums, emp, cell, buf)
+        reserve = st[16] ^ (1 << piece)
+        lo = plo[reserve]
+        g = gt[reserve]
         p1 = st[17] & 1  # 1 when Player 1 moves next in the children
+        p1lo, p1hi = _child_seat_bounds(buf, 0, piece, lo, g, p1)
+        p2lo, p2hi = _child_seat_bounds(buf, 1, piece, lo, g, 1 - p1)
+        return cell, p2lo - p1hi, p2hi - p1lo
+
+    @_jit
+    def _child_game_bounds(st, sums, emp, plo, gt, move, k, out, buf):  # noqa: ANN001, ANN202
+        """_game_bounds of each of the k moves' child, into out[q, 0:2], without placing a piece."""
+        cell = -1
         for q in range(k):
-            piece = move[q] >> 4
-            if move[q] & 15 != cell:
-                cell = move[q] & 15
-                _cell_groups(sums, emp, cell, buf)
-            reserve = st[16] ^ (1 << piece)
-            lo = plo[reserve]
-            g = gt[reserve]
-            p1lo, p1hi = _child_seat_bounds(buf, 0, piece, lo, g, p1)
-            p2lo, p2hi = _child_seat_bounds(buf, 1, piece, lo, g, 1 - p1)
-            out[q, 0] = p2lo - p1hi
-            out[q, 1] = p2hi - p1lo
+            cell, out[q, 0], out[q, 1] = _child_bounds(st, sums, emp, plo, gt, move[q], cell, buf)
 
     @_jit
     def _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign, buf):  # noqa: ANN001, ANN202
@@ -878,21 +882,10 @@ if numba is not None:
         child's game bounds are what the child would return first if searched, so a cut here is one
         the search would make, without the node. buf: 160 int64 of scratch."""
         cell = -1
-        p1 = st[17] & 1  # 1 when Player 1 moves next in the children
         for q in range(k):
-            piece = move[q] >> 4
-            if move[q] & 15 != cell:
-                cell = move[q] & 15
-                _cell_groups(sums, emp, cell, buf)
-            reserve = st[16] ^ (1 << piece)
-            lo = plo[reserve]
-            g = gt[reserve]
-            p1lo, p1hi = _child_seat_bounds(buf, 0, piece, lo, g, p1)
-            p2lo, p2hi = _child_seat_bounds(buf, 1, piece, lo, g, 1 - p1)
-            if sign > 0:
-                low, high = p2lo - p1hi, p2hi - p1lo
-            else:
-                low, high = p1lo - p2hi, p1hi - p2lo
+            cell, low, high = _child_bounds(st, sums, emp, plo, gt, move[q], cell, buf)
+            if sign < 0:
+                low, high = -high, -low
             if low >= b:
                 return low, move[q]
             score[q] -= BOUND_ORDER_WEIGHT * (low + high)
