@@ -94,7 +94,7 @@ class _Reader:
         self.chance, self.calls = chance, 0
 
     def read_best(self, image: Any, boxes: Any, framed: bool = True, frame_above: float | None = None,
-                  views: bool = True) -> Any:
+                  views: bool = True, sure_stop: int | None = None) -> Any:
         self.calls += 1
         box = np.asarray(boxes, np.float32).reshape(-1, 4)[:1]
         return np.array([self.chance], np.float32), np.array([2]), np.array([0.9], np.float32), box

@@ -36,11 +36,18 @@ def frames() -> list[np.ndarray]:
 
 def plain_best(reader: CropReader, image: np.ndarray, boxes: np.ndarray,
                framed: bool = True, frame_above: float | None = None,
-               views: bool = True) -> tuple[np.ndarray, ...]:
+               views: bool = True, sure_stop: int | None = None) -> tuple[np.ndarray, ...]:
     """`read_best` the plain way: every box read in full (`views=False`: its first view only, as a
     reader of one view), then the likeliest taken. A quick reader (dicefps8) reads every box on its
     first `quick` views when the likeliest box by its first view reads each of them as one value at
-    least SURE_VIEW."""
+    least SURE_VIEW. `sure_stop` (dicefps9): the boxes after it are dropped when its first view reads
+    one value at least SURE_VIEW."""
+    if sure_stop is not None:
+        boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+        one = box_crops(image, boxes[sure_stop:sure_stop + 1], reader.size)
+        p = softmax(reader.model.run(np.ascontiguousarray(one.transpose(0, 3, 1, 2), np.float32))[:, :7])
+        if p[0, 1:].max() >= SURE_VIEW:
+            boxes = boxes[:sure_stop + 1]
     tta = reader.tta
     reader.tta = tta if views else 1
     if views and reader.quick:

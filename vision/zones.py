@@ -1018,7 +1018,10 @@ class ZoneDiceReader:
                                             for dx, dy in shifts]]).astype(np.float32)
         # the box the crop reader likes best, as read() of all the boxes would pick it (read_best: the
         # same numbers, without re-framing or turning the boxes that cannot win)
-        p_die, values, vconf, at = self._values.read_best(image, boxes, framed=framed or refine)
+        # (a die its centred box's first view reads surely is not looked for off that box: the shifted
+        # boxes are for a blob whose die lies off its centre)
+        p_die, values, vconf, at = self._values.read_best(image, boxes, framed=framed or refine,
+                                                          sure_stop=1 if refine else None)
         if refine and not (screen and p_die[0] < SCREEN):  # its re-framed box is wanted only if it
             # reads likelier than the first
             again = self._values.read_best_above(image, at, float(p_die[0]))

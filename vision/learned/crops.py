@@ -187,8 +187,8 @@ class CropReader:
         return self._best(image, boxes, True, beat, True, beat)
 
     def read_best(self, image: np.ndarray, boxes: np.ndarray, framed: bool = True,
-                  frame_above: float | None = None,
-                  views: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                  frame_above: float | None = None, views: bool = True,
+                  sure_stop: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """`read(image, boxes)` of the one box `read` gives the highest chance of being a die (the
         first of equals), as (1,) arrays: the same numbers, with fewer crops run. The other boxes are
         not re-framed (their boxes are not returned), and each stops getting turned views as soon as
@@ -198,21 +198,33 @@ class CropReader:
         monotonic). Each crop's output does not depend on what shares its batch, and the views' sum
         is the same sequential sum, so every number kept is `read`'s bit for bit
         (tests/test_crop_memo.py). `framed=False`, or a chance not above `frame_above`: the box
-        returned is the one given (the caller has no use for the re-framed one; no re-framing run)."""
-        best = self._best(image, boxes, framed, frame_above, views, None)
+        returned is the one given (the caller has no use for the re-framed one; no re-framing run).
+        `sure_stop` (an index): when box `sure_stop`'s first view gives one value at least SURE_VIEW of
+        its mass, the boxes after it are not read at all (the reading is `read_best` of the boxes up to
+        it); otherwise their first views are run then, and the reading is the whole read's bit for bit."""
+        best = self._best(image, boxes, framed, frame_above, views, None, sure_stop)
         assert best is not None  # (only a bar to beat gives None)
         return best
 
     def _best(self, image: np.ndarray, boxes: np.ndarray, framed: bool, frame_above: float | None,
-              views: bool, beat: float | None,
+              views: bool, beat: float | None, sure_stop: int | None = None,
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
         """`read_best`; with `beat` (`read_best_above`), None once the best box cannot read above it."""
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         if len(boxes) == 0:
             raise VisionError("read_best needs at least one box")
-        crops = box_crops(image, boxes, self.size)
+        head = len(boxes) if sure_stop is None else sure_stop + 1
+        crops = box_crops(image, boxes[:head], self.size)
         first = self._run(crops)
         proba = softmax(first[:, :7])
+        if head < len(boxes):
+            if proba[sure_stop, 1:].max() >= SURE_VIEW:  # sure on its first view: the rest not read
+                boxes = boxes[:head]
+            else:  # each crop's output is its own (whatever shares its batch): the whole read's rows
+                rest = box_crops(image, boxes[head:], self.size)
+                more = self._run(rest)
+                crops, first = np.concatenate([crops, rest]), np.concatenate([first, more])
+                proba = np.concatenate([proba, softmax(more[:, :7])])
         maybe = np.flatnonzero(1.0 - proba[:, 0] >= SCREEN)
         chance = 1.0 - proba[:, 0]
         if views and self.tta > 1 and len(maybe):
