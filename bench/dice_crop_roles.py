@@ -17,18 +17,11 @@ import collections
 import itertools
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-
-def _restamp(frames: list[Any]) -> Iterator[Any]:
-    for f in frames:
-        f.timestamp = time.time()
-        yield f
 
 
 def main() -> None:
@@ -36,13 +29,12 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=40)
     args = ap.parse_args()
 
-    import referee_app.loop as loop_mod
+    from run_all import demo_loop  # bench/ is on the path when run as a script
+
     import vision.learned.crops as crops_mod
     import vision.zones as zones
     from referee_app.demo import bundled_demos
     from referee_app.games import get_adapter
-    from referee_app.hub import Hub
-    from referee_app.store import MatchStore
 
     stack: list[str] = []
     crops: collections.Counter[str] = collections.Counter()
@@ -82,12 +74,7 @@ def main() -> None:
     crops.clear()
     runs.clear()
     with tempfile.TemporaryDirectory() as tmp:
-        hub = Hub(MatchStore(Path(tmp) / demo.name))
-        m = demo.manifest
-        session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
-        fresh = get_adapter(demo.game).__class__()
-        fresh.read(frames[0])
-        loop = loop_mod.RefereeLoop(hub, session, fresh, _restamp(frames), int(m.get("frames_needed", 3)))
+        hub, loop = demo_loop(demo, frames, Path(tmp))
         loop.run()
         hub.bus.drain()
         hub.bus.close()

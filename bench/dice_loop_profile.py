@@ -18,17 +18,10 @@ import pstats
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-
-def _restamp(frames: list[Any]) -> Iterator[Any]:
-    for f in frames:
-        f.timestamp = time.time()
-        yield f
 
 
 def main() -> None:
@@ -38,11 +31,11 @@ def main() -> None:
     ap.add_argument("--cold", action="store_true", help="warm up on the first frame only")
     args = ap.parse_args()
 
+    from run_all import demo_loop  # bench/ is on the path when run as a script
+
     import referee_app.loop as loop_mod
     from referee_app.demo import bundled_demos
     from referee_app.games import get_adapter
-    from referee_app.hub import Hub
-    from referee_app.store import MatchStore
 
     demo = next(d for d in bundled_demos() if d.game == "highway-dice")
     frames = list(itertools.islice(demo.frames(realtime=False), args.frames))
@@ -61,12 +54,7 @@ def main() -> None:
         warm = get_adapter(demo.game)
         for f in frames[:1] if args.cold else [frames[0], *frames]:  # run_all's reader-alone pass
             warm.read(f)
-        hub = Hub(MatchStore(Path(tmp) / demo.name))
-        m = demo.manifest
-        session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
-        fresh = get_adapter(demo.game).__class__()
-        fresh.read(frames[0])
-        loop = loop_mod.RefereeLoop(hub, session, fresh, _restamp(frames), int(m.get("frames_needed", 3)))
+        hub, loop = demo_loop(demo, frames, Path(tmp))
         prof = cProfile.Profile(time.process_time)
         t = time.process_time()
         prof.enable()

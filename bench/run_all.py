@@ -112,9 +112,6 @@ def bench_readers(frames_per_game: int, games: set[str] | None = None) -> dict[s
     """Each bundled recorded match's reader alone and whole loop (`games`: only these games)."""
     from referee_app.demo import bundled_demos
     from referee_app.games import get_adapter
-    from referee_app.hub import Hub
-    from referee_app.loop import RefereeLoop
-    from referee_app.store import MatchStore
 
     readers: dict[str, float] = {}
     alone: dict[str, float] = {}
@@ -131,12 +128,7 @@ def bench_readers(frames_per_game: int, games: set[str] | None = None) -> dict[s
             for f in frames:
                 adapter.read(f)
             alone[demo.game] = len(frames) / max(time.process_time() - t, 1e-9)
-            hub = Hub(MatchStore(Path(tmp) / demo.name))
-            m = demo.manifest
-            session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
-            fresh = get_adapter(demo.game).__class__()
-            fresh.read(frames[0])
-            loop = RefereeLoop(hub, session, fresh, iter(_restamp(frames)), int(m.get("frames_needed", 3)))
+            hub, loop = demo_loop(demo, frames, Path(tmp))
             t = time.process_time()
             loop.run()
             hub.bus.drain()
@@ -153,6 +145,23 @@ def _restamp(frames):  # noqa: ANN001, ANN202 - frames as a camera hands them ov
     for f in frames:
         f.timestamp = time.time()
         yield f
+
+
+def demo_loop(demo: Any, frames: list[Any], folder: Path) -> tuple[Any, Any]:
+    """(hub, loop): the referee loop as `readers` times it (the bench scripts that profile or count
+    it build the same): a fresh hub and match stored under `folder`, a fresh adapter that has read
+    the first frame, the frames restamped as a camera hands them over."""
+    from referee_app.games import get_adapter
+    from referee_app.hub import Hub
+    from referee_app.loop import RefereeLoop
+    from referee_app.store import MatchStore
+
+    hub = Hub(MatchStore(folder / demo.name))
+    m = demo.manifest
+    session = hub.create_match(demo.game, list(m["players"]), dict(m.get("variant") or {}))
+    fresh = get_adapter(demo.game).__class__()
+    fresh.read(frames[0])
+    return hub, RefereeLoop(hub, session, fresh, iter(_restamp(frames)), int(m.get("frames_needed", 3)))
 
 
 # -- Railroad Ink -------------------------------------------------------------------------------
