@@ -7,6 +7,7 @@ import json
 
 import cv2
 import numpy as np
+import test_page_table
 
 from referee_app.cli import main
 from tests.test_tokyo_referee import mat_photo
@@ -138,7 +139,7 @@ def _calibrated(tmp_path, name: str, camera) -> tuple[str, str]:
     return str(frames), str(calibration)
 
 
-def _serve(tmp_path, *extra: str):
+def _serve(tmp_path, *extra: str, close: bool = True):
     """`serve --frames ... --calibration ...` of the mat seen from 550 mm / 40 degrees, as a user runs it."""
     from referee_app.cli import load_commands
     from referee_app.commands.serve import build_referee
@@ -152,7 +153,8 @@ def _serve(tmp_path, *extra: str):
     loop = loops[0]
     loop.run()
     loop.on_frame.__self__.thread.join(60)
-    hub.bus.close()
+    if close:
+        hub.bus.close()
     return loop, camera
 
 
@@ -181,3 +183,38 @@ def test_a_tokyo_match_served_with_two_cameras_reports_camera_1_and_no_invented_
     assert report["nearest_measured"] is None and report["advice"] == []  # no one-camera figures
     assert "docs/benchmarks/referee-accuracy.md" in report["reasons"][0]
     assert check["message"].startswith("no measured verdict: 2 cameras: the set-up documented")
+
+
+browser = test_page_table.browser  # the same headless Chromium fixture (skips without Chromium)
+
+
+def test_the_page_shows_a_one_camera_tokyo_match_and_the_panels_check_outside_the_envelope(tmp_path, browser):
+    """Headless Chromium on a real waitress server: the live view of a Tokyo match served with one
+    camera shows its check's verdict, and the Camera set-up panel checks a camera for tokyo-highway."""
+    from waitress_server import serving
+
+    from referee_app.web.app import create_app
+
+    loop, camera = _serve(tmp_path, close=False)
+    MatCamera.view = mat_photo(camera)
+    app = create_app(loop.hub, stream_seconds=5)
+    app.config["camera_opener"] = MatCamera
+    try:
+        with serving(app, threads=4, drain=4) as port:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/?match={loop.session.match_id}")
+            page.wait_for_selector("#match-check.warn[data-inside=false]", timeout=15000)
+            head = page.inner_text("#match-check .head")
+            assert "outside the envelope: one camera" in head and "--camera2" in head
+            page.click("#setup-btn")
+            page.wait_for_function("document.getElementById('setup-preview').naturalWidth > 0", timeout=15000)
+            page.select_option("#setup-game", "tokyo-highway")
+            page.click("#setup-check")
+            page.wait_for_selector("#setup-verdict[data-inside=false]", timeout=30000)
+            text = page.inner_text("#setup-verdict")
+            assert "outside the envelope" in text and "4 of 4" in text and "Distance to the mat" in text
+            assert any("--camera2" in a for a in page.locator("#setup-verdict .advice li").all_inner_texts())
+            context.close()
+    finally:
+        loop.hub.bus.close()
