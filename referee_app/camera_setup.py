@@ -15,6 +15,7 @@ class CameraError(Exception):
 GAMES = ("highway-dice",)  # printed boards the check (and the page's camera routes) localise
 # `camera check` only: from the printed mat's calibration (referee_app.tokyo_camera_check)
 MAT_GAMES = ("tokyo-highway",)
+CHECK_GAMES = GAMES + MAT_GAMES  # every game `camera check`, the page's check and serve's check know
 MAX_INDEX = 8  # camera indices `camera list` tries
 WARMUP_FRAMES = 5  # webcams deliver dark, unfocused frames right after opening
 
@@ -102,18 +103,29 @@ def board_drawing(game: str) -> Any:
 
 def check_game(game: str) -> None:
     """CameraError unless `camera check` knows the game's sheet (asked before a camera is opened)."""
-    if game not in MAT_GAMES and game not in GAMES:
-        raise CameraError(f"camera check knows the boards of: {', '.join(GAMES + MAT_GAMES)} (got {game!r})")
+    if game not in CHECK_GAMES:
+        raise CameraError(f"camera check knows the boards of: {', '.join(CHECK_GAMES)} (got {game[:60]!r})")
 
 
-def run_check(image: Any, game: str, focal_px: float | None = None, mat: str = "a3") -> dict[str, Any]:
+def check_mat(mat: str) -> None:
+    """CameraError unless `mat` is a printed Tokyo mat's size (asked before a camera is opened)."""
+    from drawing.tokyo_mat import MAT_SIZES
+
+    if mat not in MAT_SIZES:
+        raise CameraError(f"mat is the printed mat's size: one of {', '.join(MAT_SIZES)} (got {mat[:60]!r})")
+
+
+def run_check(image: Any, game: str, focal_px: float | None = None, mat: str = "a3",
+              cameras: int = 1) -> dict[str, Any]:
+    """The check's report of camera 1's `image`; `cameras` (a match's camera count) matters to
+    tokyo-highway only, whose one-camera set-ups are all outside the envelope."""
     from vision.camera_check import check_camera
 
     if game in MAT_GAMES:
         from referee_app.tokyo_camera_check import check_tokyo
 
         t0 = time.process_time()
-        report = check_tokyo(image, focal_px, mat)
+        report = check_tokyo(image, focal_px, mat, cameras)
         report["game"] = game
         report["cpu_seconds"] = round(time.process_time() - t0, 3)
         return report

@@ -7,10 +7,15 @@ the page beside the live view).
 A frame in which the board's markers are not found (a webcam's first dark frames, a hand over the
 board) is not the set-up: the check is tried again on a later frame, a few times, before that
 answer stands. After the camera was lost and came back (it may have been moved) it runs again.
+
+Tokyo Highway's check calibrates camera 1 from the printed mat (A3 assumed: serve has no --mat); with one
+camera it is outside the envelope and says to add a second, with a second camera (serve --camera2) it
+reports camera 1's pose and that two cameras are the documented set-up (no measured verdict).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -27,9 +32,12 @@ RETRY_SECONDS = 2.0  # between those tries
 
 
 def verdict_text(report: dict[str, Any]) -> str:
-    """One line for the page and the log: OK, or the first reason and what to change."""
+    """One line for the page and the log: OK, no verdict (None: Tokyo with two cameras), or the first
+    reason and what to change."""
     if report.get("inside_envelope"):
         return "set-up OK"
+    if report.get("localised") and report.get("inside_envelope", False) is None:
+        return "no measured verdict: " + "; ".join(report.get("reasons") or ["see the report"])
     reasons, advice = report.get("reasons") or [], report.get("advice") or []
     text = "outside the envelope: " + (reasons[0] if reasons else "see the report")
     return text + (f"; {advice[0]}" if advice else "")
@@ -41,9 +49,12 @@ class SetupWatch:
     check does not know) or error."""
 
     def __init__(self, loop: Any, game: str, check: Callable[[Any, str], dict[str, Any]] | None = None,
-                 tries: int | None = None, retry_seconds: float | None = None) -> None:
+                 tries: int | None = None, retry_seconds: float | None = None,
+                 cameras: int | None = None) -> None:
         self.loop, self.game = loop, game
-        self.check = check or camera_setup.run_check
+        # the loop's cameras: a PairedSource (serve --camera2, --camera-extra) carries the others
+        self.cameras = cameras or 1 + len(getattr(getattr(loop, "frames", None), "others", None) or [])
+        self.check = check or functools.partial(camera_setup.run_check, cameras=self.cameras)
         self.tries = TRIES if tries is None else tries
         self.retry_seconds = RETRY_SECONDS if retry_seconds is None else retry_seconds
         self._lock = threading.Lock()
@@ -52,8 +63,8 @@ class SetupWatch:
         self._next_try = 0.0
         self._camera_since: float | None = None  # the hub's camera status time at the last check
         self.thread: threading.Thread | None = None
-        if game not in camera_setup.GAMES:
-            known = ", ".join(camera_setup.GAMES)
+        if game not in camera_setup.CHECK_GAMES:
+            known = ", ".join(camera_setup.CHECK_GAMES)
             self._keep("unavailable", f"the set-up check knows the boards of {known}, not {game}")
             return
         self._keep("waiting", "waiting for the camera's first frame")

@@ -113,9 +113,22 @@ def assess(height_mm: float, tilt_deg: float, table: tuple[Measured, ...] = MEAS
     return out
 
 
-def check_tokyo(image: np.ndarray, focal_px: float | None = None, mat: str = "a3") -> dict[str, Any]:
+def assess_two_cameras(cameras: int) -> dict[str, Any]:
+    """Several cameras: no set-up envelope was measured camera by camera, so no verdict
+    (`inside_envelope` None): two cameras are the documented set-up (docs/benchmarks/referee-accuracy.md,
+    `eval match tokyo-highway --cameras 2`), and the check read camera 1's pose only."""
+    return {"cameras": cameras, "nearest_measured": None, "inside_envelope": None,
+            "reasons": [f"{cameras} cameras: the set-up documented for Tokyo Highway (two cameras, measured "
+                        "with eval match --cameras 2: docs/benchmarks/referee-accuracy.md); the check has "
+                        "no two-camera verdict and read camera 1's pose only"],
+            "advice": []}
+
+
+def check_tokyo(image: np.ndarray, focal_px: float | None = None, mat: str = "a3",
+                cameras: int = 1) -> dict[str, Any]:
     """The check as a JSON-ready dict, like vision.camera_check's for the dice board: the markers found,
-    the camera's pose, `inside_envelope`, `reasons` and `advice`."""
+    the camera's pose, `inside_envelope`, `reasons` and `advice`. `image` is camera 1's; with `cameras`
+    above 1 (serve --camera2) it says so instead of the one-camera verdict."""
     from drawing.tokyo_mat import MAT_SIZES
     from referee_app.commands.tokyo_calibrate import calibrate_from_mat
     from vision.localise import detect_markers
@@ -138,7 +151,8 @@ def check_tokyo(image: np.ndarray, focal_px: float | None = None, mat: str = "a3
     report.update(localised=True, **pose, focal_px=float(calib.camera.K[0, 0]),
                   focal_source="given" if focal_px else "fitted to the markers",
                   reprojection_error_px=round(error, 3))
-    report.update(assess(pose["camera_height_mm"], pose["tilt_deg"]))
+    report.update(assess(pose["camera_height_mm"], pose["tilt_deg"]) if cameras < 2
+                  else assess_two_cameras(cameras))
     return report
 
 
@@ -150,7 +164,8 @@ def format_tokyo(report: dict[str, Any]) -> str:
             f"from straight down, {report['distance_mm'] / 10:.0f} cm from the mat's centre (focal length "
             f"{report['focal_px']:.0f} px, {report['focal_source']}; marker reprojection error "
             f"{report['reprojection_error_px']:.2f} px)")
-    lines.append(f"inside_envelope: {'true' if report['inside_envelope'] else 'false'}")
+    verdict = report["inside_envelope"]
+    lines.append(f"inside_envelope: {'unknown' if verdict is None else 'true' if verdict else 'false'}")
     lines += [f"  because {r}" for r in report["reasons"]]
     lines += [f"  -> {a}" for a in report["advice"]]
     return "\n".join(lines)

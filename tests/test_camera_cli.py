@@ -154,7 +154,7 @@ def test_the_page_lists_previews_and_checks_a_camera(tmp_path, tilted):
     app.config["camera_opener"] = BoardCamera  # a stand-in camera driver: camera 1 sees the board
     c2 = app.test_client()
     assert c2.get("/api/setup/cameras").get_json() == {"cameras": [{"index": 1, "width": 1280, "height": 720}],
-                                                       "games": ["highway-dice"]}
+                                                       "games": ["highway-dice", "tokyo-highway"]}
     snap = c2.get("/api/setup/cameras/1/preview.jpg")
     assert snap.status_code == 200 and snap.mimetype == "image/jpeg"
     assert cv2.imdecode(np.frombuffer(snap.data, np.uint8), cv2.IMREAD_COLOR).shape == (720, 1280, 3)

@@ -201,7 +201,7 @@ def test_the_referee_loop_never_waits_for_the_check(tmp_path):
 
 def test_a_game_whose_board_the_check_does_not_know_is_said_so():
     loop = FakeLoop()
-    SetupWatch(loop, "tokyo-highway")
+    SetupWatch(loop, "highway-grid")
     assert loop.on_frame is None
     assert loop.camera_checks[1]["state"] == "unavailable" and "highway-dice" in loop.camera_checks[1]["message"]
 

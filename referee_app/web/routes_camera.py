@@ -4,7 +4,9 @@ snapshot of one, and the camera check of what it sees (referee_app.camera_setup)
     GET /api/setup/cameras                      -> {"cameras": [{"index", "width", "height"}],
                                                     "games": the games whose board the check knows}
     GET /api/setup/cameras/<n>/preview.jpg      -> one JPEG snapshot
-    GET /api/setup/cameras/<n>/check?game=GAME  -> the `camera check` report as JSON
+    GET /api/setup/cameras/<n>/check?game=GAME[&mat=a3]
+                                                -> the `camera check` report as JSON (`mat`: the
+                                                   printed Tokyo mat's size, tokyo-highway only)
 
 Wired in by `register(app)` from `create_app`; `app.config["camera_opener"]` may replace
 cv2.VideoCapture (tests, another capture back end). A camera a match's loop already holds may refuse to
@@ -79,16 +81,21 @@ def register(app: Flask) -> None:
         except CameraError as exc:
             raise _Refused(str(exc), 404) from exc
 
-    def known_game(game: str) -> None:
+    def known_game(game: str, mat: str | None) -> None:
         try:
-            camera_setup.board_geometry(game)
+            camera_setup.check_game(game)
+            if mat is not None:
+                if game not in camera_setup.MAT_GAMES:
+                    mat_games = ", ".join(camera_setup.MAT_GAMES)
+                    raise CameraError(f"mat is the printed mat's size, for {mat_games} only (not {game})")
+                camera_setup.check_mat(mat)
         except CameraError as exc:
             raise _Refused(str(exc), 400) from exc
 
     @app.get("/api/setup/cameras")
     @one_at_a_time
     def setup_cameras():
-        return jsonify(cameras=camera_setup.probe_cameras(opener()), games=list(camera_setup.GAMES))
+        return jsonify(cameras=camera_setup.probe_cameras(opener()), games=list(camera_setup.CHECK_GAMES))
 
     @app.get("/api/setup/cameras/<n>/preview.jpg")
     @one_at_a_time
@@ -104,9 +111,9 @@ def register(app: Flask) -> None:
     @app.get("/api/setup/cameras/<n>/check")
     @one_at_a_time
     def setup_check(n: str):
-        game = request.args.get("game", "")
-        # an unknown game is refused before the camera opens
-        index, frame = camera_frame(n, lambda: known_game(game))
-        report = camera_setup.run_check(frame, game)
+        game, mat = request.args.get("game", ""), request.args.get("mat")
+        # an unknown game or mat is refused before the camera opens
+        index, frame = camera_frame(n, lambda: known_game(game, mat))
+        report = camera_setup.run_check(frame, game, mat=mat or "a3")
         report["source"] = f"camera {index}"
         return jsonify(report)

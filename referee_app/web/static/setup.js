@@ -29,9 +29,18 @@
   // -- the check's report, in words and figures ------------------------------------------------------
   const fixed = (x, n) => (typeof x === "number" ? x.toFixed(n) : "–");
   function figures(r) {
-    const rows = [["Markers found", `${(r.markers_found || []).length} of 4` +
-      ((r.markers_missing || []).length ? ` (missing ${r.markers_missing.join(", ")})` : "")]];
-    if (r.localised) {
+    const found = (r.markers_found || []).length, missing = (r.markers_missing || []).length;
+    const rows = [["Markers found", `${found} of ${found + missing || 4}` +
+      (missing ? ` (missing ${r.markers_missing.join(", ")})` : "")]];
+    if (r.localised && typeof r.distance_mm === "number") {  // the Tokyo mat's check: the camera's pose
+      rows.push(
+        ["Camera height", `${(r.camera_height_mm / 10).toFixed(0)} cm`],
+        ["Tilt", `${fixed(r.tilt_deg, 1)}° from straight down`],
+        ["Distance to the mat", `${(r.distance_mm / 10).toFixed(0)} cm`],
+        ["Cameras", String(r.cameras || 1)],
+        ["Marker reprojection error", `${fixed(r.reprojection_error_px, 2)} px`],
+      );
+    } else if (r.localised) {
       const ppm = r.px_per_mm || {};
       const sharp = (r.sharpness || {}).edge_blur_mm;
       const thirds = Object.entries((r.exposure || {}).thirds || {});
@@ -51,11 +60,12 @@
   // to change when not; `brief` puts the figures behind a disclosure (beside the live view)
   function renderReport(box, r, brief) {
     const ok = !!r.inside_envelope;
+    const unknown = r.localised && r.inside_envelope === null;  // Tokyo with two cameras: no measured verdict
     box.hidden = false;
-    box.className = "setup-verdict " + (ok ? "ok" : "warn");
-    box.dataset.inside = String(ok);
+    box.className = "setup-verdict " + (ok ? "ok" : unknown ? "" : "warn");
+    box.dataset.inside = unknown ? "unknown" : String(ok);
     const reasons = r.reasons || [], advice = r.advice || [];
-    const head = ok ? "✓ set-up OK" : "⚠ outside the envelope" + (brief && reasons.length
+    const head = ok ? "✓ set-up OK" : (unknown ? "ⓘ no measured verdict" : "⚠ outside the envelope") + (brief && reasons.length
       ? `: ${reasons[0]}${advice.length ? "; " + advice[0] : ""}` : "");
     let html = `<div class="head">${esc(head)}</div>`;
     if (!brief && reasons.length) html += `<div>Because:</div><ul class="reasons">${reasons.map((x) => `<li>${esc(x)}</li>`).join("")}</ul>`;
@@ -117,7 +127,8 @@
     try {
       const r = await getJson(`/api/setup/cameras/${encodeURIComponent(n)}/check?game=${encodeURIComponent(game)}`);
       renderReport($("setup-verdict"), r, false);
-      say(r.inside_envelope ? "This set-up can referee." : "This set-up is outside what the referee can read: see what to change.", !!r.inside_envelope);
+      if (r.localised && r.inside_envelope === null) say("No measured verdict for this set-up: see why.");
+      else say(r.inside_envelope ? "This set-up can referee." : "This set-up is outside what the referee can read: see what to change.", !!r.inside_envelope);
     } finally { $("setup-check").disabled = false; }
   }
 
