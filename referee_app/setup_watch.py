@@ -8,7 +8,7 @@ A frame in which the board's markers are not found (a webcam's first dark frames
 board) is not the set-up: the check is tried again on a later frame, a few times, before that
 answer stands. After the camera was lost and came back (it may have been moved) it runs again.
 
-Tokyo Highway's check calibrates camera 1 from the printed mat (A3 assumed: serve has no --mat); with one
+Tokyo Highway's check calibrates camera 1 from the printed mat (its size: serve --mat, default a3); with one
 camera it is outside the envelope and says to add a second, with a second camera (serve --camera2) it
 reports camera 1's pose and that two cameras are the documented set-up (no measured verdict).
 """
@@ -50,11 +50,11 @@ class SetupWatch:
 
     def __init__(self, loop: Any, game: str, check: Callable[[Any, str], dict[str, Any]] | None = None,
                  tries: int | None = None, retry_seconds: float | None = None,
-                 cameras: int | None = None) -> None:
+                 cameras: int | None = None, mat: str = "a3") -> None:
         self.loop, self.game = loop, game
         # the loop's cameras: a PairedSource (serve --camera2, --camera-extra) carries the others
         self.cameras = cameras or 1 + len(getattr(getattr(loop, "frames", None), "others", None) or [])
-        self.check = check or functools.partial(camera_setup.run_check, cameras=self.cameras)
+        self.check = check or functools.partial(camera_setup.run_check, mat=mat, cameras=self.cameras)
         self.tries = TRIES if tries is None else tries
         self.retry_seconds = RETRY_SECONDS if retry_seconds is None else retry_seconds
         self._lock = threading.Lock()
@@ -116,6 +116,7 @@ class SetupWatch:
                 self._next_try = time.monotonic() + self.retry_seconds
 
 
-def watch_setup(loop: Any, game: str) -> SetupWatch:
-    """Attach the set-up check to a camera loop (before it starts)."""
-    return SetupWatch(loop, game)
+def watch_setup(loop: Any, game: str, mat: str = "a3") -> SetupWatch:
+    """Attach the set-up check to a camera loop (before it starts); `mat` is the printed Tokyo mat's
+    size (serve --mat), which the other games' checks ignore."""
+    return SetupWatch(loop, game, mat=mat)

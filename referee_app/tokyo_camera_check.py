@@ -137,7 +137,7 @@ def check_tokyo(image: np.ndarray, focal_px: float | None = None, mat: str = "a3
     h, w = image.shape[:2]
     wanted = list(sheet_marker_ids("tokyo-highway"))
     found = detect_markers(image)
-    report: dict[str, Any] = {"image_size": [w, h], "sheet": "tokyo-highway",
+    report: dict[str, Any] = {"image_size": [w, h], "sheet": "tokyo-highway", "mat": mat,
                               "markers_found": sorted(m for m in wanted if m in found),
                               "markers_missing": [m for m in wanted if m not in found]}
     try:

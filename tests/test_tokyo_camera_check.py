@@ -126,26 +126,29 @@ def test_the_pages_check_route_knows_tokyo_and_refuses_bad_games_and_mats_before
     assert MatCamera.opened == opened  # every refusal came before the camera opened
 
 
-def _calibrated(tmp_path, name: str, camera) -> tuple[str, str]:
-    """Two frames of the empty mat as `camera` sees it, and its calibration file (`tokyo calibrate`'s)."""
+def _calibrated(tmp_path, name: str, camera, mat: str = "a3") -> tuple[str, str]:
+    """Two frames of the empty printed `mat` as `camera` sees it, and its calibration file (`tokyo
+    calibrate`'s)."""
+    from drawing.tokyo_mat import MAT_SIZES
     from vision.tokyo import PieceSizes, TokyoCalibration
 
     frames = tmp_path / name
     frames.mkdir()
     for k in range(2):
-        cv2.imwrite(str(frames / f"{k:03d}.png"), mat_photo(camera))
+        cv2.imwrite(str(frames / f"{k:03d}.png"), mat_photo(camera, MAT_SIZES[mat]))
     calibration = tmp_path / f"{name}.json"
     calibration.write_text(json.dumps(TokyoCalibration(camera, PieceSizes()).to_dict()))
     return str(frames), str(calibration)
 
 
-def _serve(tmp_path, *extra: str, close: bool = True):
-    """`serve --frames ... --calibration ...` of the mat seen from 550 mm / 40 degrees, as a user runs it."""
+def _serve(tmp_path, *extra: str, close: bool = True, mat: str = "a3"):
+    """`serve --frames ... --calibration ...` of the printed `mat` seen from 550 mm / 40 degrees, as a user
+    runs it."""
     from referee_app.cli import load_commands
     from referee_app.commands.serve import build_referee
 
     _path, camera = _photo(tmp_path, 550.0, 40.0)
-    frames, calibration = _calibrated(tmp_path, "cam1", camera)
+    frames, calibration = _calibrated(tmp_path, "cam1", camera, mat)
     args = load_commands().build().parse_args(
         ["serve", "--frames", frames, "--calibration", calibration, "--game", "tokyo-highway", "--port", "0",
          "--data", str(tmp_path / "data"), *extra])
@@ -167,6 +170,48 @@ def test_a_tokyo_match_served_with_one_camera_says_add_a_second(tmp_path):
     assert abs(report["tilt_deg"] - 40.0) < 1.5
     assert check["message"].startswith("outside the envelope: one camera: no set-up measured meets the targets")
     assert check["message"].endswith("serve --camera2 N --calibration2 FILE")
+
+
+def test_serve_mat_gives_the_setup_check_the_printed_mats_size(tmp_path):
+    """An A4 mat measured as A3 put the camera about 1.4 times too high; with --mat a4 the height is
+    right."""
+    loop, camera = _serve(tmp_path, "--mat", "a4", mat="a4")
+    check = loop.cameras()[0]["check"]
+    assert check["state"] == "done", check
+    report = check["report"]
+    assert report["localised"] and report["mat"] == "a4"
+    assert abs(report["camera_height_mm"] - float(camera.centre[2])) < 15.0
+    assert abs(report["tilt_deg"] - 40.0) < 1.5
+
+
+def test_serve_refuses_a_bad_mat_or_one_nothing_uses_before_anything_starts(tmp_path, capsys):
+    import argparse
+
+    import pytest
+
+    from referee_app.cli import CliError, load_commands
+    from referee_app.commands.serve import build_referee
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    data = tmp_path / "data"
+    parser = load_commands().build()
+    with pytest.raises(SystemExit) as exc:  # the command line's own refusal, with the choices
+        parser.parse_args(["serve", "--frames", str(frames), "--game", "tokyo-highway", "--mat", "a5"])
+    assert exc.value.code == 2 and "a4" in capsys.readouterr().err
+    base = ["serve", "--data", str(data), "--port", "0"]
+    cases = [
+        (["--frames", str(frames), "--game", "highway-dice", "--mat", "a4"], "highway-dice has no printed mat"),
+        (["--demo", "--mat", "a2"], "give --camera, --video, --frames or --stream"),
+    ]
+    for extra, said in cases:
+        with pytest.raises(CliError, match=said):
+            build_referee(parser.parse_args(base + extra))
+    args = argparse.Namespace(**{**vars(parser.parse_args(base + ["--frames", str(frames)])),
+                                 "game": "tokyo-highway", "mat": "a9"})  # built without argparse
+    with pytest.raises(CliError, match="one of a3, a4, a2"):
+        build_referee(args)
+    assert not data.exists()  # refused before the match store (or any source) was opened
 
 
 def test_a_tokyo_match_served_with_two_cameras_reports_camera_1_and_no_invented_verdict(tmp_path):

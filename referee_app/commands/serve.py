@@ -32,6 +32,9 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--calibration", metavar="FILE",
                    help="camera calibration for readers that need one (Tokyo Highway: "
                         "`highway-referee tokyo calibrate PHOTO --out FILE`)")
+    p.add_argument("--mat", choices=("a4", "a3", "a2"), metavar="{a4,a3,a2}",
+                   help="tokyo-highway: the printed mat's paper size (`print mat --size`), which the camera "
+                        "set-up check measures the camera's height against (default a3)")
     p.add_argument("--dice-profile", metavar="JSON",
                    help="read the players' own dice with this profile (`highway-referee teach dice`)")
     p.add_argument("--camera2", metavar="SPEC",
@@ -85,6 +88,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     from referee_app.store import MatchStore, default_data_dir
 
     profile = _dice_profile(args)  # checked before anything is opened or written
+    mat = _mat(args)
     data_dir = Path(args.data) if args.data else default_data_dir()
     store = MatchStore(data_dir)
     store.reindex()  # the logs are the truth: a crash may have left the index behind them
@@ -144,7 +148,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         players = [s.strip() for s in args.players.split(",") if s.strip()] or ["Player 1", "Player 2"]
         session = hub.create_match(args.game, players)
         loops.append(RefereeLoop(hub, session, adapter, frames))
-        watch_setup(loops[-1], args.game)  # the set-up check of the first usable frame, off the frame path
+        watch_setup(loops[-1], args.game, mat)  # the check of the first usable frame, off the frame path
         hub.featured = session.match_id
     if args.led:
         from referee_app.led import LayoutError, attach_led_board
@@ -176,6 +180,26 @@ def _dice_profile(args: argparse.Namespace) -> Any:
     except VisionError as exc:
         raise CliError(f"--dice-profile: {exc}") from exc
     return profile
+
+
+def _mat(args: argparse.Namespace) -> str:
+    """The printed Tokyo mat's size for the set-up check: --mat, else a3 (what `print mat` prints).
+    Refused, like --dice-profile, where nothing would use it: no camera, or a game with no mat."""
+    from referee_app.camera_setup import MAT_GAMES, CameraError, check_mat
+
+    mat = getattr(args, "mat", None)
+    if mat is None:
+        return "a3"
+    try:
+        check_mat(mat)
+    except CameraError as exc:
+        raise CliError(f"--mat: {exc}", 2) from None
+    if not any(getattr(args, a, None) is not None for a in ("camera", "video", "frames", "stream")):
+        raise CliError("--mat is the size of the printed mat a camera watches: give --camera, --video, "
+                       "--frames or --stream", 2)
+    if args.game not in MAT_GAMES:
+        raise CliError(f"{args.game} has no printed mat: --mat is for {', '.join(MAT_GAMES)}", 2)
+    return mat
 
 
 def _check_camera_opened(frames: Any, kind: str, spec: Any) -> None:
