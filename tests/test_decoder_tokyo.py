@@ -140,3 +140,57 @@ def test_a_lead_counted_before_the_players_answered_is_no_rival_of_the_next_move
     said = [decoder.push(Observation({}, beliefs=clear), after) for _ in range(3)]
     assert said[:2] == [None, None]
     assert said[2] is not None and said[2].action == second and not said[2].candidates
+
+
+def _road_and_build_decoder():
+    """A decoder over two changes: a start road only one camera saw ("road2") and the move made
+    ("build"), with the state they are ranked against."""
+    from referee_app.decoder import candidates as cand
+    from referee_app.decoder.decide import Decoder
+    from referee_app.games.base import Explanation
+
+    state = GAME.new_state()
+    made = dt.seen_action(state, "purple start (-150,-60) table (-150,-170)")
+    spurious = dt.seen_action(state, "green start (150,-60) table (150,-170)")
+
+    class Fake:
+        def expected(self, state):
+            return {}
+
+        def candidates(self, state, table):
+            return [cand.nothing(), cand.act(spurious, {"road2": "S"}), cand.act(made, {"build": "K"})]
+
+        def explain(self, state, seen):
+            return Explanation()
+
+    return Decoder(Fake(), frames_needed=3), state, made
+
+
+ROAD = {"road2": {"S": 0.9, None: 0.1}}
+BUILT = {"road2": {"S": 0.05, None: 0.95}, "build": {"K": 0.95, None: 0.05}}
+
+
+def test_a_lead_that_ended_before_the_move_was_made_is_no_rival():
+    """A road read for two frames before the move, never after, then the move, clear in every frame:
+    committed, not asked. It was a question while any change that led in two frames counted as a rival
+    (Tokyo two-camera tuning seed 44, move 2)."""
+    from referee_app.games.base import Observation
+
+    decoder, state, made = _road_and_build_decoder()
+    said = [decoder.push(Observation({}, beliefs=b), state) for b in (ROAD, ROAD, BUILT, BUILT, BUILT)]
+    assert said[:4] == [None] * 4
+    assert said[4] is not None and said[4].action == made and not said[4].candidates
+
+
+def test_a_rival_that_leads_again_after_the_best_took_over_still_asks():
+    """A reading flickering between the two (the road leads again after the move first did): a
+    question, though the last frames rank the move clearly ahead."""
+    from referee_app.games.base import Observation
+
+    decoder, state, _ = _road_and_build_decoder()
+    again = {"road2": {"S": 0.97, None: 0.03}, "build": {"K": 0.5, None: 0.5}}
+    said = [decoder.push(Observation({}, beliefs=b), state) for b in (ROAD, BUILT, again, BUILT, BUILT)]
+    assert said[:4] == [None] * 4
+    assert said[4] is not None and said[4].candidates and said[4].margin == 0.0
+    best, runner_up = decoder.last.ranked[:2]
+    assert best.score - runner_up.score >= decoder.commit_margin

@@ -182,14 +182,19 @@ class Decoder:
         # another change led nearly as often (a reading flickering between two): not clear. Not rivals:
         # "wait" (a column standing ready for its road is the build's own first half), and "something
         # else" of other items than the best's (a misread loose stick that never persisted says nothing
-        # about which build stands; it made every Tokyo build after it a question), and the best's own
+        # about which build stands; it made every Tokyo build after it a question), the best's own
         # first half, seen only before it (the hand has taken the dice from the tray and not yet put
-        # one down: the table reads as a pass; it made every die placed under a hand a question)
+        # one down: the table reads as a pass; it made every die placed under a hand a question), and a
+        # superseded lead: one whose every lead ended before the best first led and which the current
+        # ranking puts at least the commit margin below the best (the evidence moved on; a flicker leads
+        # again after the best took over. A start road camera 2 alone saw before the move was made
+        # made a clear Tokyo move a question)
         rival = max(2, self.frames_needed - 1)
         items = {i for i, _ in key[2]}
         if any(v >= rival and k != key and k[0] not in (NOTHING, WAIT)
                and (k[0] != OTHER or items & {i for i, _ in k[2]})
-               and not self._first_half(k, key) for k, v in self._votes.items()):
+               and not self._first_half(k, key) and not self._superseded(k, key, ranked)
+               for k, v in self._votes.items()):
             if best.kind == OTHER:
                 return None
             ranked.margin = min(ranked.margin, 0.0)
@@ -229,6 +234,16 @@ class Decoder:
         did: the move half done, then done (not a reading flickering between the two)."""
         part, whole = set(rival[2]), set(best[2])
         return bool(part) and part < whole and self._led[rival][1] < self._led[best][0]
+
+    def _superseded(self, rival: tuple, best: tuple, ranked: Ranked) -> bool:
+        """`rival` led only before `best` first did, and the evidence now puts it at least the commit
+        margin below `best` (or no longer proposes it): a lead the table moved on from, not a reading
+        flickering between two changes (a flicker leads again after the best took over)."""
+        if self._led[rival][1] >= self._led[best][0]:
+            return False
+        score = next((c.score for c in ranked.ranked
+                      if (c.kind, c.label(), _signature(c.delta)) == rival), -math.inf)
+        return ranked.best.score - score >= self.commit_margin
 
     def _after_illegal(self, best: Candidate) -> None:
         """An illegal placement stays on the table until the players take it back: while it does,
