@@ -504,10 +504,9 @@ class TokyoAdapter(GameAdapter):
         """Camera 1's hand or large object is where it was in the frame before (within a few pixels):
         a hand over the table moves from frame to frame, a lamp's halo does not; only a still one
         has the other cameras read past it (`_past_a_hand`: one reading of each per still picture)."""
-        import re
+        from vision.tokyo.large_objects import hand_at
 
-        found = re.search(r"near \((\d+), (\d+)\) px", warning)
-        at = (int(found[1]), int(found[2])) if found else None
+        at = hand_at(warning)
         was, self._hand_at = self._hand_at, at
         return at is not None and was is not None and abs(at[0] - was[0]) + abs(at[1] - was[1]) <= \
             HAND_STILL_PX

@@ -18,6 +18,7 @@ width. Measurements: docs/vision/tokyo.md, "Fragments, neighbours and false hand
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import cv2
@@ -56,6 +57,14 @@ class LargeObject:
 
 
 HAND_WARNING = "hand or large object"  # how each found object is warned of
+_HAND_AT = re.compile(re.escape(HAND_WARNING) + r" near \((\d+), (\d+)\) px")
+
+
+def hand_at(warning: str) -> tuple[int, int] | None:
+    """Where a hand or large object warning (as this module writes it) places the object, in whole
+    pixels; None for any other warning."""
+    found = _HAND_AT.search(warning)
+    return (int(found[1]), int(found[2])) if found else None
 
 
 def large_objects(
