@@ -31,7 +31,8 @@ from vision.learned.reader import LearnedDiceReader  # noqa: E402
 from vision.realdata import LabelledSet, load_labels  # noqa: E402
 
 SETS = ("nell_byler_d6", "epanemu_d6", "matteop65_d6")
-KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_accuracy", "end_to_end")
+KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "precision_strict", "value_accuracy",
+        "end_to_end")
 BEGIN, END = "<!-- dice-heldout:begin -->", "<!-- dice-heldout:end -->"
 
 

@@ -73,6 +73,14 @@ def test_train_dice_crops_with_top_faces_left_out_photos_and_oblique(tmp_path: P
     md = out.with_suffix(".md").read_text(encoding="utf-8")
     for flag in ("--top-face-copies 2", "--leave-out 'dice_37*.jpg'", "--hard-weight 3.0", "--oblique 0.3"):
         assert flag in md  # the rebuild line
+    # fine-tuned from it on the other photo: the card still names the one its start trained on
+    again = tmp_path / "again.onnx"
+    assert main(["train", "dice-crops", "--real", str(folder), "--real-first", "2", "--renders", "0",
+                 "--synthetic", "8", "--epochs", "1", "--leave-out", "dice_369.jpg", "--init-onnx", str(out),
+                 "--arch", "c32", "--out", str(again)]) == 0
+    card = json.loads(again.with_suffix(".json").read_text(encoding="utf-8"))
+    assert card["train_photos"] == {"mat": ["dice_369.jpg", "dice_372.jpg"]}
+    assert card["photos_seen_by_init"] == {"mat": ["dice_369.jpg"]}
 
 
 def test_train_dice_crops_rejects_bad_oblique_options(tmp_path: Path, capsys) -> None:

@@ -140,6 +140,8 @@ def _run(args: argparse.Namespace) -> int:
             "classes": ["not a die", "1", "2", "3", "4", "5", "6"],
             "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
             "proposals_from": meta["detector"], "proposal_conf": meta["conf"]}
+    if args.init_onnx is not None:
+        _inherit_photos(card, args.init_onnx)
     if args.evaluate:
         from vision.learned.card_photos import photos_by_set
 
@@ -150,6 +152,27 @@ def _run(args: argparse.Namespace) -> int:
     args.out.with_suffix(".md").write_text(_markdown(args.out.name, card), encoding="utf-8")
     print(f"wrote {args.out} and its card ({result.seconds:.0f} s of training)")
     return 0
+
+
+def _inherit_photos(card: dict, init: Path) -> None:
+    """A fine-tuned network has also seen what the network it starts from trained on: where that one's
+    card (beside --init-onnx) names photos this run left out (a validation block, `--leave-out`), they
+    join `train_photos` (listed apart as `photos_seen_by_init`), so `eval dice` and the benches that read
+    cards never score a photo the network has seen."""
+    from vision.learned.card_photos import photos_by_set
+
+    try:
+        parent = photos_by_set(json.loads(init.with_suffix(".json").read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return
+    own = photos_by_set(card)
+    extra = {k: sorted(v - own.get(k, set())) for k, v in parent.items() if v - own.get(k, set())}
+    if not extra:
+        return
+    names = sorted(set(own) | set(parent))
+    card["trained_on"] = names
+    card["train_photos"] = {k: sorted(own.get(k, set()) | parent.get(k, set())) for k in names}
+    card["photos_seen_by_init"] = extra
 
 
 def _held_out(model: Path, folder: Path, trained: set[str]) -> dict:
