@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 import time
+from fnmatch import fnmatch
 from itertools import product
 from pathlib import Path
 
@@ -30,30 +31,42 @@ from vision.learned.reader import LearnedDiceReader  # noqa: E402
 from vision.realdata import LabelledSet, load_labels  # noqa: E402
 
 SETS = ("nell_byler_d6", "epanemu_d6", "matteop65_d6")
-KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "value_accuracy", "end_to_end")
+KEYS = ("n_images", "n_labelled", "n_detected", "recall", "precision", "precision_strict", "value_accuracy",
+        "end_to_end")
 BEGIN, END = "<!-- dice-heldout:begin -->", "<!-- dice-heldout:end -->"
 
 
-def left_out(labels: LabelledSet, blocks: str = "heldout") -> set[str]:
-    """The photos a run on `blocks` ("heldout" or "train") does not score: the other blocks."""
+def left_out(labels: LabelledSet, blocks: str = "heldout", only: tuple[str, ...] = ()) -> set[str]:
+    """The photos a run on `blocks` ("heldout" or "train") does not score: the other blocks, and with
+    `only` (file-name patterns) every photo that matches none of them (a validation block carved out
+    of the training blocks: `--blocks train --only 'dice_37[2-8].jpg'`)."""
     train = set(series_split(labels))
+    names = {it.image for it in labels.items}
     if blocks == "heldout":
-        return train
-    if blocks == "train":
-        return {it.image for it in labels.items} - train
-    raise ValueError(f"blocks must be 'heldout' or 'train', got {blocks!r}")
+        skip = train
+    elif blocks == "train":
+        skip = names - train
+    else:
+        raise ValueError(f"blocks must be 'heldout' or 'train', got {blocks!r}")
+    if only:
+        skip |= {n for n in names if not any(fnmatch(n, pat) for pat in only)}
+    return skip
 
 
 def score(pairs: dict[str, tuple[Path, Path]], realdata: Path,
           scales_list: tuple[str, ...] = ("whole", "any"),
-          ttas: tuple[int | None, ...] = (None,), blocks: str = "heldout") -> list[dict]:
+          ttas: tuple[int | None, ...] = (None,), blocks: str = "heldout",
+          only: tuple[str, ...] = ()) -> list[dict]:
     """`ttas`: the crop reader's turned views per likely die to try (None: the reader's default); with
     more than one, each row's models label says how many. `blocks`: "train" scores the training blocks
-    instead (where a change is chosen; the held-out ones are for reporting it)."""
+    instead (where a change is chosen; the held-out ones are for reporting it). `only`: see `left_out`;
+    a set with no photo left is not scored."""
     rows = []
     for name in SETS:
         labels = load_labels(realdata / name)
-        skip = left_out(labels, blocks)
+        skip = left_out(labels, blocks, only)
+        if len(skip) == len(labels.items):
+            continue
         for (label, (detector, crops)), tta, scales in product(pairs.items(), ttas, scales_list):
             reader = LearnedDiceReader(detector, mode="crops", crop_model=crops,
                                        any_scale=scales == "any", tta=tta)
@@ -95,6 +108,8 @@ def main() -> None:
                     help="the crop reader's views per likely die to compare (default: the reader's own)")
     ap.add_argument("--blocks", choices=("heldout", "train"), default="heldout",
                     help="score the held-out blocks (default) or the training blocks (to choose on)")
+    ap.add_argument("--only", action="append", default=[], metavar="PATTERN",
+                    help="score only the photos matching these file-name patterns (within --blocks)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     args = ap.parse_args()
@@ -105,7 +120,7 @@ def main() -> None:
         detector, _, crops = files.partition(",")
         pairs[label] = (Path(detector), Path(crops))
     ttas = tuple(int(t) for t in args.tta.split(",")) if args.tta else (None,)
-    rows = score(pairs, args.realdata, tuple(args.scales.split(",")), ttas, args.blocks)
+    rows = score(pairs, args.realdata, tuple(args.scales.split(",")), ttas, args.blocks, tuple(args.only))
     earlier = [r for p in args.previous for r in json.loads(p.read_text(encoding="utf-8"))]
     rows = sorted(earlier + rows, key=lambda r: SETS.index(r["set"]))  # stable: per set, in run order
     if args.json:

@@ -68,11 +68,12 @@ AUGMENTS = ("base", "strong")
 
 
 def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = INPUT,
-            strength: str = "base") -> Any:
+            strength: str = "base", oblique: float = 0.0) -> Any:
     """(B, 3, P, P) float patches (box = P / 1.6 px) -> (B, 3, size, size) crops covering KEEP boxes;
     with `target` (B, 3: die centre and side in patch coordinates) also the target in crop coordinates.
     `strength` "strong": wider scale, colour and blur ranges, low-resolution copies, salt-and-pepper
-    specks and other crops' surroundings around framed dice (see `_strong_extra`)."""
+    specks and other crops' surroundings around framed dice (see `_strong_extra`). `oblique`: the share
+    of crops foreshortened as a die seen from low (`_foreshorten`); 0 leaves the draws as they were."""
     import torch
     import torch.nn.functional as F
 
@@ -96,6 +97,8 @@ def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = I
     cos, sin = torch.cos(ang) * scale, torch.sin(ang) * scale
     theta = torch.stack([torch.stack([cos * flip, -sin, shift[:, 0]], 1),
                          torch.stack([sin * flip, cos, shift[:, 1]], 1)], 1)
+    if oblique > 0:
+        theta = _foreshorten(theta, gen, oblique)
     grid = F.affine_grid(theta, (B, 3, size, size), align_corners=False)
     x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
     # colour: channel order, per-channel gain, brightness/contrast, gamma, sometimes grey
@@ -120,6 +123,33 @@ def augment(batch: Any, gen: Any, train: bool, target: Any = None, size: int = I
     x = x + torch.randn(x.shape, generator=gen) * torch.rand(B, 1, 1, 1, generator=gen) * 8
     x = x.clamp(0, 255)
     return x if target is None else (x, crop_target(theta, target))
+
+
+def _foreshorten(theta: Any, gen: Any, share: float) -> Any:
+    """In `share` of the crops, the die seen from low: the patch squashed to 0.6-1 of its size along a
+    random direction and sheared by up to 0.25 (an affine stand-in for the perspective of an oblique
+    view, which shortens the top face toward the camera and slants the side edges). Applied to the
+    sampling grid, so a squash shows the die *shortened* in the crop."""
+    import torch
+
+    B = theta.shape[0]
+    pick = torch.rand(B, generator=gen) < share
+    squash = 0.6 + 0.4 * torch.rand(B, generator=gen)
+    shear = (torch.rand(B, generator=gen) - 0.5) * 0.5
+    phi = torch.rand(B, generator=gen) * math.pi
+    c, s = torch.cos(phi), torch.sin(phi)
+    rot = torch.stack([torch.stack([c, -s], 1), torch.stack([s, c], 1)], 1)
+    # crop point o samples patch point A o: a stretch of 1/squash in A shortens the die by squash
+    k = torch.zeros(B, 2, 2)
+    k[:, 0, 0] = 1.0
+    k[:, 0, 1] = shear
+    k[:, 1, 1] = 1.0 / squash
+    a = rot @ k @ rot.transpose(1, 2)
+    eye = torch.eye(2).expand(B, 2, 2)
+    a = torch.where(pick[:, None, None], a, eye)
+    out = theta.clone()
+    out[:, :, :2] = theta[:, :, :2] @ a
+    return out
 
 
 def _swap_surroundings(batch: Any, gen: Any, target: Any) -> Any:
@@ -205,7 +235,7 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
                 val_groups: tuple[int, int] | None = None, seed: int = 0, threads: int = 1,
                 arch: str = "c32s", log: Any = print, checkpoint: Path | None = None,
                 minutes: float | None = None, init: Path | None = None,
-                strength: str = "base") -> CropTrainResult:
+                strength: str = "base", hard_weight: float = 1.0, oblique: float = 0.0) -> CropTrainResult:
     """Train on DATA (datasets/dice/crops.py .npz), export OUT_ONNX. `val_groups` (lo, hi): real photos
     with index lo <= g < hi are held back for validation (none: train on everything). `checkpoint`: an
     ONNX file exported at every epoch's end, so a run cut short still leaves a usable model.
@@ -213,7 +243,9 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     WARMUP_STEPS steps are timed and the run is shortened to fit, so the learning-rate schedule still
     runs its whole course (a run merely cut off would end at a high rate). `init`: start from this
     exported crop network (same `arch`; fine-tuning, see `load_onnx_weights`). `strength`: the
-    augmentation, one of AUGMENTS (see `augment`)."""
+    augmentation, one of AUGMENTS (see `augment`). `hard_weight`: the crop set's `hard` crops (top-face
+    copies of dice seen from low) sampled that many times as often as other real crops. `oblique`: see
+    `augment`."""
     import torch
     import torch.nn.functional as F
 
@@ -233,6 +265,8 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     va = torch.nonzero(val).flatten()
     # real photos are a small part of the set but the look that matters: sample them 3x as often
     weight = torch.where(torch.from_numpy(z["source"][tr.numpy()]) == 0, 3.0, 1.0)
+    if "hard" in z.files and hard_weight != 1.0:
+        weight = torch.where(torch.from_numpy(z["hard"][tr.numpy()]) == 1, weight * hard_weight, weight)
     net = build_net(arch)
     size = input_size(arch)
     if init is not None:
@@ -242,7 +276,7 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     if minutes is not None:
         steps = _fit_steps(net, opt, x, y, target, tr, weight, batch, size, steps, minutes, gen_seed=seed,
-                           strength=strength)
+                           strength=strength, oblique=oblique)
         epochs = max(1, round(steps * batch / max(len(tr), 1)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(seed)
@@ -253,7 +287,8 @@ def train_crops(data: Path, out_onnx: Path, epochs: int = 30, batch: int = 128, 
     for step in range(steps):
         net.train()
         idx = tr[torch.multinomial(weight, batch, replacement=True, generator=gen)]
-        xb, tb = augment(x[idx], gen, train=True, target=target[idx], size=size, strength=strength)
+        xb, tb = augment(x[idx], gen, train=True, target=target[idx], size=size, strength=strength,
+                         oblique=oblique)
         out = net(xb)
         loss = F.cross_entropy(out[:, :7], y[idx], label_smoothing=0.05)
         has = ~torch.isnan(tb[:, 0])
@@ -327,7 +362,8 @@ def load_onnx_weights(net: Any, onnx_path: Path, sample: Any) -> None:
 
 
 def _fit_steps(net: Any, opt: Any, x: Any, y: Any, target: Any, tr: Any, weight: Any, batch: int,
-               size: int, steps: int, minutes: float, gen_seed: int, strength: str = "base") -> int:
+               size: int, steps: int, minutes: float, gen_seed: int, strength: str = "base",
+               oblique: float = 0.0) -> int:
     """Time WARMUP_STEPS training steps at a low rate and return how many steps fit in `minutes`
     (at most `steps`). The warm-up steps train the net a little too; nothing else is kept."""
     import torch
@@ -341,7 +377,8 @@ def _fit_steps(net: Any, opt: Any, x: Any, y: Any, target: Any, tr: Any, weight:
     warm = min(WARMUP_STEPS, steps)
     for _ in range(warm):
         idx = tr[torch.multinomial(weight, batch, replacement=True, generator=gen)]
-        xb = augment(x[idx], gen, train=True, target=target[idx], size=size, strength=strength)[0]
+        xb = augment(x[idx], gen, train=True, target=target[idx], size=size, strength=strength,
+                     oblique=oblique)[0]
         loss = F.cross_entropy(net(xb)[:, :7], y[idx])
         opt.zero_grad()
         loss.backward()

@@ -13,7 +13,8 @@ so the trainer can still turn, shift and rescale it before cutting the network's
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,31 @@ def jittered(box: Sequence[float], rng: np.random.Generator, amount: float = 0.2
     return np.array([x0, y0, x1, y1]) + d
 
 
+# a whole-die box this much taller than wide is a die seen from low (its front face below the top)
+OBLIQUE = 1.15
+
+
+def top_face_samples(image: np.ndarray, item_objects: list[tuple[Sequence[float], int]],
+                     rng: np.random.Generator, copies: int) -> tuple[list[np.ndarray], list[int]]:
+    """Crops of dice seen from low framed as the reader reads a grown die (vision/learned/body.py
+    `top_face_box`: the square at the top of the whole-die box), jittered; only for whole-die boxes at
+    least OBLIQUE times taller than wide (from above, the top-face square is the proposal's framing,
+    which the other samples already cover). No box target: the reader does not re-frame these."""
+    from vision.learned.body import top_face_box
+
+    patches: list[np.ndarray] = []
+    labels: list[int] = []
+    for b, v in item_objects:
+        x0, y0, x1, y1 = (float(c) for c in b)
+        if y1 - y0 < OBLIQUE * (x1 - x0):
+            continue
+        face = top_face_box(np.array([x0, y0, x1, y1], np.float32))[0]
+        for _ in range(copies):
+            patches.append(box_patch(image, jittered(face, rng, 0.1)))
+            labels.append(int(v))
+    return patches, labels
+
+
 def image_samples(image: np.ndarray, item_objects: list[tuple[Sequence[float], int]], proposals: np.ndarray,
                   rng: np.random.Generator, gt_copies: int = 2,
                   max_negatives: int = 40) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
@@ -127,17 +153,21 @@ def synthetic_patch(rng: np.random.Generator, value: int, deep_smoky: bool = Fal
 def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int, detector: Path,
           conf: float = 0.01, show_progress: bool = True, synthetic: int = 0,
           photos: Sequence[str] | None = None, deep_smoky: bool = False,
-          real_sets: Sequence[Path] = (), surface_share: float = 0.0) -> dict[str, Any]:
+          real_sets: Sequence[Path] = (), surface_share: float = 0.0, top_face_copies: int = 0,
+          leave_out: Sequence[str] = ()) -> dict[str, Any]:
     """Write OUT (an .npz): x (N, PATCH, PATCH, 3) uint8 BGR, y (N,) 0..6, target (N, 3) the die's
     centre and side in patch coordinates (NaN: none), source (N,) 0 real / 1 render / 2 generated crop,
-    group (N,) the real photo's index or -1.
+    group (N,) the real photo's index or -1, hard (N,) 1 for the top-face copies below.
     Real photos: the first `real_first` of REAL's labels.json in file-name order, or exactly `photos`
     when given (datasets/dice/photo_split.py); the rest stay unseen for evaluation.
     `real_sets`: more realdata folders, each with its training blocks (photo_split.series_split); where
     their boxes enclose only the pips, the boxes are grown to whole dice (pip_boxes.py) to label the
     proposals, and no box target is learned from them (the grown box is a guess of the framing).
     Renders: `renders` scenes of datasets/dice from `seed`, the first `surface_share` of every 20 on
-    bare table tops (surfaces.py)."""
+    bare table tops (surfaces.py). `top_face_copies`: per real die seen from low (whole-die boxes
+    only), that many crops framed as the reader reads a grown die (`top_face_samples`).
+    `leave_out`: file-name patterns (fnmatch) of real photos kept out (a validation block carved out
+    of the training blocks)."""
     from datasets.dice.scenes import random_scene
     from vision.learned.yolo import OnnxYolo
 
@@ -148,11 +178,17 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
     ts: list[np.ndarray] = []
     src: list[int] = []
     group: list[int] = []  # index of the real photo in file-name order, -1 for renders (for splits)
+    hard: list[int] = []
     used: list[str] = []
+
+    def kept(name: str) -> bool:
+        return not any(fnmatch(name, pat) for pat in leave_out)
+
     if real is not None and (real_first > 0 or photos):
         labelled = load_labels(real)
         items = sorted(labelled.items, key=lambda it: it.image)
         items = [it for it in items if it.image in set(photos)] if photos is not None else items[:real_first]
+        items = [it for it in items if kept(it.image)]
         for g, item in enumerate(progress(items, len(items), "real photos", enabled=show_progress)):
             image = cv2.imread(str(labelled.path(item)))
             if image is None:
@@ -160,15 +196,18 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
             boxes, _, _ = net.detect(image, conf, 0.5)
             # real photos are few: more jittered copies of each labelled die
             p, lab, tg = image_samples(image, _objects(item), boxes, rng, gt_copies=4)
-            xs += p
-            ys += lab
-            ts += tg
-            src += [0] * len(lab)
-            group += [g] * len(lab)
+            fp, flab = top_face_samples(image, _objects(item), rng, top_face_copies)
+            xs += p + fp
+            ys += lab + flab
+            ts += tg + [np.full(3, np.nan, np.float32)] * len(flab)
+            src += [0] * (len(lab) + len(flab))
+            group += [g] * (len(lab) + len(flab))
+            hard += [0] * len(lab) + [1] * len(flab)
             used.append(item.image)
     by_set: dict[str, list[str]] = {Path(real).name: list(used)} if used else {}
     for folder in real_sets:
-        names = _add_real_set(Path(folder), net, conf, rng, (xs, ys, ts, src, group), show_progress)
+        names = _add_real_set(Path(folder), net, conf, rng, (xs, ys, ts, src, group, hard), show_progress,
+                              top_face_copies, kept)
         by_set.setdefault(Path(folder).name, []).extend(names)
     for k in progress(range(renders), renders, "renders", enabled=show_progress):
         r = np.random.default_rng([seed, k])
@@ -186,6 +225,7 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
         ts += tg
         src += [1] * len(lab)
         group += [-1] * len(lab)
+        hard += [0] * len(lab)
     for k in progress(range(synthetic), synthetic, "die crops", enabled=show_progress):
         value = int(rng.integers(1, 7))
         xs.append(synthetic_patch(np.random.default_rng([seed, 7, k]), value, deep_smoky))
@@ -193,6 +233,7 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
         ts.append(np.full(3, np.nan, np.float32))
         src.append(2)
         group.append(-1)
+        hard.append(0)
     x = np.stack(xs) if xs else np.zeros((0, PATCH, PATCH, 3), np.uint8)
     y = np.array(ys, np.int64)
     meta = {"real": str(real) if real else None, "real_photos": used, "real_photos_by_set": by_set,
@@ -200,26 +241,30 @@ def build(out: Path, real: Path | None, real_first: int, renders: int, seed: int
             "seed": seed,
             "detector": Path(detector).name, "conf": conf, "synthetic": synthetic,
             "patch": PATCH, "context": CONTEXT, "deep_smoky": deep_smoky,
+            "top_face_copies": top_face_copies, "leave_out": list(leave_out), "hard": int(sum(hard)),
             "counts": {str(c): int((y == c).sum()) for c in range(7)}}
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, x=x, y=y, source=np.array(src, np.int8),
                         target=np.array(ts, np.float32).reshape(-1, 3),
-                        group=np.array(group, np.int32), meta=json.dumps(meta))
+                        group=np.array(group, np.int32), hard=np.array(hard, np.int8), meta=json.dumps(meta))
     return meta
 
 
 def _add_real_set(folder: Path, net: Any, conf: float, rng: np.random.Generator, acc: tuple[list, ...],
-                  show_progress: bool) -> list[str]:
-    """Samples of one folder's training blocks appended to the accumulators (x, y, target, source,
-    group); returns the photos used."""
+                  show_progress: bool, top_face_copies: int = 0,
+                  kept: Callable[[str], bool] = lambda name: True) -> list[str]:
+    """Samples of one folder's training blocks (those `kept`) appended to the accumulators (x, y,
+    target, source, group, hard); returns the photos used. Top-face copies only where boxes are
+    whole dice."""
     from datasets.dice.photo_split import series_split
     from datasets.dice.pip_boxes import grow_pip_box
 
-    xs, ys, ts, src, group = acc
+    xs, ys, ts, src, group, hard = acc
     labelled = load_labels(folder)
     pips = labelled.meta.get("box_convention", "whole_die") == "pips"
     chosen = set(series_split(labelled))
-    items = [it for it in sorted(labelled.items, key=lambda i: i.image) if it.image in chosen]
+    items = [it for it in sorted(labelled.items, key=lambda i: i.image)
+             if it.image in chosen and kept(it.image)]
     used = []
     base = max(group, default=-1) + 1
     shown = progress(items, len(items), f"real photos {folder.name}", enabled=show_progress)
@@ -234,10 +279,12 @@ def _add_real_set(folder: Path, net: Any, conf: float, rng: np.random.Generator,
         p, lab, tg = image_samples(image, objs, boxes, rng, gt_copies=4)
         if pips:
             tg = [np.full(3, np.nan, np.float32) for _ in tg]
-        xs += p
-        ys += lab
-        ts += tg
-        src += [0] * len(lab)
-        group += [base + g] * len(lab)
+        fp, flab = top_face_samples(image, objs, rng, 0 if pips else top_face_copies)
+        xs += p + fp
+        ys += lab + flab
+        ts += tg + [np.full(3, np.nan, np.float32)] * len(flab)
+        src += [0] * (len(lab) + len(flab))
+        group += [base + g] * (len(lab) + len(flab))
+        hard += [0] * len(lab) + [1] * len(flab)
         used.append(item.image)
     return used

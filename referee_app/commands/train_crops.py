@@ -44,6 +44,17 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--augment", choices=("base", "strong"), default="base",
                    help="training augmentation: base, or strong (wider scale/colour/blur ranges, "
                         "low-resolution copies, specks, dice moved onto other crops' surroundings)")
+    p.add_argument("--top-face-copies", type=int, default=0, metavar="N",
+                   help="per real die seen from low (whole-die box taller than wide), N crops framed as the "
+                        "reader reads a grown die: the square at the top of the box (default 0)")
+    p.add_argument("--leave-out", action="append", default=[], metavar="PATTERN",
+                   help="real photos (file-name pattern, e.g. 'dice_37[2-8].jpg') kept out of the crop set: "
+                        "a validation block carved out of the training blocks; repeatable")
+    p.add_argument("--hard-weight", type=float, default=1.0, metavar="W",
+                   help="sample the top-face copies W times as often as other real crops (default 1)")
+    p.add_argument("--oblique", type=float, default=0.0, metavar="SHARE",
+                   help="share of training crops foreshortened (squashed 0.6-1 along a random direction "
+                        "and sheared), as a die seen from low; default 0")
     p.add_argument("--data", type=Path, help="reuse this crop set (.npz) instead of building one")
     p.add_argument("--out", type=Path, default=Path("vision/learned/models/dice_crops.onnx"),
                    help="ONNX file to write; NAME.json and NAME.md beside it are the model card")
@@ -73,6 +84,8 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--surfaces must be between 0 and 1")
     if args.real_block < 1:
         raise CliError("--real-block must be positive")
+    if args.top_face_copies < 0 or args.hard_weight <= 0 or not 0.0 <= args.oblique <= 1.0:
+        raise CliError("--top-face-copies must not be negative, --hard-weight positive, --oblique 0..1")
     if args.real_fold and args.real is None:
         raise CliError("--real-fold needs --real")
     from datasets.dice.crop_training import ARCHS, input_size, train_crops
@@ -91,7 +104,8 @@ def _run(args: argparse.Namespace) -> int:
             photos = training_photos(names, args.real_first, args.real_block, args.real_fold)
         meta = build(data, args.real, args.real_first, args.renders, args.seed, DEFAULT_MODEL,
                      synthetic=args.synthetic, photos=photos, deep_smoky=args.deep_smoky,
-                     real_sets=args.real_set, surface_share=args.surfaces)
+                     real_sets=args.real_set, surface_share=args.surfaces,
+                     top_face_copies=args.top_face_copies, leave_out=args.leave_out)
         if not meta["counts"] or sum(meta["counts"].values()) == 0:
             raise CliError("the crop set is empty: give --real, --renders or --synthetic")
     else:
@@ -106,7 +120,8 @@ def _run(args: argparse.Namespace) -> int:
     checkpoint = args.out.with_suffix(".last.onnx")
     result = train_crops(data, args.out, epochs=args.epochs, seed=args.seed, threads=args.threads,
                          arch=args.arch, checkpoint=checkpoint, minutes=args.minutes, init=args.init_onnx,
-                         lr=args.lr, strength=args.augment)
+                         lr=args.lr, strength=args.augment, hard_weight=args.hard_weight,
+                         oblique=args.oblique)
     checkpoint.unlink(missing_ok=True)
     by_set = meta.get("real_photos_by_set") or {}
     several = len(by_set) > 1 or bool(meta.get("real_sets"))
@@ -120,10 +135,13 @@ def _run(args: argparse.Namespace) -> int:
             "surface_share": meta.get("surface_share", 0.0),
             "arch": args.arch, "input": input_size(args.arch),
             "init": args.init_onnx.name if args.init_onnx else None, "lr": args.lr, "minutes": args.minutes,
-            "augment": args.augment,
+            "augment": args.augment, "top_face_copies": meta.get("top_face_copies", 0),
+            "leave_out": meta.get("leave_out", []), "hard_weight": args.hard_weight, "oblique": args.oblique,
             "classes": ["not a die", "1", "2", "3", "4", "5", "6"],
             "epochs": result.epochs, "train_seconds": round(result.seconds), "crops": meta["counts"],
             "proposals_from": meta["detector"], "proposal_conf": meta["conf"]}
+    if args.init_onnx is not None:
+        _inherit_photos(card, args.init_onnx)
     if args.evaluate:
         from vision.learned.card_photos import photos_by_set
 
@@ -134,6 +152,27 @@ def _run(args: argparse.Namespace) -> int:
     args.out.with_suffix(".md").write_text(_markdown(args.out.name, card), encoding="utf-8")
     print(f"wrote {args.out} and its card ({result.seconds:.0f} s of training)")
     return 0
+
+
+def _inherit_photos(card: dict, init: Path) -> None:
+    """A fine-tuned network has also seen what the network it starts from trained on: where that one's
+    card (beside --init-onnx) names photos this run left out (a validation block, `--leave-out`), they
+    join `train_photos` (listed apart as `photos_seen_by_init`), so `eval dice` and the benches that read
+    cards never score a photo the network has seen."""
+    from vision.learned.card_photos import photos_by_set
+
+    try:
+        parent = photos_by_set(json.loads(init.with_suffix(".json").read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return
+    own = photos_by_set(card)
+    extra = {k: sorted(v - own.get(k, set())) for k, v in parent.items() if v - own.get(k, set())}
+    if not extra:
+        return
+    names = sorted(set(own) | set(parent))
+    card["trained_on"] = names
+    card["train_photos"] = {k: sorted(own.get(k, set()) | parent.get(k, set())) for k in names}
+    card["photos_seen_by_init"] = extra
 
 
 def _held_out(model: Path, folder: Path, trained: set[str]) -> dict:
@@ -175,6 +214,10 @@ def _markdown(name: str, card: dict) -> str:
               + (f"--init-onnx PREVIOUS/{card['init']} --lr {card['lr']} " if card.get("init") else "")
               + (f"--minutes {card['minutes']} " if card.get("minutes") else "")
               + (f"--augment {card['augment']} " if card.get("augment", "base") != "base" else "")
+              + (f"--top-face-copies {card['top_face_copies']} " if card.get("top_face_copies") else "")
+              + "".join(f"--leave-out '{pat}' " for pat in card.get("leave_out", []))
+              + (f"--hard-weight {card['hard_weight']} " if card.get("hard_weight", 1.0) != 1.0 else "")
+              + (f"--oblique {card['oblique']} " if card.get("oblique") else "")
               + f"--arch {card['arch']} --epochs {card['epochs']} --synthetic {card['synthetic']} "
               f"--renders {card['renders']} --seed {card['seed']} "
               + (f"--real-fold {card['real_fold']} --real-block {card['real_block']} "
