@@ -207,7 +207,7 @@ if numba is not None:
         # 23 nodes cut by a child's table entry, 24 empty cells from which a node looks for one
         # (JitSearch(etc=True)), 25 / 26 empty cells from / up to which nodes use _bound_order,
         # 27 nodes cut by a child's game bounds there, 28 / 29 empty cells from / up to which nodes
-        # sort killer moves; from 32 the per-depth replies (REF)
+        # sort killer moves, 30 killer moves sorted forward; from 32 the per-depth replies (REF)
         st[cell] = piece
         for s in range(2):
             for k in range(_CPN[s, cell]):
@@ -1041,11 +1041,12 @@ if numba is not None:
                 if st[28] <= n <= st[29]:  # killer moves: sorted right after the best-scored move
                     for u in range(NK2):
                         kr = st[KIL2 + NK2 * (n + 1) + u]
-                        if kr < 0 or kr == p0:
+                        if kr < 0 or kr == p0 or st[kr & 15] != 0 or st[16] >> (kr >> 4) & 1 == 0:
                             continue
                         for q in range(k):
                             if move[q] == kr and q != h:
                                 score[q] = score[h] - NK2 + u
+                                st[30] += 1
                                 break
                 if n >= st[24]:  # a child whose table entry already proves a cut-off
                     cut, cm = _child_cut(zk, tt, move, k, b)
@@ -1109,7 +1110,8 @@ if numba is not None:
                 _hash(zk, piece, cell)
             if st[19]:
                 return 0
-            if value <= a and r >= 0:  # r refuted m: first in this depth's killer list
+            if value <= a and r >= 0 and st[28] < n <= st[29] + 1 and st[KIL2 + NK2 * n] != r:
+                # r refuted m: first in this depth's killer list (read by the nodes one level down)
                 base = KIL2 + NK2 * n
                 u = NK2 - 1
                 for q in range(NK2):
