@@ -68,8 +68,14 @@ The table is probed before the pair bounds, which a hit makes unnecessary.
   refuted it (each node reports its best move, the 3-cell endgame too) and, after its first move,
   the two replies that worked at its depth before; up to four such replies leave only the moves
   that share a cell or a piece with each of them (about 4-5x fewer nodes at 12 empty cells).
-The table's move is tried first, then the best-scored move, and only then are the others sorted
-(most nodes are cut by one of the first two).
+- **Killer moves** (from KILLER_FROM to KILLER_UPTO empty cells; JitSearch(killers=None) turns them
+  off): each depth keeps the NK2 replies that last refuted a move one level up (a move that failed
+  low and the child's best move), latest first; a node that generates its moves sorts those that
+  are legal there right after its best-scored move. Siblings share refutations (the same reply
+  often refutes the next move of an all-node): 17% fewer nodes on the hardest positions at 12
+  empty cells; tried before the best-scored move they made the search larger.
+The table's move is tried first, then the best-scored move, then the killer moves, and only then
+are the others sorted (most nodes are cut by one of the first two).
 
 `available()` says whether numba imports (the optional `fast` extra); `engine.grid.solver` uses this
 module for positions with JIT_FROM or more empty cells when it does, and engine/grid/exact.py
