@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -27,6 +28,9 @@ import numpy as np
 from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
 from vision.tokyo.labels import components
 from vision.tokyo.pixels import nonzero_yx
+
+if TYPE_CHECKING:
+    from vision.tokyo.under_roads import RoadPixels
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
@@ -209,10 +213,12 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
 
 def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: float, y: float,
                  height: int, junctions: tuple[bool, ...], base_top: np.ndarray, base_on_table: bool = False,
-                 hulls: dict | None = None) -> list[BuildScore]:
+                 hulls: dict | None = None, roads: RoadPixels | None = None) -> list[BuildScore]:
     """`score_build` for the same column and road with each of `junctions`, from one drawing of the
     outlines: a candidate is tried plain and as a junction. Each score is the one `score_build` gives:
-    the sums run over the same pixels in the same (raster) order, whatever the window's size."""
+    the sums run over the same pixels in the same (raster) order, whatever the window's size. With
+    `roads` (the match's roads in this view, vision.tokyo.under_roads) the column's grey side where
+    a standing road is drawn is scored too, both hypotheses (column there, bare road) weighed."""
     unit = calib.sizes.unit_mm
     road_key = ("road", x, y, height, np.asarray(base_top, np.float64).tobytes(), base_on_table)
     quad = None if hulls is None else hulls.get(road_key)
@@ -242,6 +248,7 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     col_px = (col > 0) & (band == 0) & free
     road = float(maps.road[win][band_px].sum())
     out = []
+    topu = None
     for junction in junctions:
         if junction:
             topu = np.zeros_like(band)
@@ -250,8 +257,24 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
             column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
         else:
             column = float(maps.grey[win][col_px].sum())
+        if roads is not None:
+            column += _under_roads(roads, maps.grey[win], win, (col > 0) & (band == 0),
+                                   topu if junction else None)
         out.append(BuildScore(road + column, column, road))
     return out
+
+
+def _under_roads(roads: RoadPixels, grey: np.ndarray, win: tuple[slice, slice], side: np.ndarray,
+                 top_unit: np.ndarray | None) -> float:
+    """The column side's pixels (`side`, its road's band taken out) where the match's roads are
+    drawn, scored column against bare road (vision.tokyo.under_roads); a junction's yellow top unit
+    is left out (the grey map says nothing of it)."""
+    from vision.tokyo.under_roads import hidden_column_llr
+
+    hidden = side & (roads.label[win] > 0)
+    if top_unit is not None:
+        hidden &= top_unit == 0
+    return hidden_column_llr(roads, grey, hidden, win)
 
 
 ALIGN_SHIFT_PX = 24  # the most a knocked camera moves the image of the mat (a 1.5 degree turn at 720p)
