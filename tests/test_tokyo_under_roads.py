@@ -109,3 +109,25 @@ def test_a_still_table_after_a_build_reads_no_build() -> None:
 
     builds, _ = _frame_beliefs(41, 10, after=True)
     assert saw_no_build(builds)
+
+
+def test_a_column_at_camera_1s_edge_that_camera_2_holds_whole_is_not_said() -> None:
+    """Two cameras 150 degrees apart, the second 200 mm higher: a new column at (340,-60) is cut by
+    camera 1's frame and whole in camera 2's, so it is read there and no edge notice is raised; one at
+    (420,-60) is cut by both and is said. On main the notice looked at camera 1 alone."""
+    from datasets.match_sim import tokyo as sim_tokyo
+    from datasets.match_sim.core import SecondCamera, Setup
+    from engine.tokyo import Build, NewSupport
+    from referee_app.games.tokyo import TokyoAdapter
+    from vision.tokyo import PieceSizes, TokyoCalibration
+
+    setup = Setup(1280, 720, 550, 40, fov_deg=50.0, cameras=2, second=SecondCamera(150.0, 750.0))
+    calibs = [TokyoCalibration(sim_tokyo.camera(setup, 0.0), PieceSizes()),
+              TokyoCalibration(sim_tokyo.second_camera(setup, 0.0), PieceSizes())]
+    adapter = TokyoAdapter()
+    state = object()
+    adapter._say_at_edge(state, calibs, Build(1, NewSupport(340.0, -60.0, 3, False)))
+    assert adapter.take_notices() == []
+    adapter._say_at_edge(state, calibs, Build(1, NewSupport(420.0, -60.0, 3, False)))
+    notices = adapter.take_notices()
+    assert len(notices) == 1 and "every camera's view" in notices[0][1]
