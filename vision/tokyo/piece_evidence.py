@@ -248,7 +248,9 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     col_px = (col > 0) & (band == 0) & free
     road = float(maps.road[win][band_px].sum())
     out = []
-    topu = None
+    # the column's side where the match's roads are drawn (its own road's band taken out): scored
+    # column against bare road (vision.tokyo.under_roads), a junction's yellow top unit left out
+    hidden = None if roads is None else (col > 0) & (band == 0) & (roads.label[win] > 0)
     for junction in junctions:
         if junction:
             topu = np.zeros_like(band)
@@ -257,24 +259,13 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
             column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
         else:
             column = float(maps.grey[win][col_px].sum())
-        if roads is not None:
-            column += _under_roads(roads, maps.grey[win], win, (col > 0) & (band == 0),
-                                   topu if junction else None)
+        if hidden is not None and roads is not None and hidden.any():
+            from vision.tokyo.under_roads import hidden_column_llr
+
+            column += hidden_column_llr(roads, maps.grey[win], hidden & (topu == 0) if junction else hidden,
+                                        win)
         out.append(BuildScore(road + column, column, road))
     return out
-
-
-def _under_roads(roads: RoadPixels, grey: np.ndarray, win: tuple[slice, slice], side: np.ndarray,
-                 top_unit: np.ndarray | None) -> float:
-    """The column side's pixels (`side`, its road's band taken out) where the match's roads are
-    drawn, scored column against bare road (vision.tokyo.under_roads); a junction's yellow top unit
-    is left out (the grey map says nothing of it)."""
-    from vision.tokyo.under_roads import hidden_column_llr
-
-    hidden = side & (roads.label[win] > 0)
-    if top_unit is not None:
-        hidden &= top_unit == 0
-    return hidden_column_llr(roads, grey, hidden, win)
 
 
 ALIGN_SHIFT_PX = 24  # the most a knocked camera moves the image of the mat (a 1.5 degree turn at 720p)

@@ -52,7 +52,7 @@ class RoadPixels:
     k's pixels (grown as the known-pieces mask is, standing columns' pixels taken out, glare-blind
     pixels too); `grey_sum` and `count` per label: the road's soft grey count and pixels."""
 
-    label: np.ndarray  # int32
+    label: np.ndarray  # uint16
     grey_sum: np.ndarray  # float64, per label (index 0 unused)
     count: np.ndarray  # float64, per label
 
@@ -68,7 +68,7 @@ def road_pixels(calib: TokyoCalibration, grey: np.ndarray, columns: list[tuple[f
     """The roads `sticks` (their lower edges' ends, as piece_evidence.known_mask takes them) drawn in
     the view of `calib` over the grey map `grey`, without the `columns` (x, y, top z) they stand on."""
     shape = grey.shape
-    label = np.zeros(shape, np.int32)
+    label = np.zeros(shape, np.uint16)  # a match stands far fewer roads than 65535
     for k, (a, b) in enumerate(sticks):
         cv2.fillConvexPoly(label, stick_quad(calib, a, b), k + 1)
     cols = np.zeros(shape, np.uint8)
@@ -76,13 +76,15 @@ def road_pixels(calib: TokyoCalibration, grey: np.ndarray, columns: list[tuple[f
         cv2.fillConvexPoly(cols, column_hull(calib, x, y, 0.0, z), 1)
     if grow_px > 0:
         kernel = np.ones((2 * grow_px + 1, 2 * grow_px + 1), np.uint8)
-        label = cv2.dilate(label.astype(np.float32), kernel).astype(np.int32)
+        label = cv2.dilate(label, kernel)
         cols = cv2.dilate(cols, kernel)
     label[(cols > 0) | (grey == 0)] = 0  # a column's grey is no road's; a blind pixel says nothing
     n = len(sticks) + 1
-    share = grey_share(grey)
-    grey_sum = np.bincount(label.ravel(), weights=share.ravel(), minlength=n).astype(np.float64)
-    count = np.bincount(label.ravel(), minlength=n).astype(np.float64)
+    on = np.flatnonzero(label)  # the sums over the roads' pixels only
+    labels = label.ravel()[on]
+    grey_sum = np.bincount(labels, weights=grey_share(grey.ravel()[on]), minlength=n).astype(np.float64)
+    grey_sum[0] = 0.0
+    count = np.bincount(labels, minlength=n).astype(np.float64)
     return RoadPixels(label, grey_sum, count)
 
 
@@ -93,6 +95,8 @@ def hidden_column_llr(roads: RoadPixels, grey: np.ndarray, hidden: np.ndarray,
     share v uniform on 0..1) - log P(pixels | bare road). Each road's grey share is measured on its
     pixels outside `hidden`; 0 when too few pixels are hidden or their roads have too few of their
     own."""
+    if np.count_nonzero(hidden) < MIN_HIDDEN_PX:
+        return 0.0  # the usable pixels are fewer still
     labels = roads.label[win][hidden]
     shares = grey_share(grey[hidden])
     n_lab = len(roads.count)
