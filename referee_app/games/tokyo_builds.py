@@ -9,8 +9,10 @@ the engine judges later), every height one to `MAX_HEIGHT`, a junction or not, a
 the reporting grid around the read one. Each candidate is drawn into the image through the calibrated
 camera (vision.tokyo.piece_evidence: the column's grey body up to its top, the road's band from the
 base's top to it) and scored by how much likelier the image is with those pieces there than with the
-table; pieces already standing count for nothing. The scores make a belief (a softmax with
-`TEMPERATURE` nats: neighbouring pixels are not independent evidence) over the builds' notations,
+table; pieces already standing count for nothing, but for a new column's side where a standing road
+is drawn, scored column against bare road (vision.tokyo.under_roads: a column put under a road).
+The scores make a belief (a softmax with `TEMPERATURE` nats: neighbouring pixels are not independent
+evidence) over the builds' notations,
 with "no build" (score 0: the table there) among them. The decoder averages it over frames and
 commits, asks or waits on it like any other item.
 

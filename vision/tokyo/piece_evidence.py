@@ -13,7 +13,8 @@ the frame), so a lamp's gradient, a tinted mat or a colour cast across the table
 Per pixel two probabilities: `grey` (column plastic, or a junction's yellow) and `piece` (neither the
 table's colour nor grey: a road). A hypothesis's score is the sum over the pixels it covers of the
 log-likelihood ratio piece-there against table-there; pixels the caller marks as known pieces count
-for nothing (they look like pieces whatever is tested).
+for nothing (they look like pieces whatever is tested), except a column's side where a standing road
+is drawn: that is scored column against bare road when the caller gives the roads (under_roads.py).
 """
 
 from __future__ import annotations
