@@ -409,8 +409,8 @@ class TokyoAdapter(GameAdapter):
         """The likeliest build's new column is partly outside the picture of every camera (`calibs`,
         camera 1's first): its place and height are read from the part in view (tuning seed 2 at
         550/40: (260,-180) read two grid steps inside), so whatever is committed or asked may be
-        wrong: say why. A column one camera holds whole is read there (tuning seed 45 with two
-        cameras: both columns at camera 1's edge read right) and is not said."""
+        wrong: say why. A column one camera holds whole is read there and is not said (tuning seed 45
+        with camera 2 200 mm higher: two columns at camera 1's edge, whole in camera 2's picture)."""
         sup = getattr(action, "support", None)
         if sup is None or any(column_in_view(c, sup.x, sup.y, sup.height) for c in calibs):
             return
