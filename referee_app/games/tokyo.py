@@ -369,13 +369,13 @@ class TokyoAdapter(GameAdapter):
                 self._modelled = memo.modelled = True
         elif state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
+            views = self._build_views(usable, others_now)
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
-                                                     table.phantom, self._outlines_for(1, small),
-                                                     self._build_views(usable, others_now))
+                                                     table.phantom, self._outlines_for(1, small), views)
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
             else:
-                self._say_at_edge(state, small, likeliest_build(self._builds))
+                self._say_at_edge(state, [small, *(v[0] for v in views)], likeliest_build(self._builds))
         if self._builds is not None:
             said = self.explain(state, out)  # the reader's own reading of the whole table
             told = [(said.action, said.confidence)] if said.action is not None else said.candidates[:1]
@@ -405,16 +405,19 @@ class TokyoAdapter(GameAdapter):
         said.add(what)
         return False
 
-    def _say_at_edge(self, state: GameState, calib: Any, action: Any) -> None:
-        """The likeliest build's new column is partly outside the picture: its place and height are
-        read from the part in view (tuning seed 2 at 550/40: (260,-180) read two grid steps inside),
-        so whatever is committed or asked may be wrong: say why."""
+    def _say_at_edge(self, state: GameState, calibs: list[Any], action: Any) -> None:
+        """The likeliest build's new column is partly outside the picture of every camera (`calibs`,
+        camera 1's first): its place and height are read from the part in view (tuning seed 2 at
+        550/40: (260,-180) read two grid steps inside), so whatever is committed or asked may be
+        wrong: say why. A column one camera holds whole is read there and is not said (tuning seed 45
+        with camera 2 200 mm higher: two columns at camera 1's edge, whole in camera 2's picture)."""
         sup = getattr(action, "support", None)
-        if sup is None or column_in_view(calib, sup.x, sup.y, sup.height):
+        if sup is None or any(column_in_view(c, sup.x, sup.y, sup.height) for c in calibs):
             return
         if self._said(state, "edge"):  # once a move: the likeliest place may move a step frame to frame
             return
-        message = (f"the new column near ({sup.x:g},{sup.y:g}) is at the edge of the camera's view: its "
+        seen_by = "the camera's view" if len(calibs) == 1 else "every camera's view"
+        message = (f"the new column near ({sup.x:g},{sup.y:g}) is at the edge of {seen_by}: its "
                    "place and height cannot be read well - check the move, or raise the camera so the "
                    "whole structure is in view")
         self._notices.append(("out-of-view", message, {"x": sup.x, "y": sup.y}))

@@ -9,8 +9,10 @@ the engine judges later), every height one to `MAX_HEIGHT`, a junction or not, a
 the reporting grid around the read one. Each candidate is drawn into the image through the calibrated
 camera (vision.tokyo.piece_evidence: the column's grey body up to its top, the road's band from the
 base's top to it) and scored by how much likelier the image is with those pieces there than with the
-table; pieces already standing count for nothing. The scores make a belief (a softmax with
-`TEMPERATURE` nats: neighbouring pixels are not independent evidence) over the builds' notations,
+table; pieces already standing count for nothing, but for a new column's side where a standing road
+is drawn, scored column against bare road (vision.tokyo.under_roads: a column put under a road).
+The scores make a belief (a softmax with `TEMPERATURE` nats: neighbouring pixels are not independent
+evidence) over the builds' notations,
 with "no build" (score 0: the table there) among them. The decoder averages it over frames and
 commits, asks or waits on it like any other item.
 
@@ -71,6 +73,7 @@ class View:
     maps: Any
     known: np.ndarray
     hulls: dict
+    roads: Any = None  # the match's roads in this view (vision.tokyo.under_roads.RoadPixels)
 
 
 OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps, kept outlines or None)
@@ -79,11 +82,13 @@ OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps
 def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[OtherView]) -> list[View]:
     """Camera 1's view and the others', each with the match's pieces drawn as its camera sees them."""
     from vision.tokyo.piece_evidence import known_mask
+    from vision.tokyo.under_roads import road_pixels
 
     out = []
     for c, m, h in [(calib, maps, hulls), *others]:
         columns, sticks = known_pieces(state, c)
-        out.append(View(c, m, known_mask(c, m.grey.shape, columns, sticks), {} if h is None else h))
+        out.append(View(c, m, known_mask(c, m.grey.shape, columns, sticks), {} if h is None else h,
+                        road_pixels(c, m.grey, columns, sticks) if sticks else None))
     return out
 
 
@@ -96,7 +101,7 @@ def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple
     totals: list[float] | None = None
     for v in views:
         got = [s.total for s in score_builds(v.maps, v.calib, v.known, x, y, height, junctions, base_top,
-                                             base_on_table, hulls=v.hulls)]
+                                             base_on_table, hulls=v.hulls, roads=v.roads)]
         totals = got if totals is None else [a + b for a, b in zip(totals, got, strict=True)]
     assert totals is not None
     return totals
@@ -182,19 +187,25 @@ def new_positions(state: Any, observation: dict[str, Any],
 
 
 def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
-                phantom: frozenset[int], others: Sequence[View] = ()) -> list[tuple[float, float, float]]:
+                phantom: frozenset[int], others: Sequence[View] = (),
+                roads: Any = None) -> list[tuple[float, float, float]]:
     """The places (x, y, their spread in mm) a new column may stand: where the reader saw one, and
     where grey plastic shows that no piece of the match explains (the reader misses a one-unit
-    column whose road covers most of it), in this view and then in each of `others`."""
+    column whose road covers most of it), in this view and then in each of `others`; then where a
+    standing road shows more grey than its own pixels make likely (a column under the road: `roads`,
+    this view's vision.tokyo.under_roads.RoadPixels, and each of `others`' own)."""
     from vision.tokyo.piece_evidence import grey_spots
+    from vision.tokyo.under_roads import road_grey_spots
 
     d = calib.sizes.column_diameter_mm
     out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
-    for c, m, k in [(calib, maps, known), *((v.calib, v.maps, v.known) for v in others)]:
-        for x, y in grey_spots(m, c, k):
-            if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
-                    all(math.hypot(px - x, py - y) >= d for px, py, _ in out):
-                out.append((x, y, GREY_SPOT_SIGMA_MM))
+    views = [(calib, maps, known, roads), *((v.calib, v.maps, v.known, v.roads) for v in others)]
+    found = [xy for c, m, k, _ in views for xy in grey_spots(m, c, k)]
+    found += [xy for c, m, _, r in views if r is not None for xy in road_grey_spots(m.grey, c, r)]
+    for x, y in found:
+        if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
+                all(math.hypot(px - x, py - y) >= d for px, py, _ in out):
+            out.append((x, y, GREY_SPOT_SIGMA_MM))
     return out
 
 
@@ -212,7 +223,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     if state.is_terminal():
         return None
     views = _views(state, calib, maps, {} if outlines is None else outlines, others)
-    spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:])
+    spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:], views[0].roads)
     if not spots:
         return None
     if state.in_setup:

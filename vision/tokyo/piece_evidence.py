@@ -13,13 +13,15 @@ the frame), so a lamp's gradient, a tinted mat or a colour cast across the table
 Per pixel two probabilities: `grey` (column plastic, or a junction's yellow) and `piece` (neither the
 table's colour nor grey: a road). A hypothesis's score is the sum over the pixels it covers of the
 log-likelihood ratio piece-there against table-there; pixels the caller marks as known pieces count
-for nothing (they look like pieces whatever is tested).
+for nothing (they look like pieces whatever is tested), except a column's side where a standing road
+is drawn: that is scored column against bare road when the caller gives the roads (under_roads.py).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -27,6 +29,9 @@ import numpy as np
 from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
 from vision.tokyo.labels import components
 from vision.tokyo.pixels import nonzero_yx
+
+if TYPE_CHECKING:
+    from vision.tokyo.under_roads import RoadPixels
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
@@ -209,10 +214,12 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
 
 def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: float, y: float,
                  height: int, junctions: tuple[bool, ...], base_top: np.ndarray, base_on_table: bool = False,
-                 hulls: dict | None = None) -> list[BuildScore]:
+                 hulls: dict | None = None, roads: RoadPixels | None = None) -> list[BuildScore]:
     """`score_build` for the same column and road with each of `junctions`, from one drawing of the
     outlines: a candidate is tried plain and as a junction. Each score is the one `score_build` gives:
-    the sums run over the same pixels in the same (raster) order, whatever the window's size."""
+    the sums run over the same pixels in the same (raster) order, whatever the window's size. With
+    `roads` (the match's roads in this view, vision.tokyo.under_roads) the column's grey side where
+    a standing road is drawn is scored too, both hypotheses (column there, bare road) weighed."""
     unit = calib.sizes.unit_mm
     road_key = ("road", x, y, height, np.asarray(base_top, np.float64).tobytes(), base_on_table)
     quad = None if hulls is None else hulls.get(road_key)
@@ -242,6 +249,9 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     col_px = (col > 0) & (band == 0) & free
     road = float(maps.road[win][band_px].sum())
     out = []
+    # the column's side where the match's roads are drawn (its own road's band taken out): scored
+    # column against bare road (vision.tokyo.under_roads), a junction's yellow top unit left out
+    hidden = None if roads is None else (col > 0) & (band == 0) & (roads.label[win] > 0)
     for junction in junctions:
         if junction:
             topu = np.zeros_like(band)
@@ -250,6 +260,11 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
             column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
         else:
             column = float(maps.grey[win][col_px].sum())
+        if hidden is not None and roads is not None and hidden.any():
+            from vision.tokyo.under_roads import hidden_column_llr
+
+            column += hidden_column_llr(roads, maps.grey[win], hidden & (topu == 0) if junction else hidden,
+                                        win)
         out.append(BuildScore(road + column, column, road))
     return out
 
