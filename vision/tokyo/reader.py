@@ -26,6 +26,7 @@ from vision.tokyo.large_objects import (
     large_objects,
     rod_half_width_floor,
 )
+from vision.tokyo.lying_pieces import LYING_WARNING
 from vision.tokyo.masked_joins import cut_ends, join_across_mask
 from vision.tokyo.observation import (
     CrossingReading,
@@ -139,10 +140,7 @@ def read_tokyo(
                 # no upright column explains this grey blob: a knocked-over column, or a remnant of
                 # pieces already read; only a blob the size of a column or more is worth a warning
                 if b.area >= 3 * np.pi * hw * hw:
-                    obs.warnings.append(
-                        f"grey piece near ({top[0]:.0f}, {top[1]:.0f}) px is no upright column "
-                        "(knocked over?)"
-                    )
+                    obs.warnings.append(LYING_WARNING.format(u=top[0], v=top[1]))
                 continue
         obs.supports.append(sr)
     _sticks(obs, raw, calibration, hw)
