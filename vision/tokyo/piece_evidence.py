@@ -29,6 +29,7 @@ from vision.tokyo.labels import components
 from vision.tokyo.pixels import nonzero_yx
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
+GREY_DARKEST = 25  # HSV value: darker than this the saturation is noise, nothing is called grey
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
 # chromaticity distance from the local table colour: noise stays under the first (5x5 blur, renders
 # and webcams alike: about 0.003), a natural road on the yellow mat reaches 0.016-0.023
@@ -56,7 +57,7 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     f = cv2.GaussianBlur(image, (5, 5), 1.2)
     hsv = cv2.cvtColor(f, cv2.COLOR_BGR2HSV).astype(np.float32)
     sat, hue, val = hsv[..., 1], hsv[..., 0], hsv[..., 2]
-    grey = _ramp(GREY_SATURATION[1] - sat, 0.0, GREY_SATURATION[1] - GREY_SATURATION[0]) * (val > 45)
+    grey = _ramp(GREY_SATURATION[1] - sat, 0.0, GREY_SATURATION[1] - GREY_SATURATION[0]) * (val > GREY_DARKEST)
     yellow = ((hue >= 14) & (hue <= 36) & (sat >= JUNCTION_SATURATION)).astype(np.float32)
     # the table's local colour: a coarse median (pieces are thin, a median of 15 cells passes over them)
     small = cv2.resize(f, (max(16, w // 8), max(9, h // 8)), interpolation=cv2.INTER_AREA)
