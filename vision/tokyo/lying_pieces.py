@@ -31,6 +31,22 @@ SPOT_DIAMETERS = 1.5
 # highlight in the first view leaves the other's mat tinted (none of it grey)
 BARE_SHARE = 0.08
 MARGIN_PX = 4  # the spot must lie this far inside the other picture: its edge is blurred and cut
+LIT_SHARE = 0.5  # of a grey blob's pixels that are lit mat for the blob to be a highlight
+
+
+def lit_mat(image: np.ndarray, table: np.ndarray, mask: np.ndarray, bbox: tuple[int, int, int, int]) -> bool:
+    """Most of a grey blob (`mask`, full-image, within `bbox` x0 y0 x1 y1) is the table's own colour
+    with light added (vision.tokyo.piece_evidence's highlight test, against `table`, the reader's
+    table estimate): a lamp's halo, no piece. One camera's own test, where no other view can check."""
+    from vision.tokyo.piece_evidence import whitened
+
+    x0, y0, x1, y1 = (int(v) for v in bbox)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    crop = cv2.GaussianBlur(image[y0:y1, x0:x1], (5, 5), 1.2)
+    lit = whitened(crop, table[y0:y1, x0:x1])
+    inside = mask[y0:y1, x0:x1] > 0
+    return bool(inside.any()) and float(lit[inside].mean()) >= LIT_SHARE
 
 
 def lying_at(warning: str) -> tuple[int, int] | None:

@@ -87,13 +87,13 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     grow = np.ones((GLARE_GROW, GLARE_GROW), np.uint8)
     level = (GLARE_LEVEL,) * 3
     blind = cv2.dilate(cv2.inRange(image, level, (255, 255, 255)) >> 7, grow)  # every channel >= the level
-    care = ((blind == 0) & ~_whitened(f, table)).astype(np.float32)
+    care = ((blind == 0) & ~whitened(f, table)).astype(np.float32)
     return PieceMaps((s * (2 * grey - 1) * care).astype(np.float32),
                      (s * (2 * piece - 1) * care).astype(np.float32),
                      (s * (2 * yellow - 1) * care).astype(np.float32))
 
 
-def _whitened(f: np.ndarray, table: np.ndarray) -> np.ndarray:
+def whitened(f: np.ndarray, table: np.ndarray) -> np.ndarray:
     """Pixels that are the local table colour with light added (a lamp's highlight short of blowing
     out: every channel raised by the same amount, those that reach the top clipped there): low in
     saturation like grey plastic, but no piece. Plastic darker than the table, a brightness gradient

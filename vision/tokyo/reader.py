@@ -26,7 +26,7 @@ from vision.tokyo.large_objects import (
     large_objects,
     rod_half_width_floor,
 )
-from vision.tokyo.lying_pieces import LYING_WARNING
+from vision.tokyo.lying_pieces import LYING_WARNING, lit_mat
 from vision.tokyo.masked_joins import cut_ends, join_across_mask
 from vision.tokyo.observation import (
     CrossingReading,
@@ -139,7 +139,7 @@ def read_tokyo(
             if iou < 0.45:
                 # no upright column explains this grey blob: a knocked-over column, or a remnant of
                 # pieces already read; only a blob the size of a column or more is worth a warning
-                if b.area >= 3 * np.pi * hw * hw:
+                if b.area >= 3 * np.pi * hw * hw and not lit_mat(image, table, b.mask, b.bbox):
                     obs.warnings.append(LYING_WARNING.format(u=top[0], v=top[1]))
                 continue
         obs.supports.append(sr)
