@@ -99,3 +99,15 @@ def test_tuning_seed_47s_lamp_halo_is_no_lying_piece() -> None:
     assert not any(lying_at(w) for w in read_tokyo(frame.image, calibs[0]).warnings)
     views = read_tokyo_views([frame.image, *frame.others], calibs)
     assert not any(lying_at(w) for w in views.views[0].warnings)
+
+
+def test_tuning_seed_41s_lamp_halo_is_no_loose_stick() -> None:
+    """Seed 41 at 550/40, camera 1 alone: its lamp's halo on the empty table was read as a stick lying
+    there (once the halo no longer made a start column, a "table disagrees" before the first move)."""
+    from referee_app.commands.eval_match import make_setup, simulate
+    from vision.tokyo import read_tokyo
+
+    sim = simulate("tokyo-highway", 41, make_setup("1280x720", 550, 40, fov=50.0))
+    frame = next(iter(sim.frames()))
+    reading = read_tokyo(frame.image, TokyoCalibration.from_dict(sim.extra["calibration"]))
+    assert not [s for s in reading.sticks if s.role == "loose"]

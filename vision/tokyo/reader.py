@@ -143,7 +143,7 @@ def read_tokyo(
                     obs.warnings.append(LYING_WARNING.format(u=top[0], v=top[1]))
                 continue
         obs.supports.append(sr)
-    _sticks(obs, raw, calibration, hw)
+    _sticks(obs, raw, calibration, hw, image, table)
     carried = {r for st in obs.sticks for r in st.rests if r is not None}
     for k, sp in enumerate(obs.supports):
         if k not in carried:
@@ -364,7 +364,20 @@ def _complete_cut_stick(mask: np.ndarray, s: RawStick, hw: float, calib: TokyoCa
     return True
 
 
-def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float) -> None:
+def _lit_band(image: np.ndarray, table: np.ndarray, s: RawStick, hw: float) -> bool:
+    """A stick's band (its detected axis, `hw` either side) that is mostly lit mat (lying_pieces.lit_mat)."""
+    h, w = image.shape[:2]
+    band = np.zeros((h, w), np.uint8)
+    p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
+    cv2.line(band, p0, p1, 1, max(3, int(2 * hw)))
+    ys, xs = nonzero_yx(band)
+    if len(ys) == 0:
+        return False
+    return lit_mat(image, table, band, (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1))
+
+
+def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float,
+            image: np.ndarray | None = None, table: np.ndarray | None = None) -> None:
     for s in raw:
         rests: list[int | None] = []
         for p in (s.p0, s.p1):
@@ -377,6 +390,8 @@ def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration 
                 else None
             )
         role = "road" if any(r is not None for r in rests) else "loose"
+        if role == "loose" and image is not None and table is not None and _lit_band(image, table, s, hw):
+            continue  # a lamp's halo on the mat, not a stick lying there
         conf = float(np.clip(s.support / max(s.length * hw, 1), 0.3, 1.0))
         if s.completed:
             conf *= 0.5
