@@ -111,3 +111,4 @@ def test_tuning_seed_41s_lamp_halo_is_no_loose_stick() -> None:
     frame = next(iter(sim.frames()))
     reading = read_tokyo(frame.image, TokyoCalibration.from_dict(sim.extra["calibration"]))
     assert not [s for s in reading.sticks if s.role == "loose"]
+

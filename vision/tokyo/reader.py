@@ -143,7 +143,10 @@ def read_tokyo(
                     obs.warnings.append(LYING_WARNING.format(u=top[0], v=top[1]))
                 continue
         obs.supports.append(sr)
-    _sticks(obs, raw, calibration, hw, image, table)
+    # a stick resting on no column whose band is mostly lit mat is a lamp's halo, not a stick lying
+    # there (left out before the sticks are numbered: the crossings name them by their place)
+    raw = [s for s in raw if not (_rests_on_none(obs, s, hw) and _lit_band(image, table, s, hw))]
+    _sticks(obs, raw, calibration, hw)
     carried = {r for st in obs.sticks for r in st.rests if r is not None}
     for k, sp in enumerate(obs.supports):
         if k not in carried:
@@ -364,6 +367,12 @@ def _complete_cut_stick(mask: np.ndarray, s: RawStick, hw: float, calib: TokyoCa
     return True
 
 
+def _rests_on_none(obs: TokyoObservation, s: RawStick, hw: float) -> bool:
+    """No column top read near either end of the stick (as `_sticks` takes a loose stick)."""
+    return not any(np.linalg.norm(np.array(sp.top_px) - p) < 4 * hw
+                   for p in (s.p0, s.p1) for sp in obs.supports)
+
+
 def _lit_band(image: np.ndarray, table: np.ndarray, s: RawStick, hw: float) -> bool:
     """A stick's band (its detected axis, `hw` either side) that is mostly lit mat (lying_pieces.lit_mat)."""
     h, w = image.shape[:2]
@@ -376,8 +385,7 @@ def _lit_band(image: np.ndarray, table: np.ndarray, s: RawStick, hw: float) -> b
     return lit_mat(image, table, band, (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1))
 
 
-def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float,
-            image: np.ndarray | None = None, table: np.ndarray | None = None) -> None:
+def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float) -> None:
     for s in raw:
         rests: list[int | None] = []
         for p in (s.p0, s.p1):
@@ -390,8 +398,6 @@ def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration 
                 else None
             )
         role = "road" if any(r is not None for r in rests) else "loose"
-        if role == "loose" and image is not None and table is not None and _lit_band(image, table, s, hw):
-            continue  # a lamp's halo on the mat, not a stick lying there
         conf = float(np.clip(s.support / max(s.length * hw, 1), 0.3, 1.0))
         if s.completed:
             conf *= 0.5
