@@ -96,15 +96,24 @@ def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple
             base_top: np.ndarray, base_on_table: bool = False) -> list[float]:
     """The candidate's evidence (nats) with each of `junctions`, summed over the views (camera 1's
     alone when it is the only one: the very same floats)."""
+    return _scores_seen(views, x, y, height, junctions, base_top, base_on_table)[0]
+
+
+def _scores_seen(views: list[View], x: float, y: float, height: int, junctions: tuple[bool, ...],
+                 base_top: np.ndarray, base_on_table: bool = False) -> tuple[list[float], int]:
+    """`_scores`, and in how many views the candidate has any evidence (a view where it lies outside
+    the picture, or whose pixels say nothing either way, adds 0 nats and is not counted)."""
     from vision.tokyo.piece_evidence import score_builds
 
     totals: list[float] | None = None
+    seen = 0
     for v in views:
         got = [s.total for s in score_builds(v.maps, v.calib, v.known, x, y, height, junctions, base_top,
                                              base_on_table, hulls=v.hulls, roads=v.roads)]
+        seen += any(g != 0.0 for g in got)
         totals = got if totals is None else [a + b for a, b in zip(totals, got, strict=True)]
     assert totals is not None
-    return totals
+    return totals, seen
 
 
 def _fmt(v: float) -> str:
@@ -243,14 +252,14 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
             for dx in grid:
                 for dy in grid:
                     qx, qy = float(cx + dx), float(cy + dy)
-                    placed = _placement(qx - x, qy - y, sigma)
                     for base in state.supports:
                         run = math.hypot(base.x - qx, base.y - qy)
                         if run < 1.5 * diameter or math.hypot(run, (h - base.height) * unit) > reach:
                             continue  # on the base, or the road would not rest on both tops
                         junctions = (False, True) if h >= 2 else (False,)
                         # plain and junction from one drawing of the column and road (the same scores)
-                        both = _scores(views, qx, qy, h, junctions, tops[base.id])
+                        both, seen = _scores_seen(views, qx, qy, h, junctions, tops[base.id])
+                        placed = _build_placement(qx - x, qy - y, sigma, (qx - base.x, qy - base.y), seen)
                         for junction, s in zip(junctions, both, strict=True):
                             action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
                             key = pieces_key(state, action)
@@ -258,6 +267,18 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             if key not in scored or total > scored[key][0]:
                                 scored[key] = (total, action)
     return _belief(state, scored)
+
+
+def _build_placement(dx: float, dy: float, sigma: float, road: tuple[float, float], views: int) -> float:
+    """The reader's place for a new column as a log-prior. Seen in several views (`views`: those with
+    any evidence on the candidate), along the column's own road (`road`: from its base towards it) no
+    tighter than START_ALONG_SIGMA_MM, as for a start column: the reader puts the top of a column
+    carrying a road end where it guesses the stick's overhang ends (a guess along the stick), and two
+    views' pixels place it well (tuning seed 50's eighth move at 550/40, two cameras: read 11 mm short
+    along its road; both views put it a grid step further by 400 nats, the 4 mm prior took as much
+    back, and the move was a question). Seen in one view, the read place stands as it was (one view's
+    pixels barely tell places along the road apart)."""
+    return _start_placement(dx, dy, sigma, road if views > 1 else None)
 
 
 def builds_out_of_view(state: Any, calib: Any, maps: Any) -> list[tuple[Any, float]]:

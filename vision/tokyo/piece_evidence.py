@@ -34,12 +34,19 @@ if TYPE_CHECKING:
     from vision.tokyo.under_roads import RoadPixels
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
+GREY_DARKEST = 25  # HSV value: darker than this the saturation is noise, nothing is called grey
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
 # chromaticity distance from the local table colour: noise stays under the first (5x5 blur, renders
 # and webcams alike: about 0.003), a natural road on the yellow mat reaches 0.016-0.023
 PIECE_CHROMA = (0.006, 0.016)
 GLARE_LEVEL = 240  # every channel this bright: a highlight, not a piece's colour
 GLARE_GROW = 9  # px: the washed-out rim around a highlight's core
+# a highlight short of blowing out: the table's colour with at least this much light added to every
+# channel alike, within this many grey levels in each (blur and the local table estimate's error; a
+# piece's own colour lies tens of levels off); a channel this bright is clipped
+HIGHLIGHT_ADDED = 20.0
+HIGHLIGHT_OFF = 10.0
+CLIP_LEVEL = 250
 LLR_SCALE = 2.0  # nats per pixel for a sure pixel: log-ratio of a clear piece pixel against table
 
 
@@ -61,7 +68,8 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     f = cv2.GaussianBlur(image, (5, 5), 1.2)
     hsv = cv2.cvtColor(f, cv2.COLOR_BGR2HSV).astype(np.float32)
     sat, hue, val = hsv[..., 1], hsv[..., 0], hsv[..., 2]
-    grey = _ramp(GREY_SATURATION[1] - sat, 0.0, GREY_SATURATION[1] - GREY_SATURATION[0]) * (val > 45)
+    grey = _ramp(GREY_SATURATION[1] - sat, 0.0, GREY_SATURATION[1] - GREY_SATURATION[0])
+    grey *= val > GREY_DARKEST
     yellow = ((hue >= 14) & (hue <= 36) & (sat >= JUNCTION_SATURATION)).astype(np.float32)
     # the table's local colour: a coarse median (pieces are thin, a median of 15 cells passes over them)
     small = cv2.resize(f, (max(16, w // 8), max(9, h // 8)), interpolation=cv2.INTER_AREA)
@@ -84,10 +92,33 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     grow = np.ones((GLARE_GROW, GLARE_GROW), np.uint8)
     level = (GLARE_LEVEL,) * 3
     blind = cv2.dilate(cv2.inRange(image, level, (255, 255, 255)) >> 7, grow)  # every channel >= the level
-    care = (blind == 0).astype(np.float32)
+    care = ((blind == 0) & ~whitened(f, table)).astype(np.float32)
     return PieceMaps((s * (2 * grey - 1) * care).astype(np.float32),
                      (s * (2 * piece - 1) * care).astype(np.float32),
                      (s * (2 * yellow - 1) * care).astype(np.float32))
+
+
+def whitened(f: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Pixels that are the local table colour with light added (a lamp's highlight short of blowing
+    out: every channel raised by the same amount, those that reach the top clipped there): low in
+    saturation like grey plastic, but no piece. Plastic darker than the table, a brightness gradient
+    (every channel scaled alike, not raised alike) or a piece's own colour lie off that line. Tested
+    only where every channel rose by at least what the test asks (few pixels: it costs little)."""
+    rose = None
+    for a, b in zip(cv2.split(f), cv2.split(table), strict=True):
+        up = cv2.max(cv2.subtract(a, b), cv2.threshold(a, CLIP_LEVEL - 1, 255, cv2.THRESH_BINARY)[1])
+        rose = up if rose is None else cv2.min(rose, up)
+    out = np.zeros(f.shape[:2], bool)
+    ys, xs = np.nonzero(rose >= HIGHLIGHT_ADDED - HIGHLIGHT_OFF)
+    if len(ys) == 0:
+        return out
+    p = f[ys, xs].astype(np.float32)
+    t0 = table[ys, xs].astype(np.float32)
+    d = p - t0
+    added = d.max(axis=1)  # a clipped channel rose less than the light added
+    off = np.where(p >= CLIP_LEVEL, np.maximum(CLIP_LEVEL - (t0 + added[:, None]), 0.0), added[:, None] - d)
+    out[ys, xs] = (added >= HIGHLIGHT_ADDED) & (off.max(axis=1) <= HIGHLIGHT_OFF)
+    return out
 
 
 def scaled(calib: TokyoCalibration, factor: float) -> TokyoCalibration:

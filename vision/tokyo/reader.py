@@ -26,6 +26,7 @@ from vision.tokyo.large_objects import (
     large_objects,
     rod_half_width_floor,
 )
+from vision.tokyo.lying_pieces import LYING_WARNING, lit_mat
 from vision.tokyo.masked_joins import cut_ends, join_across_mask
 from vision.tokyo.observation import (
     CrossingReading,
@@ -138,13 +139,13 @@ def read_tokyo(
             if iou < 0.45:
                 # no upright column explains this grey blob: a knocked-over column, or a remnant of
                 # pieces already read; only a blob the size of a column or more is worth a warning
-                if b.area >= 3 * np.pi * hw * hw:
-                    obs.warnings.append(
-                        f"grey piece near ({top[0]:.0f}, {top[1]:.0f}) px is no upright column "
-                        "(knocked over?)"
-                    )
+                if b.area >= 3 * np.pi * hw * hw and not lit_mat(image, table, b.mask, b.bbox):
+                    obs.warnings.append(LYING_WARNING.format(u=top[0], v=top[1]))
                 continue
         obs.supports.append(sr)
+    # a stick resting on no column whose band is mostly lit mat is a lamp's halo, not a stick lying
+    # there (left out before the sticks are numbered: the crossings name them by their place)
+    raw = [s for s in raw if not (_rests_on_none(obs, s, hw) and _lit_band(image, table, s, hw))]
     _sticks(obs, raw, calibration, hw)
     carried = {r for st in obs.sticks for r in st.rests if r is not None}
     for k, sp in enumerate(obs.supports):
@@ -364,6 +365,24 @@ def _complete_cut_stick(mask: np.ndarray, s: RawStick, hw: float, calib: TokyoCa
     s.p0, s.p1 = uv[0].astype(np.float32), uv[1].astype(np.float32)
     s.completed = True
     return True
+
+
+def _rests_on_none(obs: TokyoObservation, s: RawStick, hw: float) -> bool:
+    """No column top read near either end of the stick (as `_sticks` takes a loose stick)."""
+    return not any(np.linalg.norm(np.array(sp.top_px) - p) < 4 * hw
+                   for p in (s.p0, s.p1) for sp in obs.supports)
+
+
+def _lit_band(image: np.ndarray, table: np.ndarray, s: RawStick, hw: float) -> bool:
+    """A stick's band (its detected axis, `hw` either side) that is mostly lit mat (lying_pieces.lit_mat)."""
+    h, w = image.shape[:2]
+    band = np.zeros((h, w), np.uint8)
+    p0, p1 = (tuple(int(round(v)) for v in p) for p in (s.p0, s.p1))
+    cv2.line(band, p0, p1, 1, max(3, int(2 * hw)))
+    ys, xs = nonzero_yx(band)
+    if len(ys) == 0:
+        return False
+    return lit_mat(image, table, band, (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1))
 
 
 def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float) -> None:

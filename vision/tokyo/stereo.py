@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.junctions import fuse_junctions
+from vision.tokyo.lying_pieces import refute_lying
 from vision.tokyo.observation import TokyoObservation
 from vision.tokyo.parallax import parallax_mask
 from vision.tokyo.rays import (
@@ -239,6 +240,10 @@ def fuse_views(
     if cameras(calibs) >= FOLD_MIN_VIEWS:
         out.columns = _fold_misplaced(out.columns, observations, calibs, out.warnings, tracks)
     if images is not None and n > 1:
+        for v, obs in enumerate(observations):  # a lying piece one view alone reads: a highlight?
+            others = [(images[u], calibs[u]) for u in range(n)
+                      if u != v and not same_camera(calibs[u].camera, calibs[v].camera)]
+            out.warnings += [f"view {v}: {note}" for note in refute_lying(obs.warnings, calibs[v], others)]
         fuse_junctions(observations, calibs, out.columns, images)
         imgs: Sequence[np.ndarray] = images
 
