@@ -604,34 +604,43 @@ def test_bound_order_cut_is_a_true_bound_of_the_move():
     assert cuts >= 1
 
 
-def test_search_with_the_bound_order_is_exact():
-    """The bound order (_bound_order, from BOUND_ORDER_FROM empty cells by default; here from 5, so
-    small positions use it): margins and outcomes against plain minimax at 5 empty cells with the
-    move it names among the best, and against the previous search at 8, with and without it."""
+def _option_is_exact(seed: int, option: str, small: tuple[int, int], big: tuple[int, int],
+                     small_empties: int, small_count: int, big_empties: tuple[int, ...], used_slot: int) -> None:
+    """A search option that should change only the order or the cut-offs (never the value), on
+    from `small` empty cells: margins and outcomes against plain minimax on `small_count` positions
+    at `small_empties` empty cells, with the move it names among the best; then against the previous
+    search at each of `big_empties`, with the option on (`big`) and off. `used_slot` is the search's
+    counter of the option's use: the test fails if the option never ran."""
     jitsearch = compiled_search()
-    rng = random.Random(9090)
+    rng = random.Random(seed)
     used = 0
-    for i in range(8):
-        state = _lopsided(rng, 5) if i % 2 else random_position(rng, 5)
+    for i in range(small_count):
+        state = _lopsided(rng, small_empties) if i % 2 else random_position(rng, small_empties)
         sign = 1 if state.placed % 2 == 0 else -1
         children = {(a.piece, a.cell): sign * brute_force_value(state.apply(a)) for a in state.legal_actions()}
         value = max(children.values())
-        search = jitsearch.JitSearch(state.board, table_bits=8, bound_order=(5, 8))
+        search = jitsearch.JitSearch(state.board, table_bits=8, **{option: small})
         assert search.exact_value() == value, state.board
         assert children[search.principal(value)[0]] == value, state.board
-        used += int(search.st[27])
-        probe = jitsearch.JitSearch(state.board, table_bits=8, bound_order=(5, 8))
+        used += int(search.st[used_slot])
+        probe = jitsearch.JitSearch(state.board, table_bits=8, **{option: small})
         assert probe.outcome() == (value > 0) - (value < 0), state.board
         assert probe.search(value - 1, value) >= value and probe.search(value, value + 1) <= value
-    for _ in range(3):
-        state = random_position(rng, 8)
+    for empties in big_empties:
+        state = random_position(rng, empties)
         want = solve_previous(state).value
         sign = 1 if state.placed % 2 == 0 else -1
-        for order in ((5, 8), None):
-            search = jitsearch.JitSearch(state.board, table_bits=10, bound_order=order)
-            assert sign * search.exact_value() == want, (state.board, order)
-            used += int(search.st[27])
+        for setting in (big, None):
+            search = jitsearch.JitSearch(state.board, table_bits=10, **{option: setting})
+            assert sign * search.exact_value() == want, (state.board, setting)
+            used += int(search.st[used_slot])
     assert used >= 1
+
+
+def test_search_with_the_bound_order_is_exact():
+    """The bound order (_bound_order, from BOUND_ORDER_FROM empty cells by default; here from 5, so
+    small positions use it): exact against minimax at 5 empty cells and the previous search at 8."""
+    _option_is_exact(9090, "bound_order", (5, 8), (5, 8), 5, 8, (8, 8, 8), 27)
 
 
 def test_bound_order_visits_fewer_nodes_on_a_hard_twelve_empty_position():
@@ -675,33 +684,9 @@ def test_child_game_bounds_from_cell_groups_equal_placing_each_move():
 def test_search_with_killer_moves_is_exact():
     """Killer moves (the replies that last refuted a move one level up, sorted right after the
     best-scored move; from KILLER_FROM empty cells by default, here from 5 so that small positions
-    use them) change only the order: margins and outcomes against plain minimax at 6 empty cells
-    with the move the search names among the best, and against the previous search at 8 and 9, with
-    and without them."""
-    jitsearch = compiled_search()
-    rng = random.Random(5151)
-    used = 0
-    for i in range(6):
-        state = _lopsided(rng, 6) if i % 2 else random_position(rng, 6)
-        sign = 1 if state.placed % 2 == 0 else -1
-        children = {(a.piece, a.cell): sign * brute_force_value(state.apply(a)) for a in state.legal_actions()}
-        value = max(children.values())
-        search = jitsearch.JitSearch(state.board, table_bits=8, killers=(5, 8))
-        assert search.exact_value() == value, state.board
-        assert children[search.principal(value)[0]] == value, state.board
-        used += int(search.st[30])
-        probe = jitsearch.JitSearch(state.board, table_bits=8, killers=(5, 8))
-        assert probe.outcome() == (value > 0) - (value < 0), state.board
-        assert probe.search(value - 1, value) >= value and probe.search(value, value + 1) <= value
-    for empties in (8, 9):
-        state = random_position(rng, empties)
-        want = solve_previous(state).value
-        sign = 1 if state.placed % 2 == 0 else -1
-        for killers in ((5, 9), None):
-            search = jitsearch.JitSearch(state.board, table_bits=10, killers=killers)
-            assert sign * search.exact_value() == want, (state.board, killers)
-            used += int(search.st[30])
-    assert used >= 1
+    use them) change only the order: exact against minimax at 6 empty cells and the previous search
+    at 8 and 9."""
+    _option_is_exact(5151, "killers", (5, 8), (5, 9), 6, 6, (8, 9), 30)
 
 
 def test_killer_moves_visit_fewer_nodes_on_a_hard_twelve_empty_position():
