@@ -29,6 +29,8 @@ GRID_STEP_MM = 10.0
 # the uncovered region is named only when at least this share of the play area is in no picture:
 # a spot or two at a grid corner is no advice worth giving
 MIN_UNCOVERED_SHARE = 0.005
+SIDE_SHARE = 0.85  # of the uncovered spots on one side of the mat's centre: that side is named
+MAX_ADVICE = 3  # the largest uncovered parts get a line of advice each; the text names them all
 
 
 def points_in_view(camera: PinholeCamera, pts: np.ndarray) -> np.ndarray:
@@ -83,6 +85,15 @@ def _regions(area: tuple[float, float, float, float]) -> list[tuple[str, float, 
     return out
 
 
+def _side(xs: np.ndarray, ys: np.ndarray) -> str | None:
+    """The side of the mat's centre ("left", "far", "far left" ...) where most (SIDE_SHARE) of the
+    uncovered spots lie, or None when they are spread around it."""
+    near, left = float((ys < 0).mean()), float((xs < 0).mean())
+    row = "near" if near >= SIDE_SHARE else "far" if near <= 1 - SIDE_SHARE else ""
+    col = "left" if left >= SIDE_SHARE else "right" if left <= 1 - SIDE_SHARE else ""
+    return " ".join(w for w in (row, col) if w) or None
+
+
 def _move(camera: PinholeCamera, number: int, pts: np.ndarray) -> tuple[float, str]:
     """How far (mean pixels) the points fall outside camera `number`'s picture, and which way to move
     that camera to bring them in."""
@@ -97,7 +108,8 @@ def _move(camera: PinholeCamera, number: int, pts: np.ndarray) -> tuple[float, s
     if abs(float(du.mean())) > 0.25 * cost:
         moves.append(f"turn camera {number} to its {'left' if du.mean() < 0 else 'right'}")
     if abs(float(dv.mean())) > 0.25 * cost:
-        moves.append(f"tilt camera {number} up" if dv.mean() < 0 else f"raise camera {number} or tilt it down")
+        moves.append(f"tilt camera {number} up" if dv.mean() < 0
+                     else f"raise camera {number} or tilt it down")
     return cost, " and ".join(moves) or f"raise camera {number}"
 
 
@@ -121,7 +133,7 @@ def coverage_report(cameras: list[PinholeCamera], area: tuple[float, float, floa
         "share_one": round(float((count == 1).mean()), 4),
         "share_two_or_more": round(float((count >= 2).mean()), 4),
         "share_by_camera": [round(float(s.mean()), 4) for s in seen],
-        "uncovered": [], "advice": [],
+        "uncovered_side": None, "uncovered": [], "advice": [],
     }
     out = count == 0
     area_text = (f"the play area (x {area[0]:g}..{area[1]:g} mm, y {area[2]:g}..{area[3]:g} mm around the "
@@ -131,6 +143,7 @@ def coverage_report(cameras: list[PinholeCamera], area: tuple[float, float, floa
                           + (f"; {100 * report['share_two_or_more']:.0f} % in two or more"
                              if len(cameras) > 1 else ""))
         return report
+    report["uncovered_side"] = _side(gx[out], gy[out])
     regions = []
     for name, rx0, rx1, ry0, ry1 in _regions(area):
         inside = (gx >= rx0) & (gx <= rx1) & (gy >= ry0) & (gy <= ry1)
@@ -148,11 +161,14 @@ def coverage_report(cameras: list[PinholeCamera], area: tuple[float, float, floa
     report["uncovered"] = regions
 
     def place(r: dict[str, Any]) -> str:
-        return (f"{r['where']} (x {r['x_mm'][0]:g}..{r['x_mm'][1]:g} mm, y {r['y_mm'][0]:g}..{r['y_mm'][1]:g} "
-                f"mm: {100 * r['share_of_region']:.0f} % of that part)")
+        (x0, x1), (y0, y1) = r["x_mm"], r["y_mm"]
+        return (f"{r['where']} (x {x0:g}..{x1:g} mm, y {y0:g}..{y1:g} mm: "
+                f"{100 * r['share_of_region']:.0f} % of that part)")
 
-    report["text"] = (f"{100 * report['share_none']:.0f} % of {area_text} is in no camera's picture: "
+    side = report["uncovered_side"]
+    report["text"] = (f"{100 * report['share_none']:.0f} % of {area_text} is in no camera's picture"
+                      + (f", on its {side} side" if side else "") + ": "
                       + "; ".join(place(r) for r in regions))
     report["advice"] = [f"{place(r)} is in no camera's picture: {r['move']}, or add a camera on that side "
-                        "(a build there is a move the referee cannot read)" for r in regions]
+                        "(a build there is a move the referee cannot read)" for r in regions[:MAX_ADVICE]]
     return report
