@@ -7,6 +7,9 @@ per 100 moves): a column one unit higher one grid step nearer the camera, a junc
 road and a start column's place along its road look alike from one viewpoint. So the check says the
 set-up is outside the envelope, gives the nearest measured set-up's figures, and advises a second
 camera, the one change measured to settle those look-alikes.
+
+With the other cameras' calibrations (`--calibration2`, serve's) it also reports the play area's
+coverage (vision.tokyo.coverage): which part of it no camera sees, and which camera to move.
 """
 
 from __future__ import annotations
@@ -116,11 +119,12 @@ def assess(height_mm: float, tilt_deg: float, table: tuple[Measured, ...] = MEAS
 def assess_two_cameras(cameras: int) -> dict[str, Any]:
     """Several cameras: no set-up envelope was measured camera by camera, so no verdict
     (`inside_envelope` None): two cameras are the documented set-up (docs/benchmarks/referee-accuracy.md,
-    `eval match tokyo-highway --cameras 2`), and the check read camera 1's pose only."""
+    `eval match tokyo-highway --cameras 2`), and the check reads camera 1's pose (and adds the coverage)."""
     return {"cameras": cameras, "nearest_measured": None, "inside_envelope": None,
             "reasons": [f"{cameras} cameras: the set-up documented for Tokyo Highway (two cameras, measured "
                         "with eval match --cameras 2: docs/benchmarks/referee-accuracy.md); the check has "
-                        "no two-camera verdict and read camera 1's pose only"],
+                        "no two-camera verdict: it reads camera 1's pose from its picture and, from the "
+                        "cameras' calibrations, the play area's coverage"],
             "advice": []}
 
 
