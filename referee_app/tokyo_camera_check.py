@@ -173,9 +173,10 @@ def add_coverage(report: dict[str, Any], calibrations: list[Any], cameras: int) 
 
     if len(calibrations) < cameras:
         report["coverage"] = None
+        missing = ", ".join(str(k) for k in range(len(calibrations) + 1, cameras + 1))
         report["reasons"].append(
-            f"coverage: not checked - {cameras - len(calibrations)} of the {cameras} cameras have no "
-            "calibration here (camera check --calibration2 FILE, serve --calibration2 FILE)")
+            f"coverage: not checked - no calibration of camera {missing} here (camera check --calibration2 "
+            "FILE, serve --calibration2 FILE)")
         return
     coverage = coverage_report([c.camera for c in calibrations], unit_mm=calibrations[0].sizes.unit_mm)
     report["coverage"] = coverage

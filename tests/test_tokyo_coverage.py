@@ -103,3 +103,16 @@ def test_a_bad_or_missing_second_calibration_is_refused_and_nothing_is_written(t
     assert main(["camera", "check", "--image", str(photo), "--game", "highway-dice", "--calibration2", good,
                  "--json", str(out)]) == 2
     assert "goes with --game tokyo-highway" in capsys.readouterr().err and not out.exists()
+
+
+def test_serve_with_an_uncalibrated_second_camera_says_the_coverage_was_not_checked(tmp_path, monkeypatch):
+    from tests.test_tokyo_camera_check import _calibrated, _serve
+
+    monkeypatch.delenv("HIGHWAY_TOKYO_CALIBRATION2", raising=False)
+    frames2, _calibration2 = _calibrated(tmp_path, "cam2", _camera(0.0, 700.0, 30.0, 160.0))
+    loop, _camera1 = _serve(tmp_path, "--camera2", frames2)  # no --calibration2
+    check = loop.cameras()[0]["check"]
+    assert check["state"] == "done", check
+    report = check["report"]
+    assert report["cameras"] == 2 and report["coverage"] is None
+    assert "coverage: not checked - no calibration of camera 2 here" in " ".join(report["reasons"])
