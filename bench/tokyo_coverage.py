@@ -20,24 +20,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from datasets.match_sim import tokyo as sim_tokyo  # noqa: E402
 from datasets.match_sim.core import SecondCamera, Setup  # noqa: E402
 from referee_app.commands.eval_match import parse_seeds  # noqa: E402
-
-
-def _share_in_view(camera: Any, x: float, y: float, height: int, radius: float = 7.5,
-                   unit: float = 10.0) -> float:
-    """Share of the column's side points (4 heights x 5 spots across it) inside the picture."""
-    pts = np.array([[x + dx, y + dy, z] for z in np.linspace(0.0, height * unit, 4)
-                    for dx, dy in ((0, 0), (radius, 0), (-radius, 0), (0, radius), (0, -radius))])
-    uv, depth = camera.project(pts)
-    inside = (depth > 0) & (uv[:, 0] >= 0) & (uv[:, 1] >= 0) & (uv[:, 0] < camera.width) & \
-        (uv[:, 1] < camera.height)
-    return float(inside.mean())
+from vision.tokyo.coverage import column_share_in_view  # noqa: E402
 
 
 def _columns(scene: dict[str, Any]) -> set[tuple[float, float, int]]:
@@ -59,7 +47,7 @@ def coverage(seeds: list[int], setup: Setup) -> dict[str, Any]:
             if not new:
                 continue
             out["new_columns"] += 1
-            shares = [max(_share_in_view(c, x, y, h) for x, y, h in new) for c in cameras]
+            shares = [max(column_share_in_view(c, x, y, h) for x, y, h in new) for c in cameras]
             out["out_of_camera1"] += shares[0] == 0.0
             out["out_of_camera2"] += shares[1] == 0.0
             if max(shares) == 0.0:

@@ -116,16 +116,17 @@ def check_mat(mat: str) -> None:
 
 
 def run_check(image: Any, game: str, focal_px: float | None = None, mat: str = "a3",
-              cameras: int = 1) -> dict[str, Any]:
-    """The check's report of camera 1's `image`; `cameras` (a match's camera count) matters to
-    tokyo-highway only, whose one-camera set-ups are all outside the envelope."""
+              cameras: int = 1, calibrations: list[Any] | None = None) -> dict[str, Any]:
+    """The check's report of camera 1's `image`; `cameras` (a match's camera count) and `calibrations`
+    (cameras 2, 3 ...: the play area's coverage) matter to tokyo-highway only, whose one-camera set-ups
+    are all outside the envelope."""
     from vision.camera_check import check_camera
 
     if game in MAT_GAMES:
         from referee_app.tokyo_camera_check import check_tokyo
 
         t0 = time.process_time()
-        report = check_tokyo(image, focal_px, mat, cameras)
+        report = check_tokyo(image, focal_px, mat, cameras, calibrations)
         report["game"] = game
         report["cpu_seconds"] = round(time.process_time() - t0, 3)
         return report

@@ -10,12 +10,12 @@ answer stands. After the camera was lost and came back (it may have been moved) 
 
 Tokyo Highway's check calibrates camera 1 from the printed mat (its size: serve --mat, default a3); with one
 camera it is outside the envelope and says to add a second, with a second camera (serve --camera2) it
-reports camera 1's pose and that two cameras are the documented set-up (no measured verdict).
+reports camera 1's pose and that two cameras are the documented set-up (no measured verdict), and, with
+each camera's calibration (serve --calibration2 ...), which part of the play area no camera sees.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
@@ -54,7 +54,8 @@ class SetupWatch:
         self.loop, self.game = loop, game
         # the loop's cameras: a PairedSource (serve --camera2, --camera-extra) carries the others
         self.cameras = cameras or 1 + len(getattr(getattr(loop, "frames", None), "others", None) or [])
-        self.check = check or functools.partial(camera_setup.run_check, mat=mat, cameras=self.cameras)
+        self.mat, self._source = mat, ""
+        self.check = check or self._check
         self.tries = TRIES if tries is None else tries
         self.retry_seconds = RETRY_SECONDS if retry_seconds is None else retry_seconds
         self._lock = threading.Lock()
@@ -69,6 +70,26 @@ class SetupWatch:
             return
         self._keep("waiting", "waiting for the camera's first frame")
         loop.on_frame = self.offer
+
+    def _check(self, image: Any, game: str) -> dict[str, Any]:
+        """run_check with the match's camera count and the other cameras' calibrations as the loop's
+        adapter holds them when the check runs (serve --calibration2 ...: the play area's coverage)."""
+        return camera_setup.run_check(image, game, mat=self.mat, cameras=self.cameras,
+                                      calibrations=self._other_calibrations(self._source))
+
+    def _other_calibrations(self, source: str) -> list[Any]:
+        """Cameras 2, 3 ...'s calibrations, up to the first one the adapter has none for."""
+        find = getattr(getattr(self.loop, "adapter", None), "camera_calibration", None)
+        out: list[Any] = []
+        for camera in range(2, self.cameras + 1) if find is not None else ():
+            try:
+                calib = find(camera, source)
+            except Exception:  # noqa: BLE001 - a calibration the reader cannot load: coverage unchecked
+                break
+            if isinstance(calib, str):  # the reason there is none
+                break
+            out.append(calib)
+        return out
 
     def _keep(self, state: str, message: str, report: dict[str, Any] | None = None,
               frame: int | None = None) -> None:
@@ -102,6 +123,7 @@ class SetupWatch:
 
     def _run(self, image: Any, index: int, source: str) -> None:
         try:
+            self._source = source  # camera 1's: where a bundled match's other calibrations lie
             report = self.check(image, self.game)
         except Exception as exc:  # noqa: BLE001 - a failed check must not touch the match
             log.exception("set-up check of frame %s", index)

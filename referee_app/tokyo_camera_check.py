@@ -7,6 +7,9 @@ per 100 moves): a column one unit higher one grid step nearer the camera, a junc
 road and a start column's place along its road look alike from one viewpoint. So the check says the
 set-up is outside the envelope, gives the nearest measured set-up's figures, and advises a second
 camera, the one change measured to settle those look-alikes.
+
+With the other cameras' calibrations (`--calibration2`, serve's) it also reports the play area's
+coverage (vision.tokyo.coverage): which part of it no camera sees, and which camera to move.
 """
 
 from __future__ import annotations
@@ -116,19 +119,24 @@ def assess(height_mm: float, tilt_deg: float, table: tuple[Measured, ...] = MEAS
 def assess_two_cameras(cameras: int) -> dict[str, Any]:
     """Several cameras: no set-up envelope was measured camera by camera, so no verdict
     (`inside_envelope` None): two cameras are the documented set-up (docs/benchmarks/referee-accuracy.md,
-    `eval match tokyo-highway --cameras 2`), and the check read camera 1's pose only."""
+    `eval match tokyo-highway --cameras 2`), and the check reads camera 1's pose (and adds the coverage)."""
     return {"cameras": cameras, "nearest_measured": None, "inside_envelope": None,
             "reasons": [f"{cameras} cameras: the set-up documented for Tokyo Highway (two cameras, measured "
                         "with eval match --cameras 2: docs/benchmarks/referee-accuracy.md); the check has "
-                        "no two-camera verdict and read camera 1's pose only"],
+                        "no two-camera verdict: it reads camera 1's pose from its picture and, from the "
+                        "cameras' calibrations, the play area's coverage"],
             "advice": []}
 
 
 def check_tokyo(image: np.ndarray, focal_px: float | None = None, mat: str = "a3",
-                cameras: int = 1) -> dict[str, Any]:
+                cameras: int = 1, calibrations: list[Any] | None = None) -> dict[str, Any]:
     """The check as a JSON-ready dict, like vision.camera_check's for the dice board: the markers found,
-    the camera's pose, `inside_envelope`, `reasons` and `advice`. `image` is camera 1's; with `cameras`
-    above 1 (serve --camera2) it says so instead of the one-camera verdict."""
+    the camera's pose, `inside_envelope`, `reasons`, `advice` and `coverage`. `image` is camera 1's; with
+    `cameras` above 1 (serve --camera2) it says so instead of the one-camera verdict. `calibrations`:
+    the TokyoCalibrations of cameras 2, 3 ... (their files, as serve --calibration2 takes them); with
+    camera 1's, fitted from `image`, they give the play area's coverage."""
+    calibrations = list(calibrations or [])
+    cameras = max(cameras, 1 + len(calibrations))
     from drawing.tokyo_mat import MAT_SIZES
     from referee_app.commands.tokyo_calibrate import calibrate_from_mat
     from vision.localise import detect_markers
@@ -153,7 +161,27 @@ def check_tokyo(image: np.ndarray, focal_px: float | None = None, mat: str = "a3
                   reprojection_error_px=round(error, 3))
     report.update(assess(pose["camera_height_mm"], pose["tilt_deg"]) if cameras < 2
                   else assess_two_cameras(cameras))
+    add_coverage(report, [calib] + calibrations, cameras)
     return report
+
+
+def add_coverage(report: dict[str, Any], calibrations: list[Any], cameras: int) -> None:
+    """The `coverage` field (vision.tokyo.coverage) of the cameras whose calibrations are known, its
+    summary among the reasons and its advice among the advice (the page lists both); None, with the
+    reason, while a camera of the match has no calibration."""
+    from vision.tokyo.coverage import coverage_report
+
+    if len(calibrations) < cameras:
+        report["coverage"] = None
+        missing = ", ".join(str(k) for k in range(len(calibrations) + 1, cameras + 1))
+        report["reasons"].append(
+            f"coverage: not checked - no calibration of camera {missing} here (camera check --calibration2 "
+            "FILE, serve --calibration2 FILE)")
+        return
+    coverage = coverage_report([c.camera for c in calibrations], unit_mm=calibrations[0].sizes.unit_mm)
+    report["coverage"] = coverage
+    report["reasons"].append("coverage: " + coverage["text"])
+    report["advice"].extend(coverage["advice"])
 
 
 def format_tokyo(report: dict[str, Any]) -> str:

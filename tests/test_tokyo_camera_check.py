@@ -214,7 +214,7 @@ def test_serve_refuses_a_bad_mat_or_one_nothing_uses_before_anything_starts(tmp_
     assert not data.exists()  # refused before the match store (or any source) was opened
 
 
-def test_a_tokyo_match_served_with_two_cameras_reports_camera_1_and_no_invented_verdict(tmp_path):
+def test_a_tokyo_match_served_with_two_cameras_reports_camera_1_no_invented_verdict_and_coverage(tmp_path):
     from datasets.tokyo.camera import camera_looking_at
 
     second = camera_looking_at((0.0, 15.0, 0.0), 700.0, 30.0, 160.0, 50.0, 1280, 720)
@@ -225,9 +225,14 @@ def test_a_tokyo_match_served_with_two_cameras_reports_camera_1_and_no_invented_
     report = check["report"]
     assert report["localised"] and report["cameras"] == 2 and report["inside_envelope"] is None
     assert abs(report["camera_height_mm"] - float(camera.centre[2])) < 15.0  # camera 1's pose
-    assert report["nearest_measured"] is None and report["advice"] == []  # no one-camera figures
+    assert report["nearest_measured"] is None  # no one-camera figures
     assert "docs/benchmarks/referee-accuracy.md" in report["reasons"][0]
     assert check["message"].startswith("no measured verdict: 2 cameras: the set-up documented")
+    # the play area's coverage by both cameras (serve --calibration2): the only advice given
+    coverage = report["coverage"]
+    assert coverage["cameras"] == 2 and report["advice"] == coverage["advice"]
+    assert 0.0 < coverage["share_none"] < coverage["share_one"] + coverage["share_two_or_more"]
+    assert "coverage: " in check["message"]
 
 
 browser = test_page_table.browser  # the same headless Chromium fixture (skips without Chromium)

@@ -34,6 +34,27 @@ def _geometry(game: str) -> None:
     except CameraError as exc:
         raise CliError(str(exc), 2) from exc
 
+def _other_calibrations(args: argparse.Namespace) -> list[Any]:
+    """The calibrations of cameras 2, 3 ... (--calibration2, then each --calibration-extra), loaded as
+    serve loads them; CliError naming the file and the fault."""
+    files = ([("--calibration2", args.calibration2)] if args.calibration2 else []) + \
+        [("--calibration-extra", f) for f in args.calibration_extra]
+    if files and args.game not in MAT_GAMES:
+        raise CliError(f"{files[0][0]} is another camera's Tokyo Highway calibration: it goes with "
+                       f"--game {MAT_GAMES[0]}", 2)
+    if not files:
+        return []
+    from referee_app.games.tokyo import load_calibration
+
+    out = []
+    for option, path in files:
+        try:
+            out.append(load_calibration(path)[0])
+        except ValueError as exc:
+            raise CliError(f"{option}: {exc}", 2) from None
+    return out
+
+
 def _list(args: argparse.Namespace) -> int:
     cams = probe_cameras()
     if args.json:
@@ -76,6 +97,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.focal_px is not None and not 50 <= args.focal_px <= 50000:
         raise CliError(f"--focal-px must be 50..50000, got {args.focal_px}")
     _geometry(args.game)  # an unknown game is refused before a camera is opened
+    others = _other_calibrations(args)  # and a bad calibration file before anything is read or written
     if args.image is not None:
         try:
             image = read_image(args.image)
@@ -83,7 +105,7 @@ def _check(args: argparse.Namespace) -> int:
             raise CliError(str(exc), 2) from exc
     else:
         image = snapshot(args.camera)
-    report = run_check(image, args.game, args.focal_px, args.mat)
+    report = run_check(image, args.game, args.focal_px, args.mat, calibrations=others)
     report["source"] = str(args.image) if args.image is not None else f"camera {args.camera}"
     print(format_check(report))
     if args.json:
@@ -114,6 +136,12 @@ def _setup_check(p: argparse.ArgumentParser) -> None:
                                                    "estimated from the markers when the camera is tilted)")
     p.add_argument("--mat", default="a3", choices=("a4", "a3", "a2"),
                    help="tokyo-highway: the printed mat's size (default a3)")
+    p.add_argument("--calibration2", metavar="FILE",
+                   help="tokyo-highway: the second camera's calibration (`tokyo calibrate`, as serve "
+                        "--calibration2 takes it): the report adds which part of the play area no "
+                        "camera sees")
+    p.add_argument("--calibration-extra", action="append", default=[], metavar="FILE",
+                   help="tokyo-highway: a further camera's calibration, repeatable (cameras 3, 4 ...)")
 
 
 def register(cli: CommandTree) -> None:
