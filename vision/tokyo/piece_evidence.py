@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -30,8 +30,16 @@ from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
 from vision.tokyo.labels import components
 from vision.tokyo.pixels import nonzero_yx
 
-if TYPE_CHECKING:
-    from vision.tokyo.under_roads import RoadPixels
+
+class HiddenRoads(Protocol):
+    """The match's roads in one view, as build scoring needs them (vision.tokyo.under_roads.RoadPixels;
+    a protocol here because that module builds on this one): `label` is 0 off the roads, and
+    `column_llr` scores a column's side hidden under them against bare road."""
+
+    label: np.ndarray
+
+    def column_llr(self, grey: np.ndarray, hidden: np.ndarray, win: tuple[slice, slice]) -> float: ...
+
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
 GREY_DARKEST = 25  # HSV value: darker than this the saturation is noise, nothing is called grey
@@ -245,7 +253,7 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
 
 def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: float, y: float,
                  height: int, junctions: tuple[bool, ...], base_top: np.ndarray, base_on_table: bool = False,
-                 hulls: dict | None = None, roads: RoadPixels | None = None) -> list[BuildScore]:
+                 hulls: dict | None = None, roads: HiddenRoads | None = None) -> list[BuildScore]:
     """`score_build` for the same column and road with each of `junctions`, from one drawing of the
     outlines: a candidate is tried plain and as a junction. Each score is the one `score_build` gives:
     the sums run over the same pixels in the same (raster) order, whatever the window's size. With
@@ -292,10 +300,7 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
         else:
             column = float(maps.grey[win][col_px].sum())
         if hidden is not None and roads is not None and hidden.any():
-            from vision.tokyo.under_roads import hidden_column_llr
-
-            column += hidden_column_llr(roads, maps.grey[win], hidden & (topu == 0) if junction else hidden,
-                                        win)
+            column += roads.column_llr(maps.grey[win], hidden & (topu == 0) if junction else hidden, win)
         out.append(BuildScore(road + column, column, road))
     return out
 

@@ -56,6 +56,10 @@ class RoadPixels:
     grey_sum: np.ndarray  # float64, per label (index 0 unused)
     count: np.ndarray  # float64, per label
 
+    def column_llr(self, grey: np.ndarray, hidden: np.ndarray, win: tuple[slice, slice]) -> float:
+        """hidden_column_llr on these roads (piece_evidence.HiddenRoads)."""
+        return hidden_column_llr(self, grey, hidden, win)
+
 
 def grey_share(grey: np.ndarray) -> np.ndarray:
     """A grey map's log-likelihood ratios (piece_evidence.PieceMaps.grey) back to the soft share of
