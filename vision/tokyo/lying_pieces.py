@@ -37,14 +37,19 @@ LIT_SHARE = 0.5  # of a grey blob's pixels that are lit mat for the blob to be a
 def lit_mat(image: np.ndarray, table: np.ndarray, mask: np.ndarray, bbox: tuple[int, int, int, int]) -> bool:
     """Most of a grey blob (`mask`, full-image, within `bbox` x0 y0 x1 y1) is the table's own colour
     with light added (vision.tokyo.piece_evidence's highlight test, against `table`, the reader's
-    table estimate): a lamp's halo, no piece. One camera's own test, where no other view can check."""
-    from vision.tokyo.piece_evidence import whitened
+    table estimate): a lamp's halo, no piece. One camera's own test, where no other view can check.
+    Only where the table is tinted (HSV saturation above the grey plastic's band): a neutral table
+    with light added is the colour of a light stick or column, so there the test says nothing and the
+    blob is kept (light sticks crossing on a grey table were all dropped as halo otherwise)."""
+    from vision.tokyo.piece_evidence import GREY_SATURATION, whitened
 
     x0, y0, x1, y1 = (int(v) for v in bbox)
     if x1 <= x0 or y1 <= y0:
         return False
     crop = cv2.GaussianBlur(image[y0:y1, x0:x1], (5, 5), 1.2)
-    lit = whitened(crop, table[y0:y1, x0:x1])
+    under = table[y0:y1, x0:x1]
+    tinted = cv2.cvtColor(under, cv2.COLOR_BGR2HSV)[..., 1] > GREY_SATURATION[1]
+    lit = whitened(crop, under) & tinted
     inside = mask[y0:y1, x0:x1] > 0
     return bool(inside.any()) and float(lit[inside].mean()) >= LIT_SHARE
 
