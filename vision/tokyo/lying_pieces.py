@@ -38,9 +38,11 @@ def lit_mat(image: np.ndarray, table: np.ndarray, mask: np.ndarray, bbox: tuple[
     """Most of a grey blob (`mask`, full-image, within `bbox` x0 y0 x1 y1) is the table's own colour
     with light added (vision.tokyo.piece_evidence's highlight test, against `table`, the reader's
     table estimate): a lamp's halo, no piece. One camera's own test, where no other view can check.
-    Only where the table is tinted (HSV saturation above the grey plastic's band): a neutral table
-    with light added is the colour of a light stick or column, so there the test says nothing and the
-    blob is kept (light sticks crossing on a grey table were all dropped as halo otherwise)."""
+    Only where the table estimate is more saturated than grey plastic ever is (HSV saturation above
+    GREY_SATURATION[0]): a neutral table with light added is the colour of a light stick or column, so
+    there the test says nothing and the blob is kept (light sticks crossing on a grey table were all
+    dropped as halo otherwise). A halo washes the table estimate itself out (seed 50's reads
+    saturation 67), so the bar is the plastic's, not the tinted mat's."""
     from vision.tokyo.piece_evidence import GREY_SATURATION, whitened
 
     x0, y0, x1, y1 = (int(v) for v in bbox)
@@ -48,7 +50,7 @@ def lit_mat(image: np.ndarray, table: np.ndarray, mask: np.ndarray, bbox: tuple[
         return False
     crop = cv2.GaussianBlur(image[y0:y1, x0:x1], (5, 5), 1.2)
     under = table[y0:y1, x0:x1]
-    tinted = cv2.cvtColor(under, cv2.COLOR_BGR2HSV)[..., 1] > GREY_SATURATION[1]
+    tinted = cv2.cvtColor(under, cv2.COLOR_BGR2HSV)[..., 1] > GREY_SATURATION[0]
     lit = whitened(crop, under) & tinted
     inside = mask[y0:y1, x0:x1] > 0
     return bool(inside.any()) and float(lit[inside].mean()) >= LIT_SHARE
