@@ -363,13 +363,13 @@ class TokyoAdapter(GameAdapter):
             self._hand_at = None  # a clear view: a hand seen later is a new one
         if paired and state is not None and table.covered and usable and out.blocked is not None \
                 and self._hand_stays(out.blocked):
-            self._builds = memo.builds = self._past_a_hand(state, usable, table.step_mm)
+            self._builds = memo.builds = self._past_a_hand(state, usable, table.step_mm, calib)
             if self._builds is not None:  # the views that show no hand read the builds
                 out.blocked = None
                 self._modelled = memo.modelled = True
         elif state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
-            views = self._build_views(usable, others_now)
+            views = self._build_views(usable, others_now, calib)
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
                                                      table.phantom, self._outlines_for(1, small), views)
             if saw_no_build(self._builds):
@@ -474,17 +474,21 @@ class TokyoAdapter(GameAdapter):
             kept = self._outlines[camera] = (small, {})
         return kept[1]
 
-    def _half(self, camera: int, calib: Any) -> Any:
-        """The camera at the piece maps' half size (kept per camera and calibration)."""
+    def _half(self, camera: int, calib: Any, first: Any = None) -> Any:
+        """The camera at its piece maps' size (kept per camera and calibration): camera 1 at half size,
+        another (`first`: camera 1's calibration) at the size that gives the mat as many pixels per
+        millimetre as camera 1's maps (vision.tokyo.map_scale: a camera set further back)."""
+        from vision.tokyo.map_scale import map_scale
         from vision.tokyo.piece_evidence import scaled
 
         kept = self._half_of.get(camera)
         if kept is None or kept[0] is not calib:
-            kept = self._half_of[camera] = (calib, scaled(calib, HALF))
+            scale = HALF if first is None else map_scale(calib, first, HALF)
+            kept = self._half_of[camera] = (calib, scaled(calib, scale))
         return kept[1]
 
-    def _build_views(self, usable: list[UsableView],
-                     images: dict[int, np.ndarray]) -> list[tuple[Any, Any, dict]]:
+    def _build_views(self, usable: list[UsableView], images: dict[int, np.ndarray],
+                     first: Any) -> list[tuple[Any, Any, dict]]:
         """The other usable cameras' evidence for the builds (their half-size calibration, piece maps of
         this frame's own picture `images[camera]`, kept outlines): every candidate is scored in each
         (tokyo_builds.read_builds' `others`). Their drift is not searched, only camera 1's: the
@@ -497,7 +501,7 @@ class TokyoAdapter(GameAdapter):
 
         out = []
         for cam, _, calib_k in usable:
-            small = self._half(cam, calib_k)
+            small = self._half(cam, calib_k, first)
             maps = piece_maps(cv2.resize(images[cam], (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
             out.append((small, maps, self._outlines_for(cam, small)))
@@ -514,7 +518,8 @@ class TokyoAdapter(GameAdapter):
         return at is not None and was is not None and abs(at[0] - was[0]) + abs(at[1] - was[1]) <= \
             HAND_STILL_PX
 
-    def _past_a_hand(self, state: GameState, usable: list[UsableView], step: float) -> BuildBelief | None:
+    def _past_a_hand(self, state: GameState, usable: list[UsableView], step: float,
+                     first: Any) -> BuildBelief | None:
         """The builds read from the other cameras when camera 1 shows a hand or large object and at
         least one of them does not (its own reading, stopping at a hand, finds none): a hand over the
         table is in every camera's picture, so one that a single camera sees is over its side of the
@@ -537,7 +542,7 @@ class TokyoAdapter(GameAdapter):
                 kept = self._hand_of[cam] = (image, hand)
             if kept[1]:
                 continue
-            small = self._half(cam, calib_k)
+            small = self._half(cam, calib_k, first)
             maps = piece_maps(cv2.resize(image, (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
             clear.append((small, maps, self._outlines_for(cam, small)))
