@@ -19,6 +19,7 @@ from referee_app.cli import main
 from referee_app.hub import Hub
 from referee_app.store import MatchStore
 from referee_app.web.app import create_app
+from tests.still_camera import StillCamera
 from vision.realdata import greedy_match, iou_matrix
 
 SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "dice"
@@ -34,22 +35,10 @@ def web(tmp_path: Path):
     hub.bus.close()
 
 
-class SampleCamera:
-    """cv2.VideoCapture's place: camera 1 sees the sample's first photo."""
+class SampleCamera(StillCamera):
+    """Camera 1 sees the sample's first photo."""
 
-    image = cv2.imread(str(SAMPLE / FIRST[0]["image"]))
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-
-    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
-        return self.index == 1
-
-    def read(self):
-        return True, SampleCamera.image.copy()
-
-    def release(self) -> None:
-        pass
+    view = cv2.imread(str(SAMPLE / FIRST[0]["image"]))
 
 
 def camera_referee(tmp_path: Path):
@@ -165,7 +154,7 @@ def test_a_camera_frame_is_read_and_a_missing_camera_said_so(web):
     r = client.post("/api/teach/photos", json={"camera": 1}, headers=token)
     assert r.status_code == 201 and r.get_json()["source"] == "camera 1" and r.get_json()["dice"]
     shown = client.get(f"/api/teach/photos/{r.get_json()['photo']}.jpg")
-    assert cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR).shape == SampleCamera.image.shape
+    assert cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR).shape == SampleCamera.view.shape
     r = client.post("/api/teach/photos", json={"camera": 0}, headers=token)
     assert r.status_code == 404 and "upload a photo instead" in r.get_json()["error"]
 
@@ -184,7 +173,7 @@ def test_a_frame_of_the_camera_a_match_watches_is_taken_plain(tmp_path: Path):
     def camera():  # the loop's frames, as its thread would take them
         k = 0
         while not stop.wait(0.05):
-            loop.process(Frame(SampleCamera.image.copy(), 0.0, "camera:0", k))
+            loop.process(Frame(SampleCamera.view.copy(), 0.0, "camera:0", k))
             k += 1
 
     feeder = threading.Thread(target=camera)
@@ -197,7 +186,7 @@ def test_a_frame_of_the_camera_a_match_watches_is_taken_plain(tmp_path: Path):
         photo = r.get_json()
         assert photo["source"] == f"camera of match {loop.session.match_id}" and photo["dice"]
         kept = client.application.config["teaching"].photo(photo["photo"]).image
-        assert np.array_equal(kept, SampleCamera.image)  # the plain frame
+        assert np.array_equal(kept, SampleCamera.view)  # the plain frame
         assert loop.camera_checks[1]["state"] != "waiting"  # the set-up check still sees the frames
         r = client.post("/api/teach/photos", json={"match": "nope"}, headers=admin)
         assert r.status_code == 404 and "no camera watches match 'nope'" in r.get_json()["error"]

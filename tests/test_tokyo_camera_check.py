@@ -10,6 +10,7 @@ import numpy as np
 import test_page_table
 
 from referee_app.cli import main
+from tests.still_camera import StillCamera
 from tests.test_tokyo_referee import mat_photo
 
 
@@ -70,24 +71,8 @@ def test_the_envelope_follows_the_measured_table():
 # -- the page's route and serve's check (the paths a user takes) ---------------------------------------
 
 
-class MatCamera:
-    """A stand-in camera driver (cv2.VideoCapture's place): camera 1 sees `view`; `opened` counts opens."""
-
-    view: np.ndarray | None = None
-    opened = 0
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        MatCamera.opened += 1
-
-    def isOpened(self) -> bool:  # noqa: N802 - cv2's name
-        return self.index == 1
-
-    def read(self):
-        return True, MatCamera.view.copy()
-
-    def release(self) -> None:
-        pass
+class MatCamera(StillCamera):
+    """Camera 1 sees `view` (a rendered mat photo); `opened` counts opens."""
 
 
 def test_the_pages_check_route_knows_tokyo_and_refuses_bad_games_and_mats_before_the_camera(tmp_path):
