@@ -367,10 +367,15 @@ def _complete_cut_stick(mask: np.ndarray, s: RawStick, hw: float, calib: TokyoCa
     return True
 
 
+def _rest_at(obs: TokyoObservation, p: np.ndarray, hw: float) -> int | None:
+    """The support whose column top is read nearest a stick's end `p`, within four half widths."""
+    near = [k for k, sp in enumerate(obs.supports) if np.linalg.norm(np.array(sp.top_px) - p) < 4 * hw]
+    return min(near, key=lambda k: np.linalg.norm(np.array(obs.supports[k].top_px) - p)) if near else None
+
+
 def _rests_on_none(obs: TokyoObservation, s: RawStick, hw: float) -> bool:
-    """No column top read near either end of the stick (as `_sticks` takes a loose stick)."""
-    return not any(np.linalg.norm(np.array(sp.top_px) - p) < 4 * hw
-                   for p in (s.p0, s.p1) for sp in obs.supports)
+    """No column top read near either end of the stick (a loose stick, as `_sticks` takes it)."""
+    return all(_rest_at(obs, p, hw) is None for p in (s.p0, s.p1))
 
 
 def _lit_band(image: np.ndarray, table: np.ndarray, s: RawStick, hw: float) -> bool:
@@ -387,16 +392,7 @@ def _lit_band(image: np.ndarray, table: np.ndarray, s: RawStick, hw: float) -> b
 
 def _sticks(obs: TokyoObservation, raw: list[RawStick], calib: TokyoCalibration | None, hw: float) -> None:
     for s in raw:
-        rests: list[int | None] = []
-        for p in (s.p0, s.p1):
-            near = [
-                k for k, sp in enumerate(obs.supports) if np.linalg.norm(np.array(sp.top_px) - p) < 4 * hw
-            ]
-            rests.append(
-                min(near, key=lambda k: np.linalg.norm(np.array(obs.supports[k].top_px) - p))
-                if near
-                else None
-            )
+        rests = [_rest_at(obs, p, hw) for p in (s.p0, s.p1)]
         role = "road" if any(r is not None for r in rests) else "loose"
         conf = float(np.clip(s.support / max(s.length * hw, 1), 0.3, 1.0))
         if s.completed:
