@@ -34,6 +34,7 @@ def _geometry(game: str) -> None:
     except CameraError as exc:
         raise CliError(str(exc), 2) from exc
 
+
 def _other_calibrations(args: argparse.Namespace) -> list[Any]:
     """The calibrations of cameras 2, 3 ... (--calibration2, then each --calibration-extra), loaded as
     serve loads them; CliError naming the file and the fault."""
