@@ -56,12 +56,12 @@ def left_out(labels: LabelledSet, blocks: str = "heldout", only: tuple[str, ...]
 def score(pairs: dict[str, tuple[Path, Path]], realdata: Path,
           scales_list: tuple[str, ...] = ("whole", "any"),
           ttas: tuple[int | None, ...] = (None,), blocks: str = "heldout",
-          only: tuple[str, ...] = (), rechecks: tuple[bool | None, ...] = (None,)) -> list[dict]:
+          only: tuple[str, ...] = (), rechecks: tuple[bool, ...] = (False,)) -> list[dict]:
     """`ttas`: the crop reader's turned views per likely die to try (None: the reader's default); with
     more than one, each row's models label says how many. `blocks`: "train" scores the training blocks
     instead (where a change is chosen; the held-out ones are for reporting it). `only`: see `left_out`;
     a set with no photo left is not scored. `rechecks`: the reader's second reading of close calls on
-    (True), off (False: the reader before dice21e) or as the reader defaults (None)."""
+    (True) or off (False, the default)."""
     rows = []
     for name in SETS:
         labels = load_labels(realdata / name)
@@ -116,7 +116,7 @@ def main() -> None:
                     help="score only the photos matching these file-name patterns (within --blocks)")
     ap.add_argument("--recheck", default="", metavar="on,off",
                     help="score the reader with its second reading of close calls on, off or both "
-                         "(default: as the reader defaults)")
+                         "(default: off, as the reader)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     args = ap.parse_args()
@@ -128,7 +128,7 @@ def main() -> None:
         pairs[label] = (Path(detector), Path(crops))
     ttas = tuple(int(t) for t in args.tta.split(",")) if args.tta else (None,)
     onoff = {"on": True, "off": False}
-    rechecks = tuple(onoff[v] for v in args.recheck.split(",")) if args.recheck else (None,)
+    rechecks = tuple(onoff[v] for v in args.recheck.split(",")) if args.recheck else (False,)
     rows = score(pairs, args.realdata, tuple(args.scales.split(",")), ttas, args.blocks, tuple(args.only),
                  rechecks)
     earlier = [r for p in args.previous for r in json.loads(p.read_text(encoding="utf-8"))]

@@ -226,7 +226,7 @@ class Teaching:
 
                     # the reader `teach dice` pairs labels with (at the default acceptance threshold,
                     # on the crop network's own boxes)
-                    self._reader = LearnedDiceReader(mode="crops", grow=False, recheck=False)
+                    self._reader = LearnedDiceReader(mode="crops", grow=False)
                 det = self._reader.read(image)
             except VisionError as exc:
                 raise TeachError(f"the dice reader cannot run: {exc}", 422) from exc

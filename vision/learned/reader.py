@@ -41,9 +41,11 @@ CROPS_TTA = 4
 # after the crop network: proposals framing one die at IoU 0.3..0.5 (die plus shadow, half a die) are
 # duplicates, while two touching dice overlap far less; chosen on the training photos
 CROPS_NMS = 0.3
-# a kept die whose two likeliest values are this close (difference of their shares of the die mass) is
-# read again on its own framed box filling the crop (context 1.0: no neighbour's pips, its own pips
-# larger) and the two readings' value shares averaged; chosen on the training blocks (dice21e)
+# `recheck` (an option, off by default): a kept die whose two likeliest values are this close
+# (difference of their shares of the die mass) is read again on its own framed box filling the crop
+# (context 1.0: no neighbour's pips, its own pips larger), the two readings' value shares averaged.
+# Chosen on the training blocks (epanemu 181 -> 188 read right); held out it read 3 epanemu dice fewer
+# right (240 -> 237) and 2 nell_byler, 1 matteop65 more: not the default (docs/vision/dice.md, dice21e)
 RECHECK_MARGIN = 0.4
 RECHECK_CONTEXT = 1.0
 
@@ -65,7 +67,7 @@ class LearnedDiceReader:
                  verify: float = 0.3,
                  colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None,
                  crop_model: Path | str | None = None, keep: float = 0.5, profile: Any = None,
-                 any_scale: bool = False, grow: bool | None = None, recheck: bool | None = None) -> None:
+                 any_scale: bool = False, grow: bool | None = None, recheck: bool = False) -> None:
         if mode not in MODES:
             raise VisionError(f"mode must be one of {MODES}, got {mode!r}")
         if tta is None:  # crops: 4 views keep 30 fps on one core (8 read 1 more of 413 held-out dice)
@@ -94,6 +96,12 @@ class LearnedDiceReader:
         if not 0.0 < keep < 1.0:
             raise VisionError(f"keep must be in (0, 1), got {keep}")
         self.keep = keep
+        # the second reading of close calls (`_recheck`); never with a profile, which corrects the crop
+        # network's own reading
+        if recheck and profile is not None:
+            raise VisionError("recheck re-reads the crop network's values, which a dice profile corrects: "
+                              "use one or the other")
+        self.recheck = recheck
         # a taught dice profile (vision/learned/profile.py) adapts the crop reader's verdict
         self.profile = profile
         if profile is not None:
@@ -106,9 +114,6 @@ class LearnedDiceReader:
         # whole-die boxes for obliquely seen dice (vision/learned/body.py); off with a profile, whose
         # taught embeddings and corrections belong to the crop network's own boxes and readings
         self.grow = (profile is None) if grow is None else grow
-        # the second reading of close calls (`_recheck`); off with a profile, which corrects the crop
-        # network's own reading (and off where a profile is taught: it must see that reading too)
-        self.recheck = (profile is None) if recheck is None else recheck
 
     def _classical(self) -> Any:
         """The classical reader with its finding stage replaced by given boxes, so the value and colour

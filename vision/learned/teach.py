@@ -61,8 +61,7 @@ def teach_images(items: list[LabelledImage], images: list[np.ndarray], conventio
     from vision.learned.reader import LearnedDiceReader
 
     check_labels(items)
-    reader = LearnedDiceReader(mode="crops", crop_model=crop_model, keep=LOW_KEEP, grow=False,
-                               recheck=False)
+    reader = LearnedDiceReader(mode="crops", crop_model=crop_model, keep=LOW_KEEP, grow=False)
     net = EmbeddingNet(crop_model)
     feats: list[np.ndarray] = []
     labels_: list[np.ndarray] = []
