@@ -34,6 +34,17 @@ def read_right(r: dict) -> tuple[int, int]:
 
 def grid(realdata: Path, blocks: str, margins: list[float], contexts: list[float],
          only: tuple[str, ...] = ()) -> list[dict]:
+    """Rows per series and setting (margin and context None: no second reading); the reader module's
+    settings are put back afterwards."""
+    saved = learned_reader.RECHECK_MARGIN, learned_reader.RECHECK_CONTEXT
+    try:
+        return _grid(realdata, blocks, margins, contexts, only)
+    finally:
+        learned_reader.RECHECK_MARGIN, learned_reader.RECHECK_CONTEXT = saved
+
+
+def _grid(realdata: Path, blocks: str, margins: list[float], contexts: list[float],
+          only: tuple[str, ...]) -> list[dict]:
     rows = []
     settings: list[tuple[float, float] | None] = [None] + [(m, c) for m in margins for c in contexts]
     for name in SETS:
@@ -68,11 +79,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     margins = [float(v) for v in args.margins.split(",")]
     contexts = [float(v) for v in args.contexts.split(",")]
-    saved = learned_reader.RECHECK_MARGIN, learned_reader.RECHECK_CONTEXT
-    try:
-        rows = grid(args.realdata, args.blocks, margins, contexts, tuple(args.only))
-    finally:
-        learned_reader.RECHECK_MARGIN, learned_reader.RECHECK_CONTEXT = saved
+    rows = grid(args.realdata, args.blocks, margins, contexts, tuple(args.only))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")

@@ -115,3 +115,18 @@ def test_close_calls_on_real_photos_read_right(shared_dir: Path) -> None:
     # of the 51 dice found, 34 are read right without the recheck (main's reader), 40 with it
     assert right[True] >= right[False] + 4, right
     assert right[True] >= 39, right
+
+
+def test_the_close_calls_bench_scores_a_block_and_puts_the_settings_back(shared_dir: Path) -> None:
+    import vision.learned.reader as learned_reader
+    from bench.dice_close_calls import grid
+
+    realdata = shared_dir / "realdata"
+    if not (realdata / "epanemu_d6").is_dir():
+        pytest.skip("epanemu_d6 is not in this copy of the data")
+    rows = grid(realdata, "train", [0.4], [1.0, 1.25], ("dice_432.jpg",))
+    assert [(r["set"], r["margin"], r["context"]) for r in rows] == [
+        ("epanemu_d6", None, None), ("epanemu_d6", 0.4, 1.0), ("epanemu_d6", 0.4, 1.25)]
+    assert len({r["found"] for r in rows}) == 1  # only values move
+    assert rows[1]["read_right"] > rows[0]["read_right"]  # the home photo the setting was chosen on
+    assert (learned_reader.RECHECK_MARGIN, learned_reader.RECHECK_CONTEXT) == (0.4, 1.0)
