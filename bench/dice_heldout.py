@@ -56,22 +56,26 @@ def left_out(labels: LabelledSet, blocks: str = "heldout", only: tuple[str, ...]
 def score(pairs: dict[str, tuple[Path, Path]], realdata: Path,
           scales_list: tuple[str, ...] = ("whole", "any"),
           ttas: tuple[int | None, ...] = (None,), blocks: str = "heldout",
-          only: tuple[str, ...] = ()) -> list[dict]:
+          only: tuple[str, ...] = (), rechecks: tuple[bool, ...] = (False,)) -> list[dict]:
     """`ttas`: the crop reader's turned views per likely die to try (None: the reader's default); with
     more than one, each row's models label says how many. `blocks`: "train" scores the training blocks
     instead (where a change is chosen; the held-out ones are for reporting it). `only`: see `left_out`;
-    a set with no photo left is not scored."""
+    a set with no photo left is not scored. `rechecks`: the reader's second reading of close calls on
+    (True) or off (False, the default)."""
     rows = []
     for name in SETS:
         labels = load_labels(realdata / name)
         skip = left_out(labels, blocks, only)
         if len(skip) == len(labels.items):
             continue
-        for (label, (detector, crops)), tta, scales in product(pairs.items(), ttas, scales_list):
+        for (label, (detector, crops)), tta, scales, recheck in product(pairs.items(), ttas, scales_list,
+                                                                        rechecks):
             reader = LearnedDiceReader(detector, mode="crops", crop_model=crops,
-                                       any_scale=scales == "any", tta=tta)
+                                       any_scale=scales == "any", tta=tta, recheck=recheck)
             if len(ttas) > 1:
                 label = f"{label}, {reader.tta} views"
+            if len(rechecks) > 1:
+                label = f"{label}, recheck {'on' if reader.recheck else 'off'}"
             c0 = time.process_time()
             r = evaluate(labels, reader.read, None, skip)
             cpu = (time.process_time() - c0) / max(r["n_images"], 1)
@@ -110,6 +114,9 @@ def main() -> None:
                     help="score the held-out blocks (default) or the training blocks (to choose on)")
     ap.add_argument("--only", action="append", default=[], metavar="PATTERN",
                     help="score only the photos matching these file-name patterns (within --blocks)")
+    ap.add_argument("--recheck", default="", metavar="on,off",
+                    help="score the reader with its second reading of close calls on, off or both "
+                         "(default: off, as the reader)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     args = ap.parse_args()
@@ -120,7 +127,10 @@ def main() -> None:
         detector, _, crops = files.partition(",")
         pairs[label] = (Path(detector), Path(crops))
     ttas = tuple(int(t) for t in args.tta.split(",")) if args.tta else (None,)
-    rows = score(pairs, args.realdata, tuple(args.scales.split(",")), ttas, args.blocks, tuple(args.only))
+    onoff = {"on": True, "off": False}
+    rechecks = tuple(onoff[v] for v in args.recheck.split(",")) if args.recheck else (False,)
+    rows = score(pairs, args.realdata, tuple(args.scales.split(",")), ttas, args.blocks, tuple(args.only),
+                 rechecks)
     earlier = [r for p in args.previous for r in json.loads(p.read_text(encoding="utf-8"))]
     rows = sorted(earlier + rows, key=lambda r: SETS.index(r["set"]))  # stable: per set, in run order
     if args.json:

@@ -137,10 +137,11 @@ class CropReader:
             proba[maybe] = (proba[maybe] + more.sum(axis=0)) / self.tta
         return proba, framed  # the unturned view's box: no turn to undo
 
-    def views(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def views(self, image: np.ndarray, boxes: np.ndarray, context: float = KEEP) -> np.ndarray:
         """(N, 7) class probabilities of each box's crop as given (no re-framing), mean over the
-        reader's turned views."""
-        return self.crop_views(box_crops(image, np.asarray(boxes, np.float32).reshape(-1, 4), self.size))
+        reader's turned views; `context`: the crop's side in box sides."""
+        return self.crop_views(box_crops(image, np.asarray(boxes, np.float32).reshape(-1, 4), self.size,
+                                         context))
 
     def crop_views(self, crops: np.ndarray) -> np.ndarray:
         """`views` of crops already cut ((N, size, size, 3), as `box_crops` cuts them)."""

@@ -41,6 +41,13 @@ CROPS_TTA = 4
 # after the crop network: proposals framing one die at IoU 0.3..0.5 (die plus shadow, half a die) are
 # duplicates, while two touching dice overlap far less; chosen on the training photos
 CROPS_NMS = 0.3
+# `recheck` (an option, off by default): a kept die whose two likeliest values are this close
+# (difference of their shares of the die mass) is read again on its own framed box filling the crop
+# (context 1.0: no neighbour's pips, its own pips larger), the two readings' value shares averaged.
+# Chosen on the training blocks (epanemu 181 -> 188 read right); held out it read 3 epanemu dice fewer
+# right (240 -> 237) and 2 nell_byler, 1 matteop65 more: not the default (docs/vision/dice.md, dice21e)
+RECHECK_MARGIN = 0.4
+RECHECK_CONTEXT = 1.0
 
 
 def model_names(path: Path) -> list[str]:
@@ -60,7 +67,7 @@ class LearnedDiceReader:
                  verify: float = 0.3,
                  colors: Mapping[str, Sequence[int]] | Sequence[str] | None = None,
                  crop_model: Path | str | None = None, keep: float = 0.5, profile: Any = None,
-                 any_scale: bool = False, grow: bool | None = None) -> None:
+                 any_scale: bool = False, grow: bool | None = None, recheck: bool = False) -> None:
         if mode not in MODES:
             raise VisionError(f"mode must be one of {MODES}, got {mode!r}")
         if tta is None:  # crops: 4 views keep 30 fps on one core (8 read 1 more of 413 held-out dice)
@@ -89,6 +96,12 @@ class LearnedDiceReader:
         if not 0.0 < keep < 1.0:
             raise VisionError(f"keep must be in (0, 1), got {keep}")
         self.keep = keep
+        # the second reading of close calls (`_recheck`); never with a profile, which corrects the crop
+        # network's own reading
+        if recheck and profile is not None:
+            raise VisionError("recheck re-reads the crop network's values, which a dice profile corrects: "
+                              "use one or the other")
+        self.recheck = recheck
         # a taught dice profile (vision/learned/profile.py) adapts the crop reader's verdict
         self.profile = profile
         if profile is not None:
@@ -180,8 +193,12 @@ class LearnedDiceReader:
             keep = p_die >= self.keep
         xyxy, p_die, values, vconf, cls = xyxy[keep], p_die[keep], values[keep], vconf[keep], cls[keep]
         proba = proba[keep]
+        read = xyxy  # the box each die's value was read on
         if self.grow and len(xyxy):
-            xyxy, proba = self._grow_bodies(image, xyxy, proba)
+            xyxy, proba, read = self._grow_bodies(image, xyxy, proba)
+            _, values, vconf = verdict(proba)
+        if self.recheck and len(xyxy):
+            proba = self._recheck(image, read, proba)
             _, values, vconf = verdict(proba)
         # repeats of one die were already dropped by the crop reader (dedupe): only sort, surest first
         order = np.argsort(-p_die, kind="stable")
@@ -192,25 +209,44 @@ class LearnedDiceReader:
                           data={"class": cls.astype(np.int32), "proba": proba[order]})
 
     def _grow_bodies(self, image: np.ndarray, xyxy: np.ndarray,
-                     proba: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                     proba: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Kept dice whose body shows beyond the framed face (a side face in view: the die is seen
         from low) get the whole-die box, and their value is read again on the top face: the face the
         crop network framed may be the big front face, whose pips are not the top's. With an upright
         camera, world "up" points up the picture, so the top face is the upper end of the whole die:
         a square as wide as the die, from its top edge (`top_face_box`). That read, in the reader's
         turned views, gives the value; the chance of a die stays the face's (the crop network judged
-        that box)."""
+        that box). Returns the boxes, the probabilities and the box each value was read on."""
         grown = grow_boxes(image, xyxy)
         moved = np.flatnonzero(np.abs(grown - xyxy).max(axis=1) > 0.5)
         if not len(moved):
-            return xyxy, proba
+            return xyxy, proba, xyxy
+        read = xyxy.copy()
+        read[moved] = top_face_box(grown[moved])
         top = self._top_face_read(image, grown[moved], xyxy[moved])[:, 1:]
         proba = proba.copy()
         mass = 1.0 - proba[moved, 0:1]  # the face's chance of a die, kept
         proba[moved, 1:] = top * mass / np.maximum(top.sum(axis=1, keepdims=True), 1e-6)
         xyxy = xyxy.copy()
         xyxy[moved] = grown[moved]
-        return xyxy, proba
+        return xyxy, proba, read
+
+    def _recheck(self, image: np.ndarray, read: np.ndarray, proba: np.ndarray) -> np.ndarray:
+        """`proba` with the values of close calls read a second time: a die whose two likeliest values'
+        shares of its die mass differ by less than RECHECK_MARGIN is read again on the box its value was
+        read on (`read`), cut at RECHECK_CONTEXT, in the reader's turned views; its value shares become
+        the mean of the two readings'. Its chance of a die stays the crop network's first verdict."""
+        mass = np.maximum(1.0 - proba[:, 0:1], 1e-6)
+        share = proba[:, 1:] / mass
+        two = np.sort(share, axis=1)[:, -2:]
+        close = np.flatnonzero(two[:, 1] - two[:, 0] < RECHECK_MARGIN)
+        if not len(close):
+            return proba
+        again = self.crops.views(image, read[close], RECHECK_CONTEXT)[:, 1:]
+        again = again / np.maximum(again.sum(axis=1, keepdims=True), 1e-6)
+        proba = proba.copy()
+        proba[close, 1:] = (share[close] + again) / 2 * mass[close]
+        return proba
 
     def _top_face_read(self, image: np.ndarray, whole: np.ndarray, face: np.ndarray) -> np.ndarray:
         """(N, 7) class probabilities of grown dice read on their top faces."""
