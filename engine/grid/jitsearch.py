@@ -25,11 +25,13 @@ nodes. Shortcuts the Python search does not take:
   filling of the board. Two empty cells on exactly the same live paths of both players can swap
   their pieces in every continuation without changing any live path's sum, so they give the same
   value: the search tries one cell of each such set (`_gen`).
-- **Pair bounds** (from PAIR_FROM empty cells, where the per-path bounds do not settle a node):
+- **Pair bounds** (the commuting replies' bound, `_reply_bound`; at the nodes only with
+  JitSearch(node_pairs=5), from 5 empty cells: now that the game bounds and the table settle most
+  nodes first, they settled 0.6-6% of the nodes that computed them, for about a quarter of the CPU):
   Player 2's path j minus Player 1's path i gains nothing from the empty cells both cross, which
-  bounds the margin much tighter where best paths cross on empty cells (`_pair_bounds`); about
-  half the nodes at 12 empty cells. Both players' paths are visited lowest possible sum first, so a
-  path of Player 1 usually stops after a few of Player 2's (it can no longer raise either bound).
+  bounds the margin much tighter where best paths cross on empty cells (`_pair_bounds`). Both
+  players' paths are visited lowest possible sum first, so a path of Player 1 usually stops after
+  a few of Player 2's (it can no longer raise either bound).
 - **The game's pair bounds** (`_game_pair_bounds`, off unless JitSearch(game_pair=True)): Player 1
   putting the smallest piece left on its path i at each turn keeps the margin at least the least of
   P2_j - P1_i over every such continuation (`_gpair`, memoised by pieces left and cells of each
@@ -190,7 +192,13 @@ STORE_FROM = 5  # empty cells from which a node probes and stores the bound tabl
 # weights"); softer everywhere, or from 6-7 empty cells, was slower on the easier positions.
 ORDER_SOFTNESS = 8.0
 ORDER_SOFT_FROM = 9
-PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
+# Empty cells from which a node that the game bounds and the table do not settle tries the pair
+# bounds: never by default (JitSearch(node_pairs=5) puts them back from 5). At 12 empty cells they
+# settled 0.6-6% of the nodes that computed them and took about a quarter of the search's CPU
+# (perf): off, the 15 hardest positions of tuning seeds 1-3 take 6.7% more nodes and about 15% less
+# CPU (docs/rules/highway-grid.md, "Pair bounds at the nodes off"). The commuting replies keep them
+# (_reply_bound: without them 47% more nodes).
+PAIR_FROM = CELLS + 1
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
 _NPERMS = np.array([1, 1, 2, 6], np.int64)
@@ -217,7 +225,8 @@ if numba is not None:
         # 23 nodes cut by a child's table entry, 24 empty cells from which a node looks for one
         # (JitSearch(etc=True)), 25 / 26 empty cells from / up to which nodes use _bound_order,
         # 27 nodes cut by a child's game bounds there, 28 / 29 empty cells from / up to which nodes
-        # sort killer moves, 30 killer moves sorted forward; from 32 the per-depth replies (REF)
+        # sort killer moves, 30 killer moves sorted forward, 31 empty cells from which a node tries
+        # the pair bounds; from 32 the per-depth replies (REF)
         st[cell] = piece
         for s in range(2):
             for k in range(_CPN[s, cell]):
@@ -988,8 +997,9 @@ if numba is not None:
                     return tl if tl >= beta or tl == th else th
                 vlo = max(vlo, tl)
                 vhi = min(vhi, th)
-        if n >= PAIR_FROM:
-            if n >= GAME_PAIR_FROM and gp.shape[0] > 0:
+        game_pair = n >= GAME_PAIR_FROM and gp.shape[0] > 0
+        if game_pair or n >= st[31]:  # st[31]: PAIR_FROM unless JitSearch(node_pairs=...)
+            if game_pair:
                 plo2, phi2 = _game_pair_bounds(st, sums, emp, plo, phi, eg[32:], gp, gix)
             else:
                 plo2, phi2 = _pair_bounds_at(st, sums, emp, plo, phi, eg, 32)
@@ -998,7 +1008,7 @@ if numba is not None:
             else:
                 vlo, vhi = max(vlo, -phi2), min(vhi, -plo2)
             if vlo >= beta or vlo == vhi or vhi <= alpha:
-                if n >= GAME_PAIR_FROM and gp.shape[0] > 0:
+                if game_pair:
                     st[22] += 1
                 return vlo if vlo >= beta or vlo == vhi else vhi
         if n <= 3:
@@ -1239,7 +1249,8 @@ class JitSearch(ExactAnswers):
     def __init__(self, board: tuple[int, ...] | list[int], deadline: float | None = None,
                  table_bits: int | None = None, game_pair: bool = False, etc: bool = False,
                  bound_order: tuple[int, int] | None = (BOUND_ORDER_FROM, BOUND_ORDER_UPTO),
-                 killers: tuple[int, int] | None = (KILLER_FROM, KILLER_UPTO)) -> None:
+                 killers: tuple[int, int] | None = (KILLER_FROM, KILLER_UPTO),
+                 node_pairs: int | None = None) -> None:
         if numba is None:
             raise RuntimeError("numba is not installed")
         if table_bits is None:
@@ -1251,6 +1262,8 @@ class JitSearch(ExactAnswers):
         # empty cells from / up to which a node sorts the killer moves after its best-scored move
         self.st[28], self.st[29] = killers if killers is not None else (CELLS + 1, 0)
         self.st[24] = ETC_FROM if etc else CELLS + 1  # empty cells from which a node probes its children
+        # empty cells from which a node tries the pair bounds (None: PAIR_FROM, by default never)
+        self.st[31] = node_pairs if node_pairs is not None else PAIR_FROM
         # empty cells from / up to which a node looks at its children's game bounds (None: never)
         self.st[25], self.st[26] = bound_order if bound_order is not None else (CELLS + 1, 0)
         self.sums = np.zeros((2, 20), np.int64)
