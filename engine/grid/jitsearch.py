@@ -25,11 +25,13 @@ nodes. Shortcuts the Python search does not take:
   filling of the board. Two empty cells on exactly the same live paths of both players can swap
   their pieces in every continuation without changing any live path's sum, so they give the same
   value: the search tries one cell of each such set (`_gen`).
-- **Pair bounds** (from PAIR_FROM empty cells, where the per-path bounds do not settle a node):
+- **Pair bounds** (the commuting replies' bound, `_reply_bound`; at the nodes only with
+  JitSearch(node_pairs=5), from 5 empty cells: now that the game bounds and the table settle most
+  nodes first, they settled 0.6-6% of the nodes that computed them, for about a quarter of the CPU):
   Player 2's path j minus Player 1's path i gains nothing from the empty cells both cross, which
-  bounds the margin much tighter where best paths cross on empty cells (`_pair_bounds`); about
-  half the nodes at 12 empty cells. Both players' paths are visited lowest possible sum first, so a
-  path of Player 1 usually stops after a few of Player 2's (it can no longer raise either bound).
+  bounds the margin much tighter where best paths cross on empty cells (`_pair_bounds`). Both
+  players' paths are visited lowest possible sum first, so a path of Player 1 usually stops after
+  a few of Player 2's (it can no longer raise either bound).
 - **The game's pair bounds** (`_game_pair_bounds`, off unless JitSearch(game_pair=True)): Player 1
   putting the smallest piece left on its path i at each turn keeps the margin at least the least of
   P2_j - P1_i over every such continuation (`_gpair`, memoised by pieces left and cells of each
@@ -99,6 +101,10 @@ try:  # numba is an optional speed-up, never a requirement
     import numba
 
     _jit = numba.njit(cache=True)
+    # The search itself runs without numba's reference counting: it allocates nothing, and each
+    # call (one per node) would otherwise pay an atomic increment and decrement per array argument
+    # (16 of them) and per view it takes (about 12% of its CPU, measured with perf).
+    _jit_norc = numba.njit(cache=True, _nrt=False)
 except ImportError:  # pragma: no cover - exercised where numba is absent
     numba = None
 
@@ -186,7 +192,13 @@ STORE_FROM = 5  # empty cells from which a node probes and stores the bound tabl
 # weights"); softer everywhere, or from 6-7 empty cells, was slower on the easier positions.
 ORDER_SOFTNESS = 8.0
 ORDER_SOFT_FROM = 9
-PAIR_FROM = 5  # empty cells from which a node that the path bounds do not settle tries the pair bounds
+# Empty cells from which a node that the game bounds and the table do not settle tries the pair
+# bounds: never by default (JitSearch(node_pairs=5) puts them back from 5). At 12 empty cells they
+# settled 0.6-6% of the nodes that computed them and took about a quarter of the search's CPU
+# (perf): off, the 15 hardest positions of tuning seeds 1-3 take 6.7% more nodes and about 15% less
+# CPU (docs/rules/highway-grid.md, "Pair bounds at the nodes off"). The commuting replies keep them
+# (_reply_bound: without them 47% more nodes).
+PAIR_FROM = CELLS + 1
 # fillings of k <= 3 empty cells: _PERMS[k, t, j] = which of the k pieces goes on the j-th empty cell
 _PERMS = np.zeros((4, 6, 3), np.int64)
 _NPERMS = np.array([1, 1, 2, 6], np.int64)
@@ -213,7 +225,8 @@ if numba is not None:
         # 23 nodes cut by a child's table entry, 24 empty cells from which a node looks for one
         # (JitSearch(etc=True)), 25 / 26 empty cells from / up to which nodes use _bound_order,
         # 27 nodes cut by a child's game bounds there, 28 / 29 empty cells from / up to which nodes
-        # sort killer moves, 30 killer moves sorted forward; from 32 the per-depth replies (REF)
+        # sort killer moves, 30 killer moves sorted forward, 31 empty cells from which a node tries
+        # the pair bounds; from 32 the per-depth replies (REF)
         st[cell] = piece
         for s in range(2):
             for k in range(_CPN[s, cell]):
@@ -327,58 +340,56 @@ if numba is not None:
         best path at most its sum plus gt, whatever the other does, while every filling keeps the
         other's best path between its path bounds. Bounds of the game, not of every filling: not
         for the commuting replies (_reply_bound), whose board is reached by another move order."""
-        lo = plo[st[16]]
-        g = gt[st[16]]
+        m = st[16]  # rows read in place: a row view would cost an atomic reference count pair
         p1 = 1 - (st[17] & 1)  # 1 when Player 1 moves next
         p1lo = p1hi = p2lo = p2hi = INF
         for i in range(20):
             a = sums[0, i]
             e = emp[0, i]
-            p1lo = min(p1lo, a + lo[e])
-            p1hi = min(p1hi, a + g[e, p1])
+            p1lo = min(p1lo, a + plo[m, e])
+            p1hi = min(p1hi, a + gt[m, e, p1])
             a = sums[1, i]
             e = emp[1, i]
-            p2lo = min(p2lo, a + lo[e])
-            p2hi = min(p2hi, a + g[e, 1 - p1])
+            p2lo = min(p2lo, a + plo[m, e])
+            p2hi = min(p2hi, a + gt[m, e, 1 - p1])
         return p2lo - p1hi, p2hi - p1lo
 
     @_jit
     def _bounds(st, sums, emp, plo, phi):  # noqa: ANN001, ANN202
         """(low, high) of the final margin p2_best - p1_best."""
-        lo = plo[st[16]]
-        hi = phi[st[16]]
+        m = st[16]
         p1lo = p1hi = p2lo = p2hi = INF
         for i in range(20):
             a = sums[0, i]
             e = emp[0, i]
-            p1lo = min(p1lo, a + lo[e])
-            p1hi = min(p1hi, a + hi[e])
+            p1lo = min(p1lo, a + plo[m, e])
+            p1hi = min(p1hi, a + phi[m, e])
             a = sums[1, i]
             e = emp[1, i]
-            p2lo = min(p2lo, a + lo[e])
-            p2hi = min(p2hi, a + hi[e])
+            p2lo = min(p2lo, a + plo[m, e])
+            p2hi = min(p2hi, a + phi[m, e])
         return p2lo - p1hi, p2hi - p1lo
 
     @_jit
     def _live(st, sums, emp, plo, phi, s):  # noqa: ANN001, ANN202
         """Seat s's live paths (a 20-bit mask): those whose lowest possible sum is below the
         highest possible best path, so that one of them will be the best (ExactSearch.live)."""
-        lo = plo[st[16]]
-        hi = phi[st[16]]
+        m = st[16]
         top = INF
         for i in range(20):
-            top = min(top, sums[s, i] + hi[emp[s, i]])
+            top = min(top, sums[s, i] + phi[m, emp[s, i]])
         live = 0
         for i in range(20):
-            if sums[s, i] + lo[emp[s, i]] < top:
+            if sums[s, i] + plo[m, emp[s, i]] < top:
                 live |= 1 << i
         return live
 
     @_jit
-    def _gen(st, sums, emp, plo, phi, move, score, weight, kinds, live0, live1):  # noqa: ANN001, ANN202
+    def _gen(st, sums, emp, plo, phi, move, score, wt, d, kb, live0, live1):  # noqa: ANN001, ANN202
         """Fill move (piece * 16 + cell) and score (lower = tried earlier) with this node's moves,
-        one cell only of those no live path crosses; return their count. weight: a (2, 16) buffer,
-        kinds: 16 int64 of scratch, live0 / live1: each seat's live paths (_live).
+        one cell only of those no live path crosses; return their count. wt[d]: a (2, 16) buffer,
+        kb[496:512]: 16 int64 of scratch (both read in place, no views: a view costs an atomic
+        reference count pair), live0 / live1: each seat's live paths (_live).
         The order is ExactSearch.ordered_moves's (ties may fall the other way) but for the paths'
         weights from ORDER_SOFT_FROM empty cells on: 1 / (ORDER_SOFTNESS + gap) instead of
         1 / (1 + gap), so paths a few points above the best one count almost as much."""
@@ -390,11 +401,11 @@ if numba is not None:
                 sig = (_CPM[0, c] & live0) | (_CPM[1, c] & live1) << 20
                 new = True
                 for q in range(nk):
-                    if kinds[q] == sig:
+                    if kb[496 + q] == sig:
                         new = False
                         break
                 if new:
-                    kinds[nk] = sig
+                    kb[496 + nk] = sig
                     nk += 1
                     keep |= 1 << c
         n = 0
@@ -404,7 +415,9 @@ if numba is not None:
                 n += 1
                 total += p
         mean = total / n
-        weight[:] = 0.0
+        for s in range(2):
+            for c in range(CELLS):
+                wt[d, s, c] = 0.0
         soft = ORDER_SOFTNESS if CELLS - st[17] >= ORDER_SOFT_FROM else 1.0
         for s in range(2):
             floor = 1e18
@@ -413,12 +426,12 @@ if numba is not None:
             for i in range(20):
                 w = 1.0 / (soft + sums[s, i] + mean * emp[s, i] - floor)
                 for j in range(7):
-                    weight[s, _PC[s, i, j]] += w
+                    wt[d, s, _PC[s, i, j]] += w
         mover = st[17] & 1
         k = 0
         for c in range(CELLS):
             if keep >> c & 1:
-                tilt = weight[1 - mover, c] - weight[mover, c]
+                tilt = wt[d, 1 - mover, c] - wt[d, mover, c]
                 for p in range(1, 17):
                     if st[16] >> p & 1:
                         score[k] = -((p - mean) * tilt)
@@ -449,49 +462,50 @@ if numba is not None:
         return (x + (x >> 8)) & 0x1F
 
     @_jit
-    def _rank_paths(sums, emp, lo, hi, empty, pb):  # noqa: ANN001, ANN202
+    def _rank_paths(sums, emp, plo, phi, m, empty, pb, o):  # noqa: ANN001, ANN202
         """The paths that can be their player's best, lowest possible sum first, into pb: Player 1's
         path indices in pb[0:20] and their lowest sums in pb[40:60], Player 2's in pb[20:40] and
-        pb[60:80], then Player 2's sums, empty counts and empty cells in pb[80:140]. (ni, nj)."""
+        pb[60:80], then Player 2's sums, empty counts and empty cells in pb[80:140], all counted
+        from the offset o. (ni, nj)."""
         # Only paths that can be their player's best in some filling take part: lowest possible
         # sum at most the highest possible best path.
         top0 = INF
         top1 = INF
         for i in range(20):
-            top0 = min(top0, sums[0, i] + hi[emp[0, i]])
-            top1 = min(top1, sums[1, i] + hi[emp[1, i]])
-        ni = 0  # pb[0:20] Player 1's candidate paths, pb[40:60] their lowest sums (sorted)
-        nj = 0  # pb[20:40] Player 2's, pb[60:80] theirs
+            top0 = min(top0, sums[0, i] + phi[m, emp[0, i]])
+            top1 = min(top1, sums[1, i] + phi[m, emp[1, i]])
+        ni = 0  # pb[o + 0:20] Player 1's candidate paths, pb[o + 40:60] their lowest sums (sorted)
+        nj = 0  # pb[o + 20:40] Player 2's, pb[o + 60:80] theirs
         for i in range(20):
-            low = sums[0, i] + lo[emp[0, i]]
+            low = sums[0, i] + plo[m, emp[0, i]]
             if low <= top0:
                 q = ni
-                while q > 0 and pb[40 + q - 1] > low:
-                    pb[q] = pb[q - 1]
-                    pb[40 + q] = pb[40 + q - 1]
+                while q > 0 and pb[o + 40 + q - 1] > low:
+                    pb[o + q] = pb[o + q - 1]
+                    pb[o + 40 + q] = pb[o + 40 + q - 1]
                     q -= 1
-                pb[q] = i
-                pb[40 + q] = low
+                pb[o + q] = i
+                pb[o + 40 + q] = low
                 ni += 1
-            low = sums[1, i] + lo[emp[1, i]]
+            low = sums[1, i] + plo[m, emp[1, i]]
             if low <= top1:
                 q = nj
-                while q > 0 and pb[60 + q - 1] > low:
-                    pb[20 + q] = pb[20 + q - 1]
-                    pb[60 + q] = pb[60 + q - 1]
+                while q > 0 and pb[o + 60 + q - 1] > low:
+                    pb[o + 20 + q] = pb[o + 20 + q - 1]
+                    pb[o + 60 + q] = pb[o + 60 + q - 1]
                     q -= 1
-                pb[20 + q] = i
-                pb[60 + q] = low
+                pb[o + 20 + q] = i
+                pb[o + 60 + q] = low
                 nj += 1
         for q in range(nj):  # Player 2's candidates' sums, empty counts, empty cells
-            j = pb[20 + q]
-            pb[80 + q] = sums[1, j]
-            pb[100 + q] = emp[1, j]
-            pb[120 + q] = _PM[1, j] & empty
+            j = pb[o + 20 + q]
+            pb[o + 80 + q] = sums[1, j]
+            pb[o + 100 + q] = emp[1, j]
+            pb[o + 120 + q] = _PM[1, j] & empty
         return ni, nj
 
     @_jit
-    def _pair_bounds(st, sums, emp, plo, phi, pb):  # noqa: ANN001, ANN202
+    def _pair_bounds_at(st, sums, emp, plo, phi, pb, o):  # noqa: ANN001, ANN202
         """(low, high) of the final margin p2_best - p1_best from pairs of paths, tighter than
         _bounds: Player 2's path j minus Player 1's path i gets nothing from the empty cells they
         share (whatever piece goes there counts on both sides), and the largest pieces for j's own
@@ -501,35 +515,40 @@ if numba is not None:
         the best one), i and j over the paths that can be their player's best.
         Both sides are visited lowest possible sum first, so the min over j of a path i usually
         falls below both maxima found so far after a few j, and that i can stop early: it can no
-        longer raise either. pb: 160 int64 of scratch."""
-        lo = plo[st[16]]
-        hi = phi[st[16]]
+        longer raise either. pb[o:o + 160]: scratch (an offset, not a view: a view costs an
+        atomic reference count pair)."""
+        m = st[16]  # rows read in place (no views: each costs an atomic reference count pair)
         empty = 0
         for c in range(CELLS):
             if st[c] == 0:
                 empty |= 1 << c
-        ni, nj = _rank_paths(sums, emp, lo, hi, empty, pb)
+        ni, nj = _rank_paths(sums, emp, plo, phi, m, empty, pb, o)
         up = -INF
         down = -INF
         for r in range(ni):
-            i = pb[r]
+            i = pb[o + r]
             e1 = emp[0, i]
             s1 = sums[0, i]
             m1 = _PM[0, i] & empty
             top = INF
             bottom = INF
             for q in range(nj):
-                shared = _pop16(m1 & pb[120 + q])
-                a = pb[100 + q] - shared
+                shared = _pop16(m1 & pb[o + 120 + q])
+                a = pb[o + 100 + q] - shared
                 b = e1 - shared
-                d = pb[80 + q] - s1
-                top = min(top, d + hi[a] - lo[b])
-                bottom = min(bottom, d + lo[a] - hi[b])
+                d = pb[o + 80 + q] - s1
+                top = min(top, d + phi[m, a] - plo[m, b])
+                bottom = min(bottom, d + plo[m, a] - phi[m, b])
                 if top <= up and bottom <= down:
                     break
             up = max(up, top)
             down = max(down, bottom)
         return down, up
+
+    @_jit
+    def _pair_bounds(st, sums, emp, plo, phi, pb):  # noqa: ANN001, ANN202
+        """_pair_bounds_at with pb[0:160] as its scratch."""
+        return _pair_bounds_at(st, sums, emp, plo, phi, pb, 0)
 
     @_jit
     def _gpair(gp, gix, mask, own, oth, sh, seat):  # noqa: ANN001, ANN202
@@ -592,7 +611,7 @@ if numba is not None:
         for c in range(CELLS):
             if st[c] == 0:
                 empty |= 1 << c
-        ni, nj = _rank_paths(sums, emp, lo, hi, empty, pb)
+        ni, nj = _rank_paths(sums, emp, plo, phi, mask, empty, pb, 0)
         for r in range(ni):
             i = pb[r]
             pb[140 + r] = _PM[0, i] & empty
@@ -640,7 +659,7 @@ if numba is not None:
         """All moves in the order the search tries them."""
         move = np.empty(256, np.int64)
         score = np.empty(256)
-        k = _gen(st, sums, emp, plo, phi, move, score, np.zeros((2, CELLS)), np.zeros(CELLS, np.int64),
+        k = _gen(st, sums, emp, plo, phi, move, score, np.zeros((1, 2, CELLS)), 0, np.zeros(512, np.int64),
                  _live(st, sums, emp, plo, phi, 0), _live(st, sums, emp, plo, phi, 1))
         head = _first(move, score, k, first)
         out = np.empty(k, np.int64)
@@ -653,28 +672,31 @@ if numba is not None:
         return out
 
     @_jit
-    def _groups(st, sums, cells, pieces, low):  # noqa: ANN001, ANN202
-        """The endgames' common start: the empty cells and the pieces left, in order, and per seat the
-        smallest current path sum in each group of paths (a group: the set of empty cells its paths
-        cross, as a bit mask over `cells`). Returns the number of empty cells."""
+    def _groups(st, sums, buf, co, po, lo, w):  # noqa: ANN001, ANN202
+        """The endgames' common start: the empty cells (into buf[co:]) and the pieces left (buf[po:]),
+        in order, and per seat s the smallest current path sum in each group of paths (a group: the
+        set of empty cells its paths cross, as a bit mask over the cells) at buf[lo + w * s + mask].
+        Offsets, not views: a view costs an atomic reference count pair. Returns the number of
+        empty cells."""
         k = 0
         for c in range(CELLS):
             if st[c] == 0:
-                cells[k] = c
+                buf[co + k] = c
                 k += 1
         q = 0
         for p in range(1, 17):
             if st[16] >> p & 1:
-                pieces[q] = p
+                buf[po + q] = p
                 q += 1
-        low[:] = INF
+        for u in range(2 * w):
+            buf[lo + u] = INF
         for s in range(2):
             for i in range(20):
                 mask = 0
                 for j in range(k):
-                    mask |= (_CPM[s, cells[j]] >> i & 1) << j
-                if sums[s, i] < low[s, mask]:
-                    low[s, mask] = sums[s, i]
+                    mask |= (_CPM[s, buf[co + j]] >> i & 1) << j
+                if sums[s, i] < buf[lo + w * s + mask]:
+                    buf[lo + w * s + mask] = sums[s, i]
         return k
 
     @_jit
@@ -682,13 +704,9 @@ if numba is not None:
         """Exact value for the mover with 1 to 3 empty cells, from the final margins of the k!
         ways to fill them: each seat's paths are grouped by which empty cells they cross (the
         smallest current sum per group), so a filling costs a few additions per group.
-        buf: 32 int64 of scratch (cells, pieces, group minima, fillings' values)."""
-        cells = buf[0:3]
-        pieces = buf[3:6]
-        vals = buf[6:12]
-        low = buf[16:32].reshape(2, 8)
-        k = _groups(st, sums, cells, pieces, low)
-        perms = _PERMS[k]
+        buf: 32 int64 of scratch (cells [0:3], pieces [3:6], fillings' values [6:12], group minima
+        [16:32])."""
+        k = _groups(st, sums, buf, 0, 3, 16, 8)
         count = _NPERMS[k]
         for t in range(count):
             best0 = INF
@@ -697,14 +715,14 @@ if numba is not None:
                 add = 0
                 for j in range(k):
                     if mask >> j & 1:
-                        add += pieces[perms[t, j]]
-                best0 = min(best0, low[0, mask] + add)
-                best1 = min(best1, low[1, mask] + add)
-            vals[t] = sign * (best1 - best0)
+                        add += buf[3 + _PERMS[k, t, j]]
+                best0 = min(best0, buf[16 + mask] + add)
+                best1 = min(best1, buf[24 + mask] + add)
+            buf[6 + t] = sign * (best1 - best0)
         if k <= 2:  # the mover's placement decides the whole filling
-            best = vals[0]
+            best = buf[6]
             for t in range(1, count):
-                best = max(best, vals[t])
+                best = max(best, buf[6 + t])
             return best
         # three cells: the mover puts piece a on cell j, the opponent picks which of the two
         # fillings with that placement follows
@@ -713,11 +731,11 @@ if numba is not None:
             for a in range(3):
                 worst = INF
                 for t in range(6):
-                    if perms[t, j] == a:
-                        worst = min(worst, vals[t])
+                    if _PERMS[3, t, j] == a:
+                        worst = min(worst, buf[6 + t])
                 if worst > best:
                     best = worst
-                    st[REF + 3] = pieces[a] * 16 + cells[j]  # the reply a parent may try (_search)
+                    st[REF + 3] = buf[3 + a] * 16 + buf[j]  # the reply a parent may try (_search)
         return best
 
     @_jit
@@ -726,32 +744,29 @@ if numba is not None:
         fill them (paths grouped by which empty cells they cross, as in _endgame): the mover puts
         one piece, the opponent one, then the mover picks which of the last two fillings follows.
         Fail-soft within (alpha, beta): a value >= beta is a lower bound, one <= alpha an upper one.
-        Leaves the mover's best move in st[REF + 4] (the reply a parent may try). buf: 512 int64."""
-        cells = buf[0:4]
-        pieces = buf[4:8]
-        low = buf[192:224].reshape(2, 16)
-        vals = buf[224:480]  # final margin for the mover by filling code (piece index << 2 * cell index)
-        add = buf[480:496]
-        _groups(st, sums, cells, pieces, low)
-        psum = add  # psum[set]: the sum of the pieces in a 4-bit set of piece indices
-        psum[0] = 0
+        Leaves the mover's best move in st[REF + 4] (the reply a parent may try). buf: 512 int64:
+        cells [0:4], pieces [4:8], the groups in use [8:24], group minima [192:224], the final
+        margin for the mover by filling code (piece index << 2 * cell index) [224:480], the sum of
+        the pieces in each 4-bit set of piece indices [480:496]. Offsets, not views (a view costs
+        an atomic reference count pair)."""
+        _groups(st, sums, buf, 0, 4, 192, 16)
+        buf[480] = 0
         for u in range(1, 16):
-            psum[u] = psum[u & (u - 1)] + pieces[_LOW4[u]]
+            buf[480 + u] = buf[480 + (u & (u - 1))] + buf[4 + _LOW4[u]]
         nm = 0
-        masks = buf[8:24]
         for mask in range(16):
-            if low[0, mask] < INF or low[1, mask] < INF:
-                masks[nm] = mask
+            if buf[192 + mask] < INF or buf[208 + mask] < INF:
+                buf[8 + nm] = mask
                 nm += 1
         for t in range(24):
             best0 = INF
             best1 = INF
             for u in range(nm):
-                mask = masks[u]
-                v = psum[_F4SET[t, mask]]
-                best0 = min(best0, low[0, mask] + v)
-                best1 = min(best1, low[1, mask] + v)
-            vals[_F4CODE[t]] = sign * (best1 - best0)
+                mask = buf[8 + u]
+                v = buf[480 + _F4SET[t, mask]]
+                best0 = min(best0, buf[192 + mask] + v)
+                best1 = min(best1, buf[208 + mask] + v)
+            buf[224 + _F4CODE[t]] = sign * (best1 - best0)
         best = -INF
         for j1 in range(4):
             for a1 in range(4):
@@ -772,8 +787,8 @@ if numba is not None:
                             b3 += 1
                         b4 = 6 - a1 - a2 - b3
                         c2 = c1 | a2 << 2 * j2
-                        v = max(vals[c2 | b3 << 2 * j3 | b4 << 2 * j4],
-                                vals[c2 | b4 << 2 * j3 | b3 << 2 * j4])
+                        v = max(buf[224 + (c2 | b3 << 2 * j3 | b4 << 2 * j4)],
+                                buf[224 + (c2 | b4 << 2 * j3 | b3 << 2 * j4)])
                         worst = min(worst, v)
                         if worst <= best or worst <= alpha:
                             break
@@ -781,7 +796,7 @@ if numba is not None:
                         break
                 if worst > best:
                     best = worst
-                    st[REF + 4] = pieces[a1] * 16 + cells[j1]
+                    st[REF + 4] = buf[4 + a1] * 16 + buf[j1]
                     if best >= beta:
                         return best
         return best
@@ -793,7 +808,7 @@ if numba is not None:
         _put(st, sums, emp, r >> 4, r & 15)  # never looked up in the table: no Zobrist codes
         rlo, rhi = _bounds(st, sums, emp, plo, phi)
         if (rhi if sign > 0 else -rlo) > a:
-            qlo, qhi = _pair_bounds(st, sums, emp, plo, phi, eg[32:])
+            qlo, qhi = _pair_bounds_at(st, sums, emp, plo, phi, eg, 32)
             rlo, rhi = max(rlo, qlo), min(rhi, qhi)
         _take(st, sums, emp, r >> 4, r & 15)
         return rhi if sign > 0 else -rlo
@@ -822,47 +837,48 @@ if numba is not None:
         Compressed into buf (int64): seat s's groups at buf[64 s:], off the cell as (e, least sum)
         pairs from buf[64 s + 2], on it from buf[64 s + 34]; their counts in buf[64 s],
         buf[64 s + 1]. Uses buf[128:160] as scratch."""
-        least = buf[128:160]
         for s in range(2):
-            least[:] = INF
+            for u in range(32):
+                buf[128 + u] = INF
             on = _CPM[s, cell]
             for i in range(20):
                 u = emp[s, i] + (16 if on >> i & 1 else 0)
-                if sums[s, i] < least[u]:
-                    least[u] = sums[s, i]
+                if sums[s, i] < buf[128 + u]:
+                    buf[128 + u] = sums[s, i]
             base = 64 * s
             no = 0
             ni = 0
             for e in range(8):
-                if least[e] < INF:
+                if buf[128 + e] < INF:
                     buf[base + 2 + 2 * no] = e
-                    buf[base + 3 + 2 * no] = least[e]
+                    buf[base + 3 + 2 * no] = buf[128 + e]
                     no += 1
-                if least[16 + e] < INF:
+                if buf[144 + e] < INF:
                     buf[base + 34 + 2 * ni] = e
-                    buf[base + 35 + 2 * ni] = least[16 + e]
+                    buf[base + 35 + 2 * ni] = buf[144 + e]
                     ni += 1
             buf[base] = no
             buf[base + 1] = ni
 
     @_jit
-    def _child_seat_bounds(buf, s, piece, lo, g, z):  # noqa: ANN001, ANN202
+    def _child_seat_bounds(buf, s, piece, plo, gt, reserve, z):  # noqa: ANN001, ANN202
         """Seat s's (lowest possible best path, greedy cap of its best path) after piece on the cell
-        of _cell_groups's buf; lo: the child's plo row, g: its greedy row, z: 1 when s moves next
-        there. The same mins as _game_bounds over the child's paths."""
+        of _cell_groups's buf; reserve: the child's (its rows of plo and gt are read in place: a row
+        view costs an atomic reference count pair), z: 1 when s moves next there. The same mins as
+        _game_bounds over the child's paths."""
         base = 64 * s
         low = INF
         cap = INF
         for u in range(buf[base]):
             e = buf[base + 2 + 2 * u]
             a = buf[base + 3 + 2 * u]
-            low = min(low, a + lo[e])
-            cap = min(cap, a + g[e, z])
+            low = min(low, a + plo[reserve, e])
+            cap = min(cap, a + gt[reserve, e, z])
         for u in range(buf[base + 1]):
             e = buf[base + 34 + 2 * u] - 1
             a = buf[base + 35 + 2 * u] + piece
-            low = min(low, a + lo[e])
-            cap = min(cap, a + g[e, z])
+            low = min(low, a + plo[reserve, e])
+            cap = min(cap, a + gt[reserve, e, z])
         return low, cap
 
     @_jit
@@ -875,11 +891,9 @@ if numba is not None:
             cell = mv & 15
             _cell_groups(sums, emp, cell, buf)
         reserve = st[16] ^ (1 << piece)
-        lo = plo[reserve]
-        g = gt[reserve]
         p1 = st[17] & 1  # 1 when Player 1 moves next in the children
-        p1lo, p1hi = _child_seat_bounds(buf, 0, piece, lo, g, p1)
-        p2lo, p2hi = _child_seat_bounds(buf, 1, piece, lo, g, 1 - p1)
+        p1lo, p1hi = _child_seat_bounds(buf, 0, piece, plo, gt, reserve, p1)
+        p2lo, p2hi = _child_seat_bounds(buf, 1, piece, plo, gt, reserve, 1 - p1)
         return cell, p2lo - p1hi, p2hi - p1lo
 
     @_jit
@@ -934,7 +948,7 @@ if numba is not None:
                     cm = move[q]
         return cut, cm
 
-    @_jit
+    @_jit_norc
     def _search(st, sums, emp, zk, tt, plo, phi, gt, gp, gix, mv, sc, wt, eg, tr, od, alpha, beta, limit):  # noqa: ANN001, ANN202
         st[18] += 1
         if st[19]:
@@ -973,28 +987,28 @@ if numba is not None:
             slot = key & (tt.shape[0] - 1)
             # a slot: key, check code, the bounds (lower + 2**15 | upper + 2**15 << 16), move | empty
             # cells << 16; 32 bytes, so a probe reads one cache line
-            row = tt[slot]
-            if row[0] == key and row[1] == check and row[3] >> 16 > 0:
+            if tt[slot, 0] == key and tt[slot, 1] == check and tt[slot, 3] >> 16 > 0:
                 hit = True
-                tl, th = (row[2] & 0xFFFF) - 32768, (row[2] >> 16) - 32768
-                tm = row[3] & 0xFFFF
+                tl, th = (tt[slot, 2] & 0xFFFF) - 32768, (tt[slot, 2] >> 16) - 32768
+                tm = tt[slot, 3] & 0xFFFF
                 first = (tm >> 4) * 16 + _SYM[g, tm & 15]
                 if tl >= beta or th <= alpha or tl == th:
                     st[REF + n] = first
                     return tl if tl >= beta or tl == th else th
                 vlo = max(vlo, tl)
                 vhi = min(vhi, th)
-        if n >= PAIR_FROM:
-            if n >= GAME_PAIR_FROM and gp.shape[0] > 0:
+        game_pair = n >= GAME_PAIR_FROM and gp.shape[0] > 0
+        if game_pair or n >= st[31]:  # st[31]: PAIR_FROM unless JitSearch(node_pairs=...)
+            if game_pair:
                 plo2, phi2 = _game_pair_bounds(st, sums, emp, plo, phi, eg[32:], gp, gix)
             else:
-                plo2, phi2 = _pair_bounds(st, sums, emp, plo, phi, eg[32:])
+                plo2, phi2 = _pair_bounds_at(st, sums, emp, plo, phi, eg, 32)
             if sign > 0:
                 vlo, vhi = max(vlo, plo2), min(vhi, phi2)
             else:
                 vlo, vhi = max(vlo, -phi2), min(vhi, -plo2)
             if vlo >= beta or vlo == vhi or vhi <= alpha:
-                if n >= GAME_PAIR_FROM and gp.shape[0] > 0:
+                if game_pair:
                     st[22] += 1
                 return vlo if vlo >= beta or vlo == vhi else vhi
         if n <= 3:
@@ -1029,11 +1043,11 @@ if numba is not None:
                 own = _live(st, sums, emp, plo, phi, st[17] & 1)
                 opp = _live(st, sums, emp, plo, phi, 1 - (st[17] & 1))
                 if st[17] & 1 == 0:
-                    k = _gen(st, sums, emp, plo, phi, move, score, wt[n], eg[496:512], own, opp)
+                    k = _gen(st, sums, emp, plo, phi, move, score, wt, n, eg, own, opp)
                 else:
-                    k = _gen(st, sums, emp, plo, phi, move, score, wt[n], eg[496:512], opp, own)
+                    k = _gen(st, sums, emp, plo, phi, move, score, wt, n, eg, opp, own)
                 if st[25] <= n <= st[26]:  # a child whose game bounds already cut, else their order
-                    cut, cm = _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign, eg[:160])
+                    cut, cm = _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign, eg)
                     if cm >= 0:
                         st[27] += 1
                         best = max(best, cut)
@@ -1178,13 +1192,13 @@ if numba is not None:
             if hit:
                 lo = max(lo, tl)
                 hi = min(hi, th)
-            if hit or n >= row[3] >> 16:
-                row[0] = key
-                row[1] = check
-                row[2] = (lo + 32768) | (hi + 32768) << 16
+            if hit or n >= tt[slot, 3] >> 16:
+                tt[slot, 0] = key
+                tt[slot, 1] = check
+                tt[slot, 2] = (lo + 32768) | (hi + 32768) << 16
                 # no move (every one skipped by a bound) is stored as piece 0, which is never legal
                 mv0 = (best_move >> 4) * 16 + _SYM[g, best_move & 15] if best_move >= 0 else 0
-                row[3] = mv0 | n << 16
+                tt[slot, 3] = mv0 | n << 16
         return best
 
 
@@ -1235,7 +1249,8 @@ class JitSearch(ExactAnswers):
     def __init__(self, board: tuple[int, ...] | list[int], deadline: float | None = None,
                  table_bits: int | None = None, game_pair: bool = False, etc: bool = False,
                  bound_order: tuple[int, int] | None = (BOUND_ORDER_FROM, BOUND_ORDER_UPTO),
-                 killers: tuple[int, int] | None = (KILLER_FROM, KILLER_UPTO)) -> None:
+                 killers: tuple[int, int] | None = (KILLER_FROM, KILLER_UPTO),
+                 node_pairs: int | None = None) -> None:
         if numba is None:
             raise RuntimeError("numba is not installed")
         if table_bits is None:
@@ -1247,6 +1262,8 @@ class JitSearch(ExactAnswers):
         # empty cells from / up to which a node sorts the killer moves after its best-scored move
         self.st[28], self.st[29] = killers if killers is not None else (CELLS + 1, 0)
         self.st[24] = ETC_FROM if etc else CELLS + 1  # empty cells from which a node probes its children
+        # empty cells from which a node tries the pair bounds (None: PAIR_FROM, by default never)
+        self.st[31] = node_pairs if node_pairs is not None else PAIR_FROM
         # empty cells from / up to which a node looks at its children's game bounds (None: never)
         self.st[25], self.st[26] = bound_order if bound_order is not None else (CELLS + 1, 0)
         self.sums = np.zeros((2, 20), np.int64)
