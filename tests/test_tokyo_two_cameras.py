@@ -113,10 +113,10 @@ def test_the_second_camera_reads_the_height_camera_one_gets_wrong(recorded, adap
     assert two_loop.session.state.table_view()["supports"][-1]["height"] == 3
     assert not camera_events(two) and two_loop.stats.errors == 0
     # camera A alone: its reader reads the new column one unit low; the builds scored on its pixels
-    # put the right height first but not clearly enough to judge it unasked, so the players are asked,
-    # the right build offered first (a wrong build is never judged)
-    assert vision_moves(one) == [] and asked(one)[0] == BUILD
-    assert one_loop.session.state.to_json() != two_loop.session.state.to_json()
+    # put the right height first, and since the maps' pixel centres line up with the candidates
+    # (branch tokyomiss) clearly enough to judge it unasked (before: the players were asked, the right
+    # build offered first); a wrong build is never judged
+    assert vision_moves(one) == [BUILD] and not asked(one)
     assert one_loop.stats.frames == two_loop.stats.frames == 2 * HOLD
 
 
@@ -126,7 +126,7 @@ def test_without_the_second_calibration_camera_one_referees_alone_and_says_so(re
     said = camera_events(records)
     assert len(said) == 1 and said[0]["status"] == "one-view"  # said once, not once per frame
     assert "camera 2 has no calibration" in said[0]["message"] and "--calibration2" in said[0]["message"]
-    assert vision_moves(records) == [] and asked(records)[0] == BUILD  # camera A's doubt
+    assert vision_moves(records) == [BUILD]  # camera A's builds alone (asked before branch tokyomiss)
     assert loop.stats.frames == 2 * HOLD and loop.stats.errors == 0 and loop.stats.unreadable == 0
 
 

@@ -130,11 +130,16 @@ def whitened(f: np.ndarray, table: np.ndarray) -> np.ndarray:
 
 
 def scaled(calib: TokyoCalibration, factor: float) -> TokyoCalibration:
-    """The same camera for frames resized by `factor` (the maps are made at half size: a road is
-    still nine pixels wide there)."""
+    """The same camera for frames resized by `factor` with cv2.resize (the maps are made at half
+    size: a road is still nine pixels wide there). Pixel centres sit at whole coordinates, so a
+    resized pixel i covers the full-size pixels around (i + 0.5) / factor - 0.5: the principal point
+    moves by half a pixel times (factor - 1) besides scaling (a quarter of a half-size pixel up and
+    left: scaling K alone drew every candidate that far off the maps' pieces, and on tuning seed 51
+    camera 2's start road fitted the column a grid step along its road better than where it stands)."""
     cam = calib.camera
     K = cam.K.copy()
     K[:2] *= factor
+    K[:2, 2] += 0.5 * (factor - 1.0)
     camera = PinholeCamera(K, cam.R, cam.t, int(round(cam.width * factor)), int(round(cam.height * factor)))
     return TokyoCalibration(camera, calib.sizes)
 
