@@ -1,5 +1,7 @@
 """Several cameras (issue 19, branch tokyo2c): a hand or large object that only camera 1 sees leaves the
-builds to the cameras that show none (TokyoAdapter._past_a_hand); one camera is as it was."""
+builds to the cameras that show none (TokyoAdapter._past_a_hand); one camera is as it was. The object
+was seed 40's lamp halo in camera 1's picture until the halo stopped counting as one (branch tokyo750,
+tests/test_tokyo_halo_no_hand.py); a skin-coloured disc painted over it stands in for it now."""
 
 from __future__ import annotations
 
@@ -9,6 +11,17 @@ from test_tokyo_referee import play
 from referee_app.games.tokyo import TokyoAdapter
 from referee_app.games.tokyo_builds import likeliest_build
 from vision.sources import OtherView, PairedFrame
+
+SKIN = (120, 150, 230)  # BGR: a resting hand's colour over the blue mat
+
+
+def _with_object(image):
+    """`image` with a still skin-coloured object over camera 1's halo (the same place every frame)."""
+    import cv2
+
+    out = image.copy()
+    cv2.circle(out, (776, 182), 60, SKIN, -1)
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -30,10 +43,11 @@ def seed40():
 
 
 def test_a_hand_only_camera_1_sees_leaves_the_builds_to_the_clear_camera(seed40):
-    """Main's code blocked the frame (and every frame of the match: all ten moves missed)."""
+    """Main's code before tokyo2c blocked the frame (with the halo: every frame, all ten moves missed)."""
     from vision.types import Frame
 
     sim, first, second = seed40
+    first = [_with_object(a) for a in first]
     adapter = TokyoAdapter()
     adapter.use_calibration(sim.extra["calibration"], step_mm=10.0)
     adapter.use_camera_calibration(2, sim.extra["other_calibrations"][0])
@@ -47,3 +61,16 @@ def test_a_hand_only_camera_1_sees_leaves_the_builds_to_the_clear_camera(seed40)
     alone.use_calibration(sim.extra["calibration"], step_mm=10.0)
     alone.watch(play())
     assert all(alone.read(Frame(a, 0.0, "test", n)).blocked is not None for n, a in enumerate(first))
+
+
+def test_camera_1_alone_reads_past_the_halo(seed40):
+    """The halo alone is no hand (main's code blocked every one-camera frame of this match)."""
+    from vision.types import Frame
+
+    sim, first, _ = seed40
+    alone = TokyoAdapter()
+    alone.use_calibration(sim.extra["calibration"], step_mm=10.0)
+    alone.watch(play())
+    assert all(alone.read(Frame(a, 0.0, "test", n)).blocked is None for n, a in enumerate(first))
+    # a build is read (one camera places this start column a grid step off; two cameras place it right)
+    assert likeliest_build(alone._builds).notation().startswith("purple start (-150,")
