@@ -9,8 +9,8 @@ whose scene puts down a new column is checked against camera 1 (before its knock
 column is "in" a picture when every point of its side (foot to top, its width) projects inside it,
 "out" when none does. A column out of both pictures is a move no build reader can see, whatever the
 scoring; one cut by both is read from the part in view. `--camera2 AROUND[,HEIGHT[,TILT]]` places the
-second camera as `eval match --camera2-around/--camera2-height/--camera2-tilt` do (height and tilt
-default to camera 1's).
+second camera as `eval match --camera2-around/--camera2-height/--camera2-tilt` do (height by default
+200 mm above camera 1, tilt camera 1's).
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ import math
 
 import pytest
 
+from datasets.match_sim.core import SecondCamera
+
+# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
+AT_550 = SecondCamera(150.0, 550.0)
+
 
 def test_along_its_road_a_step_costs_little_with_two_views_and_across_it_as_before() -> None:
     from referee_app.games.tokyo_builds import TEMPERATURE, _build_placement, _placement
@@ -31,7 +36,7 @@ def test_tuning_seed_50s_column_at_its_road_end_is_read_where_it_stands(tmp_path
     from referee_app.games.tokyo_builds import likeliest_build
     from vision.sources import OtherView, PairedFrame
 
-    sim = simulate("tokyo-highway", 50, make_setup("1280x720", 550, 40, fov=50.0, cameras=2))
+    sim = simulate("tokyo-highway", 50, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=AT_550))
     move = 7
     assert sim.moves[move].notation == "p2 s4 -> (60,-120) h2"
     state = play(*(m.notation for m in sim.moves[:move] if m.legal))

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from datasets.match_sim.core import SecondCamera
 from vision.tokyo.piece_evidence import piece_maps
+
+# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
+AT_550 = SecondCamera(150.0, 550.0)
 
 
 def _grey_llr(bgr: tuple[int, int, int]) -> float:
@@ -31,7 +35,7 @@ def test_tuning_seed_41s_start_column_is_placed_where_it_stands_in_camera_2() ->
     from vision.tokyo import TokyoCalibration
     from vision.tokyo.piece_evidence import scaled, score_build
 
-    sim = simulate("tokyo-highway", 41, make_setup("1280x720", 550, 40, fov=50.0, cameras=2))
+    sim = simulate("tokyo-highway", 41, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=AT_550))
     k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 0)
     frame = next(f for f in sim.frames() if f.scene == k)
     calib = scaled(TokyoCalibration.from_dict(sim.extra["other_calibrations"][0]), 0.5)
@@ -70,7 +74,7 @@ def test_tuning_seed_44s_halo_in_camera_2_makes_no_start_column() -> None:
     from vision.tokyo import TokyoCalibration
     from vision.tokyo.piece_evidence import grey_spots, scaled
 
-    sim = simulate("tokyo-highway", 44, make_setup("1280x720", 550, 40, fov=50.0, cameras=2))
+    sim = simulate("tokyo-highway", 44, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=AT_550))
     frame = next(iter(sim.frames()))
     calib = scaled(TokyoCalibration.from_dict(sim.extra["other_calibrations"][0]), 0.5)
     maps = piece_maps(cv2.resize(frame.others[0], (calib.camera.width, calib.camera.height),

@@ -8,9 +8,13 @@ from __future__ import annotations
 import pytest
 from test_tokyo_referee import play
 
+from datasets.match_sim.core import SecondCamera
 from referee_app.games.tokyo import TokyoAdapter
 from referee_app.games.tokyo_builds import likeliest_build
 from vision.sources import OtherView, PairedFrame
+
+# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
+AT_550 = SecondCamera(150.0, 550.0)
 
 SKIN = (120, 150, 230)  # BGR: a resting hand's colour over the blue mat
 
@@ -31,7 +35,7 @@ def seed40():
     from datasets.match_sim import Setup
     from datasets.match_sim.tokyo import simulate
 
-    sim = simulate(40, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2), turns=1)
+    sim = simulate(40, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2, second=AT_550), turns=1)
     assert sim.moves[0].notation == "purple start (-150,-60) table (-150,-170)"
     k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 0)
 

@@ -12,9 +12,13 @@ import numpy as np
 import pytest
 from test_tokyo_referee import play
 
+from datasets.match_sim.core import SecondCamera
 from referee_app.games.tokyo import TokyoAdapter
 from vision.sources import OtherView, PairedFrame
 from vision.tokyo.piece_evidence import scaled
+
+# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
+AT_550 = SecondCamera(150.0, 550.0)
 
 
 def _camera():
@@ -52,7 +56,7 @@ def seed51():
     from datasets.match_sim import Setup
     from datasets.match_sim.tokyo import simulate
 
-    sim = simulate(51, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
+    sim = simulate(51, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2, second=AT_550))
     assert sim.moves[0].notation == "purple start (-150,-60) table (-150,-170)"
     k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 0)
 

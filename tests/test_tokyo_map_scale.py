@@ -21,8 +21,9 @@ def _pair(height2: float | None, yaw: float = 5.0) -> tuple[TokyoCalibration, To
             TokyoCalibration(second_camera(setup, yaw), PieceSizes()))
 
 
-def test_a_higher_second_camera_is_mapped_at_camera_ones_pixels_per_mm() -> None:
-    first, second = _pair(750.0)
+@pytest.mark.parametrize("height2", [750.0, None])  # None: the default, 200 mm above camera 1
+def test_a_higher_second_camera_is_mapped_at_camera_ones_pixels_per_mm(height2: float | None) -> None:
+    first, second = _pair(height2)
     adapter = TokyoAdapter()
     small1 = adapter._half(1, first)
     small2 = adapter._half(2, second, first)
@@ -34,8 +35,8 @@ def test_a_higher_second_camera_is_mapped_at_camera_ones_pixels_per_mm() -> None
 
 
 @pytest.mark.parametrize("yaw", [-20.0, -7.0, 0.0, 12.0, 20.0])
-def test_the_default_pose_keeps_half_size(yaw: float) -> None:
-    first, second = _pair(None, yaw)
+def test_a_second_camera_at_camera_ones_height_keeps_half_size(yaw: float) -> None:
+    first, second = _pair(550.0, yaw)
     assert map_scale(second, first, HALF) == HALF
 
 

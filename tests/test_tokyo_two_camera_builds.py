@@ -11,11 +11,15 @@ import numpy as np
 import pytest
 from test_tokyo_referee import play
 
+from datasets.match_sim.core import SecondCamera
 from referee_app.cli import main as cli_main
 from referee_app.games.tokyo import TokyoAdapter
 from referee_app.games.tokyo_builds import likeliest_build, read_builds
 from vision.sources import OtherView, PairedFrame
 from vision.types import Frame
+
+# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
+AT_550 = SecondCamera(150.0, 550.0)
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +30,7 @@ def seed4():
     from datasets.match_sim import Setup
     from datasets.match_sim.tokyo import simulate
 
-    sim = simulate(4, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
+    sim = simulate(4, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2, second=AT_550))
     assert sim.moves[2].notation == "p1 s1 -> (-200,30) h2"
     k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 2)
 
@@ -105,7 +109,8 @@ def test_eval_match_films_two_cameras_and_says_so(tmp_path):
                      "--quiet"]) == 0
     report = json.loads(out.read_text())
     assert report["setup"]["cameras"] == 2
-    assert report["setup"]["camera2"] == {"around_deg": 140.0, "height_mm": 550.0, "tilt_deg": 40.0}
+    # by default camera 2 stands 200 mm above camera 1 (550 mm here), at its tilt
+    assert report["setup"]["camera2"] == {"around_deg": 140.0, "height_mm": 750.0, "tilt_deg": 40.0}
     assert report["moves"] == 2 and report["errors"] == 0
     assert report["moves_right"] + report["missed_moves"] + report["wrong_verdicts"] == 2
 
@@ -131,6 +136,24 @@ def test_the_second_camera_is_placed_and_calibrated_apart(seed4):
                                                     one.scenes[k], k), 10 * k))
 
 
+def test_the_default_second_camera_stands_200_mm_above_the_first():
+    """Raised so that every simulated build is in some picture (docs/vision/tokyo-referee.md, "A lamp's
+    halo is no hand"); given a height, it stands there."""
+    from datasets.match_sim import Setup
+    from datasets.match_sim.tokyo import simulate
+    from vision.tokyo import TokyoCalibration
+
+    def heights(setup: Setup) -> tuple[float, float]:
+        sim = simulate(4, setup, turns=1)
+        cams = [TokyoCalibration.from_dict(c).camera for c in
+                (sim.extra["calibration"], sim.extra["other_calibrations"][0])]
+        return cams[0].centre[2], cams[1].centre[2]
+
+    first, second = heights(Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
+    assert first == pytest.approx(550.0) and second == pytest.approx(750.0)
+    assert heights(Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2, second=AT_550))[1] == pytest.approx(550.0)
+
+
 @pytest.mark.parametrize("argv, says", [
     (["highway-dice", "--cameras", "2"], "filmed by one"),
     (["tokyo-highway", "--camera2-tilt", "20"], "go with --cameras 2"),
@@ -148,7 +171,7 @@ def test_a_still_second_camera_is_not_warped_by_a_drift_found_in_a_shadow():
     from datasets.match_sim import Setup
     from datasets.match_sim.tokyo import simulate
 
-    sim = simulate(6, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
+    sim = simulate(6, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2, second=AT_550))
     assert sim.moves[6].notation == "p1 s3 -> (-300,20) h2"
     k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 6)
     assert sim.scenes[k].shadow
@@ -171,7 +194,7 @@ def seed20():
     from datasets.match_sim import Setup
     from datasets.match_sim.tokyo import simulate
 
-    sim = simulate(20, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
+    sim = simulate(20, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2, second=AT_550))
     assert sim.moves[1].notation == "green start (150,-60) table (150,-170)"
     k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == 1)
 

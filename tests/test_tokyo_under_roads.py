@@ -6,6 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from datasets.match_sim.core import SecondCamera
+
+# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
+AT_550 = SecondCamera(150.0, 550.0)
+
 
 def _roads(share_elsewhere: float, hidden_share: float) -> tuple[object, np.ndarray, np.ndarray]:
     """One road of 400 pixels in a 20x20 window; its top 80 pixels are where the column would stand,
@@ -67,7 +72,7 @@ def _frame_beliefs(seed: int, move: int, after: bool = False) -> tuple[object, s
     from vision.tokyo import TokyoCalibration
     from vision.tokyo.piece_evidence import piece_maps, scaled
 
-    sim = sim_tokyo.simulate(seed, Setup(1280, 720, 550, 40, fov_deg=50.0, cameras=2))
+    sim = sim_tokyo.simulate(seed, Setup(1280, 720, 550, 40.0, fov_deg=50.0, cameras=2, second=AT_550))
     state = engine.get_game("tokyo-highway").new_state()
     for m in sim.moves[:move - 1]:
         action = seen_action(state, m.notation)

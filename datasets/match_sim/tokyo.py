@@ -5,7 +5,7 @@ back). Shadows, glare, hands and one camera bump (the calibration is not redone:
 
 With `setup.cameras == 2` a second camera films the same scenes from another side of the table
 (`setup.second_camera`: by default 150 degrees around from the first, as the bundled recording's
-second camera, at the first's height and tilt), aimed at the same point, with its own exact
+second camera, 200 mm above the first, at its tilt), aimed at the same point, with its own exact
 calibration, lamp, lens and sensor noise; the bump knocks the first camera only. The first camera's
 frames are the very ones a one-camera match gets.
 """
@@ -65,7 +65,7 @@ def camera(setup: Setup, yaw_deg: float, tilt_extra: float = 0.0) -> Any:
 def second_camera(setup: Setup, first_yaw_deg: float) -> Any:
     """The second camera of a two-camera set-up, placed as `setup.second_camera` says."""
     second = setup.second_camera
-    height = setup.height_mm if second.height_mm is None else second.height_mm
+    height = second.height_over(setup.height_mm)
     tilt = setup.tilt_deg if second.tilt_deg is None else second.tilt_deg
     return _camera_at(setup, height, tilt, first_yaw_deg + second.around_deg)
 

@@ -365,7 +365,8 @@ def _setup_args(p: argparse.ArgumentParser) -> None:
                    help="--cameras 2: degrees around the table from the first camera (default 150, as the "
                         "bundled recording's)")
     p.add_argument("--camera2-height", type=float, default=None,
-                   help="--cameras 2: the second camera's height above the table, mm (default: the first's)")
+                   help="--cameras 2: the second camera's height above the table, mm (default: 200 mm "
+                        "above the first, so every build is in some picture)")
     p.add_argument("--camera2-tilt", type=float, default=None,
                    help="--cameras 2: the second camera's tilt from straight down, degrees "
                         "(default: the first's)")
