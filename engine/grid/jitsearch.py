@@ -696,11 +696,15 @@ if numba is not None:
                 q += 1
         for u in range(2 * w):
             buf[lo + u] = INF
+        # a path's group from its cells (a 16-bit mask), the empty cells read once into registers
+        c0 = buf[co] if k > 0 else 16
+        c1 = buf[co + 1] if k > 1 else 16
+        c2 = buf[co + 2] if k > 2 else 16
+        c3 = buf[co + 3] if k > 3 else 16
         for s in range(2):
             for i in range(20):
-                mask = 0
-                for j in range(k):
-                    mask |= (_CPM[s, buf[co + j]] >> i & 1) << j
+                pm = _PM[s, i]
+                mask = (pm >> c0 & 1) | (pm >> c1 & 1) << 1 | (pm >> c2 & 1) << 2 | (pm >> c3 & 1) << 3
                 if sums[s, i] < buf[lo + w * s + mask]:
                     buf[lo + w * s + mask] = sums[s, i]
         return k
