@@ -745,38 +745,3 @@ def test_pair_bounds_at_the_nodes_are_off_by_default():
     assert with_pairs.exact_value() == 3
     assert with_pairs.nodes < default.nodes
     assert default.st[31] > jitsearch.CELLS  # no node tries them
-
-
-def test_four_cell_endgame_groups_and_lazy_fillings_match_every_filling():
-    """_endgame4 keeps only the groups of paths that can hold a seat's best path (_endgame4_groups)
-    and computes a filling's margin when first read (_fill4): on random four-empty positions, every
-    seat's best path over the kept groups equals the best over all its paths on each of the 24
-    fillings, the margin _fill4 gives is the filled board's, and some positions drop groups."""
-    jitsearch = compiled_search()
-    rng = random.Random(2415)
-    dropped = 0
-    for i in range(40):
-        state = _lopsided(rng, 4) if i % 2 else random_position(rng, 4)
-        search = jitsearch.JitSearch(state.board, table_bits=4)
-        buf = np.zeros(512, np.int64)
-        buf[224:480] = jitsearch._UNSET
-        jitsearch._groups(search.st, search.sums, buf, 0, 4, 192, 16)
-        for u in range(1, 16):
-            buf[480 + u] = buf[480 + (u & (u - 1))] + buf[4 + jitsearch._LOW4[u]]
-        kept = [jitsearch._endgame4_groups(buf, 192 + 16 * s, 8 + 16 * s) for s in (0, 1)]
-        dropped += sum(int((buf[192 + 16 * s: 208 + 16 * s] < jitsearch.INF).sum()) - kept[s] for s in (0, 1))
-        cells = [int(c) for c in buf[0:4]]
-        pieces = [int(p) for p in buf[4:8]]
-        sign = 1 if state.placed % 2 == 0 else -1
-        for t in range(24):
-            board = list(state.board)
-            for j, c in enumerate(cells):
-                board[c] = pieces[jitsearch._FILL4[t, j]]
-            best = [min(sum(board[c] for c in p) for p in PATHS[s]) for s in (0, 1)]
-            for s in (0, 1):
-                groups = [int(m) for m in buf[8 + 16 * s: 8 + 16 * s + kept[s]]]
-                assert min(buf[192 + 16 * s + m] + buf[480 + jitsearch._F4SET[t, m]] for m in groups) == best[s]
-            code = int(jitsearch._F4CODE[t])
-            got = jitsearch._fill4(buf, code, kept[0], kept[1], sign)
-            assert got == sign * (best[1] - best[0]) == buf[224 + code]
-    assert dropped > 0

@@ -210,9 +210,6 @@ _FILL4 = np.array(list(itertools.permutations(range(4))), np.int64)  # the 24 fi
 _F4SET = np.array([[sum(1 << int(f[j]) for j in range(4) if m >> j & 1) for m in range(16)] for f in _FILL4],
                   np.int64)
 _F4CODE = np.array([sum(int(f[j]) << 2 * j for j in range(4)) for f in _FILL4], np.int64)
-_F4T = np.full(256, -1, np.int64)  # which filling a code is
-_F4T[_F4CODE] = np.arange(24)
-_UNSET = -(1 << 40)  # a filling's margin not computed yet (_fill4)
 _LOW4 = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 16)], np.int64)  # lowest set bit
 _rng = np.random.default_rng(20261201)
 _Z1 = _rng.integers(1, 2**62, size=(17, CELLS), dtype=np.int64)
@@ -390,9 +387,9 @@ if numba is not None:
     @_jit
     def _gen(st, sums, emp, plo, phi, move, score, wt, d, kb, live0, live1):  # noqa: ANN001, ANN202
         """Fill move (piece * 16 + cell) and score (lower = tried earlier) with this node's moves,
-        one cell only of those no live path crosses; return their count. wt[d]: a (2, 20) buffer
-        (the paths' weights), kb[496:512]: 16 int64 of scratch (both read in place, no views: a view
-        costs an atomic reference count pair), live0 / live1: each seat's live paths (_live).
+        one cell only of those no live path crosses; return their count. wt[d]: a (2, 16) buffer,
+        kb[496:512]: 16 int64 of scratch (both read in place, no views: a view costs an atomic
+        reference count pair), live0 / live1: each seat's live paths (_live).
         The order is ExactSearch.ordered_moves's (ties may fall the other way) but for the paths'
         weights from ORDER_SOFT_FROM empty cells on: 1 / (ORDER_SOFTNESS + gap) instead of
         1 / (1 + gap), so paths a few points above the best one count almost as much."""
@@ -418,26 +415,23 @@ if numba is not None:
                 n += 1
                 total += p
         mean = total / n
+        for s in range(2):
+            for c in range(CELLS):
+                wt[d, s, c] = 0.0
         soft = ORDER_SOFTNESS if CELLS - st[17] >= ORDER_SOFT_FROM else 1.0
         for s in range(2):
             floor = 1e18
             for i in range(20):
                 floor = min(floor, sums[s, i] + mean * emp[s, i])
             for i in range(20):
-                wt[d, s, i] = 1.0 / (soft + sums[s, i] + mean * emp[s, i] - floor)
+                w = 1.0 / (soft + sums[s, i] + mean * emp[s, i] - floor)
+                for j in range(7):
+                    wt[d, s, _PC[s, i, j]] += w
         mover = st[17] & 1
         k = 0
         for c in range(CELLS):
             if keep >> c & 1:
-                # a cell's weight: its paths' weights added in path order (the same float sums as
-                # adding every path's weight to each of its cells, for the kept cells only)
-                w1 = 0.0
-                for u in range(_CPN[1 - mover, c]):
-                    w1 += wt[d, 1 - mover, _CP[1 - mover, c, u]]
-                w0 = 0.0
-                for u in range(_CPN[mover, c]):
-                    w0 += wt[d, mover, _CP[mover, c, u]]
-                tilt = w1 - w0
+                tilt = wt[d, 1 - mover, c] - wt[d, mover, c]
                 for p in range(1, 17):
                     if st[16] >> p & 1:
                         score[k] = -((p - mean) * tilt)
@@ -665,7 +659,7 @@ if numba is not None:
         """All moves in the order the search tries them."""
         move = np.empty(256, np.int64)
         score = np.empty(256)
-        k = _gen(st, sums, emp, plo, phi, move, score, np.zeros((1, 2, 20)), 0, np.zeros(512, np.int64),
+        k = _gen(st, sums, emp, plo, phi, move, score, np.zeros((1, 2, CELLS)), 0, np.zeros(512, np.int64),
                  _live(st, sums, emp, plo, phi, 0), _live(st, sums, emp, plo, phi, 1))
         head = _first(move, score, k, first)
         out = np.empty(k, np.int64)
@@ -696,15 +690,11 @@ if numba is not None:
                 q += 1
         for u in range(2 * w):
             buf[lo + u] = INF
-        # a path's group from its cells (a 16-bit mask), the empty cells read once into registers
-        c0 = buf[co] if k > 0 else 16
-        c1 = buf[co + 1] if k > 1 else 16
-        c2 = buf[co + 2] if k > 2 else 16
-        c3 = buf[co + 3] if k > 3 else 16
         for s in range(2):
             for i in range(20):
-                pm = _PM[s, i]
-                mask = (pm >> c0 & 1) | (pm >> c1 & 1) << 1 | (pm >> c2 & 1) << 2 | (pm >> c3 & 1) << 3
+                mask = 0
+                for j in range(k):
+                    mask |= (_CPM[s, buf[co + j]] >> i & 1) << j
                 if sums[s, i] < buf[lo + w * s + mask]:
                     buf[lo + w * s + mask] = sums[s, i]
         return k
@@ -749,61 +739,13 @@ if numba is not None:
         return best
 
     @_jit
-    def _endgame4_groups(buf, lo, out):  # noqa: ANN001, ANN202
-        """One seat's groups of paths for _endgame4 (minima at buf[lo + mask], pieces at buf[4:8] in
-        increasing order) that can hold its best path, into buf[out:]; returns their count. Group H
-        ends below its least sum plus its |H| largest pieces in every filling, so a group G whose
-        least sum plus its |G| smallest pieces is above the least such cap never holds the best
-        path (strictly above: the group that gives the cap is always kept)."""
-        cap = INF
-        for mask in range(16):
-            if buf[lo + mask] < INF:
-                c = _pop16(mask)
-                top = 0
-                for j in range(4 - c, 4):
-                    top += buf[4 + j]
-                cap = min(cap, buf[lo + mask] + top)
-        n = 0
-        for mask in range(16):
-            if buf[lo + mask] < INF:
-                c = _pop16(mask)
-                low = 0
-                for j in range(c):
-                    low += buf[4 + j]
-                if buf[lo + mask] + low <= cap:
-                    buf[out + n] = mask
-                    n += 1
-        return n
-
-    @_jit
-    def _fill4(buf, code, n0, n1, sign):  # noqa: ANN001, ANN202
-        """_endgame4's final margin for the mover after the filling with this code, from each seat's
-        groups that can hold its best path; computed once per call (buf[224 + code])."""
-        v = buf[224 + code]
-        if v != _UNSET:
-            return v
-        t = _F4T[code]
-        best0 = INF
-        for u in range(n0):
-            mask = buf[8 + u]
-            best0 = min(best0, buf[192 + mask] + buf[480 + _F4SET[t, mask]])
-        best1 = INF
-        for u in range(n1):
-            mask = buf[24 + u]
-            best1 = min(best1, buf[208 + mask] + buf[480 + _F4SET[t, mask]])
-        v = sign * (best1 - best0)
-        buf[224 + code] = v
-        return v
-
-    @_jit
     def _endgame4(st, sums, sign, buf, alpha, beta):  # noqa: ANN001, ANN202
         """Value for the mover with exactly 4 empty cells, from the final margins of the 24 ways to
         fill them (paths grouped by which empty cells they cross, as in _endgame): the mover puts
         one piece, the opponent one, then the mover picks which of the last two fillings follows.
         Fail-soft within (alpha, beta): a value >= beta is a lower bound, one <= alpha an upper one.
         Leaves the mover's best move in st[REF + 4] (the reply a parent may try). buf: 512 int64:
-        cells [0:4], pieces [4:8], each seat's groups that can hold its best path [8:24] and
-        [24:40] (_endgame4_groups), group minima [192:224], the final
+        cells [0:4], pieces [4:8], the groups in use [8:24], group minima [192:224], the final
         margin for the mover by filling code (piece index << 2 * cell index) [224:480], the sum of
         the pieces in each 4-bit set of piece indices [480:496]. Offsets, not views (a view costs
         an atomic reference count pair)."""
@@ -811,10 +753,20 @@ if numba is not None:
         buf[480] = 0
         for u in range(1, 16):
             buf[480 + u] = buf[480 + (u & (u - 1))] + buf[4 + _LOW4[u]]
-        n0 = _endgame4_groups(buf, 192, 8)
-        n1 = _endgame4_groups(buf, 208, 24)
-        for t in range(24):  # a filling's margin is computed when first read (a cut reads 6 of 24)
-            buf[224 + _F4CODE[t]] = _UNSET
+        nm = 0
+        for mask in range(16):
+            if buf[192 + mask] < INF or buf[208 + mask] < INF:
+                buf[8 + nm] = mask
+                nm += 1
+        for t in range(24):
+            best0 = INF
+            best1 = INF
+            for u in range(nm):
+                mask = buf[8 + u]
+                v = buf[480 + _F4SET[t, mask]]
+                best0 = min(best0, buf[192 + mask] + v)
+                best1 = min(best1, buf[208 + mask] + v)
+            buf[224 + _F4CODE[t]] = sign * (best1 - best0)
         best = -INF
         for j1 in range(4):
             for a1 in range(4):
@@ -835,8 +787,8 @@ if numba is not None:
                             b3 += 1
                         b4 = 6 - a1 - a2 - b3
                         c2 = c1 | a2 << 2 * j2
-                        v = max(_fill4(buf, c2 | b3 << 2 * j3 | b4 << 2 * j4, n0, n1, sign),
-                                _fill4(buf, c2 | b4 << 2 * j3 | b3 << 2 * j4, n0, n1, sign))
+                        v = max(buf[224 + (c2 | b3 << 2 * j3 | b4 << 2 * j4)],
+                                buf[224 + (c2 | b4 << 2 * j3 | b3 << 2 * j4)])
                         worst = min(worst, v)
                         if worst <= best or worst <= alpha:
                             break
@@ -1322,7 +1274,7 @@ class JitSearch(ExactAnswers):
         self.tt = np.zeros((size, 4), np.int64)  # one 32-byte row per slot (see _search)
         # per-depth move buffers of the compiled search
         self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
-        self.wt = np.zeros((17, 2, 20))  # per depth: the paths' weights in the move order (_gen)
+        self.wt = np.zeros((17, 2, CELLS))
         self.tr = np.zeros((17, 2, 256), np.int64)  # per depth: moves tried and their values
         self.od = np.zeros((17, 256), np.int64)  # per depth: the moves' order
         # scratch: the endgames' [0:32] and [192:], the pair bounds' [32:192], _gen's [496:]
