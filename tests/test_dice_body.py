@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from photo_counts import count_read
 
-from vision.realdata import greedy_match, iou_matrix, load_labels
+from vision.realdata import iou_matrix, load_labels
 
 MAT = (150, 90, 110)  # BGR: the blue-purple mat of epanemu's photos
 
@@ -93,22 +94,11 @@ MAT_PHOTOS = ("dice_402.jpg", "dice_403.jpg", "dice_405.jpg", "dice_407.jpg", "d
 def test_oblique_dice_on_the_mat_are_found_whole(shared_dir: Path) -> None:
     from datasets.dice.photo_split import series_split
     from vision.learned.reader import LearnedDiceReader
-    from vision.sources import read_image
 
     labels = load_labels(shared_dir / "realdata" / "epanemu_d6")
     trained = set(series_split(labels))
     assert not trained & set(MAT_PHOTOS)
-    reader = LearnedDiceReader(mode="crops")
-    found = labelled = right = 0
-    for item in labels.items:
-        if item.image not in MAT_PHOTOS:
-            continue
-        gt = np.array([o.bbox for o in item.objects], np.float64)
-        det = reader.read(read_image(labels.path(item)))
-        pairs = greedy_match(iou_matrix(gt, det.xyxy), 0.5)
-        found += len(pairs)
-        right += sum(item.objects[i].value == int(det.values[j]) for i, j in pairs)
-        labelled += len(gt)
+    labelled, found, right = count_read(LearnedDiceReader(mode="crops"), labels, MAT_PHOTOS)
     if labelled == 0:
         pytest.skip("the mat photos are not in this copy of the data")
     # main's reader (no growth) finds 72 of these 90 dice at IoU 0.5 and reads 61 of them right; this

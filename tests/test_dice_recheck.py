@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from photo_counts import count_read
 
-from vision.realdata import greedy_match, iou_matrix, load_labels
+from vision.realdata import load_labels
 
 
 class FakeCrops:
@@ -94,21 +95,13 @@ PHOTOS = ("dice_78.jpg", "dice_432.jpg")
 
 def test_close_calls_on_real_photos_read_right(shared_dir: Path) -> None:
     from vision.learned.reader import LearnedDiceReader
-    from vision.sources import read_image
 
     labels = load_labels(shared_dir / "realdata" / "epanemu_d6")
     right = {True: 0, False: 0}
     found = {True: 0, False: 0}
     for recheck in (False, True):
-        reader = LearnedDiceReader(mode="crops", recheck=recheck)
-        for item in labels.items:
-            if item.image not in PHOTOS:
-                continue
-            gt = np.array([o.bbox for o in item.objects], np.float64)
-            det = reader.read(read_image(labels.path(item)))
-            pairs = greedy_match(iou_matrix(gt, det.xyxy), 0.5)
-            found[recheck] += len(pairs)
-            right[recheck] += sum(item.objects[i].value == int(det.values[j]) for i, j in pairs)
+        _, found[recheck], right[recheck] = count_read(LearnedDiceReader(mode="crops", recheck=recheck),
+                                                       labels, PHOTOS)
     if not found[False]:
         pytest.skip("the photos are not in this copy of the data")
     assert found[True] == found[False]  # values only: the same dice are found

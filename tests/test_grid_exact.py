@@ -31,6 +31,13 @@ def compiled_search():
     return jitsearch
 
 
+def _brute_children(state: GridState) -> tuple[dict[tuple[int, int], int], int]:
+    """Each move's (piece, cell) value for the player to move, by plain minimax, and the best of them."""
+    sign = 1 if state.placed % 2 == 0 else -1
+    children = {(a.piece, a.cell): sign * brute_force_value(state.apply(a)) for a in state.legal_actions()}
+    return children, max(children.values())
+
+
 def _paths(g: tuple[int, ...], seat: int) -> set[frozenset[int]]:
     return {frozenset(g[c] for c in p) for p in PATHS[seat]}
 
@@ -552,9 +559,7 @@ def test_softer_move_order_search_gives_the_value_and_a_best_move():
     rng = random.Random(2024)
     for i in range(6):
         state = _lopsided(rng, 5) if i % 2 else random_position(rng, 5)
-        sign = 1 if state.placed % 2 == 0 else -1
-        children = {(a.piece, a.cell): sign * brute_force_value(state.apply(a)) for a in state.legal_actions()}
-        value = max(children.values())
+        children, value = _brute_children(state)
         search = jitsearch.JitSearch(state.board, table_bits=10)
         assert search.exact_value() == value, state.board
         assert children[search.principal(value)[0]] == value, state.board
@@ -616,9 +621,7 @@ def _option_is_exact(seed: int, option: str, small: tuple[int, int], big: tuple[
     used = 0
     for i in range(small_count):
         state = _lopsided(rng, small_empties) if i % 2 else random_position(rng, small_empties)
-        sign = 1 if state.placed % 2 == 0 else -1
-        children = {(a.piece, a.cell): sign * brute_force_value(state.apply(a)) for a in state.legal_actions()}
-        value = max(children.values())
+        children, value = _brute_children(state)
         search = jitsearch.JitSearch(state.board, table_bits=8, **{option: small})
         assert search.exact_value() == value, state.board
         assert children[search.principal(value)[0]] == value, state.board
@@ -713,9 +716,7 @@ def test_search_with_and_without_the_pair_bounds_at_the_nodes_is_exact():
     rng = random.Random(1414)
     for i in range(6):
         state = _lopsided(rng, 6) if i % 2 else random_position(rng, 6)
-        sign = 1 if state.placed % 2 == 0 else -1
-        children = {(a.piece, a.cell): sign * brute_force_value(state.apply(a)) for a in state.legal_actions()}
-        value = max(children.values())
+        children, value = _brute_children(state)
         for setting in (5, None):
             search = jitsearch.JitSearch(state.board, table_bits=8, node_pairs=setting)
             assert search.exact_value() == value, (state.board, setting)
