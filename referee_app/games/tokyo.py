@@ -29,6 +29,7 @@ import hashlib
 import json
 import math
 import os
+import re
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -62,7 +63,8 @@ MIN_GREY = 0.35  # below this share of grey pixels a "column" is a stick end on 
 GREY_SATURATION = 70  # HSV saturation under which a pixel counts as grey plastic
 BLOCKING_WARNINGS = ("hand or large object", "glare")  # the view is unusable while these show
 OUTLINES_KEPT = 50_000  # build candidates' outlines an adapter keeps (a few hundred a frame)
-HAND_STILL_PX = 4  # camera 1's hand this close to where the frame before showed it: it has not moved
+HAND_STILL_PX = 4  # a hand this close to where the same camera's frame before showed it: it has not moved
+_CAMERA_SAYS = re.compile(r"camera (\d+): ")  # how a warning of another camera than camera 1 begins
 HALF = 0.5  # the piece maps' scale: a road is still nine pixels wide at half of 720p
 UsableView = tuple[int, np.ndarray, Any]  # (camera number, its image, its TokyoCalibration)
 
@@ -113,7 +115,8 @@ class TokyoAdapter(GameAdapter):
         self._state: GameState | None = None  # the match as the decoder last asked about it
         self._builds: Any = None  # the latest frame's BuildBelief (referee_app.games.tokyo_builds)
         self._half_of: dict[int, tuple[Any, Any]] = {}  # camera -> (calibration, the same at half size)
-        self._hand_at: tuple[int, int] | None = None  # where camera 1's last frame showed a hand
+        # (camera, where) of the hand or large object that blocked the last frame
+        self._hand_at: tuple[int, tuple[int, int]] | None = None
         self._hand_of: dict[int, tuple[np.ndarray, bool]] = {}  # camera -> (picture, a hand in it)
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
@@ -363,7 +366,10 @@ class TokyoAdapter(GameAdapter):
             self._hand_at = None  # a clear view: a hand seen later is a new one
         if paired and state is not None and table.covered and usable and out.blocked is not None \
                 and self._hand_stays(out.blocked):
-            self._builds = memo.builds = self._past_a_hand(state, usable, table.step_mm, calib)
+            # camera 1 is one more view: clear when the hand is another camera's (its reading ended there)
+            first = (1, seen_now, calib, None if maps is None else (small, maps),
+                     _covers_camera_1(table.observation))
+            self._builds = memo.builds = self._past_a_hand(state, first, usable, table.step_mm)
             if self._builds is not None:  # the views that show no hand read the builds
                 out.blocked = None
                 self._modelled = memo.modelled = True
@@ -508,33 +514,47 @@ class TokyoAdapter(GameAdapter):
         return out
 
     def _hand_stays(self, warning: str) -> bool:
-        """Camera 1's hand or large object is where it was in the frame before (within a few pixels):
-        a hand over the table moves from frame to frame, a lamp's halo does not; only a still one
-        has the other cameras read past it (`_past_a_hand`: one reading of each per still picture)."""
+        """The hand or large object of the blocking `warning` is in the same camera's picture as the
+        frame before showed one, within a few pixels of it: a hand over the table moves from frame to
+        frame, a lamp's halo or a cup left at a picture's edge does not; only a still one has the
+        cameras without it read past it (`_past_a_hand`: one reading of each per still picture). The
+        same pixels in another camera's picture are another place."""
         from vision.tokyo.large_objects import hand_at
 
         at = hand_at(warning)
-        was, self._hand_at = self._hand_at, at
-        return at is not None and was is not None and abs(at[0] - was[0]) + abs(at[1] - was[1]) <= \
-            HAND_STILL_PX
+        found = _CAMERA_SAYS.match(warning)
+        here = None if at is None else (int(found[1]) if found else 1, at)
+        was, self._hand_at = self._hand_at, here
+        return here is not None and was is not None and here[0] == was[0] and \
+            abs(here[1][0] - was[1][0]) + abs(here[1][1] - was[1][1]) <= HAND_STILL_PX
 
-    def _past_a_hand(self, state: GameState, usable: list[UsableView], step: float,
-                     first: Any) -> BuildBelief | None:
-        """The builds read from the other cameras when camera 1 shows a hand or large object and at
-        least one of them does not (its own reading, stopping at a hand, finds none): a hand over the
-        table is in every camera's picture, so one that a single camera sees is over its side of the
-        room, or is no hand (tuning seed 40 at 550/40: the lamp's halo in camera 1's picture read as
-        a large object in every frame of the match, and all ten moves were missed, though camera 2
-        saw the whole structure). The clear views score every candidate as camera 1 would (the first
-        of them in its place; no reader's positions: grey spots alone place new columns). None when
-        every view shows a hand or nothing is tried."""
+    def _past_a_hand(self, state: GameState, first: tuple[int, np.ndarray, Any, Any, bool],
+                     usable: list[UsableView], step: float) -> BuildBelief | None:
+        """The builds read from the cameras that show no hand or large object when a still one blocks
+        the frame (camera 1's `first`: (1, image, calibration, its (half-size calibration, piece maps)
+        when made, whether its reading is covered); `usable`: the other cameras; each other camera's
+        own reading, stopping at a hand, tells whether it shows one). A hand over the table is in
+        every camera's picture, so one that a single camera sees is over its side of the room, or is
+        no hand (tuning seed 40 at 550/40: the lamp's halo in camera 1's picture read as a large
+        object in every frame of the match, and all ten moves were missed, though camera 2 saw the
+        whole structure; a cup at camera 2's edge blocked every frame alike, branch tokyohand2). The
+        clear views score every candidate as camera 1 would (the first of them in its place; no
+        reader's positions: grey spots alone place new columns). None when every view shows a hand
+        or nothing is tried."""
         import cv2
 
         from vision.tokyo import read_tokyo
         from vision.tokyo.piece_evidence import piece_maps
         from vision.tokyo.reader import hand_in_view
 
+        one, image_1, calib_1, made, covered = first
         clear = []
+        if not covered:  # camera 1's reading found no hand: camera 1 is read in its place
+            small, maps = made if made is not None else (self._half(one, calib_1), None)
+            if maps is None:
+                maps = piece_maps(cv2.resize(image_1, (small.camera.width, small.camera.height),
+                                             interpolation=cv2.INTER_AREA))
+            clear.append((small, maps, self._outlines_for(one, small)))
         for cam, image, calib_k in usable:
             kept = self._hand_of.get(cam)  # a still camera's picture (StillViews keeps it) is tested once
             if kept is None or kept[0] is not image:
@@ -542,7 +562,7 @@ class TokyoAdapter(GameAdapter):
                 kept = self._hand_of[cam] = (image, hand)
             if kept[1]:
                 continue
-            small = self._half(cam, calib_k, first)
+            small = self._half(cam, calib_k, calib_1)
             maps = piece_maps(cv2.resize(image, (small.camera.width, small.camera.height),
                                          interpolation=cv2.INTER_AREA))
             clear.append((small, maps, self._outlines_for(cam, small)))
@@ -802,6 +822,14 @@ def column_bodies(image: np.ndarray, obs: dict[str, Any], calib: Any) -> list[fl
         sat = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2HSV)[..., 1]
         out.append(float((sat[inside] < GREY_SATURATION).mean()) if n >= 20 else 1.0)
     return out
+
+
+def _covers_camera_1(obs: dict[str, Any]) -> bool:
+    """Whether camera 1's own reading in `obs` warns of a hand or large object (another camera's
+    warnings come prefixed "camera N: ")."""
+    from vision.tokyo.large_objects import HAND_WARNING
+
+    return any(w.startswith(HAND_WARNING) for w in obs.get("warnings") or [])
 
 
 def observation(table: TableRead, image: np.ndarray | None) -> Observation:
