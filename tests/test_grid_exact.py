@@ -745,28 +745,3 @@ def test_pair_bounds_at_the_nodes_are_off_by_default():
     assert with_pairs.exact_value() == 3
     assert with_pairs.nodes < default.nodes
     assert default.st[31] > jitsearch.CELLS  # no node tries them
-
-
-def test_piece_swap_chain_reads_the_same_bound_as_scanning_every_tried_move():
-    """_swap_record / _swap_bound: the per-cell chain of the moves tried at a depth gives, after
-    each move, the same piece swap bound as the scan over all of them (min of value + _swap_slack
-    over the earlier moves on the cell), also where an earlier node at that depth left its heads
-    behind (they are never cleared)."""
-    jitsearch = compiled_search()
-    rng = random.Random(2424)
-    tr = np.zeros((17, 4, 256), np.int64)
-    for _ in range(60):
-        n = rng.randrange(5, 13)
-        own, opp, mover = rng.randrange(1 << 20), rng.randrange(1 << 20), rng.randrange(2)
-        moves = [p * 16 + c for p in range(1, 17) for c in range(16)]
-        rng.shuffle(moves)
-        tried: list[tuple[int, int]] = []
-        for t, m in enumerate(moves[:rng.randrange(1, 120)]):
-            probe = rng.choice(moves[t:])  # a move not tried yet, and the next one
-            for piece, cell in ((probe >> 4, probe & 15), (m >> 4, m & 15)):
-                want = min((v + int(jitsearch._swap_slack(own, opp, mover, cell, piece - (q >> 4)))
-                            for q, v in tried if q & 15 == cell), default=jitsearch.INF)
-                assert int(jitsearch._swap_bound(tr, n, t, own, opp, mover, piece, cell)) == want
-            value = rng.randrange(-60, 61)
-            jitsearch._swap_record(tr, n, t, m, value)
-            tried.append((m, value))
