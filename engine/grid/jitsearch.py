@@ -829,39 +829,6 @@ if numba is not None:
         return (2 if onlive else 1) * abs(d)
 
     @_jit
-    def _swap_head(tr, n, t, cell):  # noqa: ANN001, ANN202
-        """The index of the latest of the t moves tried at depth n on cell, or -1. tr[n, 3, cell] is
-        never cleared between nodes: a stale index is either >= t or now holds a move of this node
-        on another cell (had this node tried a move on cell, that move would have replaced it)."""
-        q = tr[n, 3, cell]
-        if q < t and tr[n, 0, q] & 15 == cell:
-            return q
-        return -1
-
-    @_jit
-    def _swap_record(tr, n, t, m, value):  # noqa: ANN001, ANN202
-        """Records the t-th move tried at depth n and its value (an upper bound), chained to the
-        earlier ones on its cell (tr[n, 2, t]: the previous on the cell, or -1; tr[n, 3, cell]: the
-        latest), so that the piece swap bound reads only the moves on its cell."""
-        cell = m & 15
-        tr[n, 0, t] = m
-        tr[n, 1, t] = value
-        tr[n, 2, t] = _swap_head(tr, n, t, cell)
-        tr[n, 3, cell] = t
-
-    @_jit
-    def _swap_bound(tr, n, t, own, opp, mover, piece, cell):  # noqa: ANN001, ANN202
-        """The piece swap bound of (piece, cell) at depth n: the least value + _swap_slack over the
-        first t moves tried there that put another piece on cell (INF when none did), walking the
-        cell's chain (_swap_record) instead of all t moves."""
-        bound = INF
-        q = _swap_head(tr, n, t, cell)
-        while q >= 0:
-            bound = min(bound, tr[n, 1, q] + _swap_slack(own, opp, mover, cell, piece - (tr[n, 0, q] >> 4)))
-            q = tr[n, 2, q]
-        return bound
-
-    @_jit
     def _cell_groups(sums, emp, cell, buf):  # noqa: ANN001, ANN202
         """The paths of each seat grouped by their empty count e, for the children of moves on cell:
         the least sum of those that do not cross it (unchanged in every child) and of those that do
@@ -1137,7 +1104,10 @@ if numba is not None:
                 best = max(best, bound)
                 st[21] += 1
                 continue
-            bound = min(bound, _swap_bound(tr, n, t, own, opp, st[17] & 1, piece, cell))
+            for q in range(t):
+                if tr[n, 0, q] & 15 == cell:
+                    slack = _swap_slack(own, opp, st[17] & 1, cell, piece - (tr[n, 0, q] >> 4))
+                    bound = min(bound, tr[n, 1, q] + slack)
             if bound <= a:
                 best = max(best, bound)
                 st[20] += 1
@@ -1201,7 +1171,8 @@ if numba is not None:
                         if u == 0 and st[KIL + n * 2] != r:
                             st[KIL + n * 2 + 1] = st[KIL + n * 2]
                             st[KIL + n * 2] = r
-            _swap_record(tr, n, t, m, value)  # not a cut-off: an upper bound of the move's value
+            tr[n, 0, t] = m
+            tr[n, 1, t] = value  # not a cut-off: an upper bound of the move's value
             t += 1
             if value > best:
                 best = value
@@ -1304,9 +1275,7 @@ class JitSearch(ExactAnswers):
         # per-depth move buffers of the compiled search
         self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
         self.wt = np.zeros((17, 2, CELLS))
-        # per depth: moves tried, their values, the previous tried on the same cell, and per cell the
-        # latest (_swap_record)
-        self.tr = np.zeros((17, 4, 256), np.int64)
+        self.tr = np.zeros((17, 2, 256), np.int64)  # per depth: moves tried and their values
         self.od = np.zeros((17, 256), np.int64)  # per depth: the moves' order
         # scratch: the endgames' [0:32] and [192:], the pair bounds' [32:192], _gen's [496:]
         self.eg = np.zeros(512, np.int64)
