@@ -88,7 +88,6 @@ result is cached beside the module and loads in about a second afterwards.
 from __future__ import annotations
 
 import itertools
-import mmap
 import sys
 import time
 from pathlib import Path
@@ -1205,28 +1204,6 @@ if numba is not None:
 
 _TABLES: list = []
 
-HUGE = 1 << 21  # a transparent huge page on x86-64 Linux
-
-
-def huge_zeros(shape: tuple[int, ...], dtype: type) -> np.ndarray:
-    """np.zeros(shape, dtype) in anonymous memory marked for transparent huge pages (2 MB) where
-    the system offers them (Linux, THP "madvise" or "always"), else plain np.zeros. The search
-    probes the table (32-128 MB) and the greedy table (4 MB) at random: on 4 KB pages nearly every
-    probe also misses the TLB (a page walk on top of the cache miss). The memory is 2 MB-aligned
-    inside a mapping one huge page larger; the array keeps the mapping alive."""
-    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
-    advise = getattr(mmap, "MADV_HUGEPAGE", None)
-    if advise is None or size < HUGE:
-        return np.zeros(shape, dtype)
-    buf = mmap.mmap(-1, size + HUGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # shared memory gets none
-    try:
-        buf.madvise(advise)
-    except OSError:
-        return np.zeros(shape, dtype)
-    raw = np.frombuffer(buf, np.uint8)
-    skip = -raw.__array_interface__["data"][0] % HUGE
-    return raw[skip:skip + size].view(dtype).reshape(shape)  # anonymous memory starts zeroed
-
 
 _GREEDY: list = []
 
@@ -1234,7 +1211,7 @@ _GREEDY: list = []
 def _greedy(reserve: int) -> np.ndarray:
     """The greedy table (_fill_greedy), filled for every reserve within `reserve`."""
     if not _GREEDY:
-        _GREEDY.extend([huge_zeros((1 << 17, 8, 2), np.int16), np.zeros(1 << 17, np.bool_)])
+        _GREEDY.extend([np.zeros((1 << 17, 8, 2), np.int16), np.zeros(1 << 17, np.bool_)])
     _fill_greedy(_GREEDY[0], _GREEDY[1], reserve)
     return _GREEDY[0]
 
@@ -1294,7 +1271,7 @@ class JitSearch(ExactAnswers):
         self.zk = np.zeros((2, 4), np.int64)
         self.st[16] = sum(1 << p for p in range(1, 17))
         size = 1 << table_bits
-        self.tt = huge_zeros((size, 4), np.int64)  # one 32-byte row per slot (see _search)
+        self.tt = np.zeros((size, 4), np.int64)  # one 32-byte row per slot (see _search)
         # per-depth move buffers of the compiled search
         self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
         self.wt = np.zeros((17, 2, CELLS))
