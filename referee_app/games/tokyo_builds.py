@@ -203,15 +203,13 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
     column whose road covers most of it), in this view and then in each of `others`; then where a
     standing road shows more grey than its own pixels make likely (a column under the road: `roads`,
     this view's vision.tokyo.under_roads.RoadPixels, and each of `others`' own)."""
-    from vision.tokyo.piece_evidence import grey_known_mask, grey_spots
+    from vision.tokyo.piece_evidence import grey_spots
     from vision.tokyo.under_roads import road_grey_spots
 
     d = calib.sizes.column_diameter_mm
     out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
     views = [(calib, maps, known, roads), *((v.calib, v.maps, v.known, v.roads) for v in others)]
-    # grey beside a known road is not its own (roads are brown): only the columns' grey gets the drift margin
-    found = [xy for c, m, _, _ in views
-             for xy in grey_spots(m, c, grey_known_mask(c, m.grey.shape, *known_pieces(state, c)))]
+    found = [xy for c, m, k, _ in views for xy in grey_spots(m, c, k)]
     found += [xy for c, m, _, r in views if r is not None for xy in road_grey_spots(m.grey, c, r)]
     for x, y in found:
         if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \

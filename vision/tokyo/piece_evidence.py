@@ -227,22 +227,6 @@ def known_mask(calib: TokyoCalibration, shape: tuple[int, int], columns: list[tu
     return out
 
 
-# a known road drawn a few pixels off shows brown there, never grey: its mask explains grey only this
-# close to its drawn edges (its pale long edges), not by the drift margin a column's grey needs
-ROAD_GREY_GROW_PX = 1
-
-
-def grey_known_mask(calib: TokyoCalibration, shape: tuple[int, int],
-                    columns: list[tuple[float, float, float]], sticks: list[tuple[np.ndarray, np.ndarray]],
-                    grow_px: int = 3) -> np.ndarray:
-    """The pixels whose grey the known pieces explain (grey_spots' `known`): the columns grown by
-    `grow_px` for drift, as known_mask, the roads by ROAD_GREY_GROW_PX only. A new column standing
-    just beside a known road shows its grey in that road's drift margin (tuning seed 59's tenth move,
-    camera 1: the h2 column's sides show only in the margin of the known road beside it)."""
-    roads = known_mask(calib, shape, [], sticks, ROAD_GREY_GROW_PX)
-    return known_mask(calib, shape, columns, [], grow_px) | roads
-
-
 @dataclass
 class BuildScore:
     total: float
