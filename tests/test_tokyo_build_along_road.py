@@ -8,11 +8,7 @@ import json
 import math
 
 import pytest
-
-from datasets.match_sim.core import SecondCamera
-
-# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
-AT_550 = SecondCamera(150.0, 550.0)
+from tokyo_poses import AT_550
 
 
 def test_along_its_road_a_step_costs_little_with_two_views_and_across_it_as_before() -> None:

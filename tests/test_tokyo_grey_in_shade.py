@@ -5,12 +5,9 @@ column lost evidence there."""
 from __future__ import annotations
 
 import numpy as np
+from tokyo_poses import AT_550
 
-from datasets.match_sim.core import SecondCamera
 from vision.tokyo.piece_evidence import piece_maps
-
-# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
-AT_550 = SecondCamera(150.0, 550.0)
 
 
 def _grey_llr(bgr: tuple[int, int, int]) -> float:

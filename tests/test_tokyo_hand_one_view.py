@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import pytest
 from test_tokyo_referee import play
+from tokyo_poses import AT_550
 
-from datasets.match_sim.core import SecondCamera
 from referee_app.games.tokyo import TokyoAdapter
 from referee_app.games.tokyo_builds import likeliest_build
 from vision.sources import OtherView, PairedFrame
-
-# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
-AT_550 = SecondCamera(150.0, 550.0)
 
 SKIN = (120, 150, 230)  # BGR: a resting hand's colour over the blue mat
 

@@ -4,13 +4,10 @@
 from __future__ import annotations
 
 import numpy as np
+from tokyo_poses import AT_550
 
-from datasets.match_sim.core import SecondCamera
 from vision.tokyo import PieceSizes, TokyoCalibration
 from vision.tokyo.lying_pieces import LYING_WARNING, _spot, grey_share, lying_at, refute_lying
-
-# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
-AT_550 = SecondCamera(150.0, 550.0)
 
 MAT_BGR = (200, 170, 90)  # a tinted (blue) mat: saturated, never grey
 GREY_BGR = (128, 128, 128)

@@ -11,14 +11,11 @@ import cv2
 import numpy as np
 import pytest
 from test_tokyo_referee import play
+from tokyo_poses import AT_550
 
-from datasets.match_sim.core import SecondCamera
 from referee_app.games.tokyo import TokyoAdapter
 from vision.sources import OtherView, PairedFrame
 from vision.tokyo.piece_evidence import scaled
-
-# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
-AT_550 = SecondCamera(150.0, 550.0)
 
 
 def _camera():

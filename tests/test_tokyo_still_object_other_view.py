@@ -6,7 +6,8 @@ frame while it stood there: no move was read for the rest of the match."""
 from __future__ import annotations
 
 import pytest
-from test_tokyo_hand_one_view import AT_550, SKIN
+from test_tokyo_hand_one_view import SKIN
+from tokyo_poses import AT_550
 from test_tokyo_referee import play
 
 from referee_app.games.tokyo import TokyoAdapter

@@ -10,16 +10,13 @@ import json
 import numpy as np
 import pytest
 from test_tokyo_referee import play
+from tokyo_poses import AT_550
 
-from datasets.match_sim.core import SecondCamera
 from referee_app.cli import main as cli_main
 from referee_app.games.tokyo import TokyoAdapter
 from referee_app.games.tokyo_builds import likeliest_build, read_builds
 from vision.sources import OtherView, PairedFrame
 from vision.types import Frame
-
-# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
-AT_550 = SecondCamera(150.0, 550.0)
 
 
 @pytest.fixture(scope="module")

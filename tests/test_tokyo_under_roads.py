@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tokyo_poses import AT_550
 
 from datasets.match_sim.core import SecondCamera
-
-# the scene these tests were found in: camera 2 at camera 1's height (550 mm), not the default 200 mm above
-AT_550 = SecondCamera(150.0, 550.0)
 
 
 def _roads(share_elsewhere: float, hidden_share: float) -> tuple[object, np.ndarray, np.ndarray]:
@@ -121,7 +119,7 @@ def test_a_column_at_camera_1s_edge_that_camera_2_holds_whole_is_not_said() -> N
     camera 1's frame and whole in camera 2's, so it is read there and no edge notice is raised; one at
     (420,-60) is cut by both and is said. On main the notice looked at camera 1 alone."""
     from datasets.match_sim import tokyo as sim_tokyo
-    from datasets.match_sim.core import SecondCamera, Setup
+    from datasets.match_sim.core import Setup
     from engine.tokyo import Build, NewSupport
     from referee_app.games.tokyo import TokyoAdapter
     from vision.tokyo import PieceSizes, TokyoCalibration
