@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 from test_tokyo_hand_one_view import SKIN
-from tokyo_poses import AT_550
 from test_tokyo_referee import play
+from tokyo_poses import AT_550
 
 from referee_app.games.tokyo import TokyoAdapter
 from referee_app.games.tokyo_builds import likeliest_build
