@@ -7,7 +7,7 @@ the label, the shipped reading's class probabilities, and each second network's 
 box the value was read on (its 4 turned views, context 1.25).
 
     python bench/dice_arbiter.py dump --realdata ../shared/realdata --part b \\
-        --second /tmp/dicearb/fold_a.onnx --out /tmp/dicearb/dump_b.json
+        --first /tmp/dicearb/proxy_a.onnx --second /tmp/dicearb/fold_a.onnx --out /tmp/dicearb/dump_b.json
 
 Phase `choose`: every rule of the grid on dumps whose second networks did not train on their photos;
 rows of dice read right per series. Phase `apply`: one rule on a dump.
@@ -45,8 +45,10 @@ def part_photos(labels, part: str) -> set[str]:
     return {n for n, h in halves(labels).items() if h == part}
 
 
-def dump(realdata: Path, part: str, seconds: list[Path]) -> list[dict]:
-    reader = LearnedDiceReader(mode="crops")
+def dump(realdata: Path, part: str, seconds: list[Path], first: Path | None = None) -> list[dict]:
+    """`first`: the crop network of the reader (None: the shipped one), a stand-in that did not see
+    the part's photos."""
+    reader = LearnedDiceReader(mode="crops", crop_model=first)
     others = [CropReader(p, 4) for p in seconds]
     rows = []
     for name in SETS:
@@ -113,10 +115,10 @@ def counts(rows: list[dict], values: np.ndarray) -> dict[str, list[int]]:
     return out
 
 
-def grid(parts: list[tuple[list[dict], int | None]]) -> list[dict]:
+def grid(parts: list[tuple[list[dict], int | None]], rules: list[tuple | None] | None = None) -> list[dict]:
     """Rules on each (dump, which second network) and summed; the first row is no arbiter."""
     out = []
-    rules: list[tuple | None] = [None, *itertools.product(MARGINS, WEIGHTS, TOP_TWO)]
+    rules = [None, *itertools.product(MARGINS, WEIGHTS, TOP_TWO)] if rules is None else rules
     for rule in rules:
         total = {n: [0, 0] for n in SETS}
         for rows, which in parts:
@@ -138,16 +140,24 @@ def main() -> None:
     d.add_argument("--realdata", type=Path, required=True)
     d.add_argument("--part", choices=("a", "b", "heldout"), required=True)
     d.add_argument("--second", type=Path, action="append", required=True)
+    d.add_argument("--first", type=Path, help="the reader's crop network (default: the shipped one)")
     d.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("choose", help="DUMP:INDEX ... (INDEX: which second network; 'mean': all)")
     c.add_argument("parts", nargs="+")
     c.add_argument("--json", type=Path)
+    a = sub.add_parser("apply", help="one rule only (the held-out run): DUMP:INDEX ...")
+    a.add_argument("parts", nargs="+")
+    a.add_argument("--margin", type=float, required=True)
+    a.add_argument("--weight", type=float, required=True)
+    a.add_argument("--top-two", action="store_true")
+    a.add_argument("--json", type=Path)
     args = ap.parse_args()
     cv2.setNumThreads(1)
     if args.cmd == "dump":
-        rows = dump(args.realdata, args.part, args.second)
+        rows = dump(args.realdata, args.part, args.second, args.first)
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"part": args.part, "second": [str(p) for p in args.second],
+        args.out.write_text(json.dumps({"part": args.part, "first": str(args.first),
+                                        "second": [str(p) for p in args.second],
                                         "dice": rows}), encoding="utf-8")
         return
     parts = []
@@ -155,7 +165,7 @@ def main() -> None:
         path, _, which = spec.rpartition(":")
         rows = json.loads(Path(path).read_text(encoding="utf-8"))["dice"]
         parts.append((rows, None if which == "mean" else int(which)))
-    table = grid(parts)
+    table = grid(parts, [None, (args.margin, args.weight, args.top_two)] if args.cmd == "apply" else None)
     for row in table:
         print(json.dumps(row))
     if args.json:
