@@ -204,9 +204,11 @@ class LearnedDiceReader:
         order = np.argsort(-p_die, kind="stable")
         xyxy, p_die, values, vconf, cls = xyxy[order], p_die[order], values[order], vconf[order], cls[order]
         # the crop network's class probabilities ride along: teaching a profile corrects exactly them
+        # and the box each value was read on (a grown die's top face): a second reader reads the same
         return Detections(xyxy=xyxy.astype(np.float32), confidence=p_die, values=values,
                           value_confidence=vconf, colors=self._colours(image, xyxy), kind="die",
-                          data={"class": cls.astype(np.int32), "proba": proba[order]})
+                          data={"class": cls.astype(np.int32), "proba": proba[order],
+                                "read": read[order].astype(np.float32)})
 
     def _grow_bodies(self, image: np.ndarray, xyxy: np.ndarray,
                      proba: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
