@@ -83,10 +83,15 @@ def _piece_maps_plain(image: np.ndarray):
     f = cv2.GaussianBlur(image, (5, 5), 1.2)
     hsv = cv2.cvtColor(f, cv2.COLOR_BGR2HSV).astype(np.float32)
     sat, hue, val = hsv[..., 1], hsv[..., 0], hsv[..., 2]
-    grey = pe._ramp(pe.GREY_SATURATION[1] - sat, 0.0, pe.GREY_SATURATION[1] - pe.GREY_SATURATION[0]) * (val > 45)
     yellow = ((hue >= 14) & (hue <= 36) & (sat >= pe.JUNCTION_SATURATION)).astype(np.float32)
     small = cv2.resize(f, (max(16, w // 8), max(9, h // 8)), interpolation=cv2.INTER_AREA)
-    table = cv2.resize(cv2.medianBlur(cv2.medianBlur(small, 15), 15), (w, h), interpolation=cv2.INTER_LINEAR)
+    median = cv2.medianBlur(cv2.medianBlur(small, 15), 15)
+    table = cv2.resize(median, (w, h), interpolation=cv2.INTER_LINEAR)
+    # the grey ramp's top: the table's own saturation where under GREY_SATURATION's top (branch tokyomiss3)
+    lo, hi = pe.GREY_SATURATION
+    top = cv2.resize(np.clip(cv2.cvtColor(median, cv2.COLOR_BGR2HSV)[..., 1].astype(np.float32),
+                             lo + pe.GREY_SPAN_MIN, hi), (w, h), interpolation=cv2.INTER_LINEAR)
+    grey = np.clip((top - sat) / (top - lo), 0.0, 1.0) * (val > 45)
     four = (4.0, 4.0, 4.0, 0.0)
     fc = cv2.add(f, four, dtype=cv2.CV_32F)
     tc = cv2.add(table, four, dtype=cv2.CV_32F)

@@ -50,6 +50,11 @@ POSITION_SIGMA_MM = 4.0
 # a place found from unexplained grey pixels alone (vision.tokyo.piece_evidence.grey_spots): the blob's
 # lowest pixels put back on the table, within about a grid step of the column's centre
 GREY_SPOT_SIGMA_MM = 8.0
+# a new column's place from its road's far end and the stick's length (`road_end_spots`): the end read
+# within a few mm, the overhang from the read heights, so about a grid step; tried unless a place read
+# already lies within a grid step of it (its grid round it covers the same places)
+ROAD_END_SIGMA_MM = 8.0
+ROAD_END_APART_MM = 10.0
 
 
 @dataclass
@@ -195,6 +200,36 @@ def new_positions(state: Any, observation: dict[str, Any],
     return out
 
 
+def road_end_spots(state: Any, observation: dict[str, Any], sizes: Any) -> list[tuple[float, float]]:
+    """Where a new road the reader saw ends on a new column: a stick with one end on a column of the
+    match (its base) and the other on no known support, above the table. The reader places a column
+    under a lone road end by a guess of the stick's overhang (4-16 mm, vision.tokyo.columns), but the
+    set's stick length gives it: the far end lies L - o from the base's top and the column's centre
+    o short of the end (o the overhang at each end of a road between two columns). Tuning seed 56's
+    tenth move at 550/40 (camera 2 at 750 mm): the column read 19 mm short of where it stands along
+    its road, the road's far end read within 2 mm of where the stick's end lies; no place a grid step
+    from where it stands was tried, and the place a step short was committed (0.85)."""
+    unit, d, reach = sizes.unit_mm, sizes.column_diameter_mm, sizes.stick_length_mm
+    out = []
+    for st in observation.get("sticks") or []:
+        ends = st.get("endpoints_mm")
+        if ends is None:
+            continue
+        for near, far in (ends, ends[::-1]):
+            base = next((s for s in state.supports if math.hypot(s.x - near[0], s.y - near[1]) < d), None)
+            if base is None or far[2] < unit / 2 or \
+                    any(math.hypot(s.x - far[0], s.y - far[1]) < d for s in state.supports):
+                continue
+            top = np.array([base.x, base.y, base.height * unit + sizes.stick_thickness_mm / 2])
+            run = np.asarray(far, np.float64) - top
+            length = float(np.linalg.norm(run))
+            if not 0.5 * reach < length <= reach + d:
+                continue
+            o = min(max(reach - length, 0.0), d)
+            out.append((float(far[0] - o * run[0] / length), float(far[1] - o * run[1] / length)))
+    return out
+
+
 def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
                 phantom: frozenset[int], others: Sequence[View] = (),
                 roads: Any = None) -> list[tuple[float, float, float]]:
@@ -208,6 +243,10 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
 
     d = calib.sizes.column_diameter_mm
     out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
+    for x, y in road_end_spots(state, observation, calib.sizes):
+        if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
+                all(math.hypot(px - x, py - y) >= ROAD_END_APART_MM for px, py, _ in out):
+            out.append((x, y, ROAD_END_SIGMA_MM))
     views = [(calib, maps, known, roads), *((v.calib, v.maps, v.known, v.roads) for v in others)]
     found = [xy for c, m, k, _ in views for xy in grey_spots(m, c, k)]
     found += [xy for c, m, _, r in views if r is not None for xy in road_grey_spots(m.grey, c, r)]

@@ -42,6 +42,7 @@ class HiddenRoads(Protocol):
 
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
+GREY_SPAN_MIN = 10.0  # HSV saturation: the grey ramp's least width when a pale table lowers its top
 GREY_DARKEST = 25  # HSV value: darker than this the saturation is noise, nothing is called grey
 JUNCTION_SATURATION = 150.0  # junction yellow is far more saturated than the yellow mat (about 92)
 # chromaticity distance from the local table colour: noise stays under the first (5x5 blur, renders
@@ -76,12 +77,20 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     f = cv2.GaussianBlur(image, (5, 5), 1.2)
     hsv = cv2.cvtColor(f, cv2.COLOR_BGR2HSV).astype(np.float32)
     sat, hue, val = hsv[..., 1], hsv[..., 0], hsv[..., 2]
-    grey = _ramp(GREY_SATURATION[1] - sat, 0.0, GREY_SATURATION[1] - GREY_SATURATION[0])
-    grey *= val > GREY_DARKEST
     yellow = ((hue >= 14) & (hue <= 36) & (sat >= JUNCTION_SATURATION)).astype(np.float32)
     # the table's local colour: a coarse median (pieces are thin, a median of 15 cells passes over them)
     small = cv2.resize(f, (max(16, w // 8), max(9, h // 8)), interpolation=cv2.INTER_AREA)
-    table = cv2.resize(cv2.medianBlur(cv2.medianBlur(small, 15), 15), (w, h), interpolation=cv2.INTER_LINEAR)
+    small_table = cv2.medianBlur(cv2.medianBlur(small, 15), 15)
+    table = cv2.resize(small_table, (w, h), interpolation=cv2.INTER_LINEAR)
+    # grey is less saturated than the table: where the table itself shows under GREY_SATURATION's top
+    # (the green mat under a warm lamp: saturation about 50), a pixel as saturated as the table is
+    # table, not partly grey (tuning seed 38: the whole mat read as grey plastic, so the known pieces
+    # aligned with a knocked camera anywhere, and seed 49's mat gave hundreds of grey spots)
+    table_sat = cv2.cvtColor(small_table, cv2.COLOR_BGR2HSV)[..., 1].astype(np.float32)
+    top = cv2.resize(np.clip(table_sat, GREY_SATURATION[0] + GREY_SPAN_MIN, GREY_SATURATION[1]), (w, h),
+                     interpolation=cv2.INTER_LINEAR)
+    grey = np.clip((top - sat) / (top - GREY_SATURATION[0]), 0.0, 1.0)
+    grey *= val > GREY_DARKEST
     # a channel plane at a time (+ 4 while converting to float: the same exact sums, one pass): the
     # same divisions and differences as over the 3-channel frames, no merges, contiguous planes
     fc = [cv2.add(c, 4.0, dtype=cv2.CV_32F) for c in cv2.split(f)]

@@ -1,0 +1,74 @@
+"""Grey plastic is less saturated than the table it stands on (vision/tokyo/piece_evidence.py
+`piece_maps`, issue 19, branch tokyomiss3): the green mat under the simulator's warm light shows a
+saturation of about 50, under the grey ramp's fixed top (75), so the whole mat read as partly grey:
+a knocked camera's drift aligned the known pieces anywhere, and grey spots came by the hundred."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from vision.tokyo.piece_evidence import piece_maps
+
+PALE_GREEN = (123, 152, 130)  # BGR, tuning seed 38's mat in camera 1 (median of the frame)
+
+
+def test_a_pale_table_is_not_grey_and_grey_plastic_on_it_is() -> None:
+    image = np.full((96, 96, 3), PALE_GREEN, np.uint8)
+    image[44:52, 44:52] = (120, 122, 118)  # a column's lit side
+    grey = piece_maps(image).grey
+    assert grey[10, 10] < 0  # the mat (main: +0.3 nats a pixel)
+    assert grey[48, 48] > 0
+
+
+def test_a_tinted_table_keeps_its_grey_evidence() -> None:
+    """The yellow and blue mats lie above the ramp's top: their maps are what they were."""
+    for mat in ((150, 215, 235), (240, 205, 150)):
+        image = np.full((96, 96, 3), mat, np.uint8)
+        image[44:52, 44:52] = (120, 122, 118)
+        grey = piece_maps(image).grey
+        assert grey[10, 10] == -2.0 and grey[48, 48] == 2.0
+
+
+def test_tuning_seed_38s_third_move_after_the_knock_is_read(tmp_path) -> None:
+    """Seed 38 at 550/40, two cameras (camera 2 at the default 750 mm), the third move, purple's
+    (-150,50) h2 from its start column, in the frame right after camera 1 is knocked. The mat read as
+    grey everywhere, so the drift search aligned the match's two start roads 2 degrees and 40 px off
+    and the frame read no build (main: "no build" 0.24); the move was missed."""
+    from test_tokyo_referee import play
+
+    from datasets.match_sim.core import SecondCamera
+    from referee_app.commands.eval_match import make_setup, simulate
+    from referee_app.games.tokyo import TokyoAdapter
+    from referee_app.games.tokyo_builds import likeliest_build
+    from vision.sources import OtherView, PairedFrame
+
+    move = 2
+    second = SecondCamera(SecondCamera.around_deg, None, None)
+    sim = simulate("tokyo-highway", 38, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    assert sim.moves[move].notation == "p1 s1 -> (-150,50) h2"
+    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
+    adapter = TokyoAdapter()
+    for k, calib in enumerate([sim.extra["calibration"], *sim.extra["other_calibrations"]], 1):
+        path = tmp_path / f"calibration{k}.json"
+        path.write_text(json.dumps(calib))
+        if k == 1:
+            adapter.use_calibration(path, **sim.extra.get("calibration_options", {}))
+        else:
+            adapter.use_camera_calibration(k, path)
+    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
+    assert sim.scenes[scene].bump
+    for sc in sim.scenes[:scene + 1]:  # camera 1's bumps up to the scene, as sim.frames() takes them
+        if sc.bump:
+            sim.photographer.bump()
+    index = sum(sc.hold for sc in sim.scenes[:scene])
+    sc = sim.scenes[scene]
+    shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), index)
+             for p in (sim.photographer, *sim.others)]
+    adapter.watch(state)
+    adapter.read(PairedFrame(shots[0], 0.0, "sim", index, others=[OtherView(shots[1], "sim:camera2")]))
+    best = likeliest_build(adapter._builds)
+    assert best is not None
+    assert (best.support.x, best.support.y, best.support.height) == (-150.0, 50.0, 2), best
+    assert max(adapter._builds.belief.values()) > 0.8
