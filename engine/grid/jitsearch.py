@@ -76,6 +76,15 @@ The table is probed before the pair bounds, which a hit makes unnecessary.
   are legal there right after its best-scored move. Siblings share refutations (the same reply
   often refutes the next move of an all-node): 17% fewer nodes on the hardest positions at 12
   empty cells; tried before the best-scored move they made the search larger.
+- **Cut look** (from CUT_LOOK_FROM to CUT_LOOK_UPTO empty cells; JitSearch(cut_look=None) turns it
+  off): each node carries its expected type (PV, cut or all: a PV node's first child is PV and its
+  others cut-nodes, a cut-node's first child an all-node and its later ones cut-nodes, an all-node's
+  children cut-nodes). An expected cut-node that generates its moves first looks, cell by cell, at
+  the child's game bounds after the smallest and the largest piece on each cell (`_cut_look`, read
+  from _cell_groups, nothing placed) and stops at one that already gives the mover beta: the cut the
+  child would return at once, found before the best-scored move's subtree is searched. About a
+  quarter fewer nodes and 7-10% less CPU at 12 empty cells; looking at every piece found as many
+  cuts for no less CPU, and looking at all-nodes too cost CPU for no fewer nodes.
 The table's move is tried first, then the best-scored move, then the killer moves, and only then
 are the others sorted (most nodes are cut by one of the first two).
 
