@@ -83,7 +83,7 @@ The table is probed before the pair bounds, which a hit makes unnecessary.
   the child's game bounds after the smallest and the largest piece on each cell (`_cut_look`, read
   from _cell_groups, nothing placed) and stops at one that already gives the mover beta: the cut the
   child would return at once, found before the best-scored move's subtree is searched. About a
-  quarter fewer nodes and 7-10% less CPU at 12 empty cells; looking at every piece found as many
+  quarter fewer nodes and 5-10% less CPU at 12 empty cells; looking at every piece found as many
   cuts for no less CPU, and looking at all-nodes too cost CPU for no fewer nodes.
 The table's move is tried first, then the best-scored move, then the killer moves, and only then
 are the others sorted (most nodes are cut by one of the first two).
@@ -198,7 +198,7 @@ KILLER_UPTO = 11
 # move anywhere) that generates its moves first looks for a child its game bounds already settle as
 # a cut-off, reading only the smallest and the largest piece on each cell. Chosen by node counts on
 # the hardest positions of tuning seeds 1-3 and seed 11's 100 positions at 12 empty cells
-# (docs/rules/highway-grid.md, "Cut look"): about a quarter fewer nodes and 7-10% less CPU; every
+# (docs/rules/highway-grid.md, "Cut look"): about a quarter fewer nodes and 5-10% less CPU; every
 # piece looked at (or _bound_order's full look) found about as many cuts for no less CPU, and the look
 # at expected all-nodes too cost CPU for no fewer nodes.
 CUT_LOOK_FROM = 5
