@@ -291,7 +291,8 @@ def test_enhanced_transposition_cutoff_is_exact():
         want = solve_previous(state).value
         sign = 1 if state.placed % 2 == 0 else -1
         for probe in ("exact_value", "outcome"):
-            search = jitsearch.JitSearch(state.board, table_bits=10, etc=True)
+            # the cut look off: at 6-7 empty cells it settles first the nodes this test needs
+            search = jitsearch.JitSearch(state.board, table_bits=10, etc=True, cut_look=None)
             search.st[24] = 6
             got = getattr(search, probe)()
             assert sign * got == (want if probe == "exact_value" else (want > 0) - (want < 0)), state.board
@@ -752,12 +753,13 @@ def test_killer_moves_visit_fewer_nodes_on_a_hard_twelve_empty_position():
     """Seed 1's position 47 of bench/grid_ab.py at 12 empty cells (`13 . . 6 / . . . . / . . . . /
     . 7 . 5`, margin 3, the slowest of that seed's 100 on main at 594adc5) takes 1,071,342 nodes to
     its margin without killer moves and about a quarter fewer with them (a node count,
-    deterministic; never a time); both find the same margin."""
+    deterministic; never a time); both find the same margin. Both without the cut look, which
+    came later and takes that position under 900,000 nodes either way."""
     jitsearch = compiled_search()
     board = (13, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 5)
-    search = jitsearch.JitSearch(board)
+    search = jitsearch.JitSearch(board, cut_look=None)
     assert search.exact_value() == 3
-    off = jitsearch.JitSearch(board, killers=None)
+    off = jitsearch.JitSearch(board, killers=None, cut_look=None)
     assert off.exact_value() == 3
     assert search.nodes < 900_000 < off.nodes
 
