@@ -89,9 +89,10 @@ def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[Othe
     for c, m, h in [(calib, maps, hulls), *others]:
         columns, sticks = known_pieces(state, c)
         known = known_mask(c, m.grey.shape, columns, sticks)
+        roads = road_pixels(c, m.grey, columns, sticks) if sticks else None
         # a road band's evidence weighed by how well the match's own roads show in this picture
-        out.append(View(c, with_road_visibility(m, c, columns, sticks, known), known, {} if h is None else h,
-                        road_pixels(c, m.grey, columns, sticks) if sticks else None))
+        m = with_road_visibility(m, None if roads is None else roads.label, known)
+        out.append(View(c, m, known, {} if h is None else h, roads))
     return out
 
 
