@@ -87,13 +87,17 @@ OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps
 def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[OtherView]) -> list[View]:
     """Camera 1's view and the others', each with the match's pieces drawn as its camera sees them."""
     from vision.tokyo.piece_evidence import known_mask
+    from vision.tokyo.road_visibility import with_road_visibility
     from vision.tokyo.under_roads import road_pixels
 
     out = []
     for c, m, h in [(calib, maps, hulls), *others]:
         columns, sticks = known_pieces(state, c)
-        out.append(View(c, m, known_mask(c, m.grey.shape, columns, sticks), {} if h is None else h,
-                        road_pixels(c, m.grey, columns, sticks) if sticks else None))
+        known = known_mask(c, m.grey.shape, columns, sticks)
+        roads = road_pixels(c, m.grey, columns, sticks) if sticks else None
+        # a road band's evidence weighed by how well the match's own roads show in this picture
+        m = with_road_visibility(m, None if roads is None else roads.label, known)
+        out.append(View(c, m, known, {} if h is None else h, roads))
     return out
 
 
