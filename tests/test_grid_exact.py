@@ -615,32 +615,49 @@ def test_cut_look_is_a_true_bound_of_the_move():
     above beta: the value it returns must be at least beta and at most what plain minimax gives the
     move it names, equal to _bound_order's look at that move (the same game bounds, half of them
     read), and a beta above every move's true value must never be cut. It reads only the smallest
-    and the largest piece on each cell."""
+    and the largest piece left on each empty cell, before the moves are generated, and stops
+    reading a cell's paths once neither piece can cut: the move it names must be the first of
+    those (cells ascending, the smaller piece first) that _bound_order cuts at, and it may miss
+    none of them."""
     jitsearch = compiled_search()
     rng = random.Random(5757)
     cuts = 0
-    for i in range(8):
-        state = _lopsided(rng, 5) if i % 2 else random_position(rng, 5)
+    misses = 0
+    for i in range(24):
+        # at 5 empty cells against minimax too; at 6 and 7 (as in the search) against _bound_order
+        empties = 5 if i < 8 else 6 + i % 2
+        state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
         sign = 1 if state.placed % 2 == 0 else -1
         search = jitsearch.JitSearch(state.board, table_bits=8)
         plo, phi = jitsearch._tables()
-        actions = sorted(state.legal_actions(), key=lambda a: (a.cell, a.piece))  # as _gen lists them
-        true = {a.piece * 16 + a.cell: sign * brute_force_value(state.apply(a)) for a in actions}
-        moves = np.array([a.piece * 16 + a.cell for a in actions], np.int64)
-        looked = {int(m) for q, m in enumerate(moves)
-                  if q == 0 or q == len(moves) - 1 or moves[q - 1] & 15 != m & 15 or moves[q + 1] & 15 != m & 15}
+        reserve = search.reserve  # ascending
+        looked = [p * 16 + c for c in range(16) if not state.board[c] for p in (reserve[0], reserve[-1])]
+        if empties == 5:
+            true = {a.piece * 16 + a.cell: sign * brute_force_value(state.apply(a)) for a in state.legal_actions()}
+        else:  # no minimax: an upper bound of every move's value (the node's game bound)
+            lo, hi = jitsearch._game_bounds(search.st, search.sums, search.emp, plo, phi, search.gt)
+            top = hi if sign > 0 else -lo
+            true = {a.piece * 16 + a.cell: top for a in state.legal_actions()}
+            true[-1] = -top - 8
         for beta in range(min(true.values()) - 6, max(true.values()) + 3):
-            cut, cm = jitsearch._cut_look(search.st, search.sums, search.emp, plo, search.gt, moves, len(moves),
-                                          beta, sign, np.zeros(160, np.int64))
+            cut, cm = jitsearch._cut_look(search.st, search.sums, search.emp, plo, search.gt, beta)
+            first = -1
+            for mv in looked:
+                one = np.array([mv], np.int64)
+                low, _ = jitsearch._bound_order(search.st, search.sums, search.emp, plo, phi, search.gt, one,
+                                                np.zeros(1), 1, beta, sign, np.zeros(160, np.int64))
+                if low >= beta:
+                    first = mv
+                    break
+            assert cm == first, (state.board, beta)
             if cm >= 0:
-                assert cm in looked and beta <= cut <= true[cm], (state.board, cm, beta)
-                one = np.array([cm], np.int64)
-                same, _ = jitsearch._bound_order(search.st, search.sums, search.emp, plo, phi, search.gt, one,
-                                                 np.zeros(1), 1, beta, sign, np.zeros(160, np.int64))
-                assert same == cut, (state.board, cm, beta)
+                assert beta <= cut <= true[cm], (state.board, cm, beta)
+                assert low == cut, (state.board, cm, beta)
                 cuts += 1
+            else:
+                misses += 1
             assert beta <= max(true.values()) or cm < 0, (state.board, beta)
-    assert cuts >= 1
+    assert cuts >= 10 and misses >= 10
 
 
 def test_search_with_the_cut_look_is_exact():
