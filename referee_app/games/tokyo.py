@@ -389,6 +389,8 @@ class TokyoAdapter(GameAdapter):
                 fuse_reading(self._builds, action, conf)
         if memo.modelled and out.items.get("loose"):
             out.items["loose"] = loose_off_roads(table.observation, state, calib)
+        if memo.modelled and out.items.get("fallen"):
+            out.items["fallen"] = fallen_off_roads(table.observation, state, calib)
         if self._builds is not None:
             with_builds(out, self._builds)
         # the same frame against the same match is answered alike: the drift search finds the drift it
@@ -761,20 +763,10 @@ def loose_off_roads(obs: dict[str, Any], state: GameState, calib: Any) -> int:
     and the road it found there is then "loose": a known road read so, frame after frame, was raised as
     "the table disagrees: loose reads 1" (tuning seed 3, from move 7 on). A stick lying where a road
     already stands is that road; only one elsewhere is a stick on the table."""
-    import cv2
-
-    from referee_app.games.tokyo_builds import known_pieces
-    from vision.tokyo.piece_evidence import stick_quad
-
     loose = [st for st in obs["sticks"] if st["role"] == "loose"]
     if not loose or not state.sticks:
         return len(loose)
-    _, roads = known_pieces(state, calib)
-    drawn = np.zeros((calib.camera.height, calib.camera.width), np.uint8)
-    for a, b in roads:
-        cv2.fillConvexPoly(drawn, stick_quad(calib, a, b), 1)
-    grow = 2 * KNOWN_ROAD_GROW_PX + 1
-    drawn = cv2.dilate(drawn, np.ones((grow, grow), np.uint8))
+    drawn = _known_roads_drawn(state, calib)
     h, w = drawn.shape
     out = 0
     for st in loose:
@@ -784,6 +776,41 @@ def loose_off_roads(obs: dict[str, Any], state: GameState, calib: Any) -> int:
         ys = np.clip(np.round(y0 + t * (y1 - y0)).astype(int), 0, h - 1)
         out += float(drawn[ys, xs].mean()) < KNOWN_ROAD_SHARE
     return out
+
+
+def fallen_off_roads(obs: dict[str, Any], state: GameState, calib: Any) -> int:
+    """The grey blobs the reader took for lying pieces ("no upright column") whose top pixel lies on no
+    road of the match as the calibrated camera draws it. A known road the reader misses in one view
+    (its stick not found there) leaves its band in the pieces mask, and the natural stick's tan passes
+    the blob test's column colour (a yellow cap's hue): report seed 110 at 550/40 two cameras, after
+    the last move, camera 1 lost green's start road and its lower half read "1 grey piece lying on the
+    table" in every frame, raised as "the table disagrees: fallen reads 1". The blob's top (its mean
+    column, its highest row) lies inside a road's band when it is that road; a column knocked over onto
+    the bare table lies off the roads and still counts."""
+    from vision.tokyo.lying_pieces import lying_at
+
+    spots = [at for at in (lying_at(w) for w in obs.get("warnings") or []) if at is not None]
+    if not spots or not state.sticks:
+        return len(spots)
+    drawn = _known_roads_drawn(state, calib)
+    h, w = drawn.shape
+    return sum(not drawn[min(max(v, 0), h - 1), min(max(u, 0), w - 1)] for u, v in spots)
+
+
+def _known_roads_drawn(state: GameState, calib: Any) -> np.ndarray:
+    """The match's roads as the calibrated camera draws them (1 inside), grown by the calibration's and
+    the reader's few pixels of error (KNOWN_ROAD_GROW_PX)."""
+    import cv2
+
+    from referee_app.games.tokyo_builds import known_pieces
+    from vision.tokyo.piece_evidence import stick_quad
+
+    _, roads = known_pieces(state, calib)
+    drawn = np.zeros((calib.camera.height, calib.camera.width), np.uint8)
+    for a, b in roads:
+        cv2.fillConvexPoly(drawn, stick_quad(calib, a, b), 1)
+    grow = 2 * KNOWN_ROAD_GROW_PX + 1
+    return cv2.dilate(drawn, np.ones((grow, grow), np.uint8))
 
 
 def column_bodies(image: np.ndarray, obs: dict[str, Any], calib: Any) -> list[float]:
