@@ -4,11 +4,10 @@ takes the stick's overhang to end), as for a start column: both views' pixels pl
 
 from __future__ import annotations
 
-import json
 import math
 
 import pytest
-from tokyo_poses import AT_550
+from tokyo_poses import AT_550, calibrated_adapter
 
 
 def test_along_its_road_a_step_costs_little_with_two_views_and_across_it_as_before() -> None:
@@ -28,7 +27,6 @@ def test_tuning_seed_50s_column_at_its_road_end_is_read_where_it_stands(tmp_path
     from test_tokyo_referee import play
 
     from referee_app.commands.eval_match import make_setup, simulate
-    from referee_app.games.tokyo import TokyoAdapter
     from referee_app.games.tokyo_builds import likeliest_build
     from vision.sources import OtherView, PairedFrame
 
@@ -36,14 +34,7 @@ def test_tuning_seed_50s_column_at_its_road_end_is_read_where_it_stands(tmp_path
     move = 7
     assert sim.moves[move].notation == "p2 s4 -> (60,-120) h2"
     state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = TokyoAdapter()
-    for k, calib in enumerate([sim.extra["calibration"], *sim.extra["other_calibrations"]], 1):
-        path = tmp_path / f"calibration{k}.json"
-        path.write_text(json.dumps(calib))
-        if k == 1:
-            adapter.use_calibration(path, **sim.extra.get("calibration_options", {}))
-        else:
-            adapter.use_camera_calibration(k, path)
+    adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     adapter.watch(state)
     # the scene's first frame as sim.frames() draws it, the scenes before it not drawn (their bump

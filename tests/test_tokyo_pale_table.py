@@ -5,9 +5,8 @@ a knocked camera's drift aligned the known pieces anywhere, and grey spots came 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
+from tokyo_poses import calibrated_adapter
 
 from vision.tokyo.piece_evidence import piece_maps
 
@@ -40,7 +39,6 @@ def test_tuning_seed_38s_third_move_after_the_knock_is_read(tmp_path) -> None:
 
     from datasets.match_sim.core import SecondCamera
     from referee_app.commands.eval_match import make_setup, simulate
-    from referee_app.games.tokyo import TokyoAdapter
     from referee_app.games.tokyo_builds import likeliest_build
     from vision.sources import OtherView, PairedFrame
 
@@ -49,14 +47,7 @@ def test_tuning_seed_38s_third_move_after_the_knock_is_read(tmp_path) -> None:
     sim = simulate("tokyo-highway", 38, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
     assert sim.moves[move].notation == "p1 s1 -> (-150,50) h2"
     state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = TokyoAdapter()
-    for k, calib in enumerate([sim.extra["calibration"], *sim.extra["other_calibrations"]], 1):
-        path = tmp_path / f"calibration{k}.json"
-        path.write_text(json.dumps(calib))
-        if k == 1:
-            adapter.use_calibration(path, **sim.extra.get("calibration_options", {}))
-        else:
-            adapter.use_camera_calibration(k, path)
+    adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     assert sim.scenes[scene].bump
     for sc in sim.scenes[:scene + 1]:  # camera 1's bumps up to the scene, as sim.frames() takes them

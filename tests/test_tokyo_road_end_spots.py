@@ -4,11 +4,11 @@ the base's top give it (referee_app/games/tokyo_builds.py `road_end_spots`)."""
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 from test_tokyo_referee import STARTED, play
+from tokyo_poses import calibrated_adapter
 
 
 def _calibration():
@@ -70,7 +70,6 @@ def test_tuning_seed_56s_tenth_move_is_read_where_the_column_stands(tmp_path) ->
     column at 160 by over 100 nats, but the places tried stopped at 150, committed at 0.85."""
     from datasets.match_sim.core import SecondCamera
     from referee_app.commands.eval_match import make_setup, simulate
-    from referee_app.games.tokyo import TokyoAdapter
     from vision.sources import OtherView, PairedFrame
 
     move = 9
@@ -78,14 +77,7 @@ def test_tuning_seed_56s_tenth_move_is_read_where_the_column_stands(tmp_path) ->
     sim = simulate("tokyo-highway", 56, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
     assert sim.moves[move].notation == "p2 s8 -> (260,160) h3"
     state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = TokyoAdapter()
-    for k, calib in enumerate([sim.extra["calibration"], *sim.extra["other_calibrations"]], 1):
-        path = tmp_path / f"calibration{k}.json"
-        path.write_text(json.dumps(calib))
-        if k == 1:
-            adapter.use_calibration(path, **sim.extra.get("calibration_options", {}))
-        else:
-            adapter.use_camera_calibration(k, path)
+    adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     adapter.watch(state)
     # the scene's first frame as sim.frames() draws it (camera 1's bumps up to it taken)

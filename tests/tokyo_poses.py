@@ -2,8 +2,28 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 from datasets.match_sim.core import SecondCamera
 
 # camera 2 at camera 1's height (550 mm), where these scenes were found; the simulator's default now
 # stands it 200 mm higher (SecondCamera.RAISE_MM)
 AT_550 = SecondCamera(150.0, 550.0)
+
+
+def calibrated_adapter(sim: Any, tmp_path: Path) -> Any:
+    """A Tokyo adapter given every camera's calibration of a simulated match, as `serve` loads them
+    from files (camera 1 with the simulator's calibration options)."""
+    from referee_app.games.tokyo import TokyoAdapter
+
+    adapter = TokyoAdapter()
+    for k, calib in enumerate([sim.extra["calibration"], *sim.extra["other_calibrations"]], 1):
+        path = tmp_path / f"calibration{k}.json"
+        path.write_text(json.dumps(calib))
+        if k == 1:
+            adapter.use_calibration(path, **sim.extra.get("calibration_options", {}))
+        else:
+            adapter.use_camera_calibration(k, path)
+    return adapter
