@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from tokyo_poses import AT_550, calibrated_adapter
+from tokyo_poses import AT_550, calibrated_adapter, scene_shots
 
 
 def test_along_its_road_a_step_costs_little_with_two_views_and_across_it_as_before() -> None:
@@ -37,18 +37,7 @@ def test_tuning_seed_50s_column_at_its_road_end_is_read_where_it_stands(tmp_path
     adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     adapter.watch(state)
-    # the scene's first frame as sim.frames() draws it, the scenes before it not drawn (their bump
-    # of camera 1 taken, their frames counted)
-    index = 0
-    for sc in sim.scenes[:scene]:
-        if sc.bump:
-            sim.photographer.bump()
-        index += sc.hold
-    sc = sim.scenes[scene]
-    if sc.bump:
-        sim.photographer.bump()
-    shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), index)
-             for p in (sim.photographer, *sim.others)]
+    index, shots = scene_shots(sim, scene)
     adapter.read(PairedFrame(shots[0], 0.0, "sim", index, others=[OtherView(shots[1], "sim:camera2")]))
     best = likeliest_build(adapter._builds)
     assert best is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from test_tokyo_referee import STARTED, play
+from tokyo_poses import scene_shots
 
 from vision.tokyo.lying_pieces import LYING_WARNING
 
@@ -51,15 +52,8 @@ def seed110():
 
     sim = simulate(110, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
     k = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == len(sim.moves) - 1) + 1
-    for scene in sim.scenes[:k + 1]:
-        if scene.bump:
-            sim.photographer.bump()
-    index = sum(sc.hold for sc in sim.scenes[:k])  # the scene's first frame, as eval match numbers it
-
-    def still(ph):
-        return ph.expose(ph.light(sim.draw(sim.scenes[k].content, ph.pose), sim.scenes[k], k), index)
-
-    return sim, still(sim.photographer), still(sim.others[0])
+    _, (first, second) = scene_shots(sim, k)  # the scene's first frame, as eval match numbers it
+    return sim, first, second
 
 
 def test_seed110_missed_start_road_is_no_fallen_piece(seed110) -> None:

@@ -6,7 +6,7 @@ a knocked camera's drift aligned the known pieces anywhere, and grey spots came 
 from __future__ import annotations
 
 import numpy as np
-from tokyo_poses import calibrated_adapter
+from tokyo_poses import calibrated_adapter, scene_shots
 
 from vision.tokyo.piece_evidence import piece_maps
 
@@ -50,13 +50,7 @@ def test_tuning_seed_38s_third_move_after_the_knock_is_read(tmp_path) -> None:
     adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     assert sim.scenes[scene].bump
-    for sc in sim.scenes[:scene + 1]:  # camera 1's bumps up to the scene, as sim.frames() takes them
-        if sc.bump:
-            sim.photographer.bump()
-    index = sum(sc.hold for sc in sim.scenes[:scene])
-    sc = sim.scenes[scene]
-    shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), index)
-             for p in (sim.photographer, *sim.others)]
+    index, shots = scene_shots(sim, scene)
     adapter.watch(state)
     adapter.read(PairedFrame(shots[0], 0.0, "sim", index, others=[OtherView(shots[1], "sim:camera2")]))
     best = likeliest_build(adapter._builds)

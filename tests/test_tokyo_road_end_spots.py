@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 from test_tokyo_referee import STARTED, play
-from tokyo_poses import calibrated_adapter
+from tokyo_poses import calibrated_adapter, scene_shots
 
 
 def _calibration():
@@ -80,14 +80,7 @@ def test_tuning_seed_56s_tenth_move_is_read_where_the_column_stands(tmp_path) ->
     adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     adapter.watch(state)
-    # the scene's first frame as sim.frames() draws it (camera 1's bumps up to it taken)
-    for sc in sim.scenes[:scene + 1]:
-        if sc.bump:
-            sim.photographer.bump()
-    index = sum(sc.hold for sc in sim.scenes[:scene])
-    sc = sim.scenes[scene]
-    shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), index)
-             for p in (sim.photographer, *sim.others)]
+    index, shots = scene_shots(sim, scene)
     adapter.read(PairedFrame(shots[0], 0.0, "sim", index, others=[OtherView(shots[1], "sim:camera2")]))
     belief = adapter._builds.belief
     truth, short = "(260,160) h3 from (260,50)", "(260,150) h3 from (260,50)"

@@ -27,3 +27,16 @@ def calibrated_adapter(sim: Any, tmp_path: Path) -> Any:
         else:
             adapter.use_camera_calibration(k, path)
     return adapter
+
+
+def scene_shots(sim: Any, scene: int) -> tuple[int, list[Any]]:
+    """The first frame of a simulated match's scene from every camera, as `sim.frames()` draws it: camera
+    1's bumps up to and including the scene taken, the scenes before it not drawn. Returns the frame's
+    index as `eval match` numbers it and the pictures, camera 1's first."""
+    for sc in sim.scenes[:scene + 1]:
+        if sc.bump:
+            sim.photographer.bump()
+    index = sum(sc.hold for sc in sim.scenes[:scene])
+    sc = sim.scenes[scene]
+    return index, [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), index)
+                   for p in (sim.photographer, *sim.others)]
