@@ -116,6 +116,10 @@ try:  # numba is an optional speed-up, never a requirement
     # call (one per node) would otherwise pay an atomic increment and decrement per array argument
     # (16 of them) and per view it takes (about 12% of its CPU, measured with perf).
     _jit_norc = numba.njit(cache=True, _nrt=False)
+    # The helpers that _search calls are inlined into it at numba's level (branch grid12): a call of
+    # a compiled helper passes each array as some seven machine words on the stack (70-odd pushes for
+    # _gen or _cut_look) and spills the vector registers around it, once or several times per node.
+    _jit_inline = numba.njit(cache=True, inline="always")
 except ImportError:  # pragma: no cover - exercised where numba is absent
     numba = None
 
@@ -243,7 +247,7 @@ _Z2 = _rng.integers(1, 2**62, size=(17, CELLS), dtype=np.int64)
 
 if numba is not None:
 
-    @_jit
+    @_jit_inline
     def _put(st, sums, emp, piece, cell):  # noqa: ANN001, ANN202
         # st: [0..15] board, 16 reserve mask, 17 placed, 18 nodes, 19 abort, 20 moves skipped by
         # the piece swap bound, 21 by a commuting reply, 22 nodes settled by the game's pair bounds,
@@ -261,7 +265,7 @@ if numba is not None:
         st[16] ^= 1 << piece
         st[17] += 1
 
-    @_jit
+    @_jit_inline
     def _take(st, sums, emp, piece, cell):  # noqa: ANN001, ANN202
         st[cell] = 0
         for s in range(2):
@@ -272,7 +276,7 @@ if numba is not None:
         st[16] ^= 1 << piece
         st[17] -= 1
 
-    @_jit
+    @_jit_inline
     def _hash(zk, piece, cell):  # noqa: ANN001, ANN202
         for g in range(4):
             zk[0, g] ^= _Z1[piece, _SYM[g, cell]]
@@ -358,7 +362,7 @@ if numba is not None:
                 break
             mask = (mask - 1) & reserve
 
-    @_jit
+    @_jit_inline
     def _game_bounds(st, sums, emp, plo, phi, gt):  # noqa: ANN001, ANN202
         """(low, high) of the value of the game (the margin p2_best - p1_best with best play), at
         least as tight as _bounds: a player who fills one of their paths greedily (gt) keeps their
@@ -379,7 +383,7 @@ if numba is not None:
             p2hi = min(p2hi, a + gt[m, e, 1 - p1])
         return p2lo - p1hi, p2hi - p1lo
 
-    @_jit
+    @_jit_inline
     def _bounds(st, sums, emp, plo, phi):  # noqa: ANN001, ANN202
         """(low, high) of the final margin p2_best - p1_best."""
         m = st[16]
@@ -395,7 +399,7 @@ if numba is not None:
             p2hi = min(p2hi, a + phi[m, e])
         return p2lo - p1hi, p2hi - p1lo
 
-    @_jit
+    @_jit_inline
     def _live(st, sums, emp, plo, phi, s):  # noqa: ANN001, ANN202
         """Seat s's live paths (a 20-bit mask): those whose lowest possible sum is below the
         highest possible best path, so that one of them will be the best (ExactSearch.live)."""
@@ -409,7 +413,7 @@ if numba is not None:
                 live |= 1 << i
         return live
 
-    @_jit
+    @_jit_inline
     def _gen(st, sums, emp, plo, phi, move, score, wt, d, kb, live0, live1):  # noqa: ANN001, ANN202
         """Fill move (piece * 16 + cell) and score (lower = tried earlier) with this node's moves,
         one cell only of those no live path crosses; return their count. wt[d]: a (2, 16) buffer,
@@ -464,7 +468,7 @@ if numba is not None:
                         k += 1
         return k
 
-    @_jit
+    @_jit_inline
     def _first(move, score, k, first):  # noqa: ANN001, ANN202
         """Index of the move to try first: the table's move when it is among them, else the best
         scored (the first of equals, as a stable sort would put it)."""
@@ -478,7 +482,7 @@ if numba is not None:
                 best = t
         return best
 
-    @_jit
+    @_jit_inline
     def _pop16(x):  # noqa: ANN001, ANN202
         """Set bits of a 16-bit mask (SWAR: a few register operations, no table read)."""
         x = x - ((x >> 1) & 0x5555)
@@ -486,7 +490,7 @@ if numba is not None:
         x = (x + (x >> 4)) & 0x0F0F
         return (x + (x >> 8)) & 0x1F
 
-    @_jit
+    @_jit_inline
     def _rank_paths(sums, emp, plo, phi, m, empty, pb, o):  # noqa: ANN001, ANN202
         """The paths that can be their player's best, lowest possible sum first, into pb: Player 1's
         path indices in pb[0:20] and their lowest sums in pb[40:60], Player 2's in pb[20:40] and
@@ -529,7 +533,7 @@ if numba is not None:
             pb[o + 120 + q] = _PM[1, j] & empty
         return ni, nj
 
-    @_jit
+    @_jit_inline
     def _pair_bounds_at(st, sums, emp, plo, phi, pb, o):  # noqa: ANN001, ANN202
         """(low, high) of the final margin p2_best - p1_best from pairs of paths, tighter than
         _bounds: Player 2's path j minus Player 1's path i gets nothing from the empty cells they
@@ -696,7 +700,7 @@ if numba is not None:
                 j += 1
         return out
 
-    @_jit
+    @_jit_inline
     def _groups(st, sums, buf, co, po, lo, w):  # noqa: ANN001, ANN202
         """The endgames' common start: the empty cells (into buf[co:]) and the pieces left (buf[po:]),
         in order, and per seat s the smallest current path sum in each group of paths (a group: the
@@ -724,7 +728,7 @@ if numba is not None:
                     buf[lo + w * s + mask] = sums[s, i]
         return k
 
-    @_jit
+    @_jit_inline
     def _endgame(st, sums, sign, buf):  # noqa: ANN001, ANN202
         """Exact value for the mover with 1 to 3 empty cells, from the final margins of the k!
         ways to fill them: each seat's paths are grouped by which empty cells they cross (the
@@ -763,7 +767,7 @@ if numba is not None:
                     st[REF + 3] = buf[3 + a] * 16 + buf[j]  # the reply a parent may try (_search)
         return best
 
-    @_jit
+    @_jit_inline
     def _endgame4(st, sums, sign, buf, alpha, beta):  # noqa: ANN001, ANN202
         """Value for the mover with exactly 4 empty cells, from the final margins of the 24 ways to
         fill them (paths grouped by which empty cells they cross, as in _endgame): the mover puts
@@ -826,7 +830,7 @@ if numba is not None:
                         return best
         return best
 
-    @_jit
+    @_jit_inline
     def _reply_bound(st, sums, emp, zk, plo, phi, eg, r, sign, a):  # noqa: ANN001, ANN202
         """The mover's upper bound on the board with the opponent's reply r added (the path bounds,
         and the pair bounds where those stay above a)."""
@@ -838,7 +842,7 @@ if numba is not None:
         _take(st, sums, emp, r >> 4, r & 15)
         return rhi if sign > 0 else -rlo
 
-    @_jit
+    @_jit_inline
     def _swap_slack(own, opp, mover, cell, d):  # noqa: ANN001, ANN202
         """How much more (piece + d, cell) can be worth to the mover than (piece, cell): swapping the
         two pieces in every continuation moves each live path's final sum by 0 or +-|d| (+d on
@@ -853,7 +857,7 @@ if numba is not None:
             onlive = own & _CPM[mover, cell]
         return (2 if onlive else 1) * abs(d)
 
-    @_jit
+    @_jit_inline
     def _cell_groups(sums, emp, cell, buf):  # noqa: ANN001, ANN202
         """The paths of each seat grouped by their empty count e, for the children of moves on cell:
         the least sum of those that do not cross it (unchanged in every child) and of those that do
@@ -885,7 +889,7 @@ if numba is not None:
             buf[base] = no
             buf[base + 1] = ni
 
-    @_jit
+    @_jit_inline
     def _child_seat_bounds(buf, s, piece, plo, gt, reserve, z):  # noqa: ANN001, ANN202
         """Seat s's (lowest possible best path, greedy cap of its best path) after piece on the cell
         of _cell_groups's buf; reserve: the child's (its rows of plo and gt are read in place: a row
@@ -906,7 +910,7 @@ if numba is not None:
             cap = min(cap, a + gt[reserve, e, z])
         return low, cap
 
-    @_jit
+    @_jit_inline
     def _child_bounds(st, sums, emp, plo, gt, mv, cell, buf):  # noqa: ANN001, ANN202
         """(cell, low, high): the game bounds (Player 2's sum minus Player 1's) of move mv's child,
         read from the paths grouped per cell (_cell_groups, refreshed into buf when mv's cell is
@@ -928,7 +932,7 @@ if numba is not None:
         for q in range(k):
             cell, out[q, 0], out[q, 1] = _child_bounds(st, sums, emp, plo, gt, move[q], cell, buf)
 
-    @_jit
+    @_jit_inline
     def _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign, buf):  # noqa: ANN001, ANN202
         """Each of the k moves' child looked at through its game bounds (no node, nothing placed:
         _cell_groups): the first whose low bound for the mover is already at least b ends the node,
@@ -946,7 +950,7 @@ if numba is not None:
             score[q] -= BOUND_ORDER_WEIGHT * (low + high)
         return -INF, -1
 
-    @_jit
+    @_jit_inline
     def _cut_look(st, sums, emp, plo, gt, b):  # noqa: ANN001, ANN202
         """(bound, move) of the first move whose child's game bounds already give the mover at least
         b, else (-INF, -1): _bound_order's cut, cheaper, run before the moves are generated (a cut
@@ -1306,6 +1310,31 @@ if numba is not None:
 
 _TABLES: list = []
 
+_HUGE = 1 << 21  # a transparent huge page (x86-64)
+_LIBC: list = []
+
+
+def _huge_zeros(shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """np.zeros(shape, dtype) on 2 MB-aligned memory that Linux is asked to back with transparent
+    huge pages (madvise MADV_HUGEPAGE; this machine's THP mode is "madvise", so without the call a
+    table gets 4 KB pages): the search reads its table (32 MB at 12 empty cells) and the rows of
+    the per-reserve tables (4-4.5 MB each) at random, and with 4 KB pages such a read also misses
+    the TLB. Where madvise is missing or refused, the same zeros on ordinary pages."""
+    count = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    buf = np.zeros(count + _HUGE, np.uint8)  # fresh pages, not touched yet
+    skip = -buf.ctypes.data % _HUGE
+    out = buf[skip:skip + count].view(dtype).reshape(shape)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            if not _LIBC:
+                _LIBC.append(ctypes.CDLL(None, use_errno=True))
+            _LIBC[0].madvise(out.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(count), 14)  # MADV_HUGEPAGE
+        except (OSError, AttributeError):
+            pass
+    return out
+
 
 _GREEDY: list = []
 
@@ -1313,7 +1342,7 @@ _GREEDY: list = []
 def _greedy(reserve: int) -> np.ndarray:
     """The greedy table (_fill_greedy), filled for every reserve within `reserve`."""
     if not _GREEDY:
-        _GREEDY.extend([np.zeros((1 << 17, 8, 2), np.int16), np.zeros(1 << 17, np.bool_)])
+        _GREEDY.extend([_huge_zeros((1 << 17, 8, 2), np.int16), np.zeros(1 << 17, np.bool_)])
     _fill_greedy(_GREEDY[0], _GREEDY[1], reserve)
     return _GREEDY[0]
 
@@ -1340,7 +1369,10 @@ def _game_pair_memo(reserve: int, enabled: bool) -> tuple[np.ndarray, np.ndarray
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
     if not _TABLES:
-        _TABLES.extend(_prefix_tables())
+        for table in _prefix_tables():
+            huge = _huge_zeros(table.shape, table.dtype)
+            huge[:] = table
+            _TABLES.append(huge)
     return _TABLES[0], _TABLES[1]
 
 
@@ -1376,7 +1408,7 @@ class JitSearch(ExactAnswers):
         self.zk = np.zeros((2, 4), np.int64)
         self.st[16] = sum(1 << p for p in range(1, 17))
         size = 1 << table_bits
-        self.tt = np.zeros((size, 4), np.int64)  # one 32-byte row per slot (see _search)
+        self.tt = _huge_zeros((size, 4), np.int64)  # one 32-byte row per slot (see _search)
         # per-depth move buffers of the compiled search
         self.mv, self.sc = np.zeros((17, 256), np.int64), np.zeros((17, 256))
         self.wt = np.zeros((17, 2, CELLS))
