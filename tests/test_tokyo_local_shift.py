@@ -69,10 +69,11 @@ def test_mixture_of_scores() -> None:
 def seed118_move8(tmp_path_factory):
     """Tuning seed 118 of `eval match tokyo-highway --cameras 2` (550 mm / 40 degrees, the default
     second camera), the first still frame after purple's `s5 -> (-230,120) h4` from the three-unit
-    junction at (-260,60); camera 1 was knocked five scenes before."""
+    junction at (-260,60); camera 1 was knocked four scenes before."""
+    from tokyo_poses import calibrated_adapter, scene_shots
+
     from datasets.match_sim import Setup
     from datasets.match_sim.tokyo import simulate
-    from tokyo_poses import calibrated_adapter, scene_shots
 
     sim = simulate(118, Setup(1280, 720, 550.0, 40.0, fov_deg=50.0, cameras=2))
     assert sim.moves[8].notation == "p1 s5 -> (-230,120) h4"
