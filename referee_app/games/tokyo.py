@@ -328,6 +328,7 @@ class TokyoAdapter(GameAdapter):
             return memo.answer()
         digest = key
         maps = small = table = None
+        knocked = False  # camera 1's frame brought back from a knock (its drift found)
         if state is not None and self._track.drift is None:
             # no drift found when last searched: the frame is read as it comes first, so a view showing
             # a hand (blocked: no build is scored on it) costs no piece maps and no drift search, a
@@ -346,6 +347,7 @@ class TokyoAdapter(GameAdapter):
             # pieces standing on the table (the calibration is not redone)
             drift = camera_drift(state, small, maps, self._track)
             if drift is not None:
+                knocked = True
                 maps = warp_maps(maps, drift)
                 drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels
                 image = warp_to_calibrated(image, drift)
@@ -377,7 +379,8 @@ class TokyoAdapter(GameAdapter):
             self._modelled = memo.modelled = True
             views = self._build_views(usable, others_now, calib)
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
-                                                     table.phantom, self._outlines_for(1, small), views)
+                                                     table.phantom, self._outlines_for(1, small), views,
+                                                     knocked)
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
             else:

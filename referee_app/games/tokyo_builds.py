@@ -79,26 +79,71 @@ class View:
     known: np.ndarray
     hulls: dict
     roads: Any = None  # the match's roads in this view (vision.tokyo.under_roads.RoadPixels)
+    # a knocked view (its frame brought back by one warp for the whole picture): the match's pieces
+    # drawn (not grown), to find where near a place the picture still lies off the drawing
+    # (vision.tokyo.local_shift); None for a view as calibrated
+    drawn: np.ndarray | None = None
+    local: dict = field(default_factory=dict)  # per place its shifts' weights, per shift the maps moved
 
 
 OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps, kept outlines or None)
 
 
-def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[OtherView]) -> list[View]:
-    """Camera 1's view and the others', each with the match's pieces drawn as its camera sees them."""
+def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[OtherView],
+           knocked: bool = False) -> list[View]:
+    """Camera 1's view and the others', each with the match's pieces drawn as its camera sees them
+    (`knocked`: camera 1's frame was brought back from a knock)."""
     from vision.tokyo.piece_evidence import known_mask
     from vision.tokyo.road_visibility import with_road_visibility
     from vision.tokyo.under_roads import road_pixels
 
     out = []
-    for c, m, h in [(calib, maps, hulls), *others]:
+    for k, (c, m, h) in enumerate([(calib, maps, hulls), *others]):
         columns, sticks = known_pieces(state, c)
         known = known_mask(c, m.grey.shape, columns, sticks)
         roads = road_pixels(c, m.grey, columns, sticks) if sticks else None
         # a road band's evidence weighed by how well the match's own roads show in this picture
         m = with_road_visibility(m, None if roads is None else roads.label, known)
-        out.append(View(c, m, known, {} if h is None else h, roads))
+        drawn = known_mask(c, m.grey.shape, columns, sticks, grow_px=0) if knocked and k == 0 else None
+        out.append(View(c, m, known, {} if h is None else h, roads, drawn))
     return out
+
+
+def _local_shifts(v: View, near: tuple[float, float]) -> list[tuple[int, int, float]]:
+    """The likely residual shifts of a knocked view's picture around the place `near` (mm), kept."""
+    from vision.tokyo.local_shift import piece_nats, weights
+
+    key = ("weights", near)
+    if key not in v.local:
+        assert v.drawn is not None
+        uv, _ = v.calib.camera.project(np.array([[near[0], near[1], 0.0]]))
+        if "nats" not in v.local:
+            v.local["nats"] = piece_nats(v.maps)
+        v.local[key] = weights(v.local["nats"], v.drawn, (float(uv[0, 0]), float(uv[0, 1])), TEMPERATURE)
+    return v.local[key]
+
+
+def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool, ...], base_top: np.ndarray,
+                 base_on_table: bool, near: tuple[float, float] | None) -> list[float]:
+    """One view's evidence for the candidate with each of `junctions`. A knocked view, given the place
+    `near` the candidate was tried around, scores it on its maps moved by each likely residual shift
+    there, mixed by their weights (vision.tokyo.local_shift); a view as calibrated, on its maps."""
+    from vision.tokyo.local_shift import mixed, shifted
+    from vision.tokyo.piece_evidence import score_builds
+
+    shifts = _local_shifts(v, near) if v.drawn is not None and near is not None else [(0, 0, 0.0)]
+    if len(shifts) == 1 and shifts[0][:2] == (0, 0):
+        return [s.total for s in score_builds(v.maps, v.calib, v.known, x, y, height, junctions, base_top,
+                                              base_on_table, hulls=v.hulls, roads=v.roads)]
+    per = []
+    for dx, dy, _ in shifts:
+        if ("maps", dx, dy) not in v.local:
+            v.local[("maps", dx, dy)] = shifted(v.maps, dx, dy)
+        per.append([s.total for s in score_builds(v.local[("maps", dx, dy)], v.calib, v.known, x, y, height,
+                                                  junctions, base_top, base_on_table, hulls=v.hulls,
+                                                  roads=v.roads)])
+    logw = [lw for _, _, lw in shifts]
+    return [mixed([p[j] for p in per], logw, TEMPERATURE) for j in range(len(junctions))]
 
 
 def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple[bool, ...],
@@ -109,16 +154,15 @@ def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple
 
 
 def _scores_seen(views: list[View], x: float, y: float, height: int, junctions: tuple[bool, ...],
-                 base_top: np.ndarray, base_on_table: bool = False) -> tuple[list[float], int]:
+                 base_top: np.ndarray, base_on_table: bool = False,
+                 near: tuple[float, float] | None = None) -> tuple[list[float], int]:
     """`_scores`, and in how many views the candidate has any evidence (a view where it lies outside
-    the picture, or whose pixels say nothing either way, adds 0 nats and is not counted)."""
-    from vision.tokyo.piece_evidence import score_builds
-
+    the picture, or whose pixels say nothing either way, adds 0 nats and is not counted). `near`: the
+    place (mm) the candidate was tried around, where a knocked view's residual shift is looked for."""
     totals: list[float] | None = None
     seen = 0
     for v in views:
-        got = [s.total for s in score_builds(v.maps, v.calib, v.known, x, y, height, junctions, base_top,
-                                             base_on_table, hulls=v.hulls, roads=v.roads)]
+        got = _view_scores(v, x, y, height, junctions, base_top, base_on_table, near)
         seen += any(g != 0.0 for g in got)
         totals = got if totals is None else [a + b for a, b in zip(totals, got, strict=True)]
     assert totals is not None
@@ -263,18 +307,20 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
 
 def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
                 phantom: frozenset[int] = frozenset(), outlines: dict | None = None,
-                others: Sequence[OtherView] = ()) -> BuildBelief | None:
+                others: Sequence[OtherView] = (), knocked: bool = False) -> BuildBelief | None:
     """The belief over the builds that could have put the new column(s) read where they stand
     (`maps`: the frame's vision.tokyo.piece_evidence.piece_maps); None when the engine expects no
     build (set-up, match over) or the reader saw no new column. `outlines`: the candidates' pixel
     outlines for this `calib` (score_build's `hulls`), kept by a caller over its frames. `others`:
     the other calibrated cameras' views of the same moment, (calibration, piece maps, outlines) each
-    at the maps' size: every candidate is scored in every view and the scores summed."""
+    at the maps' size: every candidate is scored in every view and the scores summed. `knocked`:
+    camera 1's frame (`maps`) was brought back from a knock by one warp for the whole picture; near
+    each place its residual is looked for (vision.tokyo.local_shift)."""
     from engine.tokyo import Build, NewSupport
 
     if state.is_terminal():
         return None
-    views = _views(state, calib, maps, {} if outlines is None else outlines, others)
+    views = _views(state, calib, maps, {} if outlines is None else outlines, others, knocked)
     spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:], views[0].roads)
     if not spots:
         return None
@@ -301,7 +347,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             continue  # on the base, or the road would not rest on both tops
                         junctions = (False, True) if h >= 2 else (False,)
                         # plain and junction from one drawing of the column and road (the same scores)
-                        both, seen = _scores_seen(views, qx, qy, h, junctions, tops[base.id])
+                        both, seen = _scores_seen(views, qx, qy, h, junctions, tops[base.id], near=(x, y))
                         placed = _build_placement(qx - x, qy - y, sigma, (qx - base.x, qy - base.y), seen)
                         for junction, s in zip(junctions, both, strict=True):
                             action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
