@@ -60,6 +60,7 @@ def test_a_place_is_kept_only_where_a_build_beat_no_build() -> None:
     # the next frame finds nothing (no reading, bare maps): the kept place is scored all the same
     belief = read_builds(state, calib, _maps(calib, -2.0), {}, 10.0, kept=kept)
     assert belief is not None and len(belief.belief) > 2
+    assert (-150.0, 50.0, 4.0) not in kept.of(state)  # it no longer holds: dropped
 
 
 def test_tuning_seed_119s_third_move_is_scored_in_every_still_frame(tmp_path) -> None:
