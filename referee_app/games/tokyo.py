@@ -43,6 +43,7 @@ from referee_app.games.tokyo_builds import (
     BUILD_KEY,
     BuildBelief,
     DriftTrack,
+    KeptPlaces,
     action_for,
     builds_out_of_view,
     camera_drift,
@@ -114,6 +115,7 @@ class TokyoAdapter(GameAdapter):
         self._view_images: dict[int, np.ndarray] = {}  # camera -> its annotated frame of the last read
         self._state: GameState | None = None  # the match as the decoder last asked about it
         self._builds: Any = None  # the latest frame's BuildBelief (referee_app.games.tokyo_builds)
+        self._kept = KeptPlaces()  # new columns' places kept over the frames of one state of the match
         self._half_of: dict[int, tuple[Any, Any]] = {}  # camera -> (calibration, the same at half size)
         # (camera, where) of the hand or large object that blocked the last frame
         self._hand_at: tuple[int, tuple[int, int]] | None = None
@@ -380,7 +382,7 @@ class TokyoAdapter(GameAdapter):
             views = self._build_views(usable, others_now, calib)
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
                                                      table.phantom, self._outlines_for(1, small), views,
-                                                     knocked)
+                                                     knocked, self._kept)
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
             else:
@@ -574,7 +576,7 @@ class TokyoAdapter(GameAdapter):
         if not clear:
             return None
         (small, maps, outlines), rest = clear[0], clear[1:]
-        return read_builds(state, small, maps, {}, step, frozenset(), outlines, rest)
+        return read_builds(state, small, maps, {}, step, frozenset(), outlines, rest, self._kept)
 
     def _other_views(self, frame: Any) -> tuple[dict[int, tuple[str, str]], list[UsableView]]:
         """For each other camera of a paired frame: ("ok", "") or why it is left out, and the usable
