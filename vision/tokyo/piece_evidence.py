@@ -78,12 +78,6 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     hsv = cv2.cvtColor(f, cv2.COLOR_BGR2HSV).astype(np.float32)
     sat, hue, val = hsv[..., 1], hsv[..., 0], hsv[..., 2]
     yellow = ((hue >= 14) & (hue <= 36) & (sat >= JUNCTION_SATURATION)).astype(np.float32)
-    # a junction's yellow top under its road shows only as a pixel or two either side of the road: the
-    # blur mixes those with the road and the mat below JUNCTION_SATURATION, so the junction map also
-    # takes the unblurred pixel (the road map's exclusion stays the blurred one)
-    raw = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    sharp = cv2.inRange(raw, (14, int(JUNCTION_SATURATION), 0), (36, 255, 255)) > 0
-    junction = np.maximum(yellow, sharp.astype(np.float32))
     # the table's local colour: a coarse median (pieces are thin, a median of 15 cells passes over them)
     small = cv2.resize(f, (max(16, w // 8), max(9, h // 8)), interpolation=cv2.INTER_AREA)
     small_table = cv2.medianBlur(cv2.medianBlur(small, 15), 15)
@@ -118,7 +112,7 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     care = ((blind == 0) & ~whitened(f, table)).astype(np.float32)
     return PieceMaps((s * (2 * grey - 1) * care).astype(np.float32),
                      (s * (2 * piece - 1) * care).astype(np.float32),
-                     (s * (2 * junction - 1) * care).astype(np.float32))
+                     (s * (2 * yellow - 1) * care).astype(np.float32))
 
 
 def whitened(f: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -317,11 +311,6 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
             cv2.fillConvexPoly(topu, polys[2] - shift, 1)
             top_px = col_px & (topu > 0)
             column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
-            # the band is drawn as wide as the stick and the yellow top peeks out beside it by a pixel or
-            # two: under the band a yellow pixel is the junction's (no road or grey column is that
-            # yellow), anything else is the road lying on it and says nothing either way
-            ears = (band > 0) & (topu > 0) & free
-            column += float(np.maximum(maps.yellow[win][ears], 0.0).sum())
         else:
             column = float(maps.grey[win][col_px].sum())
         if hidden is not None and roads is not None and hidden.any():
