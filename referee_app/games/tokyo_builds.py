@@ -537,6 +537,8 @@ def _read_starts(state: Any, views: list[View], observation: dict[str, Any], ste
                         continue
                     end = np.array([t[0], t[1], 0.0])
                     s = _scores(views, qx, qy, 1, (False,), end, base_on_table=True)[0]
+                    if len(views) > 1:
+                        s += _start_overhang(calib.sizes, math.hypot(t[0] - qx, t[1] - qy))
                     action = Start(NewSupport(qx, qy, 1), t, who)
                     key = pieces_key(state, action)
                     if key not in scored or s + placed > scored[key][0]:
@@ -545,6 +547,20 @@ def _read_starts(state: Any, views: list[View], observation: dict[str, Any], ste
     if out is not None:
         out.views = len(views)
     return out
+
+
+def _start_overhang(sizes: Any, span: float) -> float:
+    """The stick's end resting on its column's top, as a log-prior (nats, the pixels' scale). With
+    its table end fixed a start road's stick lies where it lies whatever the column under it: columns
+    a grid step apart along it change only the few pixels of the column not hidden by the stick, and
+    the belief spread over them (tuning seeds 41 and 42 at 550/40, two cameras: the start played led
+    by about 1 nat at 0.43-0.46, below the 0.6 asked for). Where the column stands fixes how far the
+    stick overhangs it (its length less its run from the table to the column's top): a player rests
+    the stick's end on the column's top, so an overhang past the top's edge (or short of it) is priced,
+    as the reader's places are, with POSITION_SIGMA_MM beyond the column's radius."""
+    run = math.hypot(span, sizes.unit_mm)
+    beyond = max(0.0, abs(sizes.stick_length_mm - run) - sizes.column_diameter_mm / 2)
+    return -TEMPERATURE * beyond * beyond / (2 * POSITION_SIGMA_MM**2)
 
 
 def _start_placement(dx: float, dy: float, sigma: float, along: tuple[float, float] | None) -> float:
