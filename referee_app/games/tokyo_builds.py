@@ -84,12 +84,30 @@ class KeptPlaces:
 
     state: Any = None
     places: list[tuple[float, float, float]] = field(default_factory=list)
+    # (x, y, radius) around an illegal build judged on this state: no place is kept there. An illegal
+    # build leaves the match's state as it was, so a place kept from its column would outlive its
+    # take-back and be tried on the bare table there (tuning seed 66 at 550/40, two cameras: the
+    # place of the illegal "s6 -> (200,-60) h5", kept, put "s2 -> (210,-70) h1" at 2.6 nats over "no
+    # build" in the frames after the take-back, committed as an illegal build the players never made)
+    judged: list[tuple[float, float, float]] = field(default_factory=list)
 
     def of(self, state: Any) -> list[tuple[float, float, float]]:
         """The places kept for `state` (none kept for another state: those are forgotten)."""
         if state is not self.state:
-            self.state, self.places = state, []
+            self.state, self.places, self.judged = state, [], []
         return self.places
+
+    def forget(self, state: Any, x: float, y: float, radius: float) -> None:
+        """An illegal build's new column at (x, y) was judged on `state`: the places kept within
+        `radius` of it go, and none is kept there again while the state holds (its own column, still
+        standing until taken back, is found in each frame as any new column is)."""
+        self.of(state)
+        self.judged.append((x, y, radius))
+        self.places[:] = [p for p in self.places if not self.barred(p[0], p[1])]
+
+    def barred(self, x: float, y: float) -> bool:
+        """Whether (x, y) lies near an illegal build judged on this state."""
+        return any(math.hypot(x - jx, y - jy) < r for jx, jy, r in self.judged)
 
 
 @dataclass
@@ -361,6 +379,10 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     reach = calib.sizes.stick_length_mm
     diameter = calib.sizes.column_diameter_mm
     tops = _tops(state, unit)
+    leaving = _roads_leaving(state, tops)
+    # a new road leaving its base closer in direction to a road standing on that base than this (a
+    # stick's width apart at half a stick's length) would lie in that road's stick over most of its length
+    along = math.asin(min(1.0, calib.sizes.stick_width_mm / (reach / 2)))
     # the builder is the base's owner (a road belongs to the support it leaves from: out of turn, if
     # it is not theirs to move), by colour, as the page and the log write it
     who = state.rules.colors
@@ -377,6 +399,8 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                         run = math.hypot(base.x - qx, base.y - qy)
                         if run < 1.5 * diameter or math.hypot(run, (h - base.height) * unit) > reach:
                             continue  # on the base, or the road would not rest on both tops
+                        if _in_a_road(leaving.get(base.id, ()), tops[base.id], (qx, qy, h * unit), along):
+                            continue  # its stick would lie in one standing there: no physical build
                         junctions = (False, True) if h >= 2 else (False,)
                         # plain and junction from one drawing of the column and road (the same scores)
                         both, seen = _scores_seen(views, qx, qy, h, junctions, tops[base.id], near=(x, y))
@@ -388,11 +412,41 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             held = held or total > 0.0
                             if key not in scored or total > scored[key][0]:
                                 scored[key] = (total, action)
-        if held and all(math.hypot(px - x, py - y) >= diameter for px, py, _ in remembered):
+        if held and all(math.hypot(px - x, py - y) >= diameter for px, py, _ in remembered) and not (
+                kept is not None and kept.barred(x, y)):
             remembered.append((x, y, sigma))
         elif not held and (x, y, sigma) in remembered:  # a kept place kept only while it holds
             remembered.remove((x, y, sigma))
     return _belief(state, scored)
+
+
+def _roads_leaving(state: Any, tops: dict[int, np.ndarray]) -> dict[int, list[np.ndarray]]:
+    """Per support, the unit directions (3D, from its top) of the roads standing on it."""
+    out: dict[int, list[np.ndarray]] = {}
+    for st in state.sticks:
+        a = tops[st.base] if st.base is not None else np.array([st.a[0], st.a[1], 0.0])
+        b = tops[st.end] if st.end is not None else np.array([st.b[0], st.b[1], 0.0])
+        for sid, here, there in ((st.base, a, b), (st.end, b, a)):
+            d = there - here
+            n = float(np.linalg.norm(d))
+            if sid is not None and n > 0:
+                out.setdefault(sid, []).append(d / n)
+    return out
+
+
+def _in_a_road(roads: Sequence[np.ndarray], top: np.ndarray, new_top: tuple[float, float, float],
+               along: float) -> bool:
+    """Whether a road from `top` to `new_top` leaves within `along` radians of one of `roads` (unit
+    directions from the same top): its stick would lie in that standing one, which no player can do. Its
+    drawing is then the standing road's, which counts for nothing, so its score is the frame's noise
+    (tuning seed 12 at 550/40, two cameras: "s3 -> (-150,-80) h1", along the road s3 -> s1 and past s1,
+    led "no build" by 0.2-0.8 nats in the frames after a wrong build was taken back and was asked)."""
+    d = np.asarray(new_top, float) - top
+    n = float(np.linalg.norm(d))
+    if n == 0 or not roads:
+        return False
+    cos = math.cos(along)
+    return any(float(np.dot(d / n, r)) > cos for r in roads)
 
 
 def _build_placement(dx: float, dy: float, sigma: float, road: tuple[float, float], views: int) -> float:
