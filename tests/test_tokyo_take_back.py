@@ -3,8 +3,6 @@
 * seed 66 at 550/40, two cameras: the place kept from the illegal column (KeptPlaces) outlived its
   take-back (an illegal build leaves the match's state as it was) and put a build nobody made on the
   bare table there: the decoder's judging of an illegal build now makes the adapter forget it;
-* seed 12: a build whose road would lie in a road already standing on its base was scored (its
-  drawing is the standing road's: its score is the frame's noise) and asked about;
 * seed 80: a road camera 2 read loose (its column missed) was added to camera 1's reading with its
   raised end put on the table, and judged off the roads in camera 1's picture ("loose reads 1").
 """
@@ -69,45 +67,6 @@ def test_the_decoder_tells_the_adapter_an_illegal_build_was_judged() -> None:
     ex = decoder._decide(state, ("action", cand.label(), ()), {}, Ranked(cand, [cand], 10.0, 0.99))
     assert ex is not None and ex.action is illegal
     assert adapter._kept.of(state) == [] and adapter._kept.barred(205.0, -140.0)
-
-
-# -- a road in a standing road -------------------------------------------------------------------
-def test_no_build_is_scored_whose_road_lies_in_a_standing_one() -> None:
-    """Purple's s3 at (-150,10) h3 (a junction) carries the road from s1 (-150,-60) h1. A column read
-    at (-150,-80) h1 or h2 could only carry a road from s3 lying in that road (3-5 degrees off it) and
-    past s1: no build. On a bare table such a candidate scored about as well as "no build" (its drawing
-    is the standing road's); a column read on the other side of s3, along the same line but away from
-    the road, is still scored."""
-    from referee_app.games.tokyo_builds import read_builds
-
-    calib = _calibration()
-    state = play(*STARTED, "purple s1 -> (-150,10) h3 junction")
-    assert len(state.supports) == 3 and len(state.sticks) == 3  # the build was played
-    s3 = max(s.id for s in state.supports)
-
-    def builds_from_s3(x: float, y: float) -> list:
-        observation = {"supports": [{"x_mm": x, "y_mm": y, "height": 1}]}
-        belief = read_builds(state, calib, _maps(calib, -2.0), observation, 10.0)
-        return [a for a in (belief.actions.values() if belief is not None else []) if a.base == s3]
-
-    along = [a for a in builds_from_s3(-150.0, -80.0)
-             if abs(a.support.x + 150.0) < 1.0 and a.support.y <= -80.0 and a.support.height <= 2]
-    assert along == []
-    assert builds_from_s3(-150.0, 100.0)
-
-
-def test_in_a_road_is_about_direction_from_the_same_top() -> None:
-    import math
-
-    from referee_app.games.tokyo_builds import _in_a_road
-
-    top = np.array([0.0, 0.0, 30.0])
-    road = np.array([0.0, -70.0, -20.0])
-    road /= np.linalg.norm(road)
-    along = math.asin(10.0 / 57.0)
-    assert _in_a_road([road], top, (0.0, -90.0, 10.0), along)  # 3 degrees off it
-    assert not _in_a_road([road], top, (40.0, -80.0, 10.0), along)  # 26 degrees off it
-    assert not _in_a_road([], top, (0.0, -90.0, 10.0), along)
 
 
 # -- a loose stick added from another view ---------------------------------------------------------

@@ -379,10 +379,6 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     reach = calib.sizes.stick_length_mm
     diameter = calib.sizes.column_diameter_mm
     tops = _tops(state, unit)
-    leaving = _roads_leaving(state, tops)
-    # a new road leaving its base closer in direction to a road standing on that base than this (a
-    # stick's width apart at half a stick's length) would lie in that road's stick over most of its length
-    along = math.asin(min(1.0, calib.sizes.stick_width_mm / (reach / 2)))
     # the builder is the base's owner (a road belongs to the support it leaves from: out of turn, if
     # it is not theirs to move), by colour, as the page and the log write it
     who = state.rules.colors
@@ -399,8 +395,6 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                         run = math.hypot(base.x - qx, base.y - qy)
                         if run < 1.5 * diameter or math.hypot(run, (h - base.height) * unit) > reach:
                             continue  # on the base, or the road would not rest on both tops
-                        if _in_a_road(leaving.get(base.id, ()), tops[base.id], (qx, qy, h * unit), along):
-                            continue  # its stick would lie in one standing there: no physical build
                         junctions = (False, True) if h >= 2 else (False,)
                         # plain and junction from one drawing of the column and road (the same scores)
                         both, seen = _scores_seen(views, qx, qy, h, junctions, tops[base.id], near=(x, y))
@@ -418,35 +412,6 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
         elif not held and (x, y, sigma) in remembered:  # a kept place kept only while it holds
             remembered.remove((x, y, sigma))
     return _belief(state, scored)
-
-
-def _roads_leaving(state: Any, tops: dict[int, np.ndarray]) -> dict[int, list[np.ndarray]]:
-    """Per support, the unit directions (3D, from its top) of the roads standing on it."""
-    out: dict[int, list[np.ndarray]] = {}
-    for st in state.sticks:
-        a = tops[st.base] if st.base is not None else np.array([st.a[0], st.a[1], 0.0])
-        b = tops[st.end] if st.end is not None else np.array([st.b[0], st.b[1], 0.0])
-        for sid, here, there in ((st.base, a, b), (st.end, b, a)):
-            d = there - here
-            n = float(np.linalg.norm(d))
-            if sid is not None and n > 0:
-                out.setdefault(sid, []).append(d / n)
-    return out
-
-
-def _in_a_road(roads: Sequence[np.ndarray], top: np.ndarray, new_top: tuple[float, float, float],
-               along: float) -> bool:
-    """Whether a road from `top` to `new_top` leaves within `along` radians of one of `roads` (unit
-    directions from the same top): its stick would lie in that standing one, which no player can do. Its
-    drawing is then the standing road's, which counts for nothing, so its score is the frame's noise
-    (tuning seed 12 at 550/40, two cameras: "s3 -> (-150,-80) h1", along the road s3 -> s1 and past s1,
-    led "no build" by 0.2-0.8 nats in the frames after a wrong build was taken back and was asked)."""
-    d = np.asarray(new_top, float) - top
-    n = float(np.linalg.norm(d))
-    if n == 0 or not roads:
-        return False
-    cos = math.cos(along)
-    return any(float(np.dot(d / n, r)) > cos for r in roads)
 
 
 def _build_placement(dx: float, dy: float, sigma: float, road: tuple[float, float], views: int) -> float:
