@@ -212,12 +212,12 @@ class Decoder:
             return Explanation(mismatch=self._describe(state, best), cells=self._cells(best.delta),
                                margin=ranked.margin)
         if best.kind == FLAG and clear:
-            self._after_illegal(best)
+            self._after_illegal(state, best)
             return Explanation(mismatch=best.message, cells=best.cells or self._cells(best.delta),
                                margin=ranked.margin, flagged=True)
         if best.kind == ACTION and clear and ranked.confidence >= self.confirm_below:
             if best.legal is False:
-                self._after_illegal(best)
+                self._after_illegal(state, best)
             return Explanation(best.action, ranked.confidence, cells=best.cells, margin=ranked.margin)
         # not clear: the players choose among the best actions the engine can judge
         top = ranked.best.score
@@ -245,11 +245,16 @@ class Decoder:
                       if (c.kind, c.label(), _signature(c.delta)) == rival), -math.inf)
         return ranked.best.score - score >= self.commit_margin
 
-    def _after_illegal(self, best: Candidate) -> None:
+    def _after_illegal(self, state: Any, best: Candidate) -> None:
         """An illegal placement stays on the table until the players take it back: while it does,
         it is a thing already said, not news (the state the engine moves to does not hold it)."""
         self._linger = dict(best.delta)
         self._decided_at = (None, None, None)  # the engine's next state is the one to compare with
+        # the adapter forgets what it kept of the illegal pieces (Tokyo Highway: the new column's
+        # place): their take-back is expected, and the bare table there is no new build
+        judged = getattr(self.adapter, "judged_illegal", None)
+        if judged is not None and best.action is not None:
+            judged(state, best.action)
 
     def note_state(self, state: Any) -> None:
         """The state the loop's last explanation led to (after the engine applied it)."""

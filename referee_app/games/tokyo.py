@@ -31,6 +31,7 @@ import math
 import os
 import re
 from collections import OrderedDict, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,9 @@ from referee_app.games.tokyo_reuse import Remembered, StillViews, stands
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
+# around a judged illegal build's new column no new-column place is kept (KeptPlaces.forget): two
+# columns' widths, its own read place and those grey spots of its pieces put beside it
+JUDGED_RADIUS_MM = 30.0
 CONFIRM_BELOW = 0.6  # the loop's default: a reading less sure than this is offered for confirmation
 STICK_TRUST = 0.4  # added to a new road's seen share (see action_confidence)
 MIN_GREY = 0.35  # below this share of grey pixels a "column" is a stick end on the table
@@ -299,6 +303,14 @@ class TokyoAdapter(GameAdapter):
         pieces are what a new build is read against and what a knocked camera is aligned on."""
         self._state = state
 
+    def judged_illegal(self, state: GameState, action: Action) -> None:
+        """The decoder judged `action`, an illegal build, on `state` (which it leaves as it was): the
+        place of its new column is kept no more (KeptPlaces.forget), its take-back being expected."""
+        sup = getattr(action, "support", None)
+        if sup is None:
+            return
+        self._kept.forget(state, float(sup.x), float(sup.y), JUDGED_RADIUS_MM)
+
     def read(self, frame: Any) -> Observation:
         import cv2
 
@@ -393,7 +405,9 @@ class TokyoAdapter(GameAdapter):
             for action, conf in told:
                 fuse_reading(self._builds, action, conf)
         if memo.modelled and out.items.get("loose"):
-            out.items["loose"] = loose_off_roads(table.observation, state, calib)
+            seen_by = {cam: calib_k for cam, _, calib_k in usable}
+            out.items["loose"] = loose_off_roads(table.observation, state, calib,
+                                                 [(o, seen_by.get(cam)) for cam, o in table.others])
         if memo.modelled and out.items.get("fallen"):
             out.items["fallen"] = fallen_off_roads(table.observation, state, calib)
         if self._builds is not None:
@@ -762,25 +776,56 @@ KNOWN_ROAD_SHARE = 0.8  # of a loose stick's length inside a known road's drawin
 KNOWN_ROAD_GROW_PX = 6  # the drawing grown by the calibration's and the reader's few pixels of error
 
 
-def loose_off_roads(obs: dict[str, Any], state: GameState, calib: Any) -> int:
+def loose_off_roads(obs: dict[str, Any], state: GameState, calib: Any,
+                    others: Sequence[tuple[dict[str, Any], Any]] = ()) -> int:
     """The sticks the reader read loose (resting on no column it found) that lie on no road of the
     match as the calibrated camera draws it. The reader misses a column under a road end now and then,
     and the road it found there is then "loose": a known road read so, frame after frame, was raised as
     "the table disagrees: loose reads 1" (tuning seed 3, from move 7 on). A stick lying where a road
-    already stands is that road; only one elsewhere is a stick on the table."""
+    already stands is that road; only one elsewhere is a stick on the table.
+
+    `others`: the other cameras' readings with their calibrations (full size). A loose stick camera 1's
+    reading holds was perhaps added from another view's reading (vision.tokyo.stick_fusion): its
+    pixels in camera 1 are then its ends put on the table, not where camera 1 sees it, and a road
+    standing above the table is drawn elsewhere. Such a stick is judged in the view that read it, by
+    its own pixels there (the same ends in mm: the added reading keeps them). Tuning seed 80 at
+    550/40, two cameras: camera 2 missed the column under purple's start road end and read the road
+    loose; added to camera 1 with its raised end put 18 mm off on the table, it lay off camera 1's
+    drawing and was raised as "the table disagrees: loose reads 1"."""
     loose = [st for st in obs["sticks"] if st["role"] == "loose"]
     if not loose or not state.sticks:
         return len(loose)
     drawn = _known_roads_drawn(state, calib)
-    h, w = drawn.shape
+    views = [(o, c) for o, c in others if c is not None]
     out = 0
     for st in loose:
-        (x0, y0), (x1, y1) = st["endpoints"]
-        t = np.linspace(0.0, 1.0, 32)
-        xs = np.clip(np.round(x0 + t * (x1 - x0)).astype(int), 0, w - 1)
-        ys = np.clip(np.round(y0 + t * (y1 - y0)).astype(int), 0, h - 1)
-        out += float(drawn[ys, xs].mean()) < KNOWN_ROAD_SHARE
+        if _on_drawn(st["endpoints"], drawn):
+            continue
+        ends = st.get("endpoints_mm")
+        if ends is not None and any(
+                _on_drawn(twin["endpoints"], _known_roads_drawn(state, c))
+                for o, c in views for twin in o["sticks"] if _same_ends(twin.get("endpoints_mm"), ends)):
+            continue  # the view that read it sees it on a known road
+        out += 1
     return out
+
+
+def _on_drawn(endpoints: Any, drawn: np.ndarray) -> bool:
+    """Whether at least KNOWN_ROAD_SHARE of the segment between the pixel `endpoints` lies inside `drawn`."""
+    h, w = drawn.shape
+    (x0, y0), (x1, y1) = endpoints
+    t = np.linspace(0.0, 1.0, 32)
+    xs = np.clip(np.round(x0 + t * (x1 - x0)).astype(int), 0, w - 1)
+    ys = np.clip(np.round(y0 + t * (y1 - y0)).astype(int), 0, h - 1)
+    return float(drawn[ys, xs].mean()) >= KNOWN_ROAD_SHARE
+
+
+def _same_ends(a: Any, b: Any, tol_mm: float = 0.5) -> bool:
+    """Whether two readings' ends in mm are the same ends (a stick added from a view keeps them)."""
+    if a is None or b is None:
+        return False
+    return all(abs(float(u) - float(v)) <= tol_mm for pa, pb in zip(a, b, strict=True)
+               for u, v in zip(pa, pb, strict=True))
 
 
 def fallen_off_roads(obs: dict[str, Any], state: GameState, calib: Any) -> int:

@@ -84,12 +84,30 @@ class KeptPlaces:
 
     state: Any = None
     places: list[tuple[float, float, float]] = field(default_factory=list)
+    # (x, y, radius) around an illegal build judged on this state: no place is kept there. An illegal
+    # build leaves the match's state as it was, so a place kept from its column would outlive its
+    # take-back and be tried on the bare table there (tuning seed 66 at 550/40, two cameras: the
+    # place of the illegal "s6 -> (200,-60) h5", kept, put "s2 -> (210,-70) h1" at 2.6 nats over "no
+    # build" in the frames after the take-back, committed as an illegal build the players never made)
+    judged: list[tuple[float, float, float]] = field(default_factory=list)
 
     def of(self, state: Any) -> list[tuple[float, float, float]]:
         """The places kept for `state` (none kept for another state: those are forgotten)."""
         if state is not self.state:
-            self.state, self.places = state, []
+            self.state, self.places, self.judged = state, [], []
         return self.places
+
+    def forget(self, state: Any, x: float, y: float, radius: float) -> None:
+        """An illegal build's new column at (x, y) was judged on `state`: the places kept within
+        `radius` of it go, and none is kept there again while the state holds (its own column, still
+        standing until taken back, is found in each frame as any new column is)."""
+        self.of(state)
+        self.judged.append((x, y, radius))
+        self.places[:] = [p for p in self.places if not self.barred(p[0], p[1])]
+
+    def barred(self, x: float, y: float) -> bool:
+        """Whether (x, y) lies near an illegal build judged on this state."""
+        return any(math.hypot(x - jx, y - jy) < r for jx, jy, r in self.judged)
 
 
 @dataclass
@@ -388,7 +406,8 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             held = held or total > 0.0
                             if key not in scored or total > scored[key][0]:
                                 scored[key] = (total, action)
-        if held and all(math.hypot(px - x, py - y) >= diameter for px, py, _ in remembered):
+        if held and all(math.hypot(px - x, py - y) >= diameter for px, py, _ in remembered) and not (
+                kept is not None and kept.barred(x, y)):
             remembered.append((x, y, sigma))
         elif not held and (x, y, sigma) in remembered:  # a kept place kept only while it holds
             remembered.remove((x, y, sigma))
