@@ -6,18 +6,9 @@ from __future__ import annotations
 
 import pytest
 from test_tokyo_referee import STARTED, play
-from tokyo_poses import scene_shots
+from tokyo_poses import looking_calibration, scene_shots
 
 from vision.tokyo.lying_pieces import LYING_WARNING
-
-
-def _calib():
-    from datasets.tokyo.camera import camera_looking_at
-    from vision.tokyo import TokyoCalibration
-    from vision.tokyo.calibration import PieceSizes
-
-    cam = camera_looking_at((0.0, 0.0, 0.0), 718.0, 40.0, 30.0, 50.0, 1280, 720)
-    return TokyoCalibration(cam, PieceSizes())
 
 
 def _pixel(calib, x: float, y: float, z: float = 1.5) -> tuple[float, float]:
@@ -32,7 +23,7 @@ def test_a_lying_blob_on_a_known_road_is_that_road() -> None:
     whose top lies on its lower half is the road; one on bare table 80 mm aside still counts."""
     from referee_app.games.tokyo import fallen_off_roads
 
-    calib = _calib()
+    calib = looking_calibration()
     state = play(*STARTED)
     on = LYING_WARNING.format(u=_pixel(calib, 150.0, -140.0)[0], v=_pixel(calib, 150.0, -140.0)[1])
     off = LYING_WARNING.format(u=_pixel(calib, 230.0, -140.0)[0], v=_pixel(calib, 230.0, -140.0)[1])

@@ -9,32 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 from test_tokyo_referee import STARTED, play
-from tokyo_poses import calibrated_adapter
-
-
-def _calibration():
-    from datasets.tokyo.camera import camera_looking_at
-    from vision.tokyo import TokyoCalibration
-    from vision.tokyo.calibration import PieceSizes
-
-    cam = camera_looking_at((0.0, 0.0, 0.0), 718.0, 40.0, 30.0, 50.0, 640, 360)
-    return TokyoCalibration(cam, PieceSizes())
-
-
-def _maps(calib, llr: float):
-    """Piece maps saying `llr` nats a pixel everywhere (-2: bare table; +2: pieces wherever one is drawn)."""
-    from vision.tokyo.piece_evidence import PieceMaps
-
-    shape = (calib.camera.height, calib.camera.width)
-    return PieceMaps(*(np.full(shape, llr, np.float32) for _ in range(3)))
+from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration
 
 
 def test_a_kept_place_is_tried_where_nothing_is_found_now_and_forgotten_in_another_state() -> None:
     from referee_app.games.tokyo_builds import KeptPlaces, build_spots
 
-    calib = _calibration()
+    calib = looking_calibration(640, 360)
     state = play(*STARTED)
-    maps = _maps(calib, -2.0)
+    maps = flat_maps(calib, -2.0)
     known = np.zeros(maps.grey.shape, np.uint8)
     kept = KeptPlaces()
     kept.of(state).append((-150.0, -130.0, 8.0))
@@ -49,16 +32,16 @@ def test_a_kept_place_is_tried_where_nothing_is_found_now_and_forgotten_in_anoth
 def test_a_place_is_kept_only_where_a_build_beat_no_build() -> None:
     from referee_app.games.tokyo_builds import KeptPlaces, read_builds
 
-    calib = _calibration()
+    calib = looking_calibration(640, 360)
     state = play(*STARTED)
     observation = {"supports": [{"x_mm": -150.0, "y_mm": 50.0, "height": 2}]}
     kept = KeptPlaces()
-    read_builds(state, calib, _maps(calib, -2.0), observation, 10.0, kept=kept)
+    read_builds(state, calib, flat_maps(calib, -2.0), observation, 10.0, kept=kept)
     assert kept.of(state) == []  # the table there: no build beat "no build"
-    read_builds(state, calib, _maps(calib, 2.0), observation, 10.0, kept=kept)
+    read_builds(state, calib, flat_maps(calib, 2.0), observation, 10.0, kept=kept)
     assert (-150.0, 50.0, 4.0) in kept.of(state)  # (and the grey spots of maps grey everywhere)
     # the next frame finds nothing (no reading, bare maps): the kept place is scored all the same
-    belief = read_builds(state, calib, _maps(calib, -2.0), {}, 10.0, kept=kept)
+    belief = read_builds(state, calib, flat_maps(calib, -2.0), {}, 10.0, kept=kept)
     assert belief is not None and len(belief.belief) > 2
     assert (-150.0, 50.0, 4.0) not in kept.of(state)  # it no longer holds: dropped
 

@@ -11,20 +11,11 @@ import cv2
 import numpy as np
 import pytest
 from test_tokyo_referee import play
-from tokyo_poses import AT_550
+from tokyo_poses import AT_550, looking_calibration
 
 from referee_app.games.tokyo import TokyoAdapter
 from vision.sources import OtherView, PairedFrame
 from vision.tokyo.piece_evidence import scaled
-
-
-def _camera():
-    from datasets.tokyo.camera import camera_looking_at
-    from vision.tokyo import TokyoCalibration
-    from vision.tokyo.calibration import PieceSizes
-
-    cam = camera_looking_at((0.0, 0.0, 0.0), 718.0, 40.0, 30.0, 50.0, 1280, 720)
-    return TokyoCalibration(cam, PieceSizes())
 
 
 @pytest.mark.parametrize("factor", [0.5, 0.5625, 0.625])
@@ -32,7 +23,7 @@ def test_a_point_projects_onto_its_blob_in_the_shrunk_frame(factor: float):
     """A bright blob drawn round a mat point's full-size projection (sub-pixel, a Gaussian) is found,
     once the frame is shrunk as the adapter shrinks it, where the scaled calibration projects the
     point: within a twentieth of a pixel (before: a quarter of a pixel off in x and in y at half size)."""
-    calib = _camera()
+    calib = looking_calibration()
     for point in ([0.0, 0.0, 0.0], [-120.0, 80.0, 30.0], [150.0, -60.0, 10.0]):
         uv = calib.camera.project(np.array([point]))[0][0]
         ys, xs = np.mgrid[0:720, 0:1280].astype(np.float64)

@@ -8,23 +8,7 @@ import math
 
 import numpy as np
 from test_tokyo_referee import STARTED, play
-from tokyo_poses import calibrated_adapter, scene_shots
-
-
-def _calibration():
-    from datasets.tokyo.camera import camera_looking_at
-    from vision.tokyo import TokyoCalibration
-    from vision.tokyo.calibration import PieceSizes
-
-    cam = camera_looking_at((0.0, 0.0, 0.0), 718.0, 40.0, 30.0, 50.0, 640, 360)
-    return TokyoCalibration(cam, PieceSizes())
-
-
-def _bare_maps(calib):
-    from vision.tokyo.piece_evidence import PieceMaps
-
-    shape = (calib.camera.height, calib.camera.width)
-    return PieceMaps(*(np.zeros(shape, np.float32) for _ in range(3)))
+from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration, scene_shots
 
 
 def _stick(a, b):
@@ -39,13 +23,13 @@ def test_a_column_read_short_along_its_road_is_also_tried_where_the_road_ends() 
     places tried stops a step short)."""
     from referee_app.games.tokyo_builds import build_spots
 
-    calib = _calibration()
+    calib = looking_calibration(640, 360)
     state = play(*STARTED)
     unit = calib.sizes.unit_mm
     top_z = 1 * unit + calib.sizes.stick_thickness_mm / 2
     observation = {"supports": [{"x_mm": -150.0, "y_mm": 31.0, "height": 2}],
                    "sticks": [_stick((-150.0, -62.0, top_z), (-150.0, 52.0, 2 * unit + 1.5))]}
-    maps = _bare_maps(calib)
+    maps = flat_maps(calib, 0.0)
     spots = build_spots(state, calib, maps, np.zeros(maps.grey.shape, np.uint8), observation, frozenset())
     assert min(math.hypot(x + 150.0, y - 50.0) for x, y, _ in spots) < 3.0, spots
 
@@ -55,7 +39,7 @@ def test_roads_of_the_match_and_start_roads_give_no_place() -> None:
     (a start road), and one that leaves no known column give no road-end place."""
     from referee_app.games.tokyo_builds import road_end_spots
 
-    calib = _calibration()
+    calib = looking_calibration(640, 360)
     state = play(*STARTED, "purple s1 -> (-150,50) h2")
     observation = {"sticks": [_stick((-150.0, -62.0, 11.5), (-150.0, 52.0, 21.5)),
                               _stick((150.0, -62.0, 11.5), (150.0, -170.0, 1.5)),

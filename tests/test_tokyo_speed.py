@@ -81,30 +81,21 @@ def test_build_outlines_kept_over_frames_are_not_projected_again_and_score_the_s
             return _real(*args, **kw)
 
         monkeypatch.setattr(pe, name, counted)
-    known_mask = pe.known_mask
-
-    def drawing(*args, **kw):
-        known.append(1)
-        try:
-            return known_mask(*args, **kw)
-        finally:
-            known.pop()
-
-    monkeypatch.setattr(pe, "known_mask", drawing)
-    # the standing roads' pixels (vision.tokyo.under_roads) are drawn each frame too, like known_mask;
-    # patched on the module the builds reader calls it from, whether or not it was imported before
     import vision.tokyo.under_roads as ur
 
-    road_pixels = ur.road_pixels
+    # the standing pieces drawn each frame (known_mask) and the standing roads' pixels (under_roads,
+    # patched on the module the builds reader calls it from, imported before this test or not)
+    for module, name in ((pe, "known_mask"), (ur, "road_pixels")):
+        real = getattr(module, name)
 
-    def standing(*args, **kw):
-        known.append(1)
-        try:
-            return road_pixels(*args, **kw)
-        finally:
-            known.pop()
+        def drawing(*args, _real=real, **kw):
+            known.append(1)
+            try:
+                return _real(*args, **kw)
+            finally:
+                known.pop()
 
-    monkeypatch.setattr(ur, "road_pixels", standing)
+        monkeypatch.setattr(module, name, drawing)
     frame = paired(picture("006.jpg"), picture("camera2/006.jpg"))
     adapter = TokyoAdapter()
     adapter.watch(play(*STARTED))

@@ -11,30 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 from test_tokyo_referee import STARTED, play
-
-
-def _calibration(yaw: float = 30.0, width: int = 640, height: int = 360):
-    from datasets.tokyo.camera import camera_looking_at
-    from vision.tokyo import TokyoCalibration
-    from vision.tokyo.calibration import PieceSizes
-
-    cam = camera_looking_at((0.0, 0.0, 0.0), 718.0, 40.0, yaw, 50.0, width, height)
-    return TokyoCalibration(cam, PieceSizes())
-
-
-def _maps(calib, llr: float):
-    """Piece maps saying `llr` nats a pixel everywhere (-2: bare table; +2: pieces wherever one is drawn)."""
-    from vision.tokyo.piece_evidence import PieceMaps
-
-    shape = (calib.camera.height, calib.camera.width)
-    return PieceMaps(*(np.full(shape, llr, np.float32) for _ in range(3)))
+from tokyo_poses import flat_maps, looking_calibration
 
 
 # -- KeptPlaces: an illegal build judged ------------------------------------------------------------
 def test_a_judged_illegal_builds_place_is_forgotten_and_not_kept_again() -> None:
     from referee_app.games.tokyo_builds import KeptPlaces, read_builds
 
-    calib = _calibration()
+    calib = looking_calibration(640, 360)
     state = play(*STARTED)
     kept = KeptPlaces()
     kept.of(state).extend([(-150.0, 50.0, 4.0), (150.0, 60.0, 4.0)])
@@ -42,7 +26,7 @@ def test_a_judged_illegal_builds_place_is_forgotten_and_not_kept_again() -> None
     assert kept.of(state) == [(150.0, 60.0, 4.0)]  # the other place stays
     # its column still stands until taken back: found and scored, but its place is not kept again
     observation = {"supports": [{"x_mm": -150.0, "y_mm": 50.0, "height": 2}]}
-    belief = read_builds(state, calib, _maps(calib, 2.0), observation, 10.0, kept=kept)
+    belief = read_builds(state, calib, flat_maps(calib, 2.0), observation, 10.0, kept=kept)
     assert belief is not None and len(belief.belief) > 2
     assert all(np.hypot(x + 148.0, y - 52.0) >= 30.0 for x, y, _ in kept.of(state))
     # another state of the match: nothing judged on it
@@ -92,8 +76,8 @@ def test_a_loose_stick_from_another_view_is_judged_in_that_view() -> None:
     read, it lies on the road."""
     from referee_app.games.tokyo import loose_off_roads
 
-    c1 = _calibration(30.0, 1280, 720)
-    c2 = _calibration(210.0, 1280, 720)  # across the table
+    c1 = looking_calibration(yaw=30.0)
+    c2 = looking_calibration(yaw=210.0)  # across the table
     state = play(*STARTED, "purple s1 -> (-150,10) h3 junction")
     assert len(state.sticks) == 3  # the build was played
     low, high = (-150.0, -60.0, 10.0), (-150.0, 10.0, 30.0)

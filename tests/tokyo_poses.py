@@ -40,3 +40,24 @@ def scene_shots(sim: Any, scene: int) -> tuple[int, list[Any]]:
     sc = sim.scenes[scene]
     return index, [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), index)
                    for p in (sim.photographer, *sim.others)]
+
+
+def looking_calibration(width: int = 1280, height: int = 720, yaw: float = 30.0) -> Any:
+    """A calibrated camera 718 mm from the table's middle, tilted 40 degrees, 50 degree lens: the
+    still camera the Tokyo unit tests draw and score pieces with."""
+    from datasets.tokyo.camera import camera_looking_at
+    from vision.tokyo import TokyoCalibration
+    from vision.tokyo.calibration import PieceSizes
+
+    cam = camera_looking_at((0.0, 0.0, 0.0), 718.0, 40.0, yaw, 50.0, width, height)
+    return TokyoCalibration(cam, PieceSizes())
+
+
+def flat_maps(calib: Any, llr: float) -> Any:
+    """Piece maps saying `llr` nats a pixel everywhere (-2: bare table; +2: pieces wherever one is drawn)."""
+    import numpy as np
+
+    from vision.tokyo.piece_evidence import PieceMaps
+
+    shape = (calib.camera.height, calib.camera.width)
+    return PieceMaps(*(np.full(shape, llr, np.float32) for _ in range(3)))

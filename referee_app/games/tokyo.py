@@ -797,14 +797,22 @@ def loose_off_roads(obs: dict[str, Any], state: GameState, calib: Any,
         return len(loose)
     drawn = _known_roads_drawn(state, calib)
     views = [(o, c) for o, c in others if c is not None]
+    drawn_in: dict[int, np.ndarray] = {}  # per other view, the known roads drawn (when first needed)
+
+    def on_road_there(k: int, twin: dict[str, Any]) -> bool:
+        if k not in drawn_in:
+            drawn_in[k] = _known_roads_drawn(state, views[k][1])
+        return _on_drawn(twin["endpoints"], drawn_in[k])
+
     out = 0
     for st in loose:
         if _on_drawn(st["endpoints"], drawn):
             continue
         ends = st.get("endpoints_mm")
         if ends is not None and any(
-                _on_drawn(twin["endpoints"], _known_roads_drawn(state, c))
-                for o, c in views for twin in o["sticks"] if _same_ends(twin.get("endpoints_mm"), ends)):
+                on_road_there(k, twin)
+                for k, (o, _) in enumerate(views) for twin in o["sticks"]
+                if _same_ends(twin.get("endpoints_mm"), ends)):
             continue  # the view that read it sees it on a known road
         out += 1
     return out

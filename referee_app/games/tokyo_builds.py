@@ -173,17 +173,18 @@ def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool
     from vision.tokyo.local_shift import mixed, shifted
     from vision.tokyo.piece_evidence import score_builds
 
+    def on(maps: Any) -> list[float]:
+        return [s.total for s in score_builds(maps, v.calib, v.known, x, y, height, junctions, base_top,
+                                              base_on_table, hulls=v.hulls, roads=v.roads)]
+
     shifts = _local_shifts(v, near) if v.drawn is not None and near is not None else [(0, 0, 0.0)]
     if len(shifts) == 1 and shifts[0][:2] == (0, 0):
-        return [s.total for s in score_builds(v.maps, v.calib, v.known, x, y, height, junctions, base_top,
-                                              base_on_table, hulls=v.hulls, roads=v.roads)]
+        return on(v.maps)
     per = []
     for dx, dy, _ in shifts:
         if ("maps", dx, dy) not in v.local:
             v.local[("maps", dx, dy)] = shifted(v.maps, dx, dy)
-        per.append([s.total for s in score_builds(v.local[("maps", dx, dy)], v.calib, v.known, x, y, height,
-                                                  junctions, base_top, base_on_table, hulls=v.hulls,
-                                                  roads=v.roads)])
+        per.append(on(v.local[("maps", dx, dy)]))
     logw = [lw for _, _, lw in shifts]
     return [mixed([p[j] for p in per], logw, TEMPERATURE) for j in range(len(junctions))]
 
