@@ -16,6 +16,10 @@ from typing import Any
 from referee_app.cli import CliError, CommandTree
 
 DEFAULT_PORT = 8765
+# the largest body a route takes is a teaching photo (8 MiB); waitress's own default is 1 GiB, which
+# it reads (spooling to a temporary file) before the app can refuse it -- even for a request whose
+# Host or token is refused. Above this it answers 413 as soon as the headers say so.
+MAX_REQUEST_BODY = 8 * 1024 * 1024 + 64 * 1024
 
 
 def _setup(p: argparse.ArgumentParser) -> None:
@@ -272,9 +276,16 @@ def _quiet_opencv() -> None:
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 
-def _run(args: argparse.Namespace) -> int:
+def web_server(app: Any, host: str, port: int, threads: int) -> Any:
+    """The waitress server `serve` runs the page on (not started)."""
     from waitress.server import create_server
 
+    return create_server(app, host=host, port=port, threads=threads, channel_timeout=30,
+                         connection_limit=200, max_request_body_size=MAX_REQUEST_BODY,
+                         channel_request_lookahead=1)  # lets a stream see its client leave
+
+
+def _run(args: argparse.Namespace) -> int:
     from referee_app.heap import limit_heap_growth
     from referee_app.web.app import create_app
 
@@ -289,9 +300,7 @@ def _run(args: argparse.Namespace) -> int:
     app = create_app(hub, allow_remote=args.host not in ("127.0.0.1", "localhost", "::1"),
                      max_streams=default_cap(args.threads))
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               channel_timeout=30, connection_limit=200,
-                               channel_request_lookahead=1)  # lets a stream see its client leave
+        server = web_server(app, args.host, args.port, args.threads)
     except OSError as exc:
         for loop in loops:
             loop.stop()
