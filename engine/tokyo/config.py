@@ -12,6 +12,7 @@ import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from engine import jsontext
 from engine.core import EngineError
 
 # Colours a camera may report. The seed's set is purple/green; the published sets use pink/blue
@@ -109,7 +110,7 @@ class Block:
 
 def _json_option(key: str, text: str) -> Any:
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
     except json.JSONDecodeError as exc:
         raise EngineError(f"option {key} must be JSON, e.g. {key}='{{...}}': {exc.msg}") from None
 
