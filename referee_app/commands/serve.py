@@ -92,6 +92,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     from referee_app.store import MatchStore, default_data_dir
 
     profile = _dice_profile(args)  # checked before anything is opened or written
+    _check_source_path(args)
     mat = _mat(args)
     data_dir = Path(args.data) if args.data else default_data_dir()
     store = MatchStore(data_dir)
@@ -204,6 +205,24 @@ def _mat(args: argparse.Namespace) -> str:
     if args.game not in MAT_GAMES:
         raise CliError(f"{args.game} has no printed mat: --mat is for {', '.join(MAT_GAMES)}", 2)
     return mat
+
+
+def _check_source_path(args: argparse.Namespace) -> None:
+    """A --video that is no file, or --frames that is no folder of images, is said before the data
+    folder is made or a match is started: an empty folder served a match that ended at once (exit 0)."""
+    from vision.sources import IMAGE_SUFFIXES
+
+    if args.video is not None and not Path(args.video).is_file():
+        what = "it is a folder: give it as --frames" if Path(args.video).is_dir() else "no such file"
+        raise CliError(f"cannot open video {args.video!r}: {what}", 1)
+    if args.frames is not None:
+        folder = Path(args.frames)
+        if not folder.is_dir():
+            what = "it is a file: give a video as --video" if folder.is_file() else "no such folder"
+            raise CliError(f"cannot open frames {args.frames!r}: {what}", 1)
+        if not any(p.suffix.lower() in IMAGE_SUFFIXES for p in folder.iterdir()):
+            kinds = ", ".join(sorted(IMAGE_SUFFIXES))
+            raise CliError(f"cannot open frames {args.frames!r}: no images in it ({kinds})", 1)
 
 
 def _check_camera_opened(frames: Any, kind: str, spec: Any) -> None:
