@@ -47,3 +47,35 @@ def test_log_commands_refuse_a_data_folder_that_is_not_there(places, capsys, com
     code = main(["log", command, "--data", str(places[place])])
     assert code == 2 and message in capsys.readouterr().err
     assert not places["missing"].exists()
+
+
+@pytest.mark.parametrize("command", [["teach", "dice", "{F}", "--out", "{OUT}/p.json"],
+                                     ["eval", "dice", "{F}", "--json", "{OUT}/e.json"]])
+def test_a_file_given_for_a_labelled_folder_is_one_error_line(tmp_path, capsys, command):
+    """main: NotADirectoryError came out as a traceback."""
+    labels = tmp_path / "labels.json"
+    labels.write_text('{"items": []}', encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    code = main([w.replace("{F}", str(labels)).replace("{OUT}", str(out)) for w in command])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "a file, not a folder" in err[0], err
+    assert list(out.iterdir()) == []
+
+
+def test_eval_dice_refuses_a_label_of_value_7(tmp_path, capsys):
+    """main scored the die as one of unknown value and wrote the report (exit 0)."""
+    import cv2
+    import numpy as np
+
+    folder = tmp_path / "set"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.png"), np.full((120, 160, 3), 200, np.uint8))
+    (folder / "labels.json").write_text(
+        '{"items": [{"image": "a.png", "width": 160, "height": 120, "objects": ['
+        '{"kind": "die", "value": 7, "bbox": [10, 10, 40, 40]}]}]}', encoding="utf-8")
+    report = tmp_path / "e.json"
+    code = main(["eval", "dice", str(folder), "--json", str(report)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "value 7; a die's value is 1..6" in err[0], err
+    assert not report.exists()
