@@ -77,5 +77,5 @@ def test_eval_dice_refuses_a_label_of_value_7(tmp_path, capsys):
     report = tmp_path / "e.json"
     code = main(["eval", "dice", str(folder), "--json", str(report)])
     err = capsys.readouterr().err.strip().splitlines()
-    assert code == 2 and len(err) == 1 and "value 7; a die's value is 1..6" in err[0], err
+    assert code == 2 and len(err) == 1 and "has value 7; a die's value is 1..6" in err[0], err
     assert not report.exists()

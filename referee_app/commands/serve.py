@@ -92,8 +92,8 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     from referee_app.store import MatchStore, default_data_dir
 
     profile = _dice_profile(args)  # checked before anything is opened or written
-    _check_source_path(args)
     mat = _mat(args)
+    _check_source_path(args)
     data_dir = Path(args.data) if args.data else default_data_dir()
     store = MatchStore(data_dir)
     store.reindex()  # the logs are the truth: a crash may have left the index behind them

@@ -313,8 +313,8 @@ def load(folder: Path) -> LabelledSet:
         dice = [o for o in item.objects if o.kind == "die"]
         for k, o in enumerate(dice):
             if o.value is not None and (isinstance(o.value, bool) or o.value not in VALUES):
-                raise VisionError(f"{folder / 'labels.json'}: {item.image}, die {k}: value {o.value!r:.20}; "
-                                  "a die's value is 1..6 (null: not known)")
+                raise VisionError(f"{folder / 'labels.json'}: {item.image}: die {k} has value "
+                                  f"{o.value!r:.20}; a die's value is 1..6 (null: not known)")
     return labels
 
 
