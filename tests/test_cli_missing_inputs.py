@@ -79,3 +79,18 @@ def test_eval_dice_refuses_a_label_of_value_7(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "has value 7; a die's value is 1..6" in err[0], err
     assert not report.exists()
+
+
+def test_serve_with_a_file_for_its_data_folder_is_one_error_line(places, capsys):
+    code = main(["serve", "--demo", "--port", "0", "--data", str(places["file"]), "--exit-when-done"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "cannot create the data folder" in err[0], err  # main: traceback
+
+
+def test_serve_reads_a_named_led_layout_before_writing_any_match(tmp_path, places, capsys):
+    """main wrote the demo matches' logs, then refused the layout."""
+    data = tmp_path / "data"
+    code = main(["serve", "--demo", "--port", "0", "--data", str(data), "--exit-when-done",
+                 "--led", "/dev/null", "--led-layout", str(places["file"])])
+    assert code == 2 and "LED board" in capsys.readouterr().err
+    assert not data.exists()

@@ -88,14 +88,25 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     from referee_app.games import get_adapter
     from referee_app.hub import Hub
     from referee_app.loop import RefereeLoop
+    from referee_app.matchlog import MatchLogError
     from referee_app.setup_watch import watch_setup
     from referee_app.store import MatchStore, default_data_dir
 
     profile = _dice_profile(args)  # checked before anything is opened or written
     mat = _mat(args)
     _check_source_path(args)
+    if args.led and args.led_layout:  # a named layout file is read now: before any match is written
+        from referee_app.led import LayoutError, find_layout
+
+        try:
+            find_layout(args.led_layout)
+        except LayoutError as exc:
+            raise CliError(f"LED board: {exc}", 2) from exc
     data_dir = Path(args.data) if args.data else default_data_dir()
-    store = MatchStore(data_dir)
+    try:
+        store = MatchStore(data_dir)
+    except MatchLogError as exc:  # --data names a file, or a folder that cannot be made
+        raise CliError(str(exc), 2) from None
     store.reindex()  # the logs are the truth: a crash may have left the index behind them
     hub = Hub(store)
     loops = []
