@@ -94,3 +94,26 @@ def test_serve_reads_a_named_led_layout_before_writing_any_match(tmp_path, place
                  "--led", "/dev/null", "--led-layout", str(places["file"])])
     assert code == 2 and "LED board" in capsys.readouterr().err
     assert not data.exists()
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--demo", "chess"], "no bundled recorded match for 'chess'"),
+    (["--demo", "--frames", "{IMAGES}", "--video", "{IMAGES}/a.png"], "one source at a time"),
+    (["--demo", "--frames", "{IMAGES}", "--game", "highway-grid", "--calibration", "{IMAGES}/a.png"],
+     "takes no camera calibration"),
+    (["--demo", "--frames", "{IMAGES}", "--game", "highway-grid", "--players", "A,B,C,D,E"], "--players"),
+])
+def test_serve_refuses_bad_arguments_before_the_demo_writes_its_logs(tmp_path, capsys, extra, message):
+    """main made the data folder (and for all but the first, wrote the demo's match logs) first."""
+    import cv2
+    import numpy as np
+
+    images = tmp_path / "images"
+    images.mkdir()
+    cv2.imwrite(str(images / "a.png"), np.full((48, 64, 3), 128, np.uint8))
+    data = tmp_path / "data"
+    argv = ["serve", "--port", "0", "--data", str(data), "--exit-when-done",
+            *[w.replace("{IMAGES}", str(images)) for w in extra]]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+    assert not data.exists()

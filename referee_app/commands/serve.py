@@ -86,9 +86,10 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     """The hub with its loops started, as `serve` would run it (also used by tests)."""
     from referee_app.demo import bundled_demos
     from referee_app.games import get_adapter
-    from referee_app.hub import Hub
+    from referee_app.hub import Hub, check_new_match
     from referee_app.loop import RefereeLoop
     from referee_app.matchlog import MatchLogError
+    from referee_app.session import SessionError
     from referee_app.setup_watch import watch_setup
     from referee_app.store import MatchStore, default_data_dir
 
@@ -102,21 +103,14 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
             find_layout(args.led_layout)
         except LayoutError as exc:
             raise CliError(f"LED board: {exc}", 2) from exc
-    data_dir = Path(args.data) if args.data else default_data_dir()
-    try:
-        store = MatchStore(data_dir)
-    except MatchLogError as exc:  # --data names a file, or a folder that cannot be made
-        raise CliError(str(exc), 2) from None
-    store.reindex()  # the logs are the truth: a crash may have left the index behind them
-    hub = Hub(store)
-    loops = []
+    # every argument, the demo's name and the camera are checked before the data folder is made or a
+    # match log written (a wrong --demo name or two sources used to leave the demo's logs behind)
     if args.demo:
         games = sorted(d.game for d in bundled_demos())
         if not games:
             raise CliError("no bundled demo matches were found in this installation", 1)
         if args.demo not in ("all", *games):
             raise CliError(f"no bundled recorded match for {args.demo!r} (there are: {', '.join(games)})")
-        loops.extend(demo_loops(hub, args.speed, args.demo))
     sources = [a for a in ("camera", "video", "frames", "stream") if getattr(args, a) is not None]
     if len(sources) > 1:
         raise CliError("watch one source at a time: give only one of --camera, --video, --frames, --stream")
@@ -131,6 +125,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     if len(extra_calibrations) > len(extras):
         raise CliError(f"{len(extra_calibrations)} --calibration-extra for {len(extras)} --camera-extra: "
                        "the n-th calibration goes with the n-th extra camera, so give at most one each")
+    frames: Any = None
     if sources:
         from vision.sources import open_source
 
@@ -162,6 +157,24 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         if not adapter.has_reader:
             raise CliError(f"{args.game} has no camera reader yet: referee it by manual entry on the page", 1)
         players = [s.strip() for s in args.players.split(",") if s.strip()] or ["Player 1", "Player 2"]
+        try:
+            check_new_match(args.game, players, {})
+        except SessionError as exc:
+            frames.close()
+            raise CliError(f"--players: {exc}", 2) from None
+    data_dir = Path(args.data) if args.data else default_data_dir()
+    try:
+        store = MatchStore(data_dir)
+    except MatchLogError as exc:  # --data names a file, or a folder that cannot be made
+        if frames is not None:
+            frames.close()
+        raise CliError(str(exc), 2) from None
+    store.reindex()  # the logs are the truth: a crash may have left the index behind them
+    hub = Hub(store)
+    loops = []
+    if args.demo:
+        loops.extend(demo_loops(hub, args.speed, args.demo))
+    if sources:
         session = hub.create_match(args.game, players)
         loops.append(RefereeLoop(hub, session, adapter, frames))
         watch_setup(loops[-1], args.game, mat)  # the check of the first usable frame, off the frame path
