@@ -117,3 +117,17 @@ def test_serve_refuses_bad_arguments_before_the_demo_writes_its_logs(tmp_path, c
     assert main(argv) == 2
     assert message in capsys.readouterr().err
     assert not data.exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["grid", "hint", ". . . . / . 5 . . / . . . . / . . . .", "--time", "nan"],  # main: searched for ever
+    ["grid", "solve", ". . . . / . 5 . . / . . . . / . . . .", "--time", "inf"],
+    ["play", "highway-grid", "--computer", "2", "--think", "nan", "--moves", "/dev/null"],
+    ["serve", "--demo", "highway-grid", "--speed", "0", "--port", "0", "--exit-when-done"],  # main: ZeroDivisionError, exit 0
+    ["serve", "--demo", "highway-grid", "--speed", "nan", "--port", "0", "--exit-when-done"],
+])
+def test_a_budget_or_speed_that_is_not_a_positive_number_is_refused(tmp_path, capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--data", str(tmp_path / "d")] if argv[0] == "serve" else argv)
+    assert exc.value.code == 2 and "must be a positive number" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()

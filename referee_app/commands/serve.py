@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from referee_app.cli import CliError, CommandTree
+from referee_app.cli import CliError, CommandTree, positive_number
 
 DEFAULT_PORT = 8765
 # the largest body a route takes is a teaching photo (8 MiB); waitress's own default is 1 GiB, which
@@ -70,7 +70,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--led-protocol", default="adalight", choices=["adalight", "native"])
     p.add_argument("--led-layout", metavar="FILE|GAME",
                    help="LED layout file or game name (default: the watched game's bundled layout)")
-    p.add_argument("--speed", type=float, default=1.0, help="demo playback speed factor")
+    p.add_argument("--speed", type=positive_number, default=1.0, help="demo playback speed factor")
     p.add_argument("--exit-when-done", action="store_true", help="stop once the demo matches are replayed")
 
 
