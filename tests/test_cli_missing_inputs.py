@@ -131,3 +131,12 @@ def test_a_budget_or_speed_that_is_not_a_positive_number_is_refused(tmp_path, ca
         main([*argv, "--data", str(tmp_path / "d")] if argv[0] == "serve" else argv)
     assert exc.value.code == 2 and "must be a positive number" in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+def test_a_calibration_with_no_camera_to_use_it_is_refused(tmp_path, capsys):
+    """main ignored it: `serve --demo --calibration missing.json` replayed the demo, exit 0."""
+    data = tmp_path / "d"
+    assert main(["serve", "--demo", "--calibration", str(tmp_path / "missing.json"), "--port", "0",
+                 "--data", str(data), "--exit-when-done"]) == 2
+    assert "--calibration is the calibration of the camera watched" in capsys.readouterr().err
+    assert not data.exists()

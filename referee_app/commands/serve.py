@@ -115,6 +115,9 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     if len(sources) > 1:
         raise CliError("watch one source at a time: give only one of --camera, --video, --frames, --stream")
     extras, extra_calibrations = list(args.camera_extra or []), list(args.calibration_extra or [])
+    if args.calibration and not sources:  # the demo's recordings bring their own: it was ignored
+        raise CliError("--calibration is the calibration of the camera watched: give --camera, --video, "
+                       "--frames or --stream")
     if (args.camera2 or args.calibration2 or extras or extra_calibrations) and not sources:
         raise CliError("--camera2, --calibration2, --camera-extra and --calibration-extra go with a first "
                        "source: --camera, --video, --frames or --stream")
