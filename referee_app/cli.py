@@ -36,6 +36,18 @@ class CliError(Exception):
         self.code = code
 
 
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number > 0 (a budget or a speed). float() takes "nan" and "inf",
+    and a budget of nan never runs out: `grid hint --time nan` searched for ever."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < float("inf"):  # also false for nan
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
 @dataclass
 class _Node:
     help: str = ""

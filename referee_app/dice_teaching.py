@@ -65,12 +65,22 @@ def decode_photo(data: bytes) -> np.ndarray:
         raise TeachError("the upload is empty: send the photo's bytes (JPEG or PNG) as the body")
     if len(data) > MAX_UPLOAD:
         raise TeachError(f"the photo is {len(data)} bytes; at most {MAX_UPLOAD // (1024 * 1024)} MiB", 413)
-    # the header's size first: a small file may claim a huge picture (decoding it would take the memory)
+    # the header's size first: a small file may claim a huge picture (decoding it would take the memory).
+    # Only JPEG and PNG, whose headers are read here: OpenCV would also decode TIFF, WebP, PNM ...
+    # whose claimed size nothing checks before it allocates.
+    if data[:3] != b"\xff\xd8\xff" and data[:8] != PNG_MAGIC:
+        raise TeachError("the upload is not a JPEG or PNG photo: send one of those")
     size = _declared_size(data)
-    if size and size[0] * size[1] > MAX_PIXELS:
+    if size is None:
+        raise TeachError("the upload is not an image the referee can read: its header gives no size (send "
+                         "a whole JPEG or PNG photo)")
+    if size[0] * size[1] > MAX_PIXELS:
         raise TeachError(f"the photo is {size[0]}×{size[1]} pixels; at most {MAX_PIXELS // 1_000_000} "
                          "megapixels (a 1280×720 camera frame is plenty)", 413)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:  # a header the decoder reads otherwise than _declared_size: refused, not a 500
+        image = None
     if image is None:
         raise TeachError("the upload is not an image the referee can read: send a JPEG or PNG photo")
     h, w = image.shape[:2]
@@ -81,19 +91,46 @@ def decode_photo(data: bytes) -> np.ndarray:
     return image
 
 
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+# JPEG frame headers (SOF0..SOF15 less DHT, JPG and DAC), which hold the picture's size
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
 def _declared_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a PNG or JPEG header, None when the header does not say."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    """(width, height) from a PNG or JPEG header, None when the header does not say.
+
+    A JPEG is walked as libjpeg walks it: bytes between segments that are not a marker are
+    skipped (libjpeg only warns about them), so junk before the frame header cannot hide the
+    size from this check and still be decoded at that size."""
+    if data[:8] == PNG_MAGIC:
+        if len(data) >= 24 and data[12:16] == b"IHDR":
+            return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        return None
+    if data[:2] != b"\xff\xd8":
+        return None
     k = 2
-    while data[:2] == b"\xff\xd8" and k + 9 < len(data):
-        if data[k] != 0xFF:
+    while k < len(data):
+        if data[k] != 0xFF:  # junk between segments
+            k += 1
+            continue
+        while k < len(data) and data[k] == 0xFF:  # fill bytes
+            k += 1
+        if k + 2 >= len(data):
             return None
-        marker = data[k + 1]
-        length = int.from_bytes(data[k + 2:k + 4], "big")
-        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-            return int.from_bytes(data[k + 7:k + 9], "big"), int.from_bytes(data[k + 5:k + 7], "big")
-        k += 2 + length
+        marker = data[k]
+        if marker == 0x00:  # a stuffed 0xFF00 is no marker
+            k += 1
+            continue
+        if marker in _SOF:
+            if k + 7 >= len(data):
+                return None
+            return int.from_bytes(data[k + 6:k + 8], "big"), int.from_bytes(data[k + 4:k + 6], "big")
+        if marker == 0xDA or marker == 0xD9:  # scan data or the end before any frame header
+            return None
+        if 0xD0 <= marker <= 0xD8 or marker == 0x01:  # markers without a length
+            k += 1
+            continue
+        k += 1 + int.from_bytes(data[k + 1:k + 3], "big")
     return None
 
 

@@ -233,13 +233,17 @@ class MatchLogWriter:
     @classmethod
     def create(cls, path: Path | str, header: Header) -> MatchLogWriter:
         path = Path(path)
+        try:  # a header that cannot be written creates no file
+            line = _line(header.to_json())
+        except (UnicodeEncodeError, ValueError) as exc:
+            raise MatchLogError(f"the header cannot be written: {exc}", path) from None
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             raise MatchLogError("a match log already exists here; refusing to overwrite it", path) from None
         with os.fdopen(fd, "wb") as fh:
-            fh.write(_line(header.to_json()))
+            fh.write(line)
             fh.flush()
             os.fsync(fh.fileno())
         _fsync_dir(path.parent)

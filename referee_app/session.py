@@ -97,6 +97,8 @@ class MatchSession:
             return MoveReader(self.game.name, self.game.parse_action, self.players).parse(notation)
         except EngineError as exc:
             raise SessionError(str(exc)) from exc
+        except (ValueError, OverflowError) as exc:  # a number in the text no parser check caught
+            raise SessionError(f"cannot read {notation[:80]!r}: {exc}") from exc
 
     def submit(self, action: Action, source: str = "manual", confidence: float = 1.0,
                frame: str | int | None = None, corrects: int | None = None,

@@ -7,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 
 def run_cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "referee_app", *args], capture_output=True, text=True,
@@ -64,6 +67,7 @@ def test_serve_drives_an_led_board_over_serial(tmp_path):
 def test_serve_calibration_option(tmp_path):
     frames = tmp_path / "frames"
     frames.mkdir()
+    (frames / "0001.png").write_bytes(cv2.imencode(".png", np.zeros((48, 64, 3), np.uint8))[1].tobytes())
     bad = tmp_path / "cal.json"
     bad.write_text("{not json")
     out = run_cli("serve", "--frames", str(frames), "--game", "tokyo-highway", "--calibration", str(bad),

@@ -149,6 +149,9 @@ def test_serve_reads_the_boards_dice_with_the_profile(tmp_path: Path) -> None:
     assert main(["teach", "dice", str(folder), "--first", "3", "--out", str(prof)]) == 0
     frames = tmp_path / "frames"
     frames.mkdir()
+    import cv2
+
+    cv2.imwrite(str(frames / "0001.png"), np.full((48, 64, 3), 128, np.uint8))  # serve wants an image
     p = argparse.ArgumentParser()
     serve._setup(p)
     args = p.parse_args(["--frames", str(frames), "--dice-profile", str(prof), "--data", str(tmp_path / "d")])

@@ -42,11 +42,13 @@ class SampleCamera(StillCamera):
 
 
 def camera_referee(tmp_path: Path):
-    """`serve --frames` of an empty folder: a highway-dice match with its camera loop (not started)."""
+    """`serve --frames` of a folder of one blank picture: a highway-dice match with its camera loop
+    (not started, so the picture is never read)."""
     from referee_app.commands import serve
 
     frames = tmp_path / "frames"
     frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), np.full((48, 64, 3), 128, np.uint8))
     p = argparse.ArgumentParser()
     serve._setup(p)
     return serve.build_referee(p.parse_args(["--frames", str(frames), "--data", str(tmp_path / "d")]))

@@ -53,9 +53,19 @@ def load_labels(folder: Path | str) -> LabelledSet:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
+        if folder.is_file():
+            raise VisionError(f"{folder}: a file, not a folder (give the folder that holds labels.json "
+                              "and its photos)") from None
         raise VisionError(f"{path}: no labels.json in this folder") from None
+    except NotADirectoryError:
+        raise VisionError(f"{folder}: a file, not a folder (give the folder that holds labels.json "
+                          "and its photos)") from None
+    except OSError as exc:  # labels.json a folder, unreadable
+        raise VisionError(f"{path}: cannot read it: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise VisionError(f"{path}: not valid JSON: {exc}") from exc
+    except (RecursionError, ValueError) as exc:  # nested thousands deep, a number of 4,300+ digits
+        raise VisionError(f"{path}: not valid JSON: {str(exc).split(';')[0]}") from None
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise VisionError(f"{path}: expected an object with an 'items' list")
     items = []

@@ -14,6 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from engine import jsontext
 from engine.core import EngineError
 
 MAX_SEATS = 4
@@ -126,7 +127,7 @@ class Board:
         """A user's board: a dict or JSON text."""
         if isinstance(data, str):
             try:
-                data = json.loads(data)
+                data = jsontext.loads(data)
             except json.JSONDecodeError as exc:
                 raise EngineError(f"board file is not valid JSON: {exc}") from exc
         if not isinstance(data, dict) or data.get("format") != "highway-dice-board":

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from engine import jsontext
 from engine.core import EngineError
 from engine.railroad_ink.board import CELLS, MIDDLE, Sheet, Square, cell_name, check_square
 from engine.railroad_ink.tiles import SPECIALS, check_expansions
@@ -41,7 +42,7 @@ class SheetFile:
 def load_sheet(path: str | Path) -> SheetFile:
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = jsontext.load_file(p)
     except FileNotFoundError:
         raise EngineError(f"{p}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:

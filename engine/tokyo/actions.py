@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Action, EngineError, NotationError
-from engine.tokyo.config import KNOWN_COLORS
+from engine.tokyo.config import KNOWN_COLORS, finite
 
 Who = int | str | None  # a seat index, a colour name, or None for the player to move
 
@@ -45,7 +45,7 @@ def check_point(p: Any, what: str) -> tuple[float, float]:
     try:
         x, y = p
         x, y = float(x), float(y)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise EngineError(f"{what} must be a point [x, y] in mm, got {p!r}") from None
     if not (math.isfinite(x) and math.isfinite(y)):
         raise EngineError(f"{what} must be finite, got {p!r}")
@@ -53,7 +53,7 @@ def check_point(p: Any, what: str) -> tuple[float, float]:
 
 
 def check_height(h: Any, what: str = "support height") -> int:
-    if isinstance(h, bool) or not isinstance(h, int | float) or not math.isfinite(h):
+    if isinstance(h, bool) or not isinstance(h, int | float) or not finite(h):
         raise EngineError(f"{what} must be a whole number of columns, got {h!r}")
     if h != int(h):
         raise EngineError(f"{what} must be a whole number of columns, got {h} (no half columns)")
@@ -181,7 +181,7 @@ class Build(Action):
         if self.car_at:
             try:
                 at = tuple(float(a) for a in self.car_at)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise EngineError(
                     f"car positions must be numbers (mm along the road), got {self.car_at!r}"
                 ) from None

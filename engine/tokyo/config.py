@@ -12,6 +12,7 @@ import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from engine import jsontext
 from engine.core import EngineError
 
 # Colours a camera may report. The seed's set is purple/green; the published sets use pink/blue
@@ -22,6 +23,15 @@ DEFAULT_COLORS = {
     3: ("blue", "green", "pink"),
     4: ("blue", "green", "pink", "orange"),
 }
+
+
+def finite(v: int | float) -> bool:
+    """math.isfinite that answers False for an integer too large for a float (it raises there);
+    sizes and heights arrive from JSON, where an integer may have hundreds of digits."""
+    try:
+        return math.isfinite(v)
+    except OverflowError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -40,7 +50,7 @@ class SetGeometry:
     def __post_init__(self) -> None:
         for f in fields(self):
             v = getattr(self, f.name)
-            if not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v) or v < 0:
+            if not isinstance(v, int | float) or isinstance(v, bool) or not finite(v) or v < 0:
                 raise EngineError(f"geometry.{f.name} must be a finite number >= 0, got {v!r}")
             if v == 0 and f.name != "clearance_mm":
                 raise EngineError(f"geometry.{f.name} must be > 0")
@@ -83,7 +93,7 @@ class Block:
 
     def __post_init__(self) -> None:
         vals = (self.x, self.y, self.w, self.d, self.h)
-        if not all(isinstance(v, int | float) and math.isfinite(v) for v in vals) or min(vals[2:]) <= 0:
+        if not all(isinstance(v, int | float) and finite(v) for v in vals) or min(vals[2:]) <= 0:
             raise EngineError(f"a building needs finite x, y and positive w, d, h, got {vals}")
 
     def to_json(self) -> list[float]:
@@ -100,7 +110,7 @@ class Block:
 
 def _json_option(key: str, text: str) -> Any:
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
     except json.JSONDecodeError as exc:
         raise EngineError(f"option {key} must be JSON, e.g. {key}='{{...}}': {exc.msg}") from None
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine import jsontext
 from engine.core import EngineError, Verdict, step
 from engine.tokyo.actions import TokyoAction, action_from_json, parse_action
 from engine.tokyo.config import TokyoRules
@@ -63,11 +64,13 @@ def plan_from_json(data: Any, source: str = "plan") -> Plan:
 def load_plan(path: str | Path) -> Plan:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = jsontext.read_text(p)
     except OSError as exc:
         raise EngineError(f"cannot read plan {p}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise EngineError(f"{p}: {exc.msg}") from None
     try:
-        data = json.loads(text)
+        data = jsontext.loads(text)
     except json.JSONDecodeError as exc:
         raise EngineError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     return plan_from_json(data, str(p))

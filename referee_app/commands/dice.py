@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine import jsontext
 from referee_app.cli import CliError, CommandTree
 from referee_app.commands.input_files import refuse_match_log
 
@@ -28,9 +29,11 @@ def _board(path: Path | None) -> Any:
     if path is None:
         return dice.load_board()
     try:
-        return dice.Board.from_data(path.read_text(encoding="utf-8"))
+        return dice.Board.from_data(jsontext.read_text(path))
     except OSError as exc:
         raise CliError(f"cannot read board file {path}: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise CliError(f"board file {path}: {exc.msg}") from exc
     except EngineError as exc:
         raise CliError(f"board file {path}: {exc}") from exc
 
@@ -51,9 +54,13 @@ def _position(args: argparse.Namespace) -> Any:
                              f"`highway-referee play highway-dice --log {text} --moves ...` continues it; "
                              "the dice commands read a position written by `dice new --out FILE` or "
                              "`dice play ... --out FILE`.")
-            where, raw = text, Path(text).read_text(encoding="utf-8")
+            where, raw = text, ""
+            try:
+                raw = jsontext.read_text(text)
+            except json.JSONDecodeError as exc:
+                raise CliError(f"{where}: {exc.msg}") from exc
         try:
-            data = json.loads(raw)
+            data = jsontext.loads(raw)
         except json.JSONDecodeError as exc:
             raise CliError(f"{where} is not valid JSON: {exc}") from exc
         if isinstance(data, dict) and args.board is not None:

@@ -16,7 +16,7 @@ from engine.core import EngineError
 from engine.grid import GridState, cell_name, format_position, parse_position
 from engine.grid.solver import describe, solve
 from engine.grid.state import PLAYER_NAMES
-from referee_app.cli import CliError, CommandTree
+from referee_app.cli import CliError, CommandTree, positive_number
 from referee_app.commands.input_files import missing_file
 from referee_app.commands.log import load_report
 from referee_app.naming import namer
@@ -121,7 +121,7 @@ def _run_show(args: argparse.Namespace) -> int:
 def _setup_search(default_time: float) -> Any:
     def setup(p: argparse.ArgumentParser) -> None:
         _position_arg(p)
-        p.add_argument("--time", type=float, default=default_time, metavar="S",
+        p.add_argument("--time", type=positive_number, default=default_time, metavar="S",
                        help=f"time budget in seconds (default {default_time:g}); past it the deepest "
                        "finished search is used (a heuristic estimate)")
         p.add_argument("--json", action="store_true")

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine import jsontext
 from referee_app.cli import CliError
 
 
@@ -21,7 +22,7 @@ def match_log_header(path: Path) -> dict[str, Any] | None:
     except OSError:
         return None
     try:
-        data = json.loads(first)
+        data = jsontext.loads(first)
     except json.JSONDecodeError:
         return None
     if isinstance(data, dict) and data.get("type") == "header" and "game" in data:
@@ -43,7 +44,10 @@ def missing_file(text: str) -> CliError | None:
     """An error for a command-line word that names a file (it has a folder or an extension such as
     .json / .jsonl) that does not exist; None when the word may be something else."""
     path = Path(text)
-    if path.exists() or " " in text.strip():
+    try:
+        if path.exists() or " " in text.strip():
+            return None
+    except OSError:  # a name too long for the file system (a position's text, say): not a file
         return None
     if "/" in text or "\\" in text or (path.suffix[1:].isalpha() and len(path.suffix) > 2):
         return CliError(f"{text}: no such file", 2)

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from engine import jsontext
 from referee_app import events as ev
 from referee_app.cli import CliError, CommandTree
 from referee_app.led.colors import RGB
@@ -262,9 +263,11 @@ def _layout(args: argparse.Namespace) -> int:
     try:
         if args.rows_file:
             try:
-                text = Path(args.rows_file).read_text(encoding="utf-8")
+                text = jsontext.read_text(args.rows_file)
             except OSError as exc:
                 raise CliError(f"cannot read {args.rows_file}: {exc.strerror or exc}") from None
+            except json.JSONDecodeError as exc:
+                raise CliError(f"{args.rows_file}: {exc.msg}") from None
             rows = [line.replace(",", " ").split() for line in text.splitlines()]
             rows = [r for r in rows if r and not r[0].startswith("#")]
         elif args.board_json:

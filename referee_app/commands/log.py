@@ -164,6 +164,11 @@ def _setup_data(p: argparse.ArgumentParser) -> None:
 
 
 def _store(args: argparse.Namespace) -> MatchStore:
+    # a folder named on the command line must be there: a mistyped --data made an empty one and
+    # answered "0 match logs" (the default folder may be missing: nothing was played yet)
+    if args.data and not Path(args.data).is_dir():
+        what = "is a file, not a data folder" if Path(args.data).exists() else "no such data folder"
+        raise CliError(f"{args.data}: {what} (the folder `serve --data` or `play --data` wrote)", 2)
     try:
         return MatchStore(args.data)
     except MatchLogError as exc:

@@ -23,7 +23,7 @@ from typing import Any
 
 import engine
 from engine.core import Action, EngineError, GameState
-from referee_app.cli import CliError, CommandTree
+from referee_app.cli import CliError, CommandTree, positive_number
 from referee_app.matchlog import Header, MatchLogError, MatchLogWriter
 from referee_app.naming import namer
 from referee_app.replay import ReplayError, replay
@@ -72,7 +72,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
                        "else the user data dir)")
     p.add_argument("--computer", type=int, metavar="N",
                    help="highway-grid: the computer plays Player N (1 or 2) with the solver")
-    p.add_argument("--think", type=float, default=1.0, metavar="S",
+    p.add_argument("--think", type=positive_number, default=1.0, metavar="S",
                    help="seconds the computer may think per move (default 1; exact when it can solve)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of text")
 

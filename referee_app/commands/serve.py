@@ -13,9 +13,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from referee_app.cli import CliError, CommandTree
+from referee_app.cli import CliError, CommandTree, positive_number
 
 DEFAULT_PORT = 8765
+# the largest body a route takes is a teaching photo (8 MiB); waitress's own default is 1 GiB, which
+# it reads (spooling to a temporary file) before the app can refuse it -- even for a request whose
+# Host or token is refused. Above this it answers 413 as soon as the headers say so.
+MAX_REQUEST_BODY = 8 * 1024 * 1024 + 64 * 1024
 
 
 def _setup(p: argparse.ArgumentParser) -> None:
@@ -66,7 +70,7 @@ def _setup(p: argparse.ArgumentParser) -> None:
     p.add_argument("--led-protocol", default="adalight", choices=["adalight", "native"])
     p.add_argument("--led-layout", metavar="FILE|GAME",
                    help="LED layout file or game name (default: the watched game's bundled layout)")
-    p.add_argument("--speed", type=float, default=1.0, help="demo playback speed factor")
+    p.add_argument("--speed", type=positive_number, default=1.0, help="demo playback speed factor")
     p.add_argument("--exit-when-done", action="store_true", help="stop once the demo matches are replayed")
 
 
@@ -82,29 +86,38 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     """The hub with its loops started, as `serve` would run it (also used by tests)."""
     from referee_app.demo import bundled_demos
     from referee_app.games import get_adapter
-    from referee_app.hub import Hub
+    from referee_app.hub import Hub, check_new_match
     from referee_app.loop import RefereeLoop
+    from referee_app.matchlog import MatchLogError
+    from referee_app.session import SessionError
     from referee_app.setup_watch import watch_setup
     from referee_app.store import MatchStore, default_data_dir
 
     profile = _dice_profile(args)  # checked before anything is opened or written
     mat = _mat(args)
-    data_dir = Path(args.data) if args.data else default_data_dir()
-    store = MatchStore(data_dir)
-    store.reindex()  # the logs are the truth: a crash may have left the index behind them
-    hub = Hub(store)
-    loops = []
+    _check_source_path(args)
+    if args.led and args.led_layout:  # a named layout file is read now: before any match is written
+        from referee_app.led import LayoutError, find_layout
+
+        try:
+            find_layout(args.led_layout)
+        except LayoutError as exc:
+            raise CliError(f"LED board: {exc}", 2) from exc
+    # every argument, the demo's name and the camera are checked before the data folder is made or a
+    # match log written (a wrong --demo name or two sources used to leave the demo's logs behind)
     if args.demo:
         games = sorted(d.game for d in bundled_demos())
         if not games:
             raise CliError("no bundled demo matches were found in this installation", 1)
         if args.demo not in ("all", *games):
             raise CliError(f"no bundled recorded match for {args.demo!r} (there are: {', '.join(games)})")
-        loops.extend(demo_loops(hub, args.speed, args.demo))
     sources = [a for a in ("camera", "video", "frames", "stream") if getattr(args, a) is not None]
     if len(sources) > 1:
         raise CliError("watch one source at a time: give only one of --camera, --video, --frames, --stream")
     extras, extra_calibrations = list(args.camera_extra or []), list(args.calibration_extra or [])
+    if args.calibration and not sources:  # the demo's recordings bring their own: it was ignored
+        raise CliError("--calibration is the calibration of the camera watched: give --camera, --video, "
+                       "--frames or --stream")
     if (args.camera2 or args.calibration2 or extras or extra_calibrations) and not sources:
         raise CliError("--camera2, --calibration2, --camera-extra and --calibration-extra go with a first "
                        "source: --camera, --video, --frames or --stream")
@@ -115,6 +128,7 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
     if len(extra_calibrations) > len(extras):
         raise CliError(f"{len(extra_calibrations)} --calibration-extra for {len(extras)} --camera-extra: "
                        "the n-th calibration goes with the n-th extra camera, so give at most one each")
+    frames: Any = None
     if sources:
         from vision.sources import open_source
 
@@ -146,6 +160,24 @@ def build_referee(args: argparse.Namespace) -> tuple[Any, list[Any]]:
         if not adapter.has_reader:
             raise CliError(f"{args.game} has no camera reader yet: referee it by manual entry on the page", 1)
         players = [s.strip() for s in args.players.split(",") if s.strip()] or ["Player 1", "Player 2"]
+        try:
+            check_new_match(args.game, players, {})
+        except SessionError as exc:
+            frames.close()
+            raise CliError(f"--players: {exc}", 2) from None
+    data_dir = Path(args.data) if args.data else default_data_dir()
+    try:
+        store = MatchStore(data_dir)
+    except MatchLogError as exc:  # --data names a file, or a folder that cannot be made
+        if frames is not None:
+            frames.close()
+        raise CliError(str(exc), 2) from None
+    store.reindex()  # the logs are the truth: a crash may have left the index behind them
+    hub = Hub(store)
+    loops = []
+    if args.demo:
+        loops.extend(demo_loops(hub, args.speed, args.demo))
+    if sources:
         session = hub.create_match(args.game, players)
         loops.append(RefereeLoop(hub, session, adapter, frames))
         watch_setup(loops[-1], args.game, mat)  # the check of the first usable frame, off the frame path
@@ -200,6 +232,24 @@ def _mat(args: argparse.Namespace) -> str:
     if args.game not in MAT_GAMES:
         raise CliError(f"{args.game} has no printed mat: --mat is for {', '.join(MAT_GAMES)}", 2)
     return mat
+
+
+def _check_source_path(args: argparse.Namespace) -> None:
+    """A --video that is no file, or --frames that is no folder of images, is said before the data
+    folder is made or a match is started: an empty folder served a match that ended at once (exit 0)."""
+    from vision.sources import IMAGE_SUFFIXES
+
+    if args.video is not None and not Path(args.video).is_file():
+        what = "it is a folder: give it as --frames" if Path(args.video).is_dir() else "no such file"
+        raise CliError(f"cannot open video {args.video!r}: {what}", 1)
+    if args.frames is not None:
+        folder = Path(args.frames)
+        if not folder.is_dir():
+            what = "it is a file: give a video as --video" if folder.is_file() else "no such folder"
+            raise CliError(f"cannot open frames {args.frames!r}: {what}", 1)
+        if not any(p.suffix.lower() in IMAGE_SUFFIXES for p in folder.iterdir()):
+            kinds = ", ".join(sorted(IMAGE_SUFFIXES))
+            raise CliError(f"cannot open frames {args.frames!r}: no images in it ({kinds})", 1)
 
 
 def _check_camera_opened(frames: Any, kind: str, spec: Any) -> None:
@@ -272,9 +322,16 @@ def _quiet_opencv() -> None:
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
 
 
-def _run(args: argparse.Namespace) -> int:
+def web_server(app: Any, host: str, port: int, threads: int) -> Any:
+    """The waitress server `serve` runs the page on (not started)."""
     from waitress.server import create_server
 
+    return create_server(app, host=host, port=port, threads=threads, channel_timeout=30,
+                         connection_limit=200, max_request_body_size=MAX_REQUEST_BODY,
+                         channel_request_lookahead=1)  # lets a stream see its client leave
+
+
+def _run(args: argparse.Namespace) -> int:
     from referee_app.heap import limit_heap_growth
     from referee_app.web.app import create_app
 
@@ -289,9 +346,7 @@ def _run(args: argparse.Namespace) -> int:
     app = create_app(hub, allow_remote=args.host not in ("127.0.0.1", "localhost", "::1"),
                      max_streams=default_cap(args.threads))
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=args.threads,
-                               channel_timeout=30, connection_limit=200,
-                               channel_request_lookahead=1)  # lets a stream see its client leave
+        server = web_server(app, args.host, args.port, args.threads)
     except OSError as exc:
         for loop in loops:
             loop.stop()

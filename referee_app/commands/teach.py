@@ -37,7 +37,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         labels = load(args.folder)
     except VisionError as exc:
-        raise CliError(f"{args.folder}: {exc}") from exc
+        raise CliError(f"{args.folder}: {exc}; nothing was written") from exc
     by_name = {it.image: it for it in labels.items}
     if args.photos:
         unknown = [n for n in args.photos if n not in by_name]

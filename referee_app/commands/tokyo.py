@@ -12,6 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
+from engine import jsontext
 from engine.core import EngineError
 from engine.tokyo.plan import Plan, load_plan
 from engine.tokyo.reading import TableReading, match_build
@@ -103,7 +104,7 @@ def _setup_match(p: argparse.ArgumentParser) -> None:
 def _run_match(args: argparse.Namespace) -> int:
     state, _ = _replay(_plan(args.plan))
     try:
-        data = json.loads(Path(args.reading).read_text(encoding="utf-8"))
+        data = jsontext.load_file(args.reading)
     except OSError as exc:
         raise CliError(f"cannot read {args.reading}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:

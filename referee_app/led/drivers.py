@@ -102,12 +102,16 @@ class NativeDriver(Driver):
             while time.monotonic() < ask_again:
                 for cmd, payload in self._reader.feed(self.t.read(256, 0.05)):
                     if cmd == native.REPLY_STATUS:
-                        self.status = native.BoardStatus.from_payload(payload)
+                        try:
+                            self.status = native.BoardStatus.from_payload(payload)
+                        except native.ProtocolError as exc:  # another firmware, or noise: ask again
+                            errors.append(str(exc))
+                            continue
                         self.led_count = self.status.led_count
                         return self.status
                     if cmd == native.REPLY_ERROR and len(payload) >= 1:
                         errors.append(native.ERRORS.get(payload[0], f"error {payload[0]}"))
-        extra = f" (it answered: {', '.join(errors)})" if errors else ""
+        extra = f" (it answered: {', '.join(dict.fromkeys(errors))})" if errors else ""
         raise LedPortError(
             f"no status reply from {self.t.path} within {timeout:.1f} s{extra}: is the Highway Referee "
             "firmware running on it? For a stock Adalight or WLED board use --protocol adalight")

@@ -7,11 +7,13 @@ cell ids in rows, for a strip laid in a zig-zag under the board.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine import jsontext
 from referee_app.led.colors import RGB, ColorError, hex_color, parse_color
 
 FORMAT = "highway-referee-led-layout/1"
@@ -170,11 +172,13 @@ def layout_from_json(data: Any, source: str = "<memory>") -> Layout:
 def load_layout(path: str | Path) -> Layout:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = jsontext.read_text(p)
     except OSError as exc:
         raise LayoutError(f"cannot read layout file {p}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise LayoutError(f"{p}: {exc.msg}") from None
     try:
-        data = json.loads(text)
+        data = jsontext.loads(text)
     except json.JSONDecodeError as exc:
         raise LayoutError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     return layout_from_json(data, str(p))
@@ -195,6 +199,9 @@ def find_layout(spec: str) -> Layout:
                       f"({', '.join(bundled) or 'none'})")
 
 
+CELL_ID = re.compile(r"[A-Za-z0-9_.:+-]{1,24}")
+
+
 def serpentine_layout(game: str, rows: Sequence[Sequence[str]], seats: int = 2,
                       status: Sequence[str] = STATUS_LIGHTS, *, serpentine: bool = True,
                       brightness: float = 0.4) -> Layout:
@@ -208,6 +215,9 @@ def serpentine_layout(game: str, rows: Sequence[Sequence[str]], seats: int = 2,
     for r, row in enumerate(rows):
         ordered = list(row)[::-1] if serpentine and r % 2 else list(row)
         for cell in ordered:
+            if not CELL_ID.fullmatch(cell):  # a rows file that is not one (JSON, binary) says so
+                raise LayoutError(f"serpentine layout: {cell[:40]!r} in row {r + 1} is not a cell id "
+                                  "(letters, digits and - _ . : +, e.g. a1 or W07)")
             if cell in cells:
                 raise LayoutError(f"serpentine layout: cell {cell!r} appears twice")
             cells[cell] = (index,)
@@ -241,7 +251,7 @@ def rows_from_board_file(path: str | Path) -> list[list[str]]:
     position is then the top-left corner) in any unit, e.g. engine/dice_road/boards/default.json."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = jsontext.load_file(p)
     except OSError as exc:
         raise LayoutError(f"cannot read board file {p}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:

@@ -25,6 +25,9 @@ REPLY_ERROR = 0xFF
 ERRORS = {1: "checksum mismatch", 2: "protocol version not supported", 3: "unknown command",
           4: "bad payload length", 5: "more LEDs than the strip has"}
 MAX_PAYLOAD = 4096
+# the longest reply the board sends (status: 25 bytes). The host waits for no longer one: a noise
+# header claiming 4 KiB would otherwise hold every real reply behind it until 4 KiB more arrived.
+MAX_REPLY = 64
 OVERHEAD = 9  # 7 header bytes + 2 CRC bytes
 
 
@@ -134,7 +137,7 @@ class ReplyReader:
             if len(self.buf) < 7:
                 return out
             ver, cmd, n = self.buf[2], self.buf[3], int.from_bytes(self.buf[4:6], "big")
-            if self.buf[6] != ver ^ cmd ^ (n >> 8) ^ (n & 0xFF) ^ 0x55 or n > MAX_PAYLOAD:
+            if self.buf[6] != ver ^ cmd ^ (n >> 8) ^ (n & 0xFF) ^ 0x55 or n > MAX_REPLY:
                 del self.buf[:1]
                 continue
             if len(self.buf) < 9 + n:

@@ -128,7 +128,7 @@ class LedOutput:
             transport = self._factory()
             driver = make_driver(self.protocol, transport)
             driver.connect(self.greeting_timeout)
-        except (LedPortError, OSError) as exc:
+        except (LedPortError, OSError, ValueError) as exc:  # ValueError: a reply it cannot read
             if transport is not None:
                 transport.close()
             self.stats.last_error = str(exc)

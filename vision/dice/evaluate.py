@@ -306,7 +306,16 @@ def write_json(path: Path, report: dict[str, Any]) -> None:
 
 
 def load(folder: Path) -> LabelledSet:
-    return load_labels(folder)
+    """The labelled set; VisionError for a die whose value is neither 1..6 nor null (value unknown):
+    a typed 7 would otherwise be scored as an unknown value, and the set's accuracy silently shift."""
+    labels = load_labels(folder)
+    for item in labels.items:
+        dice = [o for o in item.objects if o.kind == "die"]
+        for k, o in enumerate(dice):
+            if o.value is not None and (isinstance(o.value, bool) or o.value not in VALUES):
+                raise VisionError(f"{folder / 'labels.json'}: {item.image}: die {k} has value "
+                                  f"{o.value!r:.20}; a die's value is 1..6 (null: not known)")
+    return labels
 
 
 def trained_photos(classical_models: Path | None = None,
