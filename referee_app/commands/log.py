@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.cli import CliError, CommandTree
+from referee_app.csv_cells import safe_cell
 from referee_app.matchlog import MatchLogContents, MatchLogError, read_log
 from referee_app.naming import match_namer
 from referee_app.replay import ReplayError, ReplayReport, format_report, replay
@@ -106,7 +107,7 @@ def export_text(contents: MatchLogContents, fmt: str) -> str:
         buf = io.StringIO()
         writer = csv.DictWriter(buf, CSV_FIELDS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({k: safe_cell(v) for k, v in row.items()} for row in rows)
         return buf.getvalue()
     out = [f"match {h.match_id}: {h.game}, {', '.join(h.players)}, started {h.started} ({h.software})"]
     if h.variant:

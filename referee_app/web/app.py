@@ -26,6 +26,7 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from engine import EngineError
+from referee_app.csv_cells import safe_row
 from referee_app.games import get_adapter
 from referee_app.hub import Hub
 from referee_app.matchlog import MatchLogError, read_log
@@ -339,9 +340,10 @@ def create_app(hub: Hub, allow_remote: bool = False, stream_seconds: float = 300
             w.writerow(["seq", "type", "time", "source", "confidence", "notation", "legal", "rule", "reason"])
             for r in contents.records:
                 v = r.get("verdict") or {}
-                w.writerow([r["seq"], r["type"], r.get("t", ""), r.get("source", ""), r.get("confidence", ""),
-                            r.get("notation", r.get("message", "")), v.get("legal", ""), v.get("rule", ""),
-                            v.get("reason", r.get("reason", ""))])
+                w.writerow(safe_row([r["seq"], r["type"], r.get("t", ""), r.get("source", ""),
+                                     r.get("confidence", ""), r.get("notation", r.get("message", "")),
+                                     v.get("legal", ""), v.get("rule", ""),
+                                     v.get("reason", r.get("reason", ""))]))
             return Response(out.getvalue(), mimetype="text/csv",
                             headers={"Content-Disposition": f'attachment; filename="{match_id}.csv"'})
         raise ApiError("format must be jsonl, json or csv", 400)
