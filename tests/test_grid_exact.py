@@ -4,6 +4,7 @@ against plain minimax, the previous search, and the `grid solve --outcome` comma
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -141,6 +142,34 @@ def test_compiled_search_agrees_with_the_python_one():
     deep = jitsearch.JitSearch([0] * 16, deadline=0.0001, table_bits=12)
     with pytest.raises(SearchTimeout):
         deep.outcome()
+
+
+_NO_OBJMODE = r"""
+import numba.core.serialize as ser
+calls = []
+orig = ser._numba_unpickle
+ser._numba_unpickle = lambda *a: calls.append(1) or orig(*a)
+from engine.grid import jitsearch
+jitsearch.JitSearch([1, 2, 3, 4, 5, 6, 7, 8] + [0] * 8).exact_value()  # loads the compiled search
+del calls[:]
+search = jitsearch.JitSearch([13, 0, 0, 6] + [0] * 9 + [7, 0, 5])
+search.search(-2, -1)
+print(search.nodes, len(calls))
+"""
+
+
+def test_untimed_compiled_search_never_reads_the_clock():
+    """A search without a deadline never enters numba's object mode for the clock: the first such
+    call in a process unpickles the lifted block (about 0.15 s, a sixth of the hardest 12-empty
+    solve). Run in a fresh process (an earlier timed search would have paid it already): past 65,536
+    nodes, where main read the clock, nothing is unpickled."""
+    compiled_search()
+    out = subprocess.run([sys.executable, "-c", _NO_OBJMODE], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=1200)
+    assert out.returncode == 0, out.stderr
+    nodes, unpickled = map(int, out.stdout.split())
+    assert nodes > 65536  # the search got past the first clock check
+    assert unpickled == 0
 
 
 def _lopsided(rng: random.Random, empties: int) -> GridState:

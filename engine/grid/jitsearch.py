@@ -1042,10 +1042,11 @@ if numba is not None:
         st[18] += 1
         if st[19]:
             return 0
-        if st[18] & 65535 == 0:
+        if limit > 0 and st[18] & 65535 == 0:
+            # only under a deadline: the first objmode call in a process costs about 0.15 s
             with numba.objmode(now="float64"):
                 now = time.perf_counter()
-            if limit > 0 and now > limit:
+            if now > limit:
                 st[19] = 1
                 return 0
         n = 16 - st[17]
