@@ -901,24 +901,6 @@ def test_pair_bounds_at_the_nodes_are_off_by_default():
     assert default.st[31] > jitsearch.CELLS  # no node tries them
 
 
-def test_prefix_tables_are_built_in_numpy_and_hold_the_smallest_and_largest_sums():
-    """The path bounds' tables: for every reserve (pieces 1..16 as bits 1..16) the sums of its k
-    smallest and k largest pieces. Built in numpy, not by a compiled function: loading one from
-    numba's cache costs about 0.14 s per process (main's was compiled); every even mask is checked
-    against sorting, the odd ones (bit 0 is no piece) stay zero."""
-    jitsearch = compiled_search()
-    assert not hasattr(jitsearch._prefix_tables, "py_func")  # a plain function, no numba load
-    lo, hi = jitsearch._prefix_tables()
-    assert lo.shape == hi.shape == (1 << 17, 17) and lo.dtype == hi.dtype == np.int16
-    assert not lo[1::2].any() and not hi[1::2].any()
-    for mask in range(0, 1 << 17, 2):
-        held = [p for p in range(1, 17) if mask >> p & 1]
-        small = np.cumsum([0, *held])
-        large = np.cumsum([0, *held[::-1]])
-        assert (lo[mask, : len(small)] == small).all() and not lo[mask, len(small):].any(), mask
-        assert (hi[mask, : len(large)] == large).all() and not hi[mask, len(large):].any(), mask
-
-
 def test_search_tables_are_zeroed_aligned_on_huge_pages_and_exact():
     """The search's bound table and per-reserve tables sit on 2 MB-aligned memory asked for huge
     pages (_huge_zeros): the same zeros, shape and dtype as np.zeros, writable and C-ordered, and a
