@@ -1087,18 +1087,24 @@ if numba is not None:
                     cm = move[q]
         return cut, cm
 
+    @_jit
+    def _past(limit):  # noqa: ANN001, ANN202
+        """Whether time.perf_counter() is past limit: read in object mode, in a function of its own. A
+        process's first object-mode call unpickles the lifted block with the IR of the function
+        around it: about 0.14 s inside _search, a few milliseconds here (the first timed search
+        that runs past 65,536 nodes paid it)."""
+        with numba.objmode(now="float64"):
+            now = time.perf_counter()
+        return now > limit
+
     @_jit_norc
     def _search(st, sums, emp, zk, tt, plo, phi, gt, gp, gix, mv, sc, wt, eg, tr, od, alpha, beta, limit):  # noqa: ANN001, ANN202
         st[18] += 1
         if st[19]:
             return 0
-        if limit > 0 and st[18] & 65535 == 0:
-            # only under a deadline: the first objmode call in a process costs about 0.15 s
-            with numba.objmode(now="float64"):
-                now = time.perf_counter()
-            if now > limit:
-                st[19] = 1
-                return 0
+        if limit > 0 and st[18] & 65535 == 0 and _past(limit):
+            st[19] = 1
+            return 0
         n = 16 - st[17]
         st[REF + n] = -1
         sign = 1 if st[17] & 1 == 0 else -1
