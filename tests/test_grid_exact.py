@@ -709,12 +709,12 @@ def test_cut_look_visits_fewer_nodes_on_the_hardest_known_twelve_empty_position(
     """Seed 5's position 12 of bench/grid_ab.py at 12 empty cells (`. . . 6 / . 12 9 . / . . . . /
     11 . . .`, margin -1), the one position of seeds 4, 5 and 11 still over 1 s after grid14, takes
     1,578,171 nodes to its margin without the cut look (main's search) and about a third fewer with
-    it (a node count, deterministic; never a time); both find the same margin."""
+    it (a node count, deterministic; never a time); both find the same margin. Both without the all look, which came later."""
     jitsearch = compiled_search()
     board = (0, 0, 0, 6, 0, 12, 9, 0, 0, 0, 0, 0, 11, 0, 0, 0)
-    search = jitsearch.JitSearch(board)
+    search = jitsearch.JitSearch(board, all_look=None)
     assert search.exact_value() == -1
-    off = jitsearch.JitSearch(board, cut_look=None)
+    off = jitsearch.JitSearch(board, cut_look=None, all_look=None)
     assert off.exact_value() == -1
     assert search.nodes < 1_200_000 < 1_500_000 < off.nodes
 
@@ -856,12 +856,12 @@ def test_killer_moves_visit_fewer_nodes_on_a_hard_twelve_empty_position():
     . 7 . 5`, margin 3, the slowest of that seed's 100 on main at 594adc5) takes 1,071,342 nodes to
     its margin without killer moves and about a quarter fewer with them (a node count,
     deterministic; never a time); both find the same margin. Both without the cut look, which
-    came later and takes that position under 900,000 nodes either way."""
+    came later and takes that position under 900,000 nodes either way, and without the all look."""
     jitsearch = compiled_search()
     board = (13, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 5)
-    search = jitsearch.JitSearch(board, cut_look=None)
+    search = jitsearch.JitSearch(board, cut_look=None, all_look=None)
     assert search.exact_value() == 3
-    off = jitsearch.JitSearch(board, killers=None, cut_look=None)
+    off = jitsearch.JitSearch(board, killers=None, cut_look=None, all_look=None)
     assert off.exact_value() == 3
     assert search.nodes < 900_000 < off.nodes
 
@@ -900,9 +900,9 @@ def test_pair_bounds_at_the_nodes_are_off_by_default():
     a quarter of the CPU); both find the same margin. A node count, deterministic; never a time."""
     jitsearch = compiled_search()
     board = (13, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 5)
-    default = jitsearch.JitSearch(board)
+    default = jitsearch.JitSearch(board, all_look=None)  # as when they were turned off
     assert default.exact_value() == 3
-    with_pairs = jitsearch.JitSearch(board, node_pairs=5)
+    with_pairs = jitsearch.JitSearch(board, node_pairs=5, all_look=None)
     assert with_pairs.exact_value() == 3
     assert with_pairs.nodes < default.nodes
     assert default.st[31] > jitsearch.CELLS  # no node tries them
@@ -936,8 +936,8 @@ def test_the_search_helpers_are_inlined_and_the_nodes_unchanged():
     for name in ("_put", "_take", "_hash", "_game_bounds", "_bounds", "_live", "_gen", "_first",
                  "_pop16", "_rank_paths", "_pair_bounds_at", "_groups", "_endgame", "_endgame4",
                  "_reply_bound", "_swap_slack", "_cell_groups", "_child_seat_bounds", "_child_bounds",
-                 "_bound_order", "_cut_look"):
+                 "_bound_order", "_cut_look", "_all_look"):
         assert getattr(jitsearch, name).targetoptions.get("inline") == "always", name
-    search = jitsearch.JitSearch((0, 0, 0, 6, 0, 12, 9, 0, 0, 0, 0, 0, 11, 0, 0, 0))
+    search = jitsearch.JitSearch((0, 0, 0, 6, 0, 12, 9, 0, 0, 0, 0, 0, 11, 0, 0, 0), all_look=None)
     assert search.exact_value() == -1
-    assert search.nodes == 1_071_334
+    assert search.nodes == 1_071_334  # the all look (later) changes the tree: JitSearch(all_look=None)
