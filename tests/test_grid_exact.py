@@ -4,6 +4,7 @@ against plain minimax, the previous search, and the `grid solve --outcome` comma
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -142,6 +143,41 @@ def test_compiled_search_agrees_with_the_python_one():
     with pytest.raises(SearchTimeout):
         deep.outcome()
 
+
+_NO_OBJMODE = r"""
+import time
+import numba.core.serialize as ser
+sizes = []
+orig = ser._numba_unpickle
+ser._numba_unpickle = lambda address, data, hashed: sizes.append(len(data)) or orig(address, data, hashed)
+from engine.grid import jitsearch
+jitsearch.JitSearch([1, 2, 3, 4, 5, 6, 7, 8] + [0] * 8).exact_value()  # loads the compiled search
+board = [0, 0, 0, 6, 0, 12, 9, 0, 0, 0, 0, 0, 11, 0, 0, 0]
+del sizes[:]
+search = jitsearch.JitSearch(board)
+search.exact_value()
+print(search.nodes, len(sizes))
+search = jitsearch.JitSearch(board, deadline=time.perf_counter() + 3600)
+search.exact_value()
+print(search.nodes, max(sizes))
+"""
+
+
+def test_compiled_search_reads_the_clock_cheaply():
+    """The deadline check: numba's first object-mode call in a process unpickles the lifted block
+    with the IR of the function around it, about 2 MB inside _search (about 0.14 s, a sixth of
+    the hardest 12-empty solve; main paid it in every process's first search past 65,536 nodes,
+    timed or not). Now a search without a deadline never reads the clock (nothing unpickled), and
+    a timed one reads it in a small function of its own (_past: under 200 kB). Run in a fresh
+    process: an earlier timed search would have unpickled it already."""
+    compiled_search()
+    out = subprocess.run([sys.executable, "-c", _NO_OBJMODE], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=1200)
+    assert out.returncode == 0, out.stderr
+    (nodes, unpickled), (timed_nodes, largest) = (map(int, line.split()) for line in out.stdout.split("\n")[:2])
+    assert nodes == timed_nodes > 65536  # both searches got past the first clock check
+    assert unpickled == 0
+    assert largest < 200_000
 
 def _lopsided(rng: random.Random, empties: int) -> GridState:
     """Small pieces along one path of each player, large ones elsewhere: most paths can no longer
@@ -673,14 +709,63 @@ def test_cut_look_visits_fewer_nodes_on_the_hardest_known_twelve_empty_position(
     """Seed 5's position 12 of bench/grid_ab.py at 12 empty cells (`. . . 6 / . 12 9 . / . . . . /
     11 . . .`, margin -1), the one position of seeds 4, 5 and 11 still over 1 s after grid14, takes
     1,578,171 nodes to its margin without the cut look (main's search) and about a third fewer with
-    it (a node count, deterministic; never a time); both find the same margin."""
+    it (a node count, deterministic; never a time); both find the same margin. Both without the all look, which came later."""
+    jitsearch = compiled_search()
+    board = (0, 0, 0, 6, 0, 12, 9, 0, 0, 0, 0, 0, 11, 0, 0, 0)
+    search = jitsearch.JitSearch(board, all_look=None)
+    assert search.exact_value() == -1
+    off = jitsearch.JitSearch(board, cut_look=None, all_look=None)
+    assert off.exact_value() == -1
+    assert search.nodes < 1_200_000 < 1_500_000 < off.nodes
+
+
+def test_all_look_bounds_every_move():
+    """_all_look fails an expected all-node low without a move when every child's game bounds (the
+    other seat moves next there: its greedy cap minus the mover's lowest possible best path) keep
+    the mover at or below alpha. Against each child's _game_bounds read after placing the move:
+    the look returns their most whenever alpha is at least that, and INF (not settled) below it;
+    at 5 empty cells each child's plain minimax value is at most its bound too."""
+    jitsearch = compiled_search()
+    rng = random.Random(7171)
+    plo, phi = jitsearch._tables()
+    for i in range(18):
+        empties = 5 + i % 3
+        state = _lopsided(rng, empties) if i % 2 else random_position(rng, empties)
+        sign = 1 if state.placed % 2 == 0 else -1
+        bounds = {}
+        for a in state.legal_actions():
+            child = jitsearch.JitSearch(state.apply(a).board, table_bits=8)
+            lo, hi = jitsearch._game_bounds(child.st, child.sums, child.emp, plo, phi, child.gt)
+            bounds[a] = hi if sign > 0 else -lo  # the mover's value there is at most this
+            if empties == 5:
+                assert sign * brute_force_value(state.apply(a)) <= bounds[a], (state.board, a)
+        most = max(bounds.values())
+        search = jitsearch.JitSearch(state.board, table_bits=8)
+        for alpha in range(most - 4, most + 4):
+            got = jitsearch._all_look(search.st, search.sums, search.emp, plo, search.gt, alpha)
+            assert got == (most if alpha >= most else jitsearch.INF), (state.board, alpha)
+
+
+def test_search_with_the_all_look_is_exact():
+    """The all look (_all_look at expected all-nodes, from ALL_LOOK_FROM to ALL_LOOK_UPTO empty cells
+    by default; here from 5 to 8) only settles nodes by true bounds of every move: exact against
+    minimax at 6 empty cells (margin, outcome, null windows on both sides of the value, the named
+    move among the best) and against the previous search at 8 and 9, on and off."""
+    jitsearch = compiled_search()
+    _option_is_exact(4242, "all_look", (5, 8), (5, 9), 6, 6, (8, 9), jitsearch.ALL_LOOK + 2)
+
+
+def test_all_look_visits_fewer_nodes_on_the_hardest_known_twelve_empty_position():
+    """Seed 5's position 12 (margin -1): 1,071,345 nodes to its margin without the all look (main's
+    search before grid13) and about a fifth fewer with it (a node count, never a time)."""
     jitsearch = compiled_search()
     board = (0, 0, 0, 6, 0, 12, 9, 0, 0, 0, 0, 0, 11, 0, 0, 0)
     search = jitsearch.JitSearch(board)
     assert search.exact_value() == -1
-    off = jitsearch.JitSearch(board, cut_look=None)
+    off = jitsearch.JitSearch(board, all_look=None)
     assert off.exact_value() == -1
-    assert search.nodes < 1_200_000 < 1_500_000 < off.nodes
+    assert search.nodes < 900_000 < 1_000_000 < off.nodes
+    assert search.st[jitsearch.ALL_LOOK + 2] > 0
 
 
 def _option_is_exact(seed: int, option: str, small: tuple[int, int], big: tuple[int, int],
@@ -771,12 +856,12 @@ def test_killer_moves_visit_fewer_nodes_on_a_hard_twelve_empty_position():
     . 7 . 5`, margin 3, the slowest of that seed's 100 on main at 594adc5) takes 1,071,342 nodes to
     its margin without killer moves and about a quarter fewer with them (a node count,
     deterministic; never a time); both find the same margin. Both without the cut look, which
-    came later and takes that position under 900,000 nodes either way."""
+    came later and takes that position under 900,000 nodes either way, and without the all look."""
     jitsearch = compiled_search()
     board = (13, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 5)
-    search = jitsearch.JitSearch(board, cut_look=None)
+    search = jitsearch.JitSearch(board, cut_look=None, all_look=None)
     assert search.exact_value() == 3
-    off = jitsearch.JitSearch(board, killers=None, cut_look=None)
+    off = jitsearch.JitSearch(board, killers=None, cut_look=None, all_look=None)
     assert off.exact_value() == 3
     assert search.nodes < 900_000 < off.nodes
 
@@ -815,9 +900,9 @@ def test_pair_bounds_at_the_nodes_are_off_by_default():
     a quarter of the CPU); both find the same margin. A node count, deterministic; never a time."""
     jitsearch = compiled_search()
     board = (13, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 5)
-    default = jitsearch.JitSearch(board)
+    default = jitsearch.JitSearch(board, all_look=None)  # as when they were turned off
     assert default.exact_value() == 3
-    with_pairs = jitsearch.JitSearch(board, node_pairs=5)
+    with_pairs = jitsearch.JitSearch(board, node_pairs=5, all_look=None)
     assert with_pairs.exact_value() == 3
     assert with_pairs.nodes < default.nodes
     assert default.st[31] > jitsearch.CELLS  # no node tries them
@@ -851,8 +936,8 @@ def test_the_search_helpers_are_inlined_and_the_nodes_unchanged():
     for name in ("_put", "_take", "_hash", "_game_bounds", "_bounds", "_live", "_gen", "_first",
                  "_pop16", "_rank_paths", "_pair_bounds_at", "_groups", "_endgame", "_endgame4",
                  "_reply_bound", "_swap_slack", "_cell_groups", "_child_seat_bounds", "_child_bounds",
-                 "_bound_order", "_cut_look"):
+                 "_bound_order", "_cut_look", "_all_look"):
         assert getattr(jitsearch, name).targetoptions.get("inline") == "always", name
-    search = jitsearch.JitSearch((0, 0, 0, 6, 0, 12, 9, 0, 0, 0, 0, 0, 11, 0, 0, 0))
+    search = jitsearch.JitSearch((0, 0, 0, 6, 0, 12, 9, 0, 0, 0, 0, 0, 11, 0, 0, 0), all_look=None)
     assert search.exact_value() == -1
-    assert search.nodes == 1_071_334
+    assert search.nodes == 1_071_334  # the all look (later) changes the tree: JitSearch(all_look=None)
