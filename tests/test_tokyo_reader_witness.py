@@ -10,7 +10,7 @@ from test_tokyo_referee import play
 from tokyo_poses import calibrated_adapter, scene_shots
 
 
-def _belief(pixels: float):
+def _belief(pixels: float, views: int = 2):
     from engine.tokyo import Build, NewSupport
     from referee_app.games.tokyo_builds import BuildBelief
     from vision.beliefs import EMPTY, REST
@@ -18,7 +18,7 @@ def _belief(pixels: float):
     state = play("purple start (-150,-60) table (-150,-170)", "green start (150,-60) table (150,-170)")
     action = Build(1, NewSupport(-150.0, 40.0, 2), player="purple")
     key = "(-150,40) h2 from (-150,-60)"
-    builds = BuildBelief({key: 0.4, EMPTY: 0.5, REST: 1e-4}, {key: action}, state, views=2,
+    builds = BuildBelief({key: 0.4, EMPTY: 0.5, REST: 1e-4}, {key: action}, state, views=views,
                          pixels={key: pixels})
     return builds, key, action
 
@@ -31,6 +31,9 @@ def test_a_build_whose_pixels_favour_the_bare_table_is_not_witnessed() -> None:
     fuse_reading(builds, action, 0.9)
     assert builds.belief[key] == 0.4 and builds.belief[EMPTY] == 0.5  # untouched
     builds, key, action = _belief(5.0)  # some pixel speaks for it: witnessed as before
+    fuse_reading(builds, action, 0.9)
+    assert builds.belief[key] > builds.belief[EMPTY]
+    builds, key, action = _belief(-11.0, views=1)  # one camera: witnessed as before
     fuse_reading(builds, action, 0.9)
     assert builds.belief[key] > builds.belief[EMPTY]
 
@@ -64,3 +67,4 @@ def test_seed12_nothing_built_after_the_take_back_reads_no_build(seed12, tmp_pat
     adapter.read(PairedFrame(first, 0.0, "test", 0, others=[OtherView(second, "test:camera2")]))
     assert adapter._builds is not None  # a place was tried
     assert saw_no_build(adapter._builds)
+    assert adapter._builds.views == 2  # scored in both views

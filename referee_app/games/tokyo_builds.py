@@ -416,7 +416,10 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
             remembered.append((x, y, sigma))
         elif not held and (x, y, sigma) in remembered:  # a kept place kept only while it holds
             remembered.remove((x, y, sigma))
-    return _belief(state, scored, pixels)
+    out = _belief(state, scored, pixels)
+    if out is not None:
+        out.views = len(views)
+    return out
 
 
 def _build_placement(dx: float, dy: float, sigma: float, road: tuple[float, float], views: int) -> float:
@@ -720,10 +723,11 @@ def fuse_reading(builds: BuildBelief, action: Any, confidence: float) -> None:
     column beside s1 (grey of the standing pieces), matched to `s3 -> (-150,-80) h1`, whose road lies
     wholly in the standing road s3 -> s1 (no pixel of it its own) and whose column scored -11 nats
     in the two views; "no build" led the pixels' belief, 0.24 to 0.18, and the witness turned it
-    round (asked on a scene where nothing was built)."""
+    round (asked on a scene where nothing was built). With several views only, as the other
+    two-camera rules: one view's pixels are weaker evidence, and there it was not measured."""
     c = min(max(float(confidence), 0.02), 0.98)
     hit = [k for k, candidate in builds.actions.items()
-           if k in builds.belief and builds.pixels.get(k, 1.0) > 0.0
+           if k in builds.belief and not (builds.views > 1 and builds.pixels.get(k, 1.0) <= 0.0)
            and (_same_build(candidate, action) or builds.views > 1 and _along_same_start(candidate, action))]
     if not hit:
         return
