@@ -66,6 +66,9 @@ class BuildBelief:
     actions: dict[str, Any] = field(default_factory=dict)
     state: Any = None
     views: int = 1  # the camera views it was scored in
+    # per build kept, its pixels' own evidence (nats summed over the views, the place's prior left
+    # out): what the frame says of those pieces against the bare table
+    pixels: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -384,6 +387,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     # it is not theirs to move), by colour, as the page and the log write it
     who = state.rules.colors
     scored: dict[str, tuple[float, Any]] = {}
+    pixels: dict[str, float] = {}
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
     for x, y, sigma in spots:
         held = False  # some build at this place beat "no build" (0 nats)
@@ -406,13 +410,16 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             total = s + placed
                             held = held or total > 0.0
                             if key not in scored or total > scored[key][0]:
-                                scored[key] = (total, action)
+                                scored[key], pixels[key] = (total, action), s
         if held and all(math.hypot(px - x, py - y) >= diameter for px, py, _ in remembered) and not (
                 kept is not None and kept.barred(x, y)):
             remembered.append((x, y, sigma))
         elif not held and (x, y, sigma) in remembered:  # a kept place kept only while it holds
             remembered.remove((x, y, sigma))
-    return _belief(state, scored)
+    out = _belief(state, scored, pixels)
+    if out is not None:
+        out.views = len(views)
+    return out
 
 
 def _build_placement(dx: float, dy: float, sigma: float, road: tuple[float, float], views: int) -> float:
@@ -474,8 +481,10 @@ def _placement(dx: float, dy: float, sigma: float = POSITION_SIGMA_MM) -> float:
     return -TEMPERATURE * (dx * dx + dy * dy) / (2 * sigma**2)
 
 
-def _belief(state: Any, scored: dict[str, tuple[float, Any]]) -> BuildBelief | None:
-    """Scores (notation -> (nats, action)) as a belief with "no build" (0 nats) among them."""
+def _belief(state: Any, scored: dict[str, tuple[float, Any]],
+            pixels: dict[str, float] | None = None) -> BuildBelief | None:
+    """Scores (notation -> (nats, action)) as a belief with "no build" (0 nats) among them;
+    `pixels`: each build's pixel evidence alone (BuildBelief.pixels)."""
     if not scored:
         return None
     best = sorted(scored.items(), key=lambda kv: -kv[1][0])[:KEEP]
@@ -489,7 +498,8 @@ def _belief(state: Any, scored: dict[str, tuple[float, Any]]) -> BuildBelief | N
     belief[EMPTY] = none_w / total
     belief[REST] = max(1e-4, rest_w / total)
     actions = {k: _with_crossings(state, a) for k, (_, a) in best}
-    return BuildBelief(belief, actions, state)
+    kept = {} if pixels is None else {k: pixels[k] for k, _ in best if k in pixels}
+    return BuildBelief(belief, actions, state, pixels=kept)
 
 
 START_DIRECTIONS = 36  # where no road was read: table ends tried around a start column
@@ -521,6 +531,7 @@ def _read_starts(state: Any, views: list[View], observation: dict[str, Any], ste
     snap = (lambda v: float(round(v / step) * step)) if step > 0 else float
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
     scored: dict[str, tuple[float, Any]] = {}
+    pixels: dict[str, float] = {}
     for x, y, sigma in spots:
         ends: list[tuple[float, float]] = []
         aims: list[tuple[float, float]] = []  # points (mm) on the road's far part
@@ -556,14 +567,14 @@ def _read_starts(state: Any, views: list[View], observation: dict[str, Any], ste
                     if math.hypot(t[0] - qx, t[1] - qy) > reach:
                         continue
                     end = np.array([t[0], t[1], 0.0])
-                    s = _scores(views, qx, qy, 1, (False,), end, base_on_table=True)[0]
-                    if len(views) > 1:
-                        s += _start_overhang(calib.sizes, math.hypot(t[0] - qx, t[1] - qy))
+                    seen = _scores(views, qx, qy, 1, (False,), end, base_on_table=True)[0]
+                    s = seen + (_start_overhang(calib.sizes, math.hypot(t[0] - qx, t[1] - qy))
+                                if len(views) > 1 else 0.0)
                     action = Start(NewSupport(qx, qy, 1), t, who)
                     key = pieces_key(state, action)
                     if key not in scored or s + placed > scored[key][0]:
-                        scored[key] = (s + placed, action)
-    out = _belief(state, scored)
+                        scored[key], pixels[key] = (s + placed, action), seen
+    out = _belief(state, scored, pixels)
     if out is not None:
         out.views = len(views)
     return out
@@ -703,11 +714,21 @@ def fuse_reading(builds: BuildBelief, action: Any, confidence: float) -> None:
     """The reader's own whole-table reading (the build `engine.tokyo.match_build` finds in it, with
     the reader's confidence) is a second witness: its build's odds are multiplied by the reader's
     (confidence / (1 - confidence)) when the belief holds it. A build the pixels never proposed is
-    not added: the reader's positions and heights are what the candidates were drawn around."""
+    not added: the reader's positions and heights are what the candidates were drawn around.
+
+    Nor is a build witnessed whose own pixels, summed over the views, say the bare table is likelier
+    than its pieces (`BuildBelief.pixels` <= 0): the reader read those very pixels, so its reading
+    is a witness for which build explains them, not for a build where the scored pixels show none.
+    Tuning seed 12 at 550/40, two cameras: after an illegal build was taken back, the reader read a
+    column beside s1 (grey of the standing pieces), matched to `s3 -> (-150,-80) h1`, whose road lies
+    wholly in the standing road s3 -> s1 (no pixel of it its own) and whose column scored -11 nats
+    in the two views; "no build" led the pixels' belief, 0.24 to 0.18, and the witness turned it
+    round (asked on a scene where nothing was built). With several views only, as the other
+    two-camera rules: one view's pixels are weaker evidence, and there it was not measured."""
     c = min(max(float(confidence), 0.02), 0.98)
     hit = [k for k, candidate in builds.actions.items()
-           if k in builds.belief and (_same_build(candidate, action)
-                                      or builds.views > 1 and _along_same_start(candidate, action))]
+           if k in builds.belief and not (builds.views > 1 and builds.pixels.get(k, 1.0) <= 0.0)
+           and (_same_build(candidate, action) or builds.views > 1 and _along_same_start(candidate, action))]
     if not hit:
         return
     for key in hit:
