@@ -126,6 +126,7 @@ class View:
     # (vision.tokyo.local_shift); None for a view as calibrated
     drawn: np.ndarray | None = None
     local: dict = field(default_factory=dict)  # per place its shifts' weights, per shift the maps moved
+    pieces: tuple = ((), ())  # the match's columns and roads as this camera draws them (known_pieces)
 
 
 OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps, kept outlines or None)
@@ -147,7 +148,7 @@ def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[Othe
         # a road band's evidence weighed by how well the match's own roads show in this picture
         m = with_road_visibility(m, None if roads is None else roads.label, known)
         drawn = known_mask(c, m.grey.shape, columns, sticks, grow_px=0) if knocked and k == 0 else None
-        out.append(View(c, m, known, {} if h is None else h, roads, drawn))
+        out.append(View(c, m, known, {} if h is None else h, roads, drawn, pieces=(columns, sticks)))
     return out
 
 
@@ -170,23 +171,41 @@ def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool
     """One view's evidence for the candidate with each of `junctions`. A knocked view, given the place
     `near` the candidate was tried around, scores it on its maps moved by each likely residual shift
     there, mixed by their weights (vision.tokyo.local_shift); a view as calibrated, on its maps."""
-    from vision.tokyo.local_shift import mixed, shifted
+    from vision.tokyo.local_shift import mixed
     from vision.tokyo.piece_evidence import score_builds
 
-    def on(maps: Any) -> list[float]:
+    def on(maps: Any, roads: Any) -> list[float]:
         return [s.total for s in score_builds(maps, v.calib, v.known, x, y, height, junctions, base_top,
-                                              base_on_table, hulls=v.hulls, roads=v.roads)]
+                                              base_on_table, hulls=v.hulls, roads=roads)]
 
     shifts = _local_shifts(v, near) if v.drawn is not None and near is not None else [(0, 0, 0.0)]
     if len(shifts) == 1 and shifts[0][:2] == (0, 0):
-        return on(v.maps)
+        return on(v.maps, v.roads)
     per = []
     for dx, dy, _ in shifts:
         if ("maps", dx, dy) not in v.local:
-            v.local[("maps", dx, dy)] = shifted(v.maps, dx, dy)
-        per.append(on(v.local[("maps", dx, dy)]))
+            v.local[("maps", dx, dy)] = _moved(v, dx, dy)
+        per.append(on(*v.local[("maps", dx, dy)]))
     logw = [lw for _, _, lw in shifts]
     return [mixed([p[j] for p in per], logw, TEMPERATURE) for j in range(len(junctions))]
+
+
+def _moved(v: View, dx: int, dy: int) -> tuple[Any, Any]:
+    """The view's maps moved by a residual shift, and its roads' own grey measured on those moved maps.
+    A column under a road is scored against its road's grey share elsewhere in the same picture
+    (vision.tokyo.under_roads); measured on the unmoved maps, a road's share could come out below
+    what its hidden pixels show on the moved ones, negative, and the bare road's odds of grey zero:
+    the candidate scored +inf in that shift and NaN mixed (tuning seed 116's ninth move at 550/40, two
+    cameras: the h5 junction built scored NaN in camera 1 after its knock, the belief went to h4 and h3
+    and the illegal build was missed)."""
+    from vision.tokyo.local_shift import shifted
+    from vision.tokyo.under_roads import road_pixels
+
+    if (dx, dy) == (0, 0):
+        return v.maps, v.roads
+    maps = shifted(v.maps, dx, dy)
+    columns, sticks = v.pieces
+    return maps, None if v.roads is None else road_pixels(v.calib, maps.grey, columns, sticks)
 
 
 def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple[bool, ...],
