@@ -343,13 +343,15 @@ def road_end_spots(state: Any, observation: dict[str, Any], sizes: Any) -> list[
 def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
                 phantom: frozenset[int], others: Sequence[View] = (),
                 roads: Any = None,
-                kept: Sequence[tuple[float, float, float]] = ()) -> list[tuple[float, float, float]]:
+                kept: Sequence[tuple[float, float, float]] = (),
+                step: float = 0.0) -> list[tuple[float, float, float]]:
     """The places (x, y, their spread in mm) a new column may stand: where the reader saw one, and
     where grey plastic shows that no piece of the match explains (the reader misses a one-unit
     column whose road covers most of it), in this view and then in each of `others`; then where a
     standing road shows more grey than its own pixels make likely (a column under the road: `roads`,
     this view's vision.tokyo.under_roads.RoadPixels, and each of `others`' own); last the `kept` places
-    of earlier frames (KeptPlaces) that none of those lies within a column's width of."""
+    of earlier frames (KeptPlaces). A place is left out where an earlier one already tries the same
+    candidates (`_tries_same`: on the reporting grid of `step`, the same grid point nearest both)."""
     from vision.tokyo.piece_evidence import grey_spots
     from vision.tokyo.under_roads import road_grey_spots
 
@@ -357,17 +359,33 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
     out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
     for x, y in road_end_spots(state, observation, calib.sizes):
         if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
-                all(math.hypot(px - x, py - y) >= ROAD_END_APART_MM for px, py, _ in out):
+                not any(_tries_same((x, y), p, step, ROAD_END_APART_MM) for p in out):
             out.append((x, y, ROAD_END_SIGMA_MM))
     views = [(calib, maps, known, roads), *((v.calib, v.maps, v.known, v.roads) for v in others)]
     found = [xy for c, m, k, _ in views for xy in grey_spots(m, c, k)]
     found += [xy for c, m, _, r in views if r is not None for xy in road_grey_spots(m.grey, c, r)]
     for x, y in found:
         if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
-                all(math.hypot(px - x, py - y) >= d for px, py, _ in out):
+                not any(_tries_same((x, y), p, step, d) for p in out):
             out.append((x, y, GREY_SPOT_SIGMA_MM))
-    out += [p for p in kept if all(math.hypot(px - p[0], py - p[1]) >= d for px, py, _ in out)]
+    for p in kept:
+        if not any(_tries_same(p, q, step, d) for q in out):
+            out.append(p)
     return out
+
+
+def _tries_same(a: Sequence[float], b: Sequence[float], step: float, apart: float) -> bool:
+    """Whether the places a and b (x, y mm first) are tried with the same candidates. On a grid
+    (`step` > 0) read_builds tries the grid points round the one nearest a place, so two places a few
+    mm apart on either side of a half step try different columns: the nearest grid points must be the
+    same. (Tuning seed 68's ninth move at 550/40, two cameras: the road's end put the column at
+    (88.6,-184.9), tried from (90,-180); the grey blob at (89.0,-190.6) and the place kept from the
+    first frame, (89.7,-194.1), both within a column's width of it, were left out, and the column
+    built at (90,-200) was not tried after the first frame: (90,-190) h3 junction committed at 0.72.)
+    With no grid, the places tried are the places themselves: one column within `apart`."""
+    if step > 0:
+        return (round(a[0] / step), round(a[1] / step)) == (round(b[0] / step), round(b[1] / step))
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < apart
 
 
 def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
@@ -390,7 +408,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     views = _views(state, calib, maps, {} if outlines is None else outlines, others, knocked)
     remembered = [] if kept is None else kept.of(state)
     spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:], views[0].roads,
-                        remembered)
+                        remembered, step)
     if not spots:
         return None
     if state.in_setup:
@@ -404,6 +422,10 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     who = state.rules.colors
     scored: dict[str, tuple[float, Any]] = {}
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
+    # a candidate's pixels scored once a frame, though the grids of places a step apart overlap (a
+    # knocked view's scores depend on the place tried around: there each place scores its own)
+    memo: dict[tuple, tuple[list[float], int]] = {}
+    knocked_view = any(v.drawn is not None for v in views)
     for x, y, sigma in spots:
         held = False  # some build at this place beat "no build" (0 nats)
         for h in range(1, MAX_HEIGHT + 1):
@@ -417,7 +439,10 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             continue  # on the base, or the road would not rest on both tops
                         junctions = (False, True) if h >= 2 else (False,)
                         # plain and junction from one drawing of the column and road (the same scores)
-                        both, seen = _scores_seen(views, qx, qy, h, junctions, tops[base.id], near=(x, y))
+                        once = (qx, qy, h, base.id, (x, y) if knocked_view else None)
+                        if once not in memo:
+                            memo[once] = _scores_seen(views, qx, qy, h, junctions, tops[base.id], near=(x, y))
+                        both, seen = memo[once]
                         placed = _build_placement(qx - x, qy - y, sigma, (qx - base.x, qy - base.y), seen)
                         for junction, s in zip(junctions, both, strict=True):
                             action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
