@@ -344,8 +344,15 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
                 phantom: frozenset[int], others: Sequence[View] = (),
                 roads: Any = None,
                 kept: Sequence[tuple[float, float, float]] = (),
-                step: float = 0.0) -> list[tuple[float, float, float]]:
-    """The places (x, y, their spread in mm) a new column may stand: where the reader saw one, and
+                step: float = 0.0, readings: Sequence[tuple[dict[str, Any], frozenset[int]]] = (),
+                ) -> list[tuple[float, float, float]]:
+    """The places (x, y, their spread in mm) a new column may stand: where the reader saw one (camera
+    1's fused `observation`, then each other view's own reading and its `phantom` supports, `readings`,
+    where camera 1's picture does not hold the column: the fusion keeps a column
+    or road only camera 2 reads where camera 1 shows pieces along it, so one outside camera 1's
+    picture is in camera 2's reading alone; tuning seed 90's seventh move at 550/40, two cameras: camera
+    2 read the column at (-327.7,-59.9) and its road's end, camera 1 had it outside its picture, and the
+    places tried came from camera 2's grey blobs 30 mm off), and
     where grey plastic shows that no piece of the match explains (the reader misses a one-unit
     column whose road covers most of it), in this view and then in each of `others`; then where a
     standing road shows more grey than its own pixels make likely (a column under the road: `roads`,
@@ -356,11 +363,20 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
     from vision.tokyo.under_roads import road_grey_spots
 
     d = calib.sizes.column_diameter_mm
-    out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
-    for x, y in road_end_spots(state, observation, calib.sizes):
-        if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
-                not any(_tries_same((x, y), p, step, ROAD_END_APART_MM) for p in out):
-            out.append((x, y, ROAD_END_SIGMA_MM))
+    out: list[tuple[float, float, float]] = []
+    for k, (reading, ghosts) in enumerate([(observation, phantom), *readings]):
+        # another view's reading adds only what camera 1 cannot see, a place whose column's first unit
+        # is not wholly in its picture: the rest camera 1 judged when the views were fused
+        def seen(x: float, y: float, first: bool = k == 0) -> bool:
+            return first or not column_in_view(calib, x, y, 1)
+
+        for x, y in new_positions(state, reading, ghosts):
+            if seen(x, y) and not any(_tries_same((x, y), p, step, d) for p in out):
+                out.append((x, y, POSITION_SIGMA_MM))
+        for x, y in road_end_spots(state, reading, calib.sizes):
+            if seen(x, y) and all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
+                    not any(_tries_same((x, y), p, step, ROAD_END_APART_MM) for p in out):
+                out.append((x, y, ROAD_END_SIGMA_MM))
     views = [(calib, maps, known, roads), *((v.calib, v.maps, v.known, v.roads) for v in others)]
     found = [xy for c, m, k, _ in views for xy in grey_spots(m, c, k)]
     found += [xy for c, m, _, r in views if r is not None for xy in road_grey_spots(m.grey, c, r)]
@@ -391,7 +407,8 @@ def _tries_same(a: Sequence[float], b: Sequence[float], step: float, apart: floa
 def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
                 phantom: frozenset[int] = frozenset(), outlines: dict | None = None,
                 others: Sequence[OtherView] = (), knocked: bool = False,
-                kept: KeptPlaces | None = None) -> BuildBelief | None:
+                kept: KeptPlaces | None = None,
+                readings: Sequence[tuple[dict[str, Any], frozenset[int]]] = ()) -> BuildBelief | None:
     """The belief over the builds that could have put the new column(s) read where they stand
     (`maps`: the frame's vision.tokyo.piece_evidence.piece_maps); None when the engine expects no
     build (set-up, match over) or the reader saw no new column. `outlines`: the candidates' pixel
@@ -400,7 +417,9 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     at the maps' size: every candidate is scored in every view and the scores summed. `knocked`:
     camera 1's frame (`maps`) was brought back from a knock by one warp for the whole picture; near
     each place its residual is looked for (vision.tokyo.local_shift). `kept`: the places kept over
-    the frames of this state (KeptPlaces), tried too and added to."""
+    the frames of this state (KeptPlaces), tried too and added to. `readings`: the other views' own
+    readings (each its observation dict and phantom supports), whose new columns and road ends are
+    places too."""
     from engine.tokyo import Build, NewSupport
 
     if state.is_terminal():
@@ -408,7 +427,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     views = _views(state, calib, maps, {} if outlines is None else outlines, others, knocked)
     remembered = [] if kept is None else kept.of(state)
     spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:], views[0].roads,
-                        remembered, step)
+                        remembered, step, readings)
     if not spots:
         return None
     if state.in_setup:
