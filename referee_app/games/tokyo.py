@@ -394,12 +394,12 @@ class TokyoAdapter(GameAdapter):
         elif state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
             views = self._build_views(usable, others_now, calib)
-            # each other camera's own reading: its new columns and road ends are places too
+            # each other camera's own reading: its new columns and road ends are places too (as `views`)
             own = {cam: (o, p) for (cam, o), p in zip(table.others, table.others_phantom, strict=False)}
+            readings = [own.get(cam, ({}, frozenset())) for cam, _, _ in usable]
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
                                                      table.phantom, self._outlines_for(1, small), views,
-                                                     knocked, self._kept,
-                                                     [own[cam] for cam, _, _ in usable if cam in own])
+                                                     knocked, self._kept, readings)
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
             else:

@@ -340,6 +340,55 @@ def road_end_spots(state: Any, observation: dict[str, Any], sizes: Any) -> list[
     return out
 
 
+CUT_EDGE_PX = 2.0  # a stick's end read this near its picture's border (maps' size) is where it leaves it
+
+
+def cut_road_spots(state: Any, observation: dict[str, Any], calib: Any) -> list[tuple[float, float]]:
+    """Where a new road that leaves a column of the match and runs out of the picture of `calib` (the
+    view that read it, at its maps' size) may end on a new column: the end read is where the stick
+    leaves the picture, not its end, and its height is a guess, so the place along it is not read.
+    The road lies in the plane through the camera and the stick's line in the picture; for each
+    height a new column may have, its top lies in that plane at a stick's span from the base's top
+    (the span halfway between a stick less a column's width and a whole stick)."""
+    sizes = calib.sizes
+    unit, d, reach = sizes.unit_mm, sizes.column_diameter_mm, sizes.stick_length_mm
+    span = reach - d / 2
+    cam = calib.camera
+    out: list[tuple[float, float]] = []
+    for st in observation.get("sticks") or []:
+        ends = st.get("endpoints_mm")
+        if ends is None:
+            continue
+        for near, far in (ends, ends[::-1]):
+            base = next((s for s in state.supports if math.hypot(s.x - near[0], s.y - near[1]) < d), None)
+            if base is None or any(math.hypot(s.x - far[0], s.y - far[1]) < d for s in state.supports):
+                continue
+            uv, depth = cam.project(np.array([far], np.float64))
+            u, v = float(uv[0, 0]), float(uv[0, 1])
+            if depth[0] > 0 and CUT_EDGE_PX <= u < cam.width - CUT_EDGE_PX and \
+                    CUT_EDGE_PX <= v < cam.height - CUT_EDGE_PX:
+                continue  # the end is in the picture: road_end_spots reads it
+            c = np.asarray(cam.centre, np.float64)
+            n = np.cross(np.asarray(near, np.float64) - c, np.asarray(far, np.float64) - c)
+            for h in range(1, MAX_HEIGHT + 1):
+                r2 = span * span - ((h - base.height) * unit) ** 2
+                if r2 <= (1.5 * d) ** 2 or abs(n[0]) + abs(n[1]) < 1e-9:
+                    continue
+                # the plane's line at the column's top z: n_x x + n_y y = k; the circle round the base
+                k = float(n @ c) - n[2] * h * unit
+                a, b = n[0], n[1]
+                norm = math.hypot(a, b)
+                dist = (k - a * base.x - b * base.y) / norm  # the line's distance from the base (signed)
+                if dist * dist >= r2:
+                    continue
+                foot = np.array([base.x, base.y]) + dist * np.array([a, b]) / norm
+                along = math.sqrt(r2 - dist * dist) * np.array([-b, a]) / norm
+                pts = [foot + along, foot - along]
+                best = min(pts, key=lambda p: math.hypot(p[0] - far[0], p[1] - far[1]))
+                out.append((float(best[0]), float(best[1])))
+    return out
+
+
 def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
                 phantom: frozenset[int], others: Sequence[View] = (),
                 roads: Any = None,
@@ -373,7 +422,10 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
         for x, y in new_positions(state, reading, ghosts):
             if seen(x, y) and not any(_tries_same((x, y), p, step, d) for p in out):
                 out.append((x, y, POSITION_SIGMA_MM))
-        for x, y in road_end_spots(state, reading, calib.sizes):
+        ends = road_end_spots(state, reading, calib.sizes)
+        if k > 0 and k <= len(others):
+            ends += cut_road_spots(state, reading, others[k - 1].calib)
+        for x, y in ends:
             if seen(x, y) and all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
                     not any(_tries_same((x, y), p, step, ROAD_END_APART_MM) for p in out):
                 out.append((x, y, ROAD_END_SIGMA_MM))
