@@ -432,9 +432,12 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
     views = [(calib, maps, known, roads), *((v.calib, v.maps, v.known, v.roads) for v in others)]
     found = [xy for c, m, k, _ in views for xy in grey_spots(m, c, k)]
     found += [xy for c, m, _, r in views if r is not None for xy in road_grey_spots(m.grey, c, r)]
+    read = len(out)  # the reader's and the road ends' places: a grey blob is tried beside them
     for x, y in found:
+        # blobs a column's width apart are one column's (a road's pale outline gives a chain of them)
         if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
-                not any(_tries_same((x, y), p, step, d) for p in out):
+                not any(_tries_same((x, y), p, step, d) for p in out[:read]) and \
+                all(math.hypot(px - x, py - y) >= d for px, py, _ in out[read:]):
             out.append((x, y, GREY_SPOT_SIGMA_MM))
     for p in kept:
         if not any(_tries_same(p, q, step, d) for q in out):
