@@ -407,7 +407,8 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
     standing road shows more grey than its own pixels make likely (a column under the road: `roads`,
     this view's vision.tokyo.under_roads.RoadPixels, and each of `others`' own); last the `kept` places
     of earlier frames (KeptPlaces). A place is left out where an earlier one already tries the same
-    candidates (`_tries_same`: on the reporting grid of `step`, the same grid point nearest both)."""
+    candidates (`_tries_same`: on the reporting grid of `step`, the same grid point nearest both), and
+    a grey blob where another blob lies within a column's width (one column's blobs)."""
     from vision.tokyo.piece_evidence import grey_spots
     from vision.tokyo.under_roads import road_grey_spots
 
