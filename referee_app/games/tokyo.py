@@ -85,6 +85,8 @@ class TableRead:
     phantom: frozenset[int] = frozenset()  # supports with no grey column body in the image
     cameras: tuple[int, ...] = (1,)  # the cameras the heights came from (1 = the first)
     others: tuple[tuple[int, dict[str, Any]], ...] = ()  # (camera, its view's reading) for cameras 2...
+    # per camera of `others`, its reading's supports with no grey column body in its picture (`phantom`)
+    others_phantom: tuple[frozenset[int], ...] = ()
     failed: str = ""  # why the views could not be read together (then camera 1 was read alone)
     covered: bool = False  # a view showed a hand: read no further, the frame is blocked
 
@@ -392,9 +394,12 @@ class TokyoAdapter(GameAdapter):
         elif state is not None and out.blocked is None:
             self._modelled = memo.modelled = True
             views = self._build_views(usable, others_now, calib)
+            # each other camera's own reading: its new columns and road ends are places too (as `views`)
+            own = {cam: (o, p) for (cam, o), p in zip(table.others, table.others_phantom, strict=False)}
+            readings = [own.get(cam, ({}, frozenset())) for cam, _, _ in usable]
             self._builds = memo.builds = read_builds(state, small, maps, table.observation, table.step_mm,
                                                      table.phantom, self._outlines_for(1, small), views,
-                                                     knocked, self._kept)
+                                                     knocked, self._kept, readings)
             if saw_no_build(self._builds):
                 self._say_out_of_view(state, small, maps)
             else:
@@ -642,8 +647,10 @@ class TokyoAdapter(GameAdapter):
                                      if any(k in w for k in BLOCKING_WARNINGS))]
                 table = table_read(obs, self._step, column_bodies(image, obs, calib))
                 covered = any(hand_in_view(v) for v in views.views)
+                ghosts = tuple(frozenset(k for k, g in enumerate(column_bodies(im, o, c)) if g < MIN_GREY)
+                               for (_, im, c), (_, o) in zip(usable, others, strict=False))
                 return replace(table, cameras=(1, *(cam for cam, _, _ in usable)), others=tuple(others),
-                               covered=covered)
+                               covered=covered, others_phantom=ghosts)
         memories = self._table_memories(1)
         probes = self._hand_probes(1)
         view = read_tokyo(image, calib, stop_at_hand=True, tables=memories and memories[0],

@@ -129,6 +129,7 @@ class View:
     # (vision.tokyo.local_shift); None for a view as calibrated
     drawn: np.ndarray | None = None
     local: dict = field(default_factory=dict)  # per place its shifts' weights, per shift the maps moved
+    pieces: tuple = ((), ())  # the match's columns and roads as this camera draws them (known_pieces)
 
 
 OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps, kept outlines or None)
@@ -150,7 +151,7 @@ def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[Othe
         # a road band's evidence weighed by how well the match's own roads show in this picture
         m = with_road_visibility(m, None if roads is None else roads.label, known)
         drawn = known_mask(c, m.grey.shape, columns, sticks, grow_px=0) if knocked and k == 0 else None
-        out.append(View(c, m, known, {} if h is None else h, roads, drawn))
+        out.append(View(c, m, known, {} if h is None else h, roads, drawn, pieces=(columns, sticks)))
     return out
 
 
@@ -173,23 +174,41 @@ def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool
     """One view's evidence for the candidate with each of `junctions`. A knocked view, given the place
     `near` the candidate was tried around, scores it on its maps moved by each likely residual shift
     there, mixed by their weights (vision.tokyo.local_shift); a view as calibrated, on its maps."""
-    from vision.tokyo.local_shift import mixed, shifted
+    from vision.tokyo.local_shift import mixed
     from vision.tokyo.piece_evidence import score_builds
 
-    def on(maps: Any) -> list[float]:
+    def on(maps: Any, roads: Any) -> list[float]:
         return [s.total for s in score_builds(maps, v.calib, v.known, x, y, height, junctions, base_top,
-                                              base_on_table, hulls=v.hulls, roads=v.roads)]
+                                              base_on_table, hulls=v.hulls, roads=roads)]
 
     shifts = _local_shifts(v, near) if v.drawn is not None and near is not None else [(0, 0, 0.0)]
     if len(shifts) == 1 and shifts[0][:2] == (0, 0):
-        return on(v.maps)
+        return on(v.maps, v.roads)
     per = []
     for dx, dy, _ in shifts:
         if ("maps", dx, dy) not in v.local:
-            v.local[("maps", dx, dy)] = shifted(v.maps, dx, dy)
-        per.append(on(v.local[("maps", dx, dy)]))
+            v.local[("maps", dx, dy)] = _moved(v, dx, dy)
+        per.append(on(*v.local[("maps", dx, dy)]))
     logw = [lw for _, _, lw in shifts]
     return [mixed([p[j] for p in per], logw, TEMPERATURE) for j in range(len(junctions))]
+
+
+def _moved(v: View, dx: int, dy: int) -> tuple[Any, Any]:
+    """The view's maps moved by a residual shift, and its roads' own grey measured on those moved maps.
+    A column under a road is scored against its road's grey share elsewhere in the same picture
+    (vision.tokyo.under_roads); measured on the unmoved maps, a road's share could come out below
+    what its hidden pixels show on the moved ones, negative, and the bare road's odds of grey zero:
+    the candidate scored +inf in that shift and NaN mixed (tuning seed 116's ninth move at 550/40, two
+    cameras: the h5 junction built scored NaN in camera 1 after its knock, the belief went to h4 and h3
+    and the illegal build was missed)."""
+    from vision.tokyo.local_shift import shifted
+    from vision.tokyo.under_roads import road_pixels
+
+    if (dx, dy) == (0, 0):
+        return v.maps, v.roads
+    maps = shifted(v.maps, dx, dy)
+    columns, sticks = v.pieces
+    return maps, None if v.roads is None else road_pixels(v.calib, maps.grey, columns, sticks)
 
 
 def _scores(views: list[View], x: float, y: float, height: int, junctions: tuple[bool, ...],
@@ -324,40 +343,131 @@ def road_end_spots(state: Any, observation: dict[str, Any], sizes: Any) -> list[
     return out
 
 
+CUT_EDGE_PX = 2.0  # a stick's end read this near its picture's border (maps' size) is where it leaves it
+
+
+def cut_road_spots(state: Any, observation: dict[str, Any], calib: Any) -> list[tuple[float, float]]:
+    """Where a new road that leaves a column of the match and runs out of the picture of `calib` (the
+    view that read it, at its maps' size) may end on a new column: the end read is where the stick
+    leaves the picture, not its end, and its height is a guess, so the place along it is not read.
+    The road lies in the plane through the camera and the stick's line in the picture; for each
+    height a new column may have, its top lies in that plane at a stick's span from the base's top
+    (the span halfway between a stick less a column's width and a whole stick)."""
+    sizes = calib.sizes
+    unit, d, reach = sizes.unit_mm, sizes.column_diameter_mm, sizes.stick_length_mm
+    span = reach - d / 2
+    cam = calib.camera
+    out: list[tuple[float, float]] = []
+    for st in observation.get("sticks") or []:
+        ends = st.get("endpoints_mm")
+        if ends is None:
+            continue
+        for near, far in (ends, ends[::-1]):
+            base = next((s for s in state.supports if math.hypot(s.x - near[0], s.y - near[1]) < d), None)
+            if base is None or any(math.hypot(s.x - far[0], s.y - far[1]) < d for s in state.supports):
+                continue
+            uv, depth = cam.project(np.array([far], np.float64))
+            u, v = float(uv[0, 0]), float(uv[0, 1])
+            if depth[0] > 0 and CUT_EDGE_PX <= u < cam.width - CUT_EDGE_PX and \
+                    CUT_EDGE_PX <= v < cam.height - CUT_EDGE_PX:
+                continue  # the end is in the picture: road_end_spots reads it
+            c = np.asarray(cam.centre, np.float64)
+            n = np.cross(np.asarray(near, np.float64) - c, np.asarray(far, np.float64) - c)
+            for h in range(1, MAX_HEIGHT + 1):
+                r2 = span * span - ((h - base.height) * unit) ** 2
+                if r2 <= (1.5 * d) ** 2 or abs(n[0]) + abs(n[1]) < 1e-9:
+                    continue
+                # the plane's line at the column's top z: n_x x + n_y y = k; the circle round the base
+                k = float(n @ c) - n[2] * h * unit
+                a, b = n[0], n[1]
+                norm = math.hypot(a, b)
+                dist = (k - a * base.x - b * base.y) / norm  # the line's distance from the base (signed)
+                if dist * dist >= r2:
+                    continue
+                foot = np.array([base.x, base.y]) + dist * np.array([a, b]) / norm
+                along = math.sqrt(r2 - dist * dist) * np.array([-b, a]) / norm
+                pts = [foot + along, foot - along]
+                best = min(pts, key=lambda p: math.hypot(p[0] - far[0], p[1] - far[1]))
+                out.append((float(best[0]), float(best[1])))
+    return out
+
+
 def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observation: dict[str, Any],
                 phantom: frozenset[int], others: Sequence[View] = (),
                 roads: Any = None,
-                kept: Sequence[tuple[float, float, float]] = ()) -> list[tuple[float, float, float]]:
-    """The places (x, y, their spread in mm) a new column may stand: where the reader saw one, and
+                kept: Sequence[tuple[float, float, float]] = (),
+                step: float = 0.0, readings: Sequence[tuple[dict[str, Any], frozenset[int]]] = (),
+                ) -> list[tuple[float, float, float]]:
+    """The places (x, y, their spread in mm) a new column may stand: where the reader saw one (camera
+    1's fused `observation`, then each other view's own reading and its `phantom` supports, `readings`,
+    where camera 1's picture does not hold the column: the fusion keeps a column
+    or road only camera 2 reads where camera 1 shows pieces along it, so one outside camera 1's
+    picture is in camera 2's reading alone; tuning seed 90's seventh move at 550/40, two cameras: camera
+    2 read the column at (-327.7,-59.9) and its road's end, camera 1 had it outside its picture, and the
+    places tried came from camera 2's grey blobs 30 mm off), and
     where grey plastic shows that no piece of the match explains (the reader misses a one-unit
     column whose road covers most of it), in this view and then in each of `others`; then where a
     standing road shows more grey than its own pixels make likely (a column under the road: `roads`,
     this view's vision.tokyo.under_roads.RoadPixels, and each of `others`' own); last the `kept` places
-    of earlier frames (KeptPlaces) that none of those lies within a column's width of."""
+    of earlier frames (KeptPlaces). A place is left out where an earlier one already tries the same
+    candidates (`_tries_same`: on the reporting grid of `step`, the same grid point nearest both), and
+    a grey blob where another blob lies within a column's width (one column's blobs)."""
     from vision.tokyo.piece_evidence import grey_spots
     from vision.tokyo.under_roads import road_grey_spots
 
     d = calib.sizes.column_diameter_mm
-    out = [(x, y, POSITION_SIGMA_MM) for x, y in new_positions(state, observation, phantom)]
-    for x, y in road_end_spots(state, observation, calib.sizes):
-        if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
-                all(math.hypot(px - x, py - y) >= ROAD_END_APART_MM for px, py, _ in out):
-            out.append((x, y, ROAD_END_SIGMA_MM))
+    out: list[tuple[float, float, float]] = []
+    for k, (reading, ghosts) in enumerate([(observation, phantom), *readings]):
+        # another view's reading adds only what camera 1 cannot see, a place whose column's first unit
+        # is not wholly in its picture: the rest camera 1 judged when the views were fused
+        def seen(x: float, y: float, first: bool = k == 0) -> bool:
+            return first or not column_in_view(calib, x, y, 1)
+
+        for x, y in new_positions(state, reading, ghosts):
+            if seen(x, y) and not any(_tries_same((x, y), p, step, d) for p in out):
+                out.append((x, y, POSITION_SIGMA_MM))
+        ends = road_end_spots(state, reading, calib.sizes)
+        if k > 0 and k <= len(others):
+            ends += cut_road_spots(state, reading, others[k - 1].calib)
+        for x, y in ends:
+            if seen(x, y) and all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
+                    not any(_tries_same((x, y), p, step, ROAD_END_APART_MM) for p in out):
+                out.append((x, y, ROAD_END_SIGMA_MM))
     views = [(calib, maps, known, roads), *((v.calib, v.maps, v.known, v.roads) for v in others)]
     found = [xy for c, m, k, _ in views for xy in grey_spots(m, c, k)]
     found += [xy for c, m, _, r in views if r is not None for xy in road_grey_spots(m.grey, c, r)]
+    read = len(out)  # the reader's and the road ends' places: a grey blob is tried beside them
     for x, y in found:
+        # blobs a column's width apart are one column's (a road's pale outline gives a chain of them)
         if all(math.hypot(t.x - x, t.y - y) >= d for t in state.supports) and \
-                all(math.hypot(px - x, py - y) >= d for px, py, _ in out):
+                not any(_tries_same((x, y), p, step, d) for p in out[:read]) and \
+                all(math.hypot(px - x, py - y) >= d for px, py, _ in out[read:]):
             out.append((x, y, GREY_SPOT_SIGMA_MM))
-    out += [p for p in kept if all(math.hypot(px - p[0], py - p[1]) >= d for px, py, _ in out)]
+    for p in kept:
+        if not any(_tries_same(p, q, step, d) for q in out):
+            out.append(p)
     return out
+
+
+def _tries_same(a: Sequence[float], b: Sequence[float], step: float, apart: float) -> bool:
+    """Whether the places a and b (x, y mm first) are tried with the same candidates. On a grid
+    (`step` > 0) read_builds tries the grid points round the one nearest a place, so two places a few
+    mm apart on either side of a half step try different columns: the nearest grid points must be the
+    same. (Tuning seed 68's ninth move at 550/40, two cameras: the road's end put the column at
+    (88.6,-184.9), tried from (90,-180); the grey blob at (89.0,-190.6) and the place kept from the
+    first frame, (89.7,-194.1), both within a column's width of it, were left out, and the column
+    built at (90,-200) was not tried after the first frame: (90,-190) h3 junction committed at 0.72.)
+    With no grid, the places tried are the places themselves: one column within `apart`."""
+    if step > 0:
+        return (round(a[0] / step), round(a[1] / step)) == (round(b[0] / step), round(b[1] / step))
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < apart
 
 
 def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], step: float,
                 phantom: frozenset[int] = frozenset(), outlines: dict | None = None,
                 others: Sequence[OtherView] = (), knocked: bool = False,
-                kept: KeptPlaces | None = None) -> BuildBelief | None:
+                kept: KeptPlaces | None = None,
+                readings: Sequence[tuple[dict[str, Any], frozenset[int]]] = ()) -> BuildBelief | None:
     """The belief over the builds that could have put the new column(s) read where they stand
     (`maps`: the frame's vision.tokyo.piece_evidence.piece_maps); None when the engine expects no
     build (set-up, match over) or the reader saw no new column. `outlines`: the candidates' pixel
@@ -366,7 +476,9 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     at the maps' size: every candidate is scored in every view and the scores summed. `knocked`:
     camera 1's frame (`maps`) was brought back from a knock by one warp for the whole picture; near
     each place its residual is looked for (vision.tokyo.local_shift). `kept`: the places kept over
-    the frames of this state (KeptPlaces), tried too and added to."""
+    the frames of this state (KeptPlaces), tried too and added to. `readings`: the other views' own
+    readings (each its observation dict and phantom supports), whose new columns and road ends are
+    places too."""
     from engine.tokyo import Build, NewSupport
 
     if state.is_terminal():
@@ -374,7 +486,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     views = _views(state, calib, maps, {} if outlines is None else outlines, others, knocked)
     remembered = [] if kept is None else kept.of(state)
     spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:], views[0].roads,
-                        remembered)
+                        remembered, step, readings)
     if not spots:
         return None
     if state.in_setup:
@@ -389,6 +501,10 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     scored: dict[str, tuple[float, Any]] = {}
     pixels: dict[str, float] = {}
     grid = [step * d for d in range(-NEAR_GRID, NEAR_GRID + 1)] if step > 0 else [0.0]
+    # a candidate's pixels scored once a frame, though the grids of places a step apart overlap (a
+    # knocked view's scores depend on the place tried around: there each place scores its own)
+    memo: dict[tuple, tuple[list[float], int]] = {}
+    knocked_view = any(v.drawn is not None for v in views)
     for x, y, sigma in spots:
         held = False  # some build at this place beat "no build" (0 nats)
         for h in range(1, MAX_HEIGHT + 1):
@@ -402,7 +518,10 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             continue  # on the base, or the road would not rest on both tops
                         junctions = (False, True) if h >= 2 else (False,)
                         # plain and junction from one drawing of the column and road (the same scores)
-                        both, seen = _scores_seen(views, qx, qy, h, junctions, tops[base.id], near=(x, y))
+                        once = (qx, qy, h, base.id, (x, y) if knocked_view else None)
+                        if once not in memo:
+                            memo[once] = _scores_seen(views, qx, qy, h, junctions, tops[base.id], near=(x, y))
+                        both, seen = memo[once]
                         placed = _build_placement(qx - x, qy - y, sigma, (qx - base.x, qy - base.y), seen)
                         for junction, s in zip(junctions, both, strict=True):
                             action = Build(base.id, NewSupport(qx, qy, h, junction), player=who[base.owner])
