@@ -64,6 +64,36 @@ def test_a_hand_only_camera_1_sees_leaves_the_builds_to_the_clear_camera(seed40)
     assert all(alone.read(Frame(a, 0.0, "test", n)).blocked is not None for n, a in enumerate(first))
 
 
+def test_the_clear_views_read_with_the_kept_places_and_no_knock(seed40, monkeypatch):
+    """_past_a_hand once passed the kept places where read_builds takes `knocked` (and no `kept`): a
+    still camera read as if knocked, its residual shifts searched, and the places kept over the
+    state's frames never tried past a hand."""
+    import inspect
+
+    from referee_app.games import tokyo as tokyo_module
+
+    sim, first, second = seed40
+    first = [_with_object(a) for a in first]
+    real = tokyo_module.read_builds
+    calls = []
+
+    def spy(*args, **kwargs):
+        bound = inspect.signature(real).bind(*args, **kwargs)
+        bound.apply_defaults()
+        calls.append((bound.arguments["knocked"], bound.arguments["kept"]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tokyo_module, "read_builds", spy)
+    adapter = TokyoAdapter()
+    adapter.use_calibration(sim.extra["calibration"], step_mm=10.0)
+    adapter.use_camera_calibration(2, sim.extra["other_calibrations"][0])
+    adapter.watch(play())
+    for n, (a, b) in enumerate(zip(first, second, strict=True)):
+        adapter.read(PairedFrame(a, 0.0, "test", n, others=[OtherView(b, "test:camera2")]))
+    assert calls, "the clear camera read no builds"
+    assert all(knocked is False and kept is adapter._kept for knocked, kept in calls)
+
+
 def test_camera_1_alone_reads_past_the_halo(seed40):
     """The halo alone is no hand (main's code blocked every one-camera frame of this match)."""
     from vision.types import Frame

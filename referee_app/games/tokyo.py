@@ -387,7 +387,7 @@ class TokyoAdapter(GameAdapter):
             # camera 1 is one more view: clear when the hand is another camera's (its reading ended there)
             first = (1, seen_now, calib, None if maps is None else (small, maps),
                      _covers_camera_1(table.observation))
-            self._builds = memo.builds = self._past_a_hand(state, first, usable, table.step_mm)
+            self._builds = memo.builds = self._past_a_hand(state, first, usable, table.step_mm, knocked)
             if self._builds is not None:  # the views that show no hand read the builds
                 out.blocked = None
                 self._modelled = memo.modelled = True
@@ -555,7 +555,7 @@ class TokyoAdapter(GameAdapter):
             abs(here[1][0] - was[1][0]) + abs(here[1][1] - was[1][1]) <= HAND_STILL_PX
 
     def _past_a_hand(self, state: GameState, first: tuple[int, np.ndarray, Any, Any, bool],
-                     usable: list[UsableView], step: float) -> BuildBelief | None:
+                     usable: list[UsableView], step: float, knocked: bool = False) -> BuildBelief | None:
         """The builds read from the cameras that show no hand or large object when a still one blocks
         the frame (camera 1's `first`: (1, image, calibration, its (half-size calibration, piece maps)
         when made, whether its reading is covered); `usable`: the other cameras; each other camera's
@@ -595,7 +595,9 @@ class TokyoAdapter(GameAdapter):
         if not clear:
             return None
         (small, maps, outlines), rest = clear[0], clear[1:]
-        return read_builds(state, small, maps, {}, step, frozenset(), outlines, rest, self._kept)
+        # `knocked` is camera 1's (its maps were brought back by one warp): only when it leads the views
+        return read_builds(state, small, maps, {}, step, frozenset(), outlines, rest,
+                           knocked=knocked and not covered, kept=self._kept)
 
     def _other_views(self, frame: Any) -> tuple[dict[int, tuple[str, str]], list[UsableView]]:
         """For each other camera of a paired frame: ("ok", "") or why it is left out, and the usable
