@@ -29,7 +29,7 @@ belief, is exactly the one camera's.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -324,23 +324,33 @@ def road_end_spots(state: Any, observation: dict[str, Any], sizes: Any) -> list[
     from where it stands was tried, and the place a step short was committed (0.85)."""
     unit, d, reach = sizes.unit_mm, sizes.column_diameter_mm, sizes.stick_length_mm
     out = []
+    for base, _, far in _roads_off_a_column(state, observation, d):
+        if far[2] < unit / 2:
+            continue
+        top = np.array([base.x, base.y, base.height * unit + sizes.stick_thickness_mm / 2])
+        run = np.asarray(far, np.float64) - top
+        length = float(np.linalg.norm(run))
+        if not 0.5 * reach < length <= reach + d:
+            continue
+        o = min(max(reach - length, 0.0), d)
+        out.append((float(far[0] - o * run[0] / length), float(far[1] - o * run[1] / length)))
+    return out
+
+
+def _roads_off_a_column(state: Any, observation: dict[str, Any],
+                        d: float) -> Iterator[tuple[Any, Any, Any]]:
+    """(base support, near end, far end; ends in mm) of each stick read with one end on a column of
+    the match (within a column's width `d`) and the other on none: a new road that may end on a new
+    column."""
     for st in observation.get("sticks") or []:
         ends = st.get("endpoints_mm")
         if ends is None:
             continue
         for near, far in (ends, ends[::-1]):
             base = next((s for s in state.supports if math.hypot(s.x - near[0], s.y - near[1]) < d), None)
-            if base is None or far[2] < unit / 2 or \
-                    any(math.hypot(s.x - far[0], s.y - far[1]) < d for s in state.supports):
+            if base is None or any(math.hypot(s.x - far[0], s.y - far[1]) < d for s in state.supports):
                 continue
-            top = np.array([base.x, base.y, base.height * unit + sizes.stick_thickness_mm / 2])
-            run = np.asarray(far, np.float64) - top
-            length = float(np.linalg.norm(run))
-            if not 0.5 * reach < length <= reach + d:
-                continue
-            o = min(max(reach - length, 0.0), d)
-            out.append((float(far[0] - o * run[0] / length), float(far[1] - o * run[1] / length)))
-    return out
+            yield base, near, far
 
 
 CUT_EDGE_PX = 2.0  # a stick's end read this near its picture's border (maps' size) is where it leaves it
@@ -358,37 +368,30 @@ def cut_road_spots(state: Any, observation: dict[str, Any], calib: Any) -> list[
     span = reach - d / 2
     cam = calib.camera
     out: list[tuple[float, float]] = []
-    for st in observation.get("sticks") or []:
-        ends = st.get("endpoints_mm")
-        if ends is None:
-            continue
-        for near, far in (ends, ends[::-1]):
-            base = next((s for s in state.supports if math.hypot(s.x - near[0], s.y - near[1]) < d), None)
-            if base is None or any(math.hypot(s.x - far[0], s.y - far[1]) < d for s in state.supports):
+    for base, near, far in _roads_off_a_column(state, observation, d):
+        uv, depth = cam.project(np.array([far], np.float64))
+        u, v = float(uv[0, 0]), float(uv[0, 1])
+        if depth[0] > 0 and CUT_EDGE_PX <= u < cam.width - CUT_EDGE_PX and \
+                CUT_EDGE_PX <= v < cam.height - CUT_EDGE_PX:
+            continue  # the end is in the picture: road_end_spots reads it
+        c = np.asarray(cam.centre, np.float64)
+        n = np.cross(np.asarray(near, np.float64) - c, np.asarray(far, np.float64) - c)
+        for h in range(1, MAX_HEIGHT + 1):
+            r2 = span * span - ((h - base.height) * unit) ** 2
+            if r2 <= (1.5 * d) ** 2 or abs(n[0]) + abs(n[1]) < 1e-9:
                 continue
-            uv, depth = cam.project(np.array([far], np.float64))
-            u, v = float(uv[0, 0]), float(uv[0, 1])
-            if depth[0] > 0 and CUT_EDGE_PX <= u < cam.width - CUT_EDGE_PX and \
-                    CUT_EDGE_PX <= v < cam.height - CUT_EDGE_PX:
-                continue  # the end is in the picture: road_end_spots reads it
-            c = np.asarray(cam.centre, np.float64)
-            n = np.cross(np.asarray(near, np.float64) - c, np.asarray(far, np.float64) - c)
-            for h in range(1, MAX_HEIGHT + 1):
-                r2 = span * span - ((h - base.height) * unit) ** 2
-                if r2 <= (1.5 * d) ** 2 or abs(n[0]) + abs(n[1]) < 1e-9:
-                    continue
-                # the plane's line at the column's top z: n_x x + n_y y = k; the circle round the base
-                k = float(n @ c) - n[2] * h * unit
-                a, b = n[0], n[1]
-                norm = math.hypot(a, b)
-                dist = (k - a * base.x - b * base.y) / norm  # the line's distance from the base (signed)
-                if dist * dist >= r2:
-                    continue
-                foot = np.array([base.x, base.y]) + dist * np.array([a, b]) / norm
-                along = math.sqrt(r2 - dist * dist) * np.array([-b, a]) / norm
-                pts = [foot + along, foot - along]
-                best = min(pts, key=lambda p: math.hypot(p[0] - far[0], p[1] - far[1]))
-                out.append((float(best[0]), float(best[1])))
+            # the plane's line at the column's top z: n_x x + n_y y = k; the circle round the base
+            k = float(n @ c) - n[2] * h * unit
+            a, b = n[0], n[1]
+            norm = math.hypot(a, b)
+            dist = (k - a * base.x - b * base.y) / norm  # the line's distance from the base (signed)
+            if dist * dist >= r2:
+                continue
+            foot = np.array([base.x, base.y]) + dist * np.array([a, b]) / norm
+            along = math.sqrt(r2 - dist * dist) * np.array([-b, a]) / norm
+            pts = [foot + along, foot - along]
+            best = min(pts, key=lambda p: math.hypot(p[0] - far[0], p[1] - far[1]))
+            out.append((float(best[0]), float(best[1])))
     return out
 
 
