@@ -172,3 +172,48 @@ def test_hidden_road_odds_equal_the_earlier_formula_on_random_roads() -> None:
         hidden = (rng.random((h, w)) < rng.choice([0.005, 0.05, 0.3])) & (label > 0)
         win = (slice(0, h), slice(0, w))
         assert _same(hidden_column_llr(roads, grey, hidden, win), _plain_llr(roads, grey, hidden, win))
+
+
+def test_the_readers_column_outlines_are_the_points_it_stacked_before() -> None:
+    """supports._column_hull (fit_height's 450 outlines a blob) now writes its points through
+    piece_evidence.column_hull: the very polygons its own stacking gave, for NumPy and Python
+    coordinates and every height."""
+    import cv2
+    from tokyo_poses import looking_calibration
+
+    from vision.tokyo.supports import _column_hull
+
+    def stacked(calib, x, y, h, n=16):  # the body before (9b69a68..f7258f1)
+        s = calib.sizes
+        ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+        r = s.column_diameter_mm / 2
+        ring = np.stack([x + r * np.cos(ang), y + r * np.sin(ang)], 1)
+        pts = np.vstack([np.c_[ring, np.zeros(n)], np.c_[ring, np.full(n, h * s.unit_mm)]])
+        uv, _ = calib.camera.project(pts)
+        return cv2.convexHull(np.round(uv).astype(np.int32))
+
+    calib = looking_calibration(640, 360)
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        x, y = rng.uniform(-300, 300, 2)
+        for px, py in ((x, y), (float(x), float(y)), (x + np.arange(-2, 3)[1] * 1.5, y)):
+            h = int(rng.integers(1, 10))
+            assert np.array_equal(_column_hull(calib, px, py, h), stacked(calib, px, py, h))
+
+
+def test_the_compiled_line_fit_holds_no_compiled_function_in_its_closure() -> None:
+    """numba's cache keys a closure by the pickled bytes of its cells; a compiled function's pickle
+    differs in every process, so the robust line fit, which held the weighted fit in a cell, missed
+    its cache and was compiled again at every start (about 4 CPU seconds of each `eval match`, and a
+    new copy in the cache each time). It now finds it as a module global."""
+    pytest.importorskip("numba")
+    from numba.core.dispatcher import Dispatcher
+
+    from vision.tokyo import line_fit
+
+    fit = line_fit.load()
+    if fit is None:
+        pytest.skip("the plain OpenCV fit runs (HIGHWAY_REFEREE_PURE_TOKYO set)")
+    cells = [c.cell_contents for c in fit.py_func.__closure__ or ()]
+    assert not any(isinstance(c, Dispatcher) for c in cells)
+    assert isinstance(line_fit._refit, Dispatcher)
