@@ -128,7 +128,8 @@ class View:
     # drawn (not grown), to find where near a place the picture still lies off the drawing
     # (vision.tokyo.local_shift); None for a view as calibrated
     drawn: np.ndarray | None = None
-    local: dict = field(default_factory=dict)  # per place its shifts' weights, per shift the maps moved
+    # per place its shifts' weights, per shift the maps moved, per candidate and shift its scores
+    local: dict = field(default_factory=dict)
     pieces: tuple = ((), ())  # the match's columns and roads as this camera draws them (known_pieces)
 
 
@@ -177,9 +178,18 @@ def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool
     from vision.tokyo.local_shift import mixed
     from vision.tokyo.piece_evidence import score_builds
 
-    def on(maps: Any, roads: Any) -> list[float]:
-        return [s.total for s in score_builds(maps, v.calib, v.known, x, y, height, junctions, base_top,
-                                              base_on_table, hulls=v.hulls, roads=roads)]
+    # a candidate's scores on the maps moved by one shift are the same whatever place it was tried
+    # around (only the shifts' weights are the place's): scored once a frame, as the other views'
+    top = np.asarray(base_top, np.float64).tobytes()
+
+    def on(maps: Any, roads: Any, dx: int = 0, dy: int = 0) -> list[float]:
+        key = ("scores", x, y, height, junctions, top, base_on_table, dx, dy)
+        got = v.local.get(key)
+        if got is None:
+            got = v.local[key] = tuple(s.total for s in score_builds(
+                maps, v.calib, v.known, x, y, height, junctions, base_top, base_on_table, hulls=v.hulls,
+                roads=roads))
+        return list(got)
 
     shifts = _local_shifts(v, near) if v.drawn is not None and near is not None else [(0, 0, 0.0)]
     if len(shifts) == 1 and shifts[0][:2] == (0, 0):
@@ -188,7 +198,7 @@ def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool
     for dx, dy, _ in shifts:
         if ("maps", dx, dy) not in v.local:
             v.local[("maps", dx, dy)] = _moved(v, dx, dy)
-        per.append(on(*v.local[("maps", dx, dy)]))
+        per.append(on(*v.local[("maps", dx, dy)], dx, dy))
     logw = [lw for _, _, lw in shifts]
     return [mixed([p[j] for p in per], logw, TEMPERATURE) for j in range(len(junctions))]
 

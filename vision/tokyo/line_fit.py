@@ -37,6 +37,7 @@ from vision.compiled import compiled_once
 PURE_ENV = "HIGHWAY_REFEREE_PURE_TOKYO"  # set (not "0"): OpenCV's fit, no numba
 
 _loaded: dict[str, Any] = {}
+_refit: Any = None  # the compiled weighted fit, once _compile made it (fit calls it by this name)
 
 
 def _compile() -> Any:
@@ -81,6 +82,12 @@ def _compile() -> Any:
         line[2] = f32(x)
         line[3] = f32(y)
 
+    # `fit` finds the weighted fit as a module global, not a closure cell: numba's cache keys a
+    # closure by its cells' pickled bytes, and a compiled function's differ in every process, so
+    # `fit` was compiled again at each start (about 4 CPU seconds) and its cache grew by a copy
+    global _refit
+    _refit = refit
+
     @jit
     def fit(xs: Any, ys: Any) -> Any:  # pragma: no cover - compiled
         count = xs.shape[0]
@@ -103,7 +110,7 @@ def _compile() -> Any:
                 if w[j] < f32(1.1920928955078125e-07):
                     w[j] = f32(1.0)
                     picked += 1
-            refit(xs, ys, w, cur)
+            _refit(xs, ys, w, cur)
             for it in range(30):
                 if it > 0:
                     t = float(f32(f32(cur[0] * prev[0]) + f32(cur[1] * prev[1])))
@@ -134,7 +141,7 @@ def _compile() -> Any:
                 else:
                     w[:] = f32(1.0)
                 prev[:] = cur
-                refit(xs, ys, w, cur)
+                _refit(xs, ys, w, cur)
         return best
 
     return fit

@@ -19,6 +19,7 @@ is drawn: that is scored column against bare road when the caller gives the road
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from typing import Protocol
@@ -272,7 +273,65 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     outlines: a candidate is tried plain and as a junction. Each score is the one `score_build` gives:
     the sums run over the same pixels in the same (raster) order, whatever the window's size. With
     `roads` (the match's roads in this view, vision.tokyo.under_roads) the column's grey side where
-    a standing road is drawn is scored too, both hypotheses (column there, bare road) weighed."""
+    a standing road is drawn is scored too, both hypotheses (column there, bare road) weighed.
+
+    With `hulls` the candidate's pixels (its `Footprint`: outlines drawn, known pieces left out) are
+    kept there too, for as long as `known` shows the same pieces: the frames of one state, and a
+    knocked view's maps moved by each residual shift, score the same candidates on other pixels."""
+    key = (x, y, height, np.asarray(base_top, np.float64).tobytes(), base_on_table, any(junctions))
+    kept = footprints(hulls, known)
+    if kept is None:
+        fp = footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
+    else:
+        fp = kept.get(key)
+        if fp is None:
+            if len(kept) >= FOOTPRINTS_KEPT:
+                kept.clear()
+            fp = kept[key] = footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
+    return footprint_scores(maps, fp, junctions, roads)
+
+
+FOOTPRINTS_KEPT = 20_000  # candidates' pixels kept per camera (a few hundred bytes to a few kB each)
+_FOOTPRINTS = "footprints"  # their key in a caller's `hulls`
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """A build candidate's pixels in one view, pure geometry given the known pieces: the window `win`
+    of the picture its outlines span (None: outside the picture) and boolean masks over it. `band`:
+    its road's band, `column`: its column's side off the band, both with the known pieces' pixels
+    left out; for a junction (else None) `side` and `top`: the column's pixels below and in its top
+    unit; `under`: the column's side off its band, known pieces or not (where a standing road may
+    hide it), and `under_side` the same below the top unit."""
+
+    win: tuple[slice, slice] | None
+    band: np.ndarray | None = None
+    column: np.ndarray | None = None
+    side: np.ndarray | None = None
+    top: np.ndarray | None = None
+    under: np.ndarray | None = None
+    under_side: np.ndarray | None = None
+
+
+def footprints(hulls: dict | None, known: np.ndarray) -> dict | None:
+    """The candidates' footprints kept in `hulls` for the known pieces `known` (a fresh dict when
+    they differ from those the kept ones were drawn with); None without `hulls`."""
+    if hulls is None:
+        return None
+    kept = hulls.get(_FOOTPRINTS)
+    if kept is not None and kept[0] is known:
+        return kept[2]
+    digest = (known.shape, known.dtype.str, hashlib.blake2b(np.ascontiguousarray(known).tobytes(),
+                                                            digest_size=16).digest())
+    fresh = kept[2] if kept is not None and kept[1] == digest else {}
+    hulls[_FOOTPRINTS] = (known, digest, fresh)
+    return fresh
+
+
+def footprint(calib: TokyoCalibration, known: np.ndarray, x: float, y: float, height: int,
+              junctions: tuple[bool, ...], base_top: np.ndarray, base_on_table: bool = False,
+              hulls: dict | None = None) -> Footprint:
+    """The candidate's `Footprint` (score_builds' outlines; `hulls` keeps them as there)."""
     unit = calib.sizes.unit_mm
     road_key = ("road", x, y, height, np.asarray(base_top, np.float64).tobytes(), base_on_table)
     quad = None if hulls is None else hulls.get(road_key)
@@ -290,7 +349,7 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     x0, y0 = np.maximum(pts.min(0), 0)
     x1, y1 = np.minimum(pts.max(0) + 1, [W, H])
     if x1 <= x0 or y1 <= y0:
-        return [BuildScore(0.0, 0.0, 0.0) for _ in junctions]
+        return Footprint(None)
     win = (slice(int(y0), int(y1)), slice(int(x0), int(x1)))
     shift = np.array([x0, y0], np.int32)
     band = np.zeros((int(y1 - y0), int(x1 - x0)), np.uint8)
@@ -298,23 +357,38 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     cv2.fillConvexPoly(band, quad - shift, 1)
     cv2.fillConvexPoly(col, body - shift, 1)
     free = known[win] == 0
-    band_px = (band > 0) & free
     col_px = (col > 0) & (band == 0) & free
-    road = float(maps.road[win][band_px].sum())
+    under = (col > 0) & (band == 0)
+    side = top_px = under_side = None
+    if len(polys) > 2:
+        topu = np.zeros_like(band)
+        cv2.fillConvexPoly(topu, polys[2] - shift, 1)
+        top_px = col_px & (topu > 0)
+        side = col_px & ~top_px
+        under_side = under & (topu == 0)
+    return Footprint(win, (band > 0) & free, col_px, side, top_px, under, under_side)
+
+
+def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...],
+                     roads: HiddenRoads | None = None) -> list[BuildScore]:
+    """score_builds' scores of the candidate whose pixels are `fp` on the maps `maps`."""
+    win = fp.win
+    if win is None:
+        return [BuildScore(0.0, 0.0, 0.0) for _ in junctions]
+    road = float(maps.road[win][fp.band].sum())
+    grey = maps.grey[win]
     out = []
     # the column's side where the match's roads are drawn (its own road's band taken out): scored
     # column against bare road (vision.tokyo.under_roads), a junction's yellow top unit left out
-    hidden = None if roads is None else (col > 0) & (band == 0) & (roads.label[win] > 0)
+    on_roads = None if roads is None else roads.label[win] > 0
+    hidden = None if on_roads is None else fp.under & on_roads
     for junction in junctions:
         if junction:
-            topu = np.zeros_like(band)
-            cv2.fillConvexPoly(topu, polys[2] - shift, 1)
-            top_px = col_px & (topu > 0)
-            column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
+            column = float(grey[fp.side].sum() + maps.yellow[win][fp.top].sum())
         else:
-            column = float(maps.grey[win][col_px].sum())
+            column = float(grey[fp.column].sum())
         if hidden is not None and roads is not None and hidden.any():
-            column += roads.column_llr(maps.grey[win], hidden & (topu == 0) if junction else hidden, win)
+            column += roads.column_llr(grey, fp.under_side & on_roads if junction else hidden, win)
         out.append(BuildScore(road + column, column, road))
     return out
 

@@ -17,6 +17,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.colours import colour_name
 from vision.tokyo.labels import components
+from vision.tokyo.piece_evidence import column_hull
 from vision.tokyo.pixels import mask_box, nonzero_yx
 
 
@@ -81,13 +82,9 @@ def find_blobs(image: np.ndarray, fg: np.ndarray, hw: float, rods: np.ndarray) -
 
 
 def _column_hull(calib: TokyoCalibration, x: float, y: float, h: int, n: int = 16) -> np.ndarray:
-    s = calib.sizes
-    ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    r = s.column_diameter_mm / 2
-    ring = np.stack([x + r * np.cos(ang), y + r * np.sin(ang)], 1)
-    pts = np.vstack([np.c_[ring, np.zeros(n)], np.c_[ring, np.full(n, h * s.unit_mm)]])
-    uv, _ = calib.camera.project(pts)
-    return cv2.convexHull(np.round(uv).astype(np.int32))
+    # piece_evidence.column_hull writes the same points (x + r cos, y + r sin of the same angles, at
+    # 0 then h units) with its ring kept: fit_height asks for 450 outlines a blob
+    return column_hull(calib, x, y, 0.0, h * calib.sizes.unit_mm, n)
 
 
 def fit_height(

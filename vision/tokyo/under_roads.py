@@ -44,6 +44,10 @@ ROAD_GREY_FLOOR = 0.03
 MIN_HIDDEN_PX = 12  # fewer hidden pixels than this (half size) say nothing: noise
 MIN_ROAD_PX = 40  # a road with fewer pixels of its own has no measured grey share: its pixels are left out
 _VISIBLE = np.linspace(0.0, 1.0, 41)  # the shares v the column hypothesis averages over
+try:  # np.clip's own ufunc, called without its Python wrapper's checks (a few microseconds a call)
+    from numpy._core.umath import clip as _clip
+except ImportError:  # pragma: no cover - an older NumPy
+    _clip = np.clip
 
 
 @dataclass
@@ -64,7 +68,7 @@ class RoadPixels:
 def grey_share(grey: np.ndarray) -> np.ndarray:
     """A grey map's log-likelihood ratios (piece_evidence.PieceMaps.grey) back to the soft share of
     grey plastic each pixel shows, 0..1."""
-    return np.clip(grey / (2 * LLR_SCALE) + 0.5, 0.0, 1.0)
+    return _clip(grey / (2 * LLR_SCALE) + 0.5, 0.0, 1.0)
 
 
 def road_pixels(calib: TokyoCalibration, grey: np.ndarray, columns: list[tuple[float, float, float]],
@@ -109,18 +113,34 @@ def hidden_column_llr(roads: RoadPixels, grey: np.ndarray, hidden: np.ndarray,
     own_n = roads.count - n_in
     usable = (n_in > 0) & (own_n >= MIN_ROAD_PX)
     usable[0] = False
-    n = float(n_in[usable].sum())
+    # each usable road's counts picked out once (the same values, summed in the same order)
+    n_use, k_use = n_in[usable], k_in[usable]
+    n = float(n_use.sum())
     if n < MIN_HIDDEN_PX:
         return 0.0
-    k = float(k_in[usable].sum())
-    rate = (roads.grey_sum[usable] - k_in[usable]) / own_n[usable]
-    q0 = float(np.clip((rate * n_in[usable]).sum() / n * ROAD_GREY_SLACK + ROAD_GREY_FLOOR, 0.0, 0.5))
-    q = _VISIBLE * COLUMN_GREY + (1.0 - _VISIBLE) * q0
+    k = float(k_use.sum())
+    rate = (roads.grey_sum[usable] - k_use) / own_n[usable]
+    q0 = _clip_float(float((rate * n_use).sum() / n * ROAD_GREY_SLACK + ROAD_GREY_FLOOR), 0.0, 0.5)
+    q = _Q_COLUMN + _Q_ROAD * q0
     ll = k * np.log(q) + (n - k) * np.log1p(-q)
     top = float(ll.max())
-    mean_column = top + float(np.log(np.exp(ll - top).mean()))
+    tail = np.exp(ll - top)
+    mean_column = top + float(np.log(tail.sum() / tail.size))  # ndarray.mean's sum and division
     road = k * np.log(q0) + (n - k) * np.log1p(-q0)
     return mean_column - float(road)
+
+
+# the column hypothesis's grey share at each visible share v: these two terms, then q0's
+_Q_COLUMN = _VISIBLE * COLUMN_GREY
+_Q_ROAD = 1.0 - _VISIBLE
+
+
+def _clip_float(v: float, lo: float, hi: float) -> float:
+    """np.clip of one float, as its ufunc compares (NaN kept; equal values give the bound)."""
+    if v != v:
+        return v
+    v = v if v > lo else lo
+    return v if v < hi else hi
 
 
 # a road's pale pixels gather in blobs by chance, larger the greyer the road: a place is tried where a
