@@ -1,0 +1,91 @@
+"""What a fresh `highway-referee grid solve` process imports, and whether the compiled search's
+cache is judged by numba's own rule (content), not a file time."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+HEAVY = ("cv2", "flask", "onnxruntime", "engine.tokyo", "engine.railroad_ink", "engine.dice_road",
+         "referee_app.web", "referee_app.commands.log")
+
+
+def _fresh_modules(argv: list[str]) -> tuple[dict, set[str]]:
+    """Run the CLI on `argv` in a fresh interpreter: its JSON output and the modules it imported."""
+    code = ("import json, sys\n"
+            "from referee_app.cli import main\n"
+            f"code = main({argv!r})\n"
+            "print(json.dumps(sorted(sys.modules)))\n"
+            "sys.exit(code)\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=REPO, timeout=300, check=True).stdout
+    head, _, last = out.rstrip().rpartition("\n")
+    return json.loads(head), set(json.loads(last))
+
+
+def test_grid_solve_imports_no_camera_web_or_other_game():
+    # 12 empty cells; a short budget so the test never waits on a pure-Python search
+    result, modules = _fresh_modules(["grid", "solve", ". . . 6 / . 12 9 . / . . . . / 11 . . .",
+                                      "--json", "--time", "0.5"])
+    assert result["best"]
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+
+
+def test_small_grid_solve_does_not_import_numba():
+    result, modules = _fresh_modules(["grid", "solve", "1 2 3 4 5 6 7 8 9 10 11 . . . . .", "--json"])
+    assert result["exact"] and result["value"] == -11
+    assert "numba" not in modules and "engine.grid.jitsearch" not in modules
+
+
+def test_engine_imports_a_game_package_on_first_use():
+    code = ("import sys, engine\n"
+            "before = 'engine.tokyo' in sys.modules\n"
+            "names = [g.name for g in engine.games()]\n"
+            "print(before, 'engine.tokyo' in sys.modules, engine.tokyo.__name__, ','.join(names))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO, timeout=120).stdout
+    assert out.split() == ["False", "True", "engine.tokyo",
+                           "highway-dice,highway-grid,railroad-ink,tokyo-highway"]
+
+
+def test_a_command_outside_the_fast_path_still_parses():
+    from referee_app.cli import _leaf, load_commands
+
+    tree = load_commands(["grid", "solve", "x"])
+    assert set(tree.root.children) == {"grid"} and _leaf(tree, ["grid", "solve"])
+    assert not _leaf(tree, ["grid"])  # a group: every module's commands
+    assert "serve" in load_commands(["grid"]).root.children
+    assert "serve" in load_commands([]).root.children
+
+
+def test_cached_follows_numbas_index_not_the_file_time(tmp_path, monkeypatch):
+    jitsearch = pytest.importorskip("engine.grid.jitsearch")
+    if not jitsearch.available():
+        pytest.skip("numba is not installed")
+    numba = pytest.importorskip("numba")
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")  # numba's cache beside the module
+    source = tmp_path / "grid_cache_probe.py"
+    source.write_text("import numba\n\n\n@numba.njit(cache=True)\ndef f(x):\n    return x * 3 + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    probe = importlib.import_module("grid_cache_probe")
+    assert not jitsearch.cached(probe.f)  # nothing compiled yet
+    assert probe.f(2) == 7
+    assert jitsearch.cached(probe.f)
+    later = source.stat().st_mtime + 3600
+    os.utime(source, (later, later))  # a fresh clone or a touched file: the same content
+    stamp = probe.f._cache._impl.locator.get_source_stamp()
+    if isinstance(stamp, tuple):  # numba before 0.61 stamps the file's time: stale, as numba says
+        assert not jitsearch.cached(probe.f)
+    else:
+        assert jitsearch.cached(probe.f)
+    source.write_text(source.read_text() + "# changed\n")
+    os.utime(source, (later + 60, later + 60))
+    assert not jitsearch.cached(probe.f)  # another source: numba would compile again
