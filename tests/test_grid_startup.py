@@ -82,7 +82,7 @@ def test_cached_follows_numbas_index_not_the_file_time(tmp_path, monkeypatch):
     later = source.stat().st_mtime + 3600
     os.utime(source, (later, later))  # a fresh clone or a touched file: the same content
     stamp = probe.f._cache._impl.locator.get_source_stamp()
-    if isinstance(stamp, tuple):  # numba before 0.61 stamps the file's time: stale, as numba says
+    if isinstance(stamp, tuple):  # numba before 0.68 stamps the file's time: stale, as numba says
         assert not jitsearch.cached(probe.f)
     else:
         assert jitsearch.cached(probe.f)

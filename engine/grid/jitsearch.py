@@ -144,7 +144,7 @@ def cached(func: Any = None) -> bool:
     of ours) for its current source, so a use costs a load of a fraction of a second, not a compile
     of about a minute. Read from numba's own cache index, wherever numba keeps it (beside the module,
     NUMBA_CACHE_DIR, ~/.cache/numba): the index is fresh when its source stamp is the source's (a
-    hash of the file's content from numba 0.61 on: a fresh clone or a touched file keeps the cache;
+    hash of the file's content from numba 0.68 on: a fresh clone or a touched file keeps the cache;
     older numba stamps the file's time) and it was written by this numba version, and it holds an
     entry for the function's current bytecode. A file time compared with the index's called a
     touched or re-cloned module uncompiled, and `grid solve` then took the pure-Python search."""
