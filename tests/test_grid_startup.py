@@ -89,3 +89,30 @@ def test_cached_follows_numbas_index_not_the_file_time(tmp_path, monkeypatch):
     source.write_text(source.read_text() + "# changed\n")
     os.utime(source, (later + 60, later + 60))
     assert not jitsearch.cached(probe.f)  # another source: numba would compile again
+
+
+def test_content_key_ignores_file_times_and_places(tmp_path):
+    from engine.grid import jitcache
+
+    grid = REPO / "engine" / "grid"
+    names = ("jitsearch.py", "exact.py", "paths.py")
+    for name in names:
+        (tmp_path / name).write_bytes((grid / name).read_bytes())  # another clone: new times, place
+    key = jitcache.content_key([grid / n for n in names])
+    assert jitcache.content_key([tmp_path / n for n in names]) == key
+    (tmp_path / "paths.py").write_text((grid / "paths.py").read_text() + "# changed\n")
+    assert jitcache.content_key([tmp_path / n for n in names]) != key
+
+
+def test_the_search_is_cached_in_a_folder_named_by_content(tmp_path):
+    pytest.importorskip("numba")
+    code = ("from engine.grid import jitsearch as J, jitcache\n"
+            "from pathlib import Path\n"
+            "grid = Path(J.__file__).parent\n"
+            "key = jitcache.content_key([grid / n for n in ('jitsearch.py', 'exact.py', 'paths.py')])\n"
+            "print(J._search._cache._cache_path == str(Path(J.CACHE_DIR)), Path(J.CACHE_DIR).parent,"
+            " Path(J.CACHE_DIR).name == jitcache.PREFIX + key, J.cached())\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=env, cwd=REPO, timeout=120).stdout.split()
+    assert out == ["True", str(tmp_path), "True", "False"]  # an empty cache: not compiled

@@ -101,9 +101,10 @@ are the others sorted (most nodes are cut by one of the first two).
 `available()` says whether numba imports (the optional `fast` extra); `engine.grid.solver` uses this
 module for positions with JIT_FROM or more empty cells when it does, and engine/grid/exact.py
 otherwise (tests compare the two). The first use on a machine compiles for about a minute of CPU
-(`highway-referee grid compile` does it on purpose); numba caches the result beside the module
-(else in NUMBA_CACHE_DIR or ~/.cache/numba) under a hash of this file's content, and a fresh
-process loads it in about 0.2 s (`cached()` says whether it will).
+(`highway-referee grid compile` does it on purpose); numba caches the result in a folder of
+NUMBA_CACHE_DIR or ~/.cache/numba named by a hash of this file's content (engine/grid/jitcache.py),
+so another clone of the same code finds it, and a fresh process loads it in about 0.2 s
+(`cached()` says whether it will).
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ import hashlib
 import itertools
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -122,6 +124,12 @@ from engine.grid.paths import CELLS, PATHS
 try:  # numba is an optional speed-up, never a requirement
     import numba
 
+    from engine.grid import jitcache
+
+    # numba's cache of this module: a user-wide folder named by the content of this file and of the
+    # modules whose constants it compiles in (engine/grid/jitcache.py says why)
+    CACHE_DIR = jitcache.install(__file__, [Path(__file__).with_name(name)
+                                            for name in ("jitsearch.py", "exact.py", "paths.py")])
     _jit = numba.njit(cache=True)
     # The search itself runs without numba's reference counting: it allocates nothing, and each
     # call (one per node) would otherwise pay an atomic increment and decrement per array argument
@@ -133,6 +141,7 @@ try:  # numba is an optional speed-up, never a requirement
     _jit_inline = numba.njit(cache=True, inline="always")
 except ImportError:  # pragma: no cover - exercised where numba is absent
     numba = None
+    CACHE_DIR = None
 
 
 def available() -> bool:
@@ -142,12 +151,13 @@ def available() -> bool:
 def cached(func: Any = None) -> bool:
     """Whether numba's on-disk cache holds a compile of the search (`func`: another compiled function
     of ours) for its current source, so a use costs a load of a fraction of a second, not a compile
-    of about a minute. Read from numba's own cache index, wherever numba keeps it (beside the module,
-    NUMBA_CACHE_DIR, ~/.cache/numba): the index is fresh when its source stamp is the source's (a
-    hash of the file's content from numba 0.68 on: a fresh clone or a touched file keeps the cache;
-    older numba stamps the file's time) and it was written by this numba version, and it holds an
-    entry for the function's current bytecode. A file time compared with the index's called a
-    touched or re-cloned module uncompiled, and `grid solve` then took the pure-Python search."""
+    of about a minute. Read from numba's own cache index, wherever numba keeps it (CACHE_DIR, by
+    engine/grid/jitcache.py; else beside the module or under NUMBA_CACHE_DIR): the index is fresh
+    when its source stamp is the source's (jitcache's content hash; numba's own locators stamp a
+    hash of the content from numba 0.68, the file's time before), it was written by this numba
+    version, and it holds an entry for the function's current bytecode. A file time compared with
+    the index's called a touched or re-cloned module uncompiled, and `grid solve` then took the
+    pure-Python search."""
     if numba is None:
         return False
     func = _search if func is None else func

@@ -175,7 +175,7 @@ def _run_compile(args: argparse.Namespace) -> int:
         raise CliError("numba compiled the search but could not cache it (no writable cache "
                        "directory: set NUMBA_CACHE_DIR)", 1)
     print(f"compiled 4x4 search: {'already cached, loaded' if was else 'compiled and cached'} "
-          f"in {took:.1f} CPU s")
+          f"in {took:.1f} CPU s ({jitsearch.CACHE_DIR or 'numba cache beside the module'})")
     return 0
 
 
