@@ -116,3 +116,13 @@ def test_the_search_is_cached_in_a_folder_named_by_content(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=env, cwd=REPO, timeout=120).stdout.split()
     assert out == ["True", str(tmp_path), "True", "False"]  # an empty cache: not compiled
+
+
+def test_grid_solve_names_grid_compile_when_the_search_is_not_compiled(tmp_path):
+    pytest.importorskip("numba")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NUMBA_CACHE_DIR": str(tmp_path)}  # nothing compiled
+    done = subprocess.run([sys.executable, "-m", "referee_app.cli", "grid", "solve",
+                           ". . . 6 / . 12 9 . / . . . . / 11 . . .", "--json", "--time", "0.3"],
+                          capture_output=True, text=True, env=env, cwd=REPO, timeout=120, check=True)
+    assert json.loads(done.stdout)["exact"] is False
+    assert "highway-referee grid compile" in done.stderr
