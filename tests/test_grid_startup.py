@@ -126,3 +126,16 @@ def test_grid_solve_names_grid_compile_when_the_search_is_not_compiled(tmp_path)
                           capture_output=True, text=True, env=env, cwd=REPO, timeout=120, check=True)
     assert json.loads(done.stdout)["exact"] is False
     assert "highway-referee grid compile" in done.stderr
+
+
+def test_the_script_entry_freezes_the_collector_and_a_call_with_argv_does_not():
+    code = ("import gc, sys\n"
+            "from referee_app.cli import main\n"
+            "main(['grid', 'show', '. . . . . . . . . . . . . . . .', '--json'])\n"
+            "before = gc.get_freeze_count()\n"
+            "sys.argv = ['highway-referee', 'grid', 'show', '. . . . . . . . . . . . . . . .', '--json']\n"
+            "code = main()\n"
+            "print(before, gc.get_freeze_count() > 0, code, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO, timeout=120)
+    assert done.stderr.split() == ["0", "True", "0"]
