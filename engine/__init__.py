@@ -1,12 +1,15 @@
 """Pure rules engines for the refereed games. No camera, no web, no files: deterministic values.
 
-Importing `engine` imports every game package below it, each of which registers its `Game`.
+Each game package below registers its `Game` when imported. `import engine` imports none of them:
+`get_game` and `games` import them all on first use, and `engine.tokyo` and the like import on
+first access, so a command that needs one game (`grid solve`) does not pay for the others' imports.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from types import ModuleType
 
 from engine.core import (
     CHANCE,
@@ -24,9 +27,15 @@ from engine.core import (
 )
 from engine.registry import Game, games, get_game, register
 
-for _mod in pkgutil.iter_modules(__path__):
-    if _mod.ispkg:
-        importlib.import_module(f"{__name__}.{_mod.name}")
+_GAME_PACKAGES = frozenset(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)
+
+
+def __getattr__(name: str) -> ModuleType:
+    """`engine.tokyo` after a bare `import engine`: the game package, imported on first access."""
+    if name in _GAME_PACKAGES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CHANCE",

@@ -1,11 +1,14 @@
 """The game registry: one `Game` description per supported game, looked up by name.
 
-Each game package registers itself on import; `engine/__init__.py` imports them all, so
+Each game package registers itself on import. `get_game` and `games` import every game package
+under engine/ on first use (not `import engine`: a command that needs one game imports only it), so
 `engine.get_game("highway-grid")` works after `import engine`.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +31,19 @@ class Game:
 
 
 _GAMES: dict[str, Game] = {}
+_ALL_LOADED: list[bool] = []
+
+
+def _load_all() -> None:
+    """Import every game package under engine/ once (each registers its Game on import)."""
+    if _ALL_LOADED:
+        return
+    _ALL_LOADED.append(True)
+    import engine
+
+    for mod in pkgutil.iter_modules(engine.__path__):
+        if mod.ispkg:
+            importlib.import_module(f"engine.{mod.name}")
 
 
 def register(game: Game) -> Game:
@@ -36,6 +52,8 @@ def register(game: Game) -> Game:
 
 
 def get_game(name: str) -> Game:
+    if name not in _GAMES:
+        _load_all()
     try:
         return _GAMES[name]
     except KeyError:
@@ -44,4 +62,5 @@ def get_game(name: str) -> Game:
 
 
 def games() -> list[Game]:
+    _load_all()
     return [_GAMES[k] for k in sorted(_GAMES)]

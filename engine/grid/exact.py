@@ -30,6 +30,10 @@ import time
 from engine.grid.paths import CELLS, PATHS, SIZE
 
 INF = 10**9
+# Empty cells from which the solver uses the compiled search (engine/grid/jitsearch.py, where numba
+# is installed and its start-up, a cached load, pays): defined here so that a smaller position
+# never imports numba (0.2-0.5 s).
+JIT_FROM = 8
 TABLE_CAP = 6_000_000  # entries; ~150 bytes each in CPython, well under 4 GB
 _STORE_MIN_EMPTY = 4  # nodes with fewer empty cells are cheaper to search than to store
 

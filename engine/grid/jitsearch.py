@@ -100,25 +100,36 @@ are the others sorted (most nodes are cut by one of the first two).
 
 `available()` says whether numba imports (the optional `fast` extra); `engine.grid.solver` uses this
 module for positions with JIT_FROM or more empty cells when it does, and engine/grid/exact.py
-otherwise (tests compare the two). The first use on a machine compiles for about half a minute; the
-result is cached beside the module and loads in about a second afterwards.
+otherwise (tests compare the two). The first use on a machine compiles for about a minute of CPU
+(`highway-referee grid compile` does it on purpose); numba caches the result in a folder of
+NUMBA_CACHE_DIR or ~/.cache/numba named by a hash of this file's content (engine/grid/jitcache.py),
+so another clone of the same code finds it, and a fresh process loads it in about 0.2 s
+(`cached()` says whether it will).
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from engine.grid.exact import SYMMETRIES, ExactAnswers, SearchTimeout
+from engine.grid.exact import JIT_FROM, SYMMETRIES, ExactAnswers, SearchTimeout  # noqa: F401 - JIT_FROM kept here too
 from engine.grid.paths import CELLS, PATHS
 
 try:  # numba is an optional speed-up, never a requirement
     import numba
 
+    from engine.grid import jitcache
+
+    # numba's cache of this module: a user-wide folder named by the content of this file and of the
+    # modules whose constants it compiles in (engine/grid/jitcache.py says why)
+    CACHE_DIR = jitcache.install(__file__, [Path(__file__).with_name(name)
+                                            for name in ("jitsearch.py", "exact.py", "paths.py")])
     _jit = numba.njit(cache=True)
     # The search itself runs without numba's reference counting: it allocates nothing, and each
     # call (one per node) would otherwise pay an atomic increment and decrement per array argument
@@ -130,30 +141,49 @@ try:  # numba is an optional speed-up, never a requirement
     _jit_inline = numba.njit(cache=True, inline="always")
 except ImportError:  # pragma: no cover - exercised where numba is absent
     numba = None
+    CACHE_DIR = None
 
 
 def available() -> bool:
     return numba is not None
 
 
-def cached() -> bool:
-    """Whether this machine has compiled the search of the current source before (numba's cache
-    index beside the module is newer than it), so a use costs a load of about a second, not a
-    compile of about half a minute. False where numba keeps its cache elsewhere (a safe answer)."""
+def cached(func: Any = None) -> bool:
+    """Whether numba's on-disk cache holds a compile of the search (`func`: another compiled function
+    of ours) for its current source, so a use costs a load of a fraction of a second, not a compile
+    of about a minute. Read from numba's own cache index, wherever numba keeps it (CACHE_DIR, by
+    engine/grid/jitcache.py; else beside the module or under NUMBA_CACHE_DIR): the index is fresh
+    when its source stamp is the source's (jitcache's content hash; numba's own locators stamp a
+    hash of the content from numba 0.68, the file's time before), it was written by this numba
+    version, and it holds an entry for the function's current bytecode. A file time compared with
+    the index's called a touched or re-cloned module uncompiled, and `grid solve` then took the
+    pure-Python search."""
     if numba is None:
         return False
-    source = Path(__file__)
-    line = _search.py_func.__code__.co_firstlineno
-    tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
-    index = source.parent / "__pycache__" / f"jitsearch._search-{line}.{tag}.nbi"
+    func = _search if func is None else func
     try:
-        return index.stat().st_mtime >= source.stat().st_mtime
-    except OSError:
+        cache = func._cache
+        if cache._impl.locator.get_source_stamp() != cache._cache_file._source_stamp:
+            return False  # the source changed since this process imported it
+        index = cache._cache_file._load_index()  # {} when missing or stale (numba's rule)
+        code = hashlib.sha256(func.py_func.__code__.co_code).hexdigest()
+        return any(key[2][0] == code for key in index)
+    except Exception:  # noqa: BLE001 - numba's private cache API moved: the safe answer
         return False
+
+
+def compile_all() -> None:
+    """Compile (or load) every compiled function the search uses, so that numba caches them: what a
+    first use on a machine pays once (`highway-referee grid compile`)."""
+    search = JitSearch([1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0])  # 8 empty: every helper runs
+    search.margin_bounds()
+    search.ordered_moves()
+    search.principal(search.exact_value())
+    search.place(9, 8)
+    search.unplace(9, 8)
 
 
 INF = 1 << 30
-JIT_FROM = 8  # empty cells from which the compiled search pays for its start-up (a cached load)
 TABLE_BITS = 22  # slots (2**22, 134 MB) for deep searches: past 12 empty cells they run to 10**8 nodes
 SMALL_TABLE_BITS = 20  # up to SMALL_TABLE_UPTO empty cells (at most a few million nodes): a 32 MB table
 SMALL_TABLE_UPTO = 12  # misses the cache and the TLB less and is cheaper to clear (~15% less CPU)

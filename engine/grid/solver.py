@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.core import EngineError
 from engine.grid import book
-from engine.grid.exact import ExactSearch, SearchTimeout
+from engine.grid.exact import JIT_FROM, ExactSearch, SearchTimeout
 from engine.grid.paths import CELLS, PATHS, cell_name
 from engine.grid.state import GridState, Place
 
@@ -346,9 +346,11 @@ def _compiled_ready(deadline: float | None) -> bool:
 def _exact_search(state: GridState, deadline: float | None) -> Any:
     """The compiled search where it is ready (`_compiled_ready`) and the position is deep enough to
     pay for it; else the pure-Python one. Both give the same answers (tests)."""
+    if len(state.empty_cells()) < JIT_FROM:  # not worth numba's import and load
+        return ExactSearch(state.board, deadline=deadline)
     from engine.grid import jitsearch
 
-    if len(state.empty_cells()) >= jitsearch.JIT_FROM and _compiled_ready(deadline):
+    if _compiled_ready(deadline):
         return jitsearch.JitSearch(state.board, deadline=deadline)
     return ExactSearch(state.board, deadline=deadline)
 
@@ -407,7 +409,7 @@ def solve(state: GridState, time_limit: float | None = None, max_depth: int | No
     search = _Search(state, deadline)
     target = n if max_depth is None else max(1, min(n, max_depth))
     reach = EXACT_REACH
-    if _compiled_ready(deadline):
+    if n > EXACT_REACH and _compiled_ready(deadline):  # else the reach does not matter
         reach = JIT_REACH if deadline is None or deadline - start >= JIT_REACH_BUDGET else JIT_REACH - 1
     result: SolveResult | None = None
     depth = min(2, target)

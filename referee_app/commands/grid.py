@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,6 @@ from engine.grid.solver import describe, solve
 from engine.grid.state import PLAYER_NAMES
 from referee_app.cli import CliError, CommandTree, positive_number
 from referee_app.commands.input_files import missing_file
-from referee_app.commands.log import load_report
 from referee_app.naming import namer
 
 
@@ -37,6 +38,8 @@ def load_named_position(words: list[str]) -> tuple[GridState, list[str]]:
         except OSError as exc:
             raise CliError(f"cannot read {path}: {exc.strerror}", 2) from None
         if head == "{":
+            from referee_app.commands.log import load_report  # the match-log reader's imports: only for a log
+
             report = load_report(text)
             if not isinstance(report.final_state, GridState):
                 raise CliError(f"{path} is a {report.header.game} match, not highway-grid", 2)
@@ -138,7 +141,42 @@ def _solve(args: argparse.Namespace) -> tuple[GridState, Any, Any]:
     if state.is_terminal():
         raise CliError("the board is full: nothing to solve (use `grid show` for the result)", 2)
     result = solve(state, time_limit=args.time, outcome=getattr(args, "outcome", False))
+    if not result.exact:
+        _compile_note(state, args.time)
     return state, result, _printer(players)
+
+
+def _compile_note(state: GridState, budget: float) -> None:
+    """On stderr: where the compiled search would have solved this position but is not built on
+    this machine (a first compile takes about a minute, more than the budget), how to build it."""
+    from engine.grid.exact import JIT_FROM
+
+    if len(state.empty_cells()) < JIT_FROM:
+        return
+    from engine.grid import jitsearch
+    from engine.grid.solver import JIT_MIN_BUDGET
+
+    if jitsearch.available() and budget < JIT_MIN_BUDGET and not jitsearch.cached():
+        print("highway-referee: note: the compiled 4x4 search is not built on this machine yet, so "
+              "this answer comes from the slower pure-Python search; build it once with "
+              "`highway-referee grid compile` (about a minute)", file=sys.stderr)
+
+
+def _run_compile(args: argparse.Namespace) -> int:
+    from engine.grid import jitsearch
+
+    if not jitsearch.available():
+        raise CliError("numba is not installed: pip install 'highway-referee[fast]'", 1)
+    was = jitsearch.cached()
+    start = time.process_time()
+    jitsearch.compile_all()
+    took = time.process_time() - start
+    if not jitsearch.cached():
+        raise CliError("numba compiled the search but could not cache it (no writable cache "
+                       "directory: set NUMBA_CACHE_DIR)", 1)
+    print(f"compiled 4x4 search: {'already cached, loaded' if was else 'compiled and cached'} "
+          f"in {took:.1f} CPU s ({jitsearch.CACHE_DIR or 'numba cache beside the module'})")
+    return 0
 
 
 def _run_solve(args: argparse.Namespace) -> int:
@@ -189,3 +227,6 @@ def register(cli: CommandTree) -> None:
     cli.add(("grid", "solve"), _setup_search(10.0), _run_solve,
             help="exact value and best play from a position")
     cli.add(("grid", "hint"), _setup_search(2.0), _run_hint, help="the best move for the player to move")
+    cli.add(("grid", "compile"), None, _run_compile,
+            help="build the compiled exact search once on this machine (numba, about a minute); "
+            "`grid solve` and `grid hint` use it from then on")
