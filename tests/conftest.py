@@ -27,3 +27,14 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared (development data) is not present")
     return SHARED
+
+
+@pytest.fixture()
+def hub(tmp_path: Path):
+    """A referee hub over an empty match store of the test's own (the web and log tests drive it)."""
+    from referee_app.hub import Hub
+    from referee_app.store import MatchStore
+
+    h = Hub(MatchStore(tmp_path / "data"))
+    yield h
+    h.bus.close()

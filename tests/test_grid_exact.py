@@ -35,7 +35,8 @@ def compiled_search():
 def _brute_children(state: GridState) -> tuple[dict[tuple[int, int], int], int]:
     """Each move's (piece, cell) value for the player to move, by plain minimax, and the best of them."""
     sign = 1 if state.placed % 2 == 0 else -1
-    children = {(a.piece, a.cell): sign * brute_force_value(state.apply(a)) for a in state.legal_actions()}
+    memo: dict[tuple[int, ...], int] = {}  # the children share most of their grandchildren
+    children = {(a.piece, a.cell): sign * brute_force_value(state.apply(a), memo) for a in state.legal_actions()}
     return children, max(children.values())
 
 

@@ -22,6 +22,27 @@ def random_position(rng: random.Random, empties: int) -> GridState:
     return GridState(tuple(board))
 
 
+def _minimax(state: GridState) -> int:
+    """Minimax with nothing kept between move orders: what brute_force_value must equal."""
+    if state.is_terminal():
+        return final_margin(state.board)
+    values = [_minimax(state.apply(a)) for a in state.legal_actions()]
+    return max(values) if state.current_player() == 0 else min(values)
+
+
+def test_brute_force_value_is_plain_minimax():
+    """brute_force_value (the tests' reference) values each board once: the same values as minimax
+    over every move sequence, a memo shared between positions included."""
+    rng = random.Random(17)
+    shared: dict[tuple[int, ...], int] = {}
+    for empties in (1, 2, 3, 3, 4, 4, 4, 5):
+        state = random_position(rng, empties)
+        want = _minimax(state)
+        assert brute_force_value(state) == want, state.board
+        assert all(brute_force_value(state.apply(a), shared) == _minimax(state.apply(a))
+                   for a in state.legal_actions()), state.board
+
+
 @pytest.mark.parametrize("empties,count", [(1, 10), (2, 15), (3, 15), (4, 12), (5, 1)])
 def test_solver_matches_brute_force(empties, count):
     rng = random.Random(100 + empties)

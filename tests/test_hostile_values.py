@@ -5,31 +5,15 @@ and no engine check that raises OverflowError instead of saying what is wrong (a
 from __future__ import annotations
 
 import pytest
+from web_hub import JSON_BODY, auth, files_and_rows
 
 from engine import EngineError
 from engine.tokyo.actions import check_height, check_point
 from engine.tokyo.config import Block, SetGeometry
-from referee_app.hub import Hub
 from referee_app.matchlog import Header, MatchLogError, MatchLogWriter
-from referee_app.store import MatchStore
 from referee_app.web.app import create_app
 
 BIG = "1" + "0" * 400  # a JSON integer no float holds
-
-
-@pytest.fixture()
-def hub(tmp_path):
-    h = Hub(MatchStore(tmp_path / "data"))
-    yield h
-    h.bus.close()
-
-
-def auth(hub):
-    return {"X-Referee-Token": hub.admin_token, "Content-Type": "application/json"}
-
-
-def files_and_rows(hub):
-    return sorted(p.name for p in hub.store.matches_dir.glob("*")), [i.match_id for i in hub.store.list()]
 
 
 @pytest.mark.parametrize("players,variant,message", [
@@ -46,7 +30,7 @@ def files_and_rows(hub):
 def test_a_new_match_with_values_strict_json_refuses_is_a_400_and_writes_nothing(hub, players, variant, message):
     client = create_app(hub).test_client()
     raw = f'{{"game": "tokyo-highway", "players": {players}, "variant": {variant}}}'
-    r = client.post("/api/matches", data=raw.encode(), headers=auth(hub))
+    r = client.post("/api/matches", data=raw.encode(), headers=auth(hub) | JSON_BODY)
     assert r.status_code == 400, r.get_json()
     assert message in r.get_json()["error"]
     assert files_and_rows(hub) == ([], [])  # main: a 500, and a lone surrogate left a headless log file
@@ -61,9 +45,9 @@ def test_changes_with_such_values_are_400_and_leave_the_log_alone(hub, path, raw
     client = create_app(hub).test_client()
     mid = hub.create_match("highway-grid", ["A", "B"]).match_id
     assert client.post(f"/api/matches/{mid}/actions", json={"notation": "5@b2"},
-                       headers=auth(hub)).status_code == 200
+                       headers=auth(hub) | JSON_BODY).status_code == 200
     before = hub.store.path(mid).read_bytes()
-    r = client.post(f"/api/matches/{mid}/{path}", data=raw.encode(), headers=auth(hub))
+    r = client.post(f"/api/matches/{mid}/{path}", data=raw.encode(), headers=auth(hub) | JSON_BODY)
     assert r.status_code == 400, r.get_json()
     assert hub.store.path(mid).read_bytes() == before
 
@@ -72,7 +56,7 @@ def test_a_tokyo_move_with_a_height_of_hundreds_of_digits_is_a_400(hub):
     client = create_app(hub).test_client()
     mid = hub.create_match("tokyo-highway", ["A", "B"]).match_id
     before = hub.store.path(mid).read_bytes()
-    r = client.post(f"/api/matches/{mid}/actions", headers=auth(hub),
+    r = client.post(f"/api/matches/{mid}/actions", headers=auth(hub) | JSON_BODY,
                     json={"notation": "start (0,-57) table (102,-57) h" + "9" * 400})
     assert r.status_code == 400, r.get_json()  # main: 500 (OverflowError in math.isfinite)
     assert "support height" in r.get_json()["error"]

@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-
 from referee_app.cli import load_commands, main
 from referee_app.commands.serve import build_referee
 from referee_app.hub import Hub
@@ -18,13 +16,6 @@ from referee_app.store import MatchStore
 from referee_app.web.app import create_app
 
 MOVES = ["7@b2", "3@a1", "12@c3", "5@d4", "9@a2"]
-
-
-@pytest.fixture()
-def hub(tmp_path):
-    h = Hub(MatchStore(tmp_path / "data"))
-    yield h
-    h.bus.close()
 
 
 def played_log(hub, moves=MOVES, players=("Zoé", "Bénédicte")) -> str:

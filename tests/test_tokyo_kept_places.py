@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from test_tokyo_referee import STARTED, play
-from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration
+from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration, still_frame_builds
 
 
 def test_a_kept_place_is_tried_where_nothing_is_found_now_and_forgotten_in_another_state() -> None:
@@ -52,8 +52,6 @@ def test_tuning_seed_119s_third_move_is_scored_in_every_still_frame(tmp_path) ->
     build played leads in every one (main: frames 17-19 tried no place, "no build")."""
     from datasets.match_sim.core import SecondCamera
     from referee_app.commands.eval_match import make_setup, simulate
-    from referee_app.games.tokyo_builds import likeliest_build
-    from vision.sources import OtherView, PairedFrame
 
     move = 2
     second = SecondCamera(SecondCamera.around_deg, None, None)
@@ -61,17 +59,6 @@ def test_tuning_seed_119s_third_move_is_scored_in_every_still_frame(tmp_path) ->
     assert sim.moves[move].notation == "p1 s1 -> (-150,-130) h3 junction" and not sim.moves[move].legal
     state = play(*(m.notation for m in sim.moves[:move] if m.legal))
     adapter = calibrated_adapter(sim, tmp_path)
-    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
-    assert not any(sc.bump for sc in sim.scenes[:scene + 1])
-    index = sum(sc.hold for sc in sim.scenes[:scene])
-    sc = sim.scenes[scene]
-    adapter.watch(state)
-    read = []
-    for k in range(index, index + sc.hold):
-        shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), k)
-                 for p in (sim.photographer, *sim.others)]
-        adapter.read(PairedFrame(shots[0], 0.0, "sim", k, others=[OtherView(shots[1], "sim:camera2")]))
-        best = likeliest_build(adapter._builds)
-        read.append(None if best is None else (best.support.x, best.support.y, best.support.height,
-                                               best.support.junction))
-    assert read == [(-150.0, -130.0, 3, True)] * sc.hold, read
+    read, bumps = still_frame_builds(sim, adapter, state, move)
+    assert bumps == 0
+    assert set(read) == {(-150.0, -130.0, 3, True)}, read

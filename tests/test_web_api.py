@@ -6,6 +6,7 @@ import json
 import threading
 
 import pytest
+from web_hub import auth
 
 from referee_app.hub import Hub
 from referee_app.store import MatchStore
@@ -13,20 +14,9 @@ from referee_app.web.app import MAX_BODY, create_app
 
 
 @pytest.fixture()
-def hub(tmp_path):
-    h = Hub(MatchStore(tmp_path / "data"))
-    yield h
-    h.bus.close()
-
-
-@pytest.fixture()
 def client(hub):
     app = create_app(hub, stream_seconds=2.0)
     return app.test_client()
-
-
-def auth(hub):
-    return {"X-Referee-Token": hub.admin_token}
 
 
 def new_match(client, hub, game="highway-grid"):

@@ -10,22 +10,10 @@ import time
 
 import pytest
 from waitress_server import serving
+from web_hub import auth, files_and_rows
 
-from referee_app.hub import Hub
-from referee_app.store import MatchStore
 from referee_app.web.app import create_app
 from referee_app.web.streams import default_cap
-
-
-@pytest.fixture()
-def hub(tmp_path):
-    h = Hub(MatchStore(tmp_path / "data"))
-    yield h
-    h.bus.close()
-
-
-def auth(hub):
-    return {"X-Referee-Token": hub.admin_token}
 
 
 def new_match(client, hub, game="highway-grid", players=("Ann", "Bo")):
@@ -41,10 +29,6 @@ def deep_match(client, hub) -> str:
     r = client.post(f"/api/matches/{mid}/actions", json={"notation": "5@b2"}, headers=auth(hub))
     assert r.status_code in (200, 201), r.get_json()
     return mid
-
-
-def files_and_rows(hub):
-    return sorted(p.name for p in hub.store.matches_dir.glob("*")), [i.match_id for i in hub.store.list()]
 
 
 # -- tokens and bodies ------------------------------------------------------------------------------

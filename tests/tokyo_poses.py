@@ -61,3 +61,31 @@ def flat_maps(calib: Any, llr: float) -> Any:
 
     shape = (calib.camera.height, calib.camera.width)
     return PieceMaps(*(np.full(shape, llr, np.float32) for _ in range(3)))
+
+
+def still_frame_builds(sim: Any, adapter: Any, state: Any, move: int) -> tuple[list[Any], int]:
+    """Every still frame of the scene that asks for move `move` (index into `sim.moves`), read in turn
+    through `adapter` watching `state`, camera 2's picture beside camera 1's, as `eval match` reads
+    them: the likeliest build after each frame as (x, y, height, junction), None where there is none,
+    and how many of camera 1's bumps were taken on the way (the scenes up to this one)."""
+    from referee_app.games.tokyo_builds import likeliest_build
+    from vision.sources import OtherView, PairedFrame
+
+    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
+    bumps = 0
+    for sc in sim.scenes[:scene + 1]:
+        if sc.bump:
+            sim.photographer.bump()
+            bumps += 1
+    index = sum(sc.hold for sc in sim.scenes[:scene])
+    sc = sim.scenes[scene]
+    adapter.watch(state)
+    read: list[Any] = []
+    for k in range(index, index + sc.hold):
+        shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), k)
+                 for p in (sim.photographer, *sim.others)]
+        adapter.read(PairedFrame(shots[0], 0.0, "sim", k, others=[OtherView(shots[1], "sim:camera2")]))
+        best = likeliest_build(adapter._builds)
+        read.append(None if best is None else (best.support.x, best.support.y, best.support.height,
+                                               best.support.junction))
+    return read, bumps
