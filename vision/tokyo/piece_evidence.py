@@ -20,7 +20,7 @@ is drawn: that is scored column against bare road when the caller gives the road
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import cv2
@@ -241,6 +241,10 @@ class BuildScore:
     total: float
     column: float
     road: float
+    # pixels scored differently as a junction and as a plain column (the top unit's free pixels, and
+    # those of it under a standing road): all that tells the two apart. 0 where only one is scored;
+    # not part of a score's value (a candidate scored alone or with its twin scores the same)
+    apart: int = field(default=0, compare=False)
 
 
 def _hull(cache: dict | None, calib: TokyoCalibration, x: float, y: float, z0: float,
@@ -305,17 +309,21 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     # the column's side where the match's roads are drawn (its own road's band taken out): scored
     # column against bare road (vision.tokyo.under_roads), a junction's yellow top unit left out
     hidden = None if roads is None else (col > 0) & (band == 0) & (roads.label[win] > 0)
+    apart = 0
+    if any(junctions):
+        topu = np.zeros_like(band)
+        cv2.fillConvexPoly(topu, polys[2] - shift, 1)
+        top_px = col_px & (topu > 0)
+        if len(set(junctions)) > 1:
+            apart = int(top_px.sum()) + (0 if hidden is None else int((hidden & (topu > 0)).sum()))
     for junction in junctions:
         if junction:
-            topu = np.zeros_like(band)
-            cv2.fillConvexPoly(topu, polys[2] - shift, 1)
-            top_px = col_px & (topu > 0)
             column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
         else:
             column = float(maps.grey[win][col_px].sum())
         if hidden is not None and roads is not None and hidden.any():
             column += roads.column_llr(maps.grey[win], hidden & (topu == 0) if junction else hidden, win)
-        out.append(BuildScore(road + column, column, road))
+        out.append(BuildScore(road + column, column, road, apart))
     return out
 
 
