@@ -11,8 +11,10 @@ camera (vision.tokyo.piece_evidence: the column's grey body up to its top, the r
 base's top to it) and scored by how much likelier the image is with those pieces there than with the
 table; pieces already standing count for nothing, but for a new column's side where a standing road
 is drawn, scored column against bare road (vision.tokyo.under_roads: a column put under a road).
-The scores make a belief (a softmax with `TEMPERATURE` nats: neighbouring pixels are not independent
-evidence) over the builds' notations,
+A junction and the plain column of the same place, height and road differ only in the top unit's
+pixels, and each view's difference between the two is held to one sure pixel's evidence a pixel
+(`_tempered`): a thin top cannot make a confident verdict. The scores make a belief (a softmax with
+`TEMPERATURE` nats: neighbouring pixels are not independent evidence) over the builds' notations,
 with "no build" (score 0: the table there) among them. The decoder averages it over frames and
 commits, asks or waits on it like any other item.
 
