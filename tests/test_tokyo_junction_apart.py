@@ -73,15 +73,41 @@ def test_two_views_of_a_thin_top_leave_the_pair_short_of_a_confident_verdict():
     assert share(old) >= 0.9 > share(p - j)
 
 
+def _yellow_view(calib) -> View:
+    """A picture that is sure junction yellow everywhere: not grey, not a road."""
+    view = _view(calib, LLR_SCALE)
+    view.maps.grey[:] = -LLR_SCALE
+    view.maps.road[:] = -LLR_SCALE
+    return view
+
+
 def test_views_that_disagree_are_each_held_to_their_own_pixels():
     """One view's yellow top against the other's grey: each view's lead is held to its own pixels
     and the two are summed (neither view's many-nat lead outweighs the other's by double counting)."""
     grey_top = _view(_calib(10.0), -LLR_SCALE)
-    yellow = _view(_calib(160.0), LLR_SCALE)
-    yellow.maps.grey[:] = -LLR_SCALE  # sure yellow, sure not grey
-    a1, a2 = _raw(grey_top)[2], _raw(yellow)[2]
+    yellow = _yellow_view(_calib(160.0))
+    a1, a2 = _raw(grey_top)[2], _raw(_view(_calib(160.0), -LLR_SCALE))[2]
+    band = score_builds(yellow.maps, yellow.calib, yellow.known, *PLACE, HEIGHT, (False, True), BASE)[0].yellow_band
     (p, j), _ = _scores_seen([grey_top, yellow], *PLACE, HEIGHT, (False, True), BASE)
-    assert j - p == pytest.approx(LLR_SCALE * (a2 - a1), rel=1e-4, abs=1e-3)
+    assert j - p == pytest.approx(LLR_SCALE * (a2 + band - a1), rel=1e-4, abs=1e-3)
+
+
+def test_a_junctions_yellow_in_its_own_road_band_is_its_evidence():
+    """The road resting on a junction hides most of its top; the yellow showing in the road's own
+    band over the top unit now counts for the junction (a pixel there is road or yellow, the likelier
+    taken) and may lead by those pixels too. Fails on the old code (the band scored as road alike)."""
+    view = _yellow_view(_calib(10.0))
+    got = score_builds(view.maps, view.calib, view.known, *PLACE, HEIGHT, (False, True), BASE)
+    top, band = got[0].apart, got[0].yellow_band
+    assert top > 0 and band > 0
+    assert got[1].road == got[0].road  # the road's own score is the road's
+    assert got[1].total - got[0].total == pytest.approx(2 * LLR_SCALE * top + 2 * LLR_SCALE * band, rel=1e-4)
+    (p, j), _ = _scores_seen([view], *PLACE, HEIGHT, (False, True), BASE)
+    assert j - p == pytest.approx(LLR_SCALE * (top + band), rel=1e-4)
+    # a picture of sure grey: nothing in the band speaks for the plain column
+    grey = _view(_calib(10.0), -LLR_SCALE)
+    plain, junction, apart = _raw(grey)
+    assert apart == top and plain - junction == pytest.approx(2 * LLR_SCALE * top, rel=1e-4)
 
 
 def test_a_candidate_tried_plain_only_scores_as_before():

@@ -172,18 +172,20 @@ def _local_shifts(v: View, near: tuple[float, float]) -> list[tuple[int, int, fl
 
 
 def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool, ...], base_top: np.ndarray,
-                 base_on_table: bool, near: tuple[float, float] | None) -> tuple[list[float], int]:
+                 base_on_table: bool, near: tuple[float, float] | None
+                 ) -> tuple[list[float], tuple[int, int]]:
     """One view's evidence for the candidate with each of `junctions`, and how many of its pixels tell
-    a junction from a plain column (BuildScore.apart). A knocked view, given the place `near` the
-    candidate was tried around, scores it on its maps moved by each likely residual shift there,
-    mixed by their weights (vision.tokyo.local_shift); a view as calibrated, on its maps."""
+    a junction from a plain column (BuildScore.apart, BuildScore.yellow_band). A knocked view, given
+    the place `near` the candidate was tried around, scores it on its maps moved by each likely
+    residual shift there, mixed by their weights (vision.tokyo.local_shift); a view as calibrated,
+    on its maps."""
     from vision.tokyo.local_shift import mixed
     from vision.tokyo.piece_evidence import score_builds
 
-    def on(maps: Any, roads: Any) -> tuple[list[float], int]:
+    def on(maps: Any, roads: Any) -> tuple[list[float], tuple[int, int]]:
         got = score_builds(maps, v.calib, v.known, x, y, height, junctions, base_top, base_on_table,
                            hulls=v.hulls, roads=roads)
-        return [s.total for s in got], got[0].apart
+        return [s.total for s in got], (got[0].apart, got[0].yellow_band)
 
     shifts = _local_shifts(v, near) if v.drawn is not None and near is not None else [(0, 0, 0.0)]
     if len(shifts) == 1 and shifts[0][:2] == (0, 0):
@@ -236,14 +238,14 @@ def _scores_seen(views: list[View], x: float, y: float, height: int, junctions: 
         seen += any(g != 0.0 for g in got)
         totals = got if totals is None else [a + b for a, b in zip(totals, got, strict=True)]
         if junctions == (False, True):
-            apart.append(_tempered(got[1] - got[0], px))
+            apart.append(_tempered(got[1] - got[0], *px))
     assert totals is not None
     if junctions == (False, True):
         totals = _pair(totals[0], totals[1], sum(apart))
     return totals, seen
 
 
-def _tempered(lead: float, pixels: int) -> float:
+def _tempered(lead: float, pixels: int, yellow_band: int = 0) -> float:
     """One view's lead (nats) of a junction over the plain column of the same place, height and road,
     held to what `pixels` (those scored differently, BuildScore.apart) can say: one sure pixel's
     evidence each (`LLR_SCALE`). The two scores differ only in the top unit, where a pixel counts as
@@ -251,11 +253,12 @@ def _tempered(lead: float, pixels: int) -> float:
     saturation, so a clear yellow pixel gave the junction 2 nats and took 2 from the plain column, one
     observation counted twice. And a top unit is a thin ring (33-63 free pixels at half size): a
     blur's or a calibration's few pixels of error move all of it at once, so its pixels are no more
-    independent than any other patch's (`TEMPERATURE`)."""
+    independent than any other patch's (`TEMPERATURE`). The junction may lead by its road band's
+    pixels over the top unit too (`yellow_band`: its yellow is looked for there, the plain column's
+    grey is not)."""
     from vision.tokyo.piece_evidence import LLR_SCALE
 
-    cap = LLR_SCALE * pixels
-    return min(max(lead, -cap), cap)
+    return min(max(lead, -LLR_SCALE * pixels), LLR_SCALE * (pixels + yellow_band))
 
 
 def _pair(plain: float, junction: float, lead: float) -> list[float]:

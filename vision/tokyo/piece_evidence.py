@@ -245,6 +245,9 @@ class BuildScore:
     # those of it under a standing road): all that tells the two apart. 0 where only one is scored;
     # not part of a score's value (a candidate scored alone or with its twin scores the same)
     apart: int = field(default=0, compare=False)
+    # the road band's pixels over the top unit, where only a junction's yellow is looked for (for
+    # the junction alone: a grey or road pixel there is the road's, whichever the column)
+    yellow_band: int = field(default=0, compare=False)
 
 
 def _hull(cache: dict | None, calib: TokyoCalibration, x: float, y: float, z0: float,
@@ -309,21 +312,29 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     # the column's side where the match's roads are drawn (its own road's band taken out): scored
     # column against bare road (vision.tokyo.under_roads), a junction's yellow top unit left out
     hidden = None if roads is None else (col > 0) & (band == 0) & (roads.label[win] > 0)
-    apart = 0
+    apart = in_band_px = 0
+    yellow_under = 0.0
     if any(junctions):
         topu = np.zeros_like(band)
         cv2.fillConvexPoly(topu, polys[2] - shift, 1)
         top_px = col_px & (topu > 0)
+        # the road's own band over a junction's top unit: its yellow shows there beside the road's end
+        # (most of a new junction's yellow, tokyoq2): a pixel is road or yellow, the likelier taken
+        in_band = band_px & (topu > 0)
+        r, yl = maps.road[win][in_band], maps.yellow[win][in_band]
+        yellow_under = float(np.maximum(yl - r, 0.0).sum())
         if len(set(junctions)) > 1:
             apart = int(top_px.sum()) + (0 if hidden is None else int((hidden & (topu > 0)).sum()))
+            in_band_px = int(in_band.sum())
     for junction in junctions:
         if junction:
             column = float(maps.grey[win][col_px & ~top_px].sum() + maps.yellow[win][top_px].sum())
+            column += yellow_under
         else:
             column = float(maps.grey[win][col_px].sum())
         if hidden is not None and roads is not None and hidden.any():
             column += roads.column_llr(maps.grey[win], hidden & (topu == 0) if junction else hidden, win)
-        out.append(BuildScore(road + column, column, road, apart))
+        out.append(BuildScore(road + column, column, road, apart, in_band_px))
     return out
 
 
