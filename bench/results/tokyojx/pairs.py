@@ -9,8 +9,7 @@ FIELDS = ("moves_right", "confirmations", "missed_moves", "wrong_verdicts", "wro
 
 
 def twin(a, b):
-    strip = lambda s: re.sub(r" junction", "", s)
-    return a != b and strip(a) == strip(b)
+    return a != b and re.sub(r" junction", "", a) == re.sub(r" junction", "", b)
 
 
 def pairs(run):
@@ -19,7 +18,8 @@ def pairs(run):
         ev = list(e["ev"].items())
         builds = [k for k, _ in ev if k != "None"]
         if len(builds) >= 2 and twin(builds[0], builds[1]):
-            out.append((e["kind"], e["conf"], e["margin"], builds[0], round(ev[0][1] - dict(ev)[builds[1]], 2)))
+            gap = round(ev[0][1] - dict(ev)[builds[1]], 2)
+            out.append((e["kind"], e["conf"], e["margin"], builds[0], gap))
         elif e["kind"] in ("ask",) or e["conf"] < 0.9 and e["kind"] == "commit":
             out.append((e["kind"], e["conf"], e["margin"], builds[0] if builds else None, None))
     return out

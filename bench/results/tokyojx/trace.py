@@ -17,7 +17,8 @@ _decide = decide.Decoder._decide
 def logged_decide(self, state, key, table, ranked):
     ex = _decide(self, state, key, table, ranked)
     if ex is not None:
-        kind = "ask" if ex.candidates else "mismatch" if ex.mismatch else "commit" if ex.action is not None else "none"
+        kind = ("ask" if ex.candidates else "mismatch" if ex.mismatch
+                else "commit" if ex.action is not None else "none")
         LOG.append({"frame": self._frame, "kind": kind, "margin": round(ranked.margin, 3),
                     "conf": round(ranked.confidence, 3),
                     "top": [(c.label(), round(c.score, 2), c.legal) for c in ranked.ranked[:4]],
