@@ -11,6 +11,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.core import Action, EngineError, GameState
@@ -39,9 +40,8 @@ def _load_all() -> None:
     if _ALL_LOADED:
         return
     _ALL_LOADED.append(True)
-    import engine
-
-    for mod in pkgutil.iter_modules(engine.__path__):
+    # the folder, not `import engine`: the package imports this module (no cycle)
+    for mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if mod.ispkg:
             importlib.import_module(f"engine.{mod.name}")
 
