@@ -3,7 +3,7 @@
 # main: detached worktree /tmp/base_tokyoq2 (main 9b69a68); branch: detached worktree /tmp/tq2_branch
 OUT=/work/wt/tokyoq2/bench/results/tokyoq2/per_seed
 PY=/work/main/.venv/bin/python
-TR=/work/wt/tokyoq2/bench/results/tokyoq/trace.py
+TR=/work/main/bench/tokyo_trace.py  # was bench/results/tokyoq/trace.py, now bench/tokyo_trace.py
 BR=$(cd /tmp/tq2_branch && git rev-parse --short HEAD)
 for s in $1; do
   if [ "$2" = both ]; then
