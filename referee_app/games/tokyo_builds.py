@@ -11,10 +11,8 @@ camera (vision.tokyo.piece_evidence: the column's grey body up to its top, the r
 base's top to it) and scored by how much likelier the image is with those pieces there than with the
 table; pieces already standing count for nothing, but for a new column's side where a standing road
 is drawn, scored column against bare road (vision.tokyo.under_roads: a column put under a road).
-A junction and the plain column of the same place, height and road differ only in the top unit's
-pixels, and each view's difference between the two is held to one sure pixel's evidence a pixel
-(`_tempered`): a thin top cannot make a confident verdict. The scores make a belief (a softmax with
-`TEMPERATURE` nats: neighbouring pixels are not independent evidence) over the builds' notations,
+The scores make a belief (a softmax with `TEMPERATURE` nats: neighbouring pixels are not independent
+evidence) over the builds' notations,
 with "no build" (score 0: the table there) among them. The decoder averages it over frames and
 commits, asks or waits on it like any other item.
 
@@ -173,13 +171,10 @@ def _local_shifts(v: View, near: tuple[float, float]) -> list[tuple[int, int, fl
 
 
 def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool, ...], base_top: np.ndarray,
-                 base_on_table: bool, near: tuple[float, float] | None
-                 ) -> tuple[list[float], tuple[int, int]]:
-    """One view's evidence for the candidate with each of `junctions`, and how many of its pixels tell
-    a junction from a plain column (BuildScore.apart, BuildScore.yellow_band). A knocked view, given
-    the place `near` the candidate was tried around, scores it on its maps moved by each likely
-    residual shift there, mixed by their weights (vision.tokyo.local_shift); a view as calibrated,
-    on its maps."""
+                 base_on_table: bool, near: tuple[float, float] | None) -> list[float]:
+    """One view's evidence for the candidate with each of `junctions`. A knocked view, given the place
+    `near` the candidate was tried around, scores it on its maps moved by each likely residual shift
+    there, mixed by their weights (vision.tokyo.local_shift); a view as calibrated, on its maps."""
     from vision.tokyo.local_shift import mixed
     from vision.tokyo.piece_evidence import score_builds
 
@@ -187,14 +182,14 @@ def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool
     # around (only the shifts' weights are the place's): scored once a frame, as the other views'
     top = np.asarray(base_top, np.float64).tobytes()
 
-    def on(maps: Any, roads: Any, dx: int = 0, dy: int = 0) -> tuple[list[float], tuple[int, int]]:
+    def on(maps: Any, roads: Any, dx: int = 0, dy: int = 0) -> list[float]:
         key = ("scores", x, y, height, junctions, top, base_on_table, dx, dy)
         got = v.local.get(key)
         if got is None:
-            res = score_builds(maps, v.calib, v.known, x, y, height, junctions, base_top, base_on_table,
-                               hulls=v.hulls, roads=roads)
-            got = v.local[key] = (tuple(s.total for s in res), (res[0].apart, res[0].yellow_band))
-        return list(got[0]), got[1]
+            got = v.local[key] = tuple(s.total for s in score_builds(
+                maps, v.calib, v.known, x, y, height, junctions, base_top, base_on_table, hulls=v.hulls,
+                roads=roads))
+        return list(got)
 
     shifts = _local_shifts(v, near) if v.drawn is not None and near is not None else [(0, 0, 0.0)]
     if len(shifts) == 1 and shifts[0][:2] == (0, 0):
@@ -205,7 +200,7 @@ def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool
             v.local[("maps", dx, dy)] = _moved(v, dx, dy)
         per.append(on(*v.local[("maps", dx, dy)], dx, dy))
     logw = [lw for _, _, lw in shifts]
-    return [mixed([p[0][j] for p in per], logw, TEMPERATURE) for j in range(len(junctions))], per[0][1]
+    return [mixed([p[j] for p in per], logw, TEMPERATURE) for j in range(len(junctions))]
 
 
 def _moved(v: View, dx: int, dy: int) -> tuple[Any, Any]:
@@ -241,41 +236,12 @@ def _scores_seen(views: list[View], x: float, y: float, height: int, junctions: 
     place (mm) the candidate was tried around, where a knocked view's residual shift is looked for."""
     totals: list[float] | None = None
     seen = 0
-    apart: list[float] = []  # per view, the junction's lead over the plain column, tempered
     for v in views:
-        got, px = _view_scores(v, x, y, height, junctions, base_top, base_on_table, near)
+        got = _view_scores(v, x, y, height, junctions, base_top, base_on_table, near)
         seen += any(g != 0.0 for g in got)
         totals = got if totals is None else [a + b for a, b in zip(totals, got, strict=True)]
-        if junctions == (False, True):
-            apart.append(_tempered(got[1] - got[0], *px))
     assert totals is not None
-    if junctions == (False, True):
-        totals = _pair(totals[0], totals[1], sum(apart))
     return totals, seen
-
-
-def _tempered(lead: float, pixels: int, yellow_band: int = 0) -> float:
-    """One view's lead (nats) of a junction over the plain column of the same place, height and road,
-    held to what `pixels` (those scored differently, BuildScore.apart) can say: one sure pixel's
-    evidence each (`LLR_SCALE`). The two scores differ only in the top unit, where a pixel counts as
-    junction yellow in one and as grey in the other: maps read from the same pixel's hue and
-    saturation, so a clear yellow pixel gave the junction 2 nats and took 2 from the plain column, one
-    observation counted twice. And a top unit is a thin ring (33-63 free pixels at half size): a
-    blur's or a calibration's few pixels of error move all of it at once, so its pixels are no more
-    independent than any other patch's (`TEMPERATURE`). The junction may lead by its road band's
-    pixels over the top unit too (`yellow_band`: its yellow is looked for there, the plain column's
-    grey is not)."""
-    from vision.tokyo.piece_evidence import LLR_SCALE
-
-    return min(max(lead, -LLR_SCALE * pixels), LLR_SCALE * (pixels + yellow_band))
-
-
-def _pair(plain: float, junction: float, lead: float) -> list[float]:
-    """The scores of a plain column and a junction that differ only in the top unit, their difference
-    made `lead` (the views' tempered leads summed): the better of the two keeps its score (what the
-    column and its road say against every other candidate), the other is `lead` below it."""
-    best = max(plain, junction)
-    return [best - max(lead, 0.0), best + min(lead, 0.0)]
 
 
 def _fmt(v: float) -> str:

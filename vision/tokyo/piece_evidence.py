@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import cv2
@@ -242,13 +242,6 @@ class BuildScore:
     total: float
     column: float
     road: float
-    # pixels scored differently as a junction and as a plain column (the top unit's free pixels, and
-    # those of it under a standing road): all that tells the two apart. 0 where only one is scored;
-    # not part of a score's value (a candidate scored alone or with its twin scores the same)
-    apart: int = field(default=0, compare=False)
-    # the road band's pixels over the top unit, where only a junction's yellow is looked for (for
-    # the junction alone: a grey or road pixel there is the road's, whichever the column)
-    yellow_band: int = field(default=0, compare=False)
 
 
 def _hull(cache: dict | None, calib: TokyoCalibration, x: float, y: float, z0: float,
@@ -309,9 +302,7 @@ class Footprint:
     its road's band, `column`: its column's side off the band, both with the known pieces' pixels
     left out; for a junction (else None) `side` and `top`: the column's pixels below and in its top
     unit; `under`: the column's side off its band, known pieces or not (where a standing road may
-    hide it), and `under_side` the same below the top unit; for a junction `band_top`: the band's
-    pixels over the top unit (where only its yellow is looked for) and `under_top`: `under` in the
-    top unit."""
+    hide it), and `under_side` the same below the top unit."""
 
     win: tuple[slice, slice] | None
     band: np.ndarray | None = None
@@ -320,8 +311,6 @@ class Footprint:
     top: np.ndarray | None = None
     under: np.ndarray | None = None
     under_side: np.ndarray | None = None
-    band_top: np.ndarray | None = None
-    under_top: np.ndarray | None = None
 
 
 def footprints(hulls: dict | None, known: np.ndarray) -> dict | None:
@@ -370,17 +359,14 @@ def footprint(calib: TokyoCalibration, known: np.ndarray, x: float, y: float, he
     free = known[win] == 0
     col_px = (col > 0) & (band == 0) & free
     under = (col > 0) & (band == 0)
-    band_px = (band > 0) & free
-    side = top_px = under_side = band_top = under_top = None
+    side = top_px = under_side = None
     if len(polys) > 2:
         topu = np.zeros_like(band)
         cv2.fillConvexPoly(topu, polys[2] - shift, 1)
         top_px = col_px & (topu > 0)
         side = col_px & ~top_px
         under_side = under & (topu == 0)
-        band_top = band_px & (topu > 0)
-        under_top = under & (topu > 0)
-    return Footprint(win, band_px, col_px, side, top_px, under, under_side, band_top, under_top)
+    return Footprint(win, (band > 0) & free, col_px, side, top_px, under, under_side)
 
 
 def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...],
@@ -396,25 +382,14 @@ def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...]
     # column against bare road (vision.tokyo.under_roads), a junction's yellow top unit left out
     on_roads = None if roads is None else roads.label[win] > 0
     hidden = None if on_roads is None else fp.under & on_roads
-    apart = in_band_px = 0
-    yellow_under = 0.0
-    if fp.top is not None and fp.band_top is not None and fp.under_top is not None:
-        # the road's own band over a junction's top unit: its yellow shows there beside the road's end
-        # (most of a new junction's yellow, tokyoq2): a pixel is road or yellow, the likelier taken
-        r, yl = maps.road[win][fp.band_top], maps.yellow[win][fp.band_top]
-        yellow_under = float(np.maximum(yl - r, 0.0).sum())
-        if len(set(junctions)) > 1:
-            apart = int(fp.top.sum()) + (0 if on_roads is None else int((fp.under_top & on_roads).sum()))
-            in_band_px = int(fp.band_top.sum())
     for junction in junctions:
         if junction:
             column = float(grey[fp.side].sum() + maps.yellow[win][fp.top].sum())
-            column += yellow_under
         else:
             column = float(grey[fp.column].sum())
         if hidden is not None and roads is not None and hidden.any():
             column += roads.column_llr(grey, fp.under_side & on_roads if junction else hidden, win)
-        out.append(BuildScore(road + column, column, road, apart, in_band_px))
+        out.append(BuildScore(road + column, column, road))
     return out
 
 
