@@ -83,6 +83,14 @@ class PinholeCamera:
         s = (z - c[2]) / np.where(np.abs(d[:, 2]) < 1e-9, 1e-9, d[:, 2])
         return c + s[:, None] * d
 
+    def project_each(self, pts: np.ndarray) -> np.ndarray:
+        """Pixels (B, N, 2) of B point sets (B, N, 3), N < _BY_COLUMN, each as `project` gives them
+        alone: one stacked product runs each set's (N, 3) by (3, 3) product on its own, the kernel a
+        single set's call runs (fit_height projects 25 candidate outlines at a time)."""
+        pc = np.matmul(np.asarray(pts, np.float64), self.R.T) + self.t
+        z = np.maximum(pc[..., 2], 1e-6)
+        return np.matmul(pc[..., :2] / z[..., None], self.K[:2, :2].T) + self.K[:2, 2]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "K": np.round(self.K, 6).tolist(),

@@ -17,7 +17,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.colours import colour_name
 from vision.tokyo.labels import components
-from vision.tokyo.piece_evidence import column_hull
+from vision.tokyo.piece_evidence import _ring, column_hull
 from vision.tokyo.pixels import mask_box, nonzero_yx
 
 
@@ -83,8 +83,26 @@ def find_blobs(image: np.ndarray, fg: np.ndarray, hw: float, rods: np.ndarray) -
 
 def _column_hull(calib: TokyoCalibration, x: float, y: float, h: int, n: int = 16) -> np.ndarray:
     # piece_evidence.column_hull writes the same points (x + r cos, y + r sin of the same angles, at
-    # 0 then h units) with its ring kept: fit_height asks for 450 outlines a blob
+    # 0 then h units) with its ring kept
     return column_hull(calib, x, y, 0.0, h * calib.sizes.unit_mm, n)
+
+
+def _column_hulls(
+    calib: TokyoCalibration, xs: np.ndarray, ys: np.ndarray, h: int, n: int = 16
+) -> list[np.ndarray]:
+    """The outline of a column h units tall standing at each (xs[k], ys[k]): the points
+    piece_evidence.column_hull writes (x + r cos, y + r sin of the same angles, at 0 then h units),
+    written for all at once and projected in one stacked call (PinholeCamera.project_each), the same
+    outlines for less of NumPy's array building (fit_height asks for 450 outlines a blob)."""
+    rc, rs = _ring(calib.sizes.column_diameter_mm / 2, n)
+    pts = np.empty((len(xs), 2 * n, 3))
+    pts[:, :n, 0] = xs[:, None] + rc
+    pts[:, :n, 1] = ys[:, None] + rs
+    pts[:, n:, :2] = pts[:, :n, :2]
+    pts[:, :n, 2] = 0.0
+    pts[:, n:, 2] = h * calib.sizes.unit_mm
+    uv = np.round(calib.camera.project_each(pts)).astype(np.int32)
+    return [cv2.convexHull(u) for u in uv]
 
 
 def fit_height(
@@ -106,6 +124,7 @@ def fit_height(
     care = np.ones(roi.shape, bool) if ignore is None else ignore[oy : y1 + pad, ox : x1 + pad] == 0
     roi &= care
     area = roi.sum()
+    roi8, care8 = roi.view(np.uint8), care.view(np.uint8)
     ys, xs = nonzero_yx(roi)
     cen = np.array([[xs.mean() + ox, ys.mean() + oy]])
     scores = []
@@ -114,36 +133,42 @@ def fit_height(
         best = (-1.0, 0.0, 0.0)
         for step in (4.0, 1.5):
             cx, cy = (guess[0], guess[1]) if best[0] < 0 else (best[1], best[2])
-            for dx in np.arange(-2, 3) * step:
-                for dy in np.arange(-2, 3) * step:
-                    hull = _column_hull(calib, cx + dx, cy + dy, h) - [ox, oy]
-                    pm = np.zeros(roi.shape, np.uint8)
-                    cv2.fillConvexPoly(pm, hull, 1)
-                    inter = np.count_nonzero(pm[roi])
-                    iou = inter / max(area + np.count_nonzero(pm[care]) - inter, 1)
-                    if lines:  # the sticks resting here pass over the column's top centre
-                        top = calib.camera.project(
-                            np.array(
-                                [
-                                    [
-                                        cx + dx,
-                                        cy + dy,
-                                        h * calib.sizes.unit_mm + calib.sizes.stick_thickness_mm / 2,
-                                    ]
-                                ]
-                            )
-                        )[0][0]
-                        iou -= 0.15 * float(
-                            np.mean([min(_line_dist(top, a, b), 3 * hw) / hw for a, b in lines])
-                        )
-                    if iou > best[0]:
-                        best = (iou, cx + dx, cy + dy)
+            offs = np.arange(-2, 3) * step
+            px, py = cx + np.repeat(offs, 5), cy + np.tile(offs, 5)  # dx outer, dy inner, as before
+            for k, hull in enumerate(_column_hulls(calib, px, py, h)):
+                inter, inside = _hull_counts(hull, ox, oy, roi8, care8)
+                iou = inter / max(area + inside - inter, 1)
+                if lines:  # the sticks resting here pass over the column's top centre
+                    z = h * calib.sizes.unit_mm + calib.sizes.stick_thickness_mm / 2
+                    top = calib.camera.project(np.array([[px[k], py[k], z]]))[0][0]
+                    iou -= 0.15 * float(np.mean([min(_line_dist(top, a, b), 3 * hw) / hw for a, b in lines]))
+                if iou > best[0]:
+                    best = (iou, px[k], py[k])
         scores.append((best[0], h, best[1], best[2]))
     scores.sort(reverse=True)
     iou, h, x, y = scores[0]
     margin = iou - scores[1][0] if len(scores) > 1 else iou
     conf = float(np.clip(margin * 10, 0, 1) * np.clip(iou * 1.4, 0, 1))
     return h, conf, float(x), float(y), float(iou)
+
+
+def _hull_counts(hull: np.ndarray, ox: int, oy: int, roi8: np.ndarray, care8: np.ndarray) -> tuple[int, int]:
+    """(pixels in roi8, pixels in care8) of the filled outline `hull` (frame pixels) within the window
+    at (ox, oy) the size of the masks. Drawn into the outline's own box cut to the window, not into a
+    window-sized mask: the window's edges clip it as before (the box's own edges cut nothing), and
+    filling moved by whole pixels sets the same pixels moved (fixed-point arithmetic), so the counts
+    are the window's; a blob's window is ten to thirty times an outline's box."""
+    x, y, w, h = cv2.boundingRect(hull)
+    x0, y0 = max(x - ox, 0), max(y - oy, 0)
+    x1, y1 = min(x - ox + w, roi8.shape[1]), min(y - oy + h, roi8.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return 0, 0
+    pm = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(pm, hull - np.array([ox + x0, oy + y0], np.int32), 1)
+    return (
+        np.count_nonzero(pm & roi8[y0:y1, x0:x1]),
+        np.count_nonzero(pm & care8[y0:y1, x0:x1]),
+    )
 
 
 def _line_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
