@@ -281,9 +281,9 @@ def bench_grid(empties: list[int], positions: int, seconds: float, empty_limit: 
     boards = [tuple(random.Random(i).sample(range(1, 17), 16)) for i in range(200)]
     engine_rate = cpu_rate(lambda: len([best_path(b, 0) for b in boards]), seconds)
     naive_rate = cpu_rate(lambda: len([naive_best(b, 0) for b in boards]), seconds)
-    from engine.grid import jitsearch
+    from engine.grid import exact, jitsearch
 
-    compiled = jitsearch.JIT_FROM if jitsearch.available() else None
+    compiled = exact.JIT_FROM if jitsearch.available() else None
     return {"grid": {"solver": rows, "sample": grid_sample(**sample), "empty_board": book,
                      "compiled_from_empty": compiled,
                      "best_path_boards_per_s": engine_rate, "naive_best_path_boards_per_s": naive_rate}}

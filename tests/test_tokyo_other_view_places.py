@@ -11,6 +11,24 @@ from test_tokyo_referee import STARTED, play
 from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration, scene_shots
 
 
+def _read_seventh_move(seed: int, played: str, tmp_path):
+    """The Tokyo adapter, calibrated for tuning seed `seed` at 550/40 with two cameras (the default
+    second camera), after reading one paired frame of the still scene of its seventh move, which must
+    be the legal build `played`."""
+    from referee_app.commands.eval_match import make_setup, simulate
+    from vision.sources import OtherView, PairedFrame
+
+    move = 6
+    sim = simulate("tokyo-highway", seed, make_setup("1280x720", 550, 40, fov=50.0, cameras=2))
+    assert sim.moves[move].notation == played and sim.moves[move].legal
+    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
+    index, (first, second) = scene_shots(sim, scene)
+    adapter = calibrated_adapter(sim, tmp_path)
+    adapter.watch(play(*(m.notation for m in sim.moves[:move] if m.legal)))
+    adapter.read(PairedFrame(first, 0.0, "sim", index, others=[OtherView(second, "sim:camera2")]))
+    return adapter
+
+
 def test_another_views_column_is_a_place_only_outside_camera_1s_picture() -> None:
     from referee_app.games.tokyo_builds import build_spots, column_in_view
 
@@ -32,18 +50,9 @@ def test_tuning_seed_90s_seventh_move_is_read_from_camera_2s_place(tmp_path) -> 
     """Seed 90 at 550/40, two cameras (the default second camera): purple's `s3 -> (-330,-60) h2`
     from (-240,-10), outside camera 1's picture; camera 2 reads the column at (-327.7,-59.9). Main
     tried only camera 2's grey blobs, 30 mm off, and led with (-310,-50) and (-320,-40)."""
-    from referee_app.commands.eval_match import make_setup, simulate
     from referee_app.games.tokyo_builds import likeliest_build
-    from vision.sources import OtherView, PairedFrame
 
-    move = 6
-    sim = simulate("tokyo-highway", 90, make_setup("1280x720", 550, 40, fov=50.0, cameras=2))
-    assert sim.moves[move].notation == "p1 s3 -> (-330,-60) h2" and sim.moves[move].legal
-    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
-    index, (first, second) = scene_shots(sim, scene)
-    adapter = calibrated_adapter(sim, tmp_path)
-    adapter.watch(play(*(m.notation for m in sim.moves[:move] if m.legal)))
-    adapter.read(PairedFrame(first, 0.0, "sim", index, others=[OtherView(second, "sim:camera2")]))
+    adapter = _read_seventh_move(90, "p1 s3 -> (-330,-60) h2", tmp_path)
     best = likeliest_build(adapter._builds)
     assert (best.support.x, best.support.y, best.support.height) == (-330.0, -60.0, 2)
     assert adapter._builds.belief["(-330,-60) h2 from (-240,-10)"] > 0.5
@@ -90,15 +99,5 @@ def test_tuning_seed_98s_seventh_move_is_tried_where_it_stands(tmp_path) -> None
     camera 1's picture and at the top edge of camera 2's, which reads the road to the border and the
     column 21 mm short. The build played is among the builds believed (main: it was never tried, the
     places tried stopped at -190 and the move was missed)."""
-    from referee_app.commands.eval_match import make_setup, simulate
-    from vision.sources import OtherView, PairedFrame
-
-    move = 6
-    sim = simulate("tokyo-highway", 98, make_setup("1280x720", 550, 40, fov=50.0, cameras=2))
-    assert sim.moves[move].notation == "p1 s5 -> (-400,-200) h4" and sim.moves[move].legal
-    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
-    index, (first, second) = scene_shots(sim, scene)
-    adapter = calibrated_adapter(sim, tmp_path)
-    adapter.watch(play(*(m.notation for m in sim.moves[:move] if m.legal)))
-    adapter.read(PairedFrame(first, 0.0, "sim", index, others=[OtherView(second, "sim:camera2")]))
+    adapter = _read_seventh_move(98, "p1 s5 -> (-400,-200) h4", tmp_path)
     assert adapter._builds.belief.get("(-400,-200) h4 from (-350,-110)", 0.0) > 0.1

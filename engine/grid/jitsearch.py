@@ -118,7 +118,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.grid.exact import JIT_FROM, SYMMETRIES, ExactAnswers, SearchTimeout  # noqa: F401 - JIT_FROM kept here too
+from engine.grid.exact import SYMMETRIES, ExactAnswers, SearchTimeout
 from engine.grid.paths import CELLS, PATHS
 
 try:  # numba is an optional speed-up, never a requirement

@@ -17,7 +17,7 @@ import numpy as np
 from vision.tokyo.calibration import TokyoCalibration
 from vision.tokyo.colours import colour_name
 from vision.tokyo.labels import components
-from vision.tokyo.piece_evidence import _ring, column_hull
+from vision.tokyo.piece_evidence import column_hull, column_hulls
 from vision.tokyo.pixels import mask_box, nonzero_yx
 
 
@@ -90,19 +90,9 @@ def _column_hull(calib: TokyoCalibration, x: float, y: float, h: int, n: int = 1
 def _column_hulls(
     calib: TokyoCalibration, xs: np.ndarray, ys: np.ndarray, h: int, n: int = 16
 ) -> list[np.ndarray]:
-    """The outline of a column h units tall standing at each (xs[k], ys[k]): the points
-    piece_evidence.column_hull writes (x + r cos, y + r sin of the same angles, at 0 then h units),
-    written for all at once and projected in one stacked call (PinholeCamera.project_each), the same
-    outlines for less of NumPy's array building (fit_height asks for 450 outlines a blob)."""
-    rc, rs = _ring(calib.sizes.column_diameter_mm / 2, n)
-    pts = np.empty((len(xs), 2 * n, 3))
-    pts[:, :n, 0] = xs[:, None] + rc
-    pts[:, :n, 1] = ys[:, None] + rs
-    pts[:, n:, :2] = pts[:, :n, :2]
-    pts[:, :n, 2] = 0.0
-    pts[:, n:, 2] = h * calib.sizes.unit_mm
-    uv = np.round(calib.camera.project_each(pts)).astype(np.int32)
-    return [cv2.convexHull(u) for u in uv]
+    """`_column_hull` at each (xs[k], ys[k]), projected in one stacked call (fit_height asks for 450
+    outlines a blob): piece_evidence.column_hulls."""
+    return column_hulls(calib, xs, ys, 0.0, h * calib.sizes.unit_mm, n)
 
 
 def fit_height(
