@@ -134,11 +134,13 @@ class TableEstimate:
             self._tables[shape] = table
         return self._tables[shape]
 
-    def fits(self, image: np.ndarray, tolerance: float = LIGHT_TOLERANCE) -> bool:
+    def fits(self, image: np.ndarray, tolerance: float = LIGHT_TOLERANCE,
+             thumb: np.ndarray | None = None) -> bool:
         """Whether `image` shows this estimate's table in the same light and from the same place: in
         at least half of the thumbnail's cells no channel moved by more than `tolerance` levels (a
-        hand or new pieces change some cells, a new light or a moved camera changes most)."""
-        now = _thumb(image)
+        hand or new pieces change some cells, a new light or a moved camera changes most). `thumb`:
+        `thumbnail(image)`, where the caller has it."""
+        now = _thumb(image) if thumb is None else thumb
         if now.shape != self.thumb.shape:
             return False
         moved = channel_max(cv2.absdiff(now, self.thumb))
@@ -149,13 +151,19 @@ def _thumb(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (64, 36), interpolation=cv2.INTER_AREA)
 
 
-def estimate_table(image: np.ndarray) -> TableEstimate:
+def thumbnail(image: np.ndarray) -> np.ndarray:
+    """The 64 x 36 thumbnail a table estimate keeps and a light test compares (made once a view: the
+    hand probe's test and the view's own estimate read the same one)."""
+    return _thumb(image)
+
+
+def estimate_table(image: np.ndarray, thumb: np.ndarray | None = None) -> TableEstimate:
     """This image's own table estimate (what `pieces_masks` takes without a kept one): a rough mask at
     half size against a wide median, then the table re-estimated from the pixels it leaves. The wide
     median (twice, 21 px at 1/4 size) runs at 1/8 size (11 px): the same reach for an eighth of the
-    work, and it only sets the rough mask."""
+    work, and it only sets the rough mask. `thumb`: `thumbnail(image)`, where the caller has it."""
     h, w = image.shape[:2]
-    thumb = _thumb(image)
+    thumb = _thumb(image) if thumb is None else thumb
     table = _chroma_of(thumb)
     half = cv2.resize(image, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
     eighth = cv2.resize(half, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
