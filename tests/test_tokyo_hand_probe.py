@@ -33,9 +33,9 @@ def estimates(monkeypatch) -> list[int]:
     made: list[int] = []
     real = foreground.estimate_table
 
-    def counted(image: np.ndarray) -> foreground.TableEstimate:
+    def counted(image: np.ndarray, thumb: np.ndarray | None = None) -> foreground.TableEstimate:
         made.append(1)
-        return real(image)
+        return real(image, thumb)
 
     monkeypatch.setattr(foreground, "estimate_table", counted)
     monkeypatch.setattr(reader, "estimate_table", counted)
@@ -126,3 +126,26 @@ def test_the_adapter_blocks_the_same_frames_and_reads_the_same_pieces(estimates)
     assert sum(o.blocked is not None for o in plain) == 4
     assert [o.items for o in probed] == [o.items for o in plain]
     assert made_probed == made_plain - 4
+
+
+def test_a_view_makes_its_thumbnail_once(calib, monkeypatch):
+    """The probe's light test and the view's own estimate read one thumbnail (was made twice a view),
+    and the estimate made from it is the one made without it."""
+    probe = TableMemory()
+    read_tokyo(picture("010.jpg"), calib, stop_at_hand=True, probe=probe)
+    made: list[int] = []
+    real = foreground._thumb
+
+    def counted(image: np.ndarray) -> np.ndarray:
+        made.append(1)
+        return real(image)
+
+    monkeypatch.setattr(foreground, "_thumb", counted)
+    image = picture("012.jpg")  # the probe's light, no hand: probed, then its own estimate made
+    got = read_tokyo(image, calib, stop_at_hand=True, probe=probe)
+    assert len(made) == 1
+    monkeypatch.undo()
+    assert got.to_dict() == read_tokyo(image, calib).to_dict()
+    a, b = foreground.estimate_table(image, foreground.thumbnail(image)), foreground.estimate_table(image)
+    assert all(np.array_equal(x, y) for x, y in ((a.chroma, b.chroma), (a.background, b.background),
+                                                  (a.thumb, b.thumb)))

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.tokyo import classify_jit
 from vision.tokyo.channels import channel_max, channel_sum
+from vision.tokyo.classify_jit import DARK
 from vision.tokyo.labels import components
 
 
@@ -132,11 +134,13 @@ class TableEstimate:
             self._tables[shape] = table
         return self._tables[shape]
 
-    def fits(self, image: np.ndarray, tolerance: float = LIGHT_TOLERANCE) -> bool:
+    def fits(self, image: np.ndarray, tolerance: float = LIGHT_TOLERANCE,
+             thumb: np.ndarray | None = None) -> bool:
         """Whether `image` shows this estimate's table in the same light and from the same place: in
         at least half of the thumbnail's cells no channel moved by more than `tolerance` levels (a
-        hand or new pieces change some cells, a new light or a moved camera changes most)."""
-        now = _thumb(image)
+        hand or new pieces change some cells, a new light or a moved camera changes most). `thumb`:
+        `thumbnail(image)`, where the caller has it."""
+        now = _thumb(image) if thumb is None else thumb
         if now.shape != self.thumb.shape:
             return False
         moved = channel_max(cv2.absdiff(now, self.thumb))
@@ -147,13 +151,19 @@ def _thumb(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (64, 36), interpolation=cv2.INTER_AREA)
 
 
-def estimate_table(image: np.ndarray) -> TableEstimate:
+def thumbnail(image: np.ndarray) -> np.ndarray:
+    """The 64 x 36 thumbnail a table estimate keeps and a light test compares (made once a view: the
+    hand probe's test and the view's own estimate read the same one)."""
+    return _thumb(image)
+
+
+def estimate_table(image: np.ndarray, thumb: np.ndarray | None = None) -> TableEstimate:
     """This image's own table estimate (what `pieces_masks` takes without a kept one): a rough mask at
     half size against a wide median, then the table re-estimated from the pixels it leaves. The wide
     median (twice, 21 px at 1/4 size) runs at 1/8 size (11 px): the same reach for an eighth of the
-    work, and it only sets the rough mask."""
+    work, and it only sets the rough mask. `thumb`: `thumbnail(image)`, where the caller has it."""
     h, w = image.shape[:2]
-    thumb = _thumb(image)
+    thumb = _thumb(image) if thumb is None else thumb
     table = _chroma_of(thumb)
     half = cv2.resize(image, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
     eighth = cv2.resize(half, (max(8, w // 8), max(8, h // 8)), interpolation=cv2.INTER_AREA)
@@ -233,8 +243,13 @@ def _classify(
     # + 4: chromaticity is noisy in the dark (added while converting: the same exact sums, one pass)
     # into this thread's kept planes: a frame's fresh float planes cost more in page faults than the
     # arithmetic (the same operations, written in place: the same bits)
+    blurred = cv2.split(cv2.GaussianBlur(image, (5, 5), 1.2))
+    chromas = chromas or (CHROMA,) * len(brights)
+    fast = _compiled_masks(blurred, cbs, sb, brights, chromas)
+    if fast is not None:
+        return [_open_close(mask) for mask in fast]
     fs, sf, ratio, dark, fg, above = _planes(image.shape[:2])
-    for c, f in zip(cv2.split(cv2.GaussianBlur(image, (5, 5), 1.2)), fs, strict=True):
+    for c, f in zip(blurred, fs, strict=True):
         cv2.add(c, 4.0, dst=f, dtype=cv2.CV_32F)
     cv2.add(fs[0], fs[1], dst=sf)
     cv2.add(sf, fs[2], dst=sf)
@@ -244,16 +259,46 @@ def _classify(
         cv2.absdiff(f, cb, dst=f)
         chroma = f if chroma is None else cv2.max(chroma, f, dst=chroma)
     np.divide(sf, sb, out=ratio)
-    np.less(ratio, 0.38, out=dark)
+    np.less(ratio, DARK, out=dark)
     out = []
-    for bright, chroma_min in zip(brights, chromas or (CHROMA,) * len(brights), strict=True):
+    for bright, chroma_min in zip(brights, chromas, strict=True):
         np.greater(chroma, chroma_min, out=fg)
         fg |= np.greater(ratio, bright, out=above)
         fg |= dark
         mask = fg.view(np.uint8)
         mask *= 255
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        out.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+        out.append(_open_close(mask))
+    return out
+
+
+def _open_close(mask: np.ndarray) -> np.ndarray:
+    """A raw piece mask opened then closed (3 x 3): specks and pinholes gone."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+
+
+def _compiled_masks(
+    planes: tuple[np.ndarray, ...], cbs: tuple[np.ndarray, ...], sb: np.ndarray, brights: tuple[float, ...],
+    chromas: tuple[float, ...],
+) -> np.ndarray | None:
+    """`_classify`'s raw masks (before opening and closing) from the compiled pass
+    (vision/tokyo/classify_jit.py: the same float32 operations, the same masks), written into this
+    thread's kept buffer; None where it does not apply (no numba, PURE_ENV, other types: `_classify`'s
+    own passes then run). Thresholds must be Python floats: NumPy compares a float32 plane with one
+    in float32, as the compiled pass does, but with a NumPy float64 in float64."""
+    kernel = classify_jit.load()
+    if (kernel is None or any(type(v) is not float for v in (*brights, *chromas))
+            or any(p.dtype != np.uint8 for p in planes)
+            or any(a.dtype != np.float32 or a.shape != sb.shape for a in (*cbs, sb))
+            or len(planes) != 3 or len(cbs) != 3 or planes[0].shape != sb.shape):
+        return None
+    shape = (len(brights), *sb.shape)
+    kept = getattr(_KEPT, "raw", None)
+    if kept is None or kept[0].shape != shape:
+        kept = _KEPT.raw = (np.empty(shape, np.uint8), np.empty(sb.shape[1], np.float32),
+                            np.empty(sb.shape[1], np.float32))
+    out, mrow, rrow = kept
+    kernel(*planes, *cbs, sb, np.array(brights, np.float32), np.array(chromas, np.float32), out, mrow, rrow)
     return out
 
 

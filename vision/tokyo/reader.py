@@ -16,7 +16,15 @@ from vision.tokyo.columns import fit_columns, group_ends
 from vision.tokyo.crossing_votes import plan_crossing
 from vision.tokyo.crossings import decide_top, intersect
 from vision.tokyo.faint_sticks import FAINT_CHROMA, faint_sticks
-from vision.tokyo.foreground import BRIGHT, CHROMA, TableEstimate, estimate_table, glare_masks, pieces_masks
+from vision.tokyo.foreground import (
+    BRIGHT,
+    CHROMA,
+    TableEstimate,
+    estimate_table,
+    glare_masks,
+    pieces_masks,
+    thumbnail,
+)
 from vision.tokyo.hidden_ends import extend_hidden_ends
 from vision.tokyo.joint_heights import choose_heights
 from vision.tokyo.large_objects import (
@@ -64,8 +72,10 @@ def read_tokyo(
     if calibration is not None and not isinstance(calibration, TokyoCalibration):
         raise VisionError(f"calibration must be a TokyoCalibration, a dict or None, got {type(calibration)}")
     obs = TokyoObservation(calibrated=calibration is not None)
+    # the thumbnail the light tests and the view's own estimate read, made once
+    thumb = None if probe is None and tables is None else thumbnail(image)
     if stop_at_hand and probe is not None:
-        kept = probe.fitting(image)
+        kept = probe.fitting(image, thumb)
         covered = None if kept is None else _probe_hand(image, calibration, kept)
         if covered is not None:
             return covered
@@ -74,9 +84,9 @@ def read_tokyo(
     # shadow in a blob too wide for a rod; columns and cars keep the ordinary mask (a column's base
     # against the table is what the heights stand on)
     # a third mask, with a lower chromaticity threshold, finds sticks coloured like the table
-    estimate = None if tables is None else tables.estimate(image)
+    estimate = None if tables is None else tables.estimate(image, thumb)
     if estimate is None and probe is not None:
-        estimate = estimate_table(image)  # what pieces_masks makes without one, kept for the probe
+        estimate = estimate_table(image, thumb)  # what pieces_masks makes without one, kept for the probe
     (fg, fg_rods, faint), table = pieces_masks(
         image, (BRIGHT, STICK_BRIGHT, STICK_BRIGHT), (CHROMA, CHROMA, FAINT_CHROMA), estimate
     )

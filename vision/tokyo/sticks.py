@@ -266,8 +266,13 @@ def _axis_half_width(dist: np.ndarray, p0: np.ndarray, p1: np.ndarray, reach: fl
     n = np.array([-u[1], u[0]], np.float32)
     ts = np.arange(0.2 * length, 0.8 * length, 1.0, dtype=np.float32)
     offs = np.arange(-int(np.ceil(reach)), int(np.ceil(reach)) + 1)
-    across = [_sample(dist, p0[None] + ts[:, None] * u[None] + o * n[None]) for o in offs]
-    return float(np.median(np.max(across, axis=0))) if len(ts) else 0.0
+    if not len(ts):
+        return 0.0
+    # every offset's samples in one gather: the points one offset at a time made, element by element
+    # (the float32 axis points plus the int64 offsets times n, added in float64)
+    pts = (p0[None] + ts[:, None] * u[None])[None] + offs[:, None, None] * n[None, None]
+    across = _sample(dist, pts.reshape(-1, 2)).reshape(len(offs), len(ts))
+    return float(np.median(np.max(across, axis=0)))
 
 
 def _run_on_line(
@@ -413,7 +418,6 @@ def _refine_axis(gx: np.ndarray, gy: np.ndarray, s: RawStick) -> None:
     n = np.array([-u[1], u[0]], np.float32)
     offs = np.arange(-1.7 * s.half_width, 1.7 * s.half_width + 0.01, 0.5, dtype=np.float32)
     ts = np.linspace(0.08, 0.92, 31)
-    mids, strength, where = [], [], []
     # every cross-section sampled at once (the same points, element by element, as one at a time)
     centres = s.p0 + ts[:, None] * (s.p1 - s.p0)
     pts = (centres[:, None, :] + (offs[:, None] * n[None])[None]).reshape(-1, 2)
@@ -422,18 +426,18 @@ def _refine_axis(gx: np.ndarray, gy: np.ndarray, s: RawStick) -> None:
     g_neg, g_pos, o_neg, o_pos = g_all[:, neg], g_all[:, pos], offs[neg], offs[pos]
     first = np.argmax(np.abs(g_neg), axis=1)
     second = np.argmax(np.abs(g_pos), axis=1)
-    for k, t in enumerate(ts):
-        a, b = g_neg[k, first[k]], g_pos[k, second[k]]
-        e0, e1 = o_neg[first[k]], o_pos[second[k]]
-        # a rod's two edges have opposite gradient signs (into the rod, then out of it)
-        if np.sign(a) == np.sign(b) or not 0.8 * s.half_width < e1 - e0 < 2.6 * s.half_width:
-            continue
-        mids.append((e0 + e1) / 2)
-        strength.append(min(abs(a), abs(b)))
-        where.append(t * s.length)
-    if len(mids) < 6:
+    # every cross-section's edges at once (the float32 values and tests one at a time gave)
+    rows = np.arange(len(ts))
+    a, b = g_neg[rows, first], g_pos[rows, second]
+    e0, e1 = o_neg[first], o_pos[second]
+    width = e1 - e0
+    # a rod's two edges have opposite gradient signs (into the rod, then out of it)
+    ok = (np.sign(a) != np.sign(b)) & (0.8 * s.half_width < width) & (width < 2.6 * s.half_width)
+    if np.count_nonzero(ok) < 6:
         return
-    mids_a, w_a, at = np.array(mids), np.array(strength), np.array(where)
+    mids_a = (e0[ok] + e1[ok]) / np.float32(2)
+    w_a = np.minimum(np.abs(a[ok]), np.abs(b[ok]))
+    at = ts[ok] * s.length
     keep = w_a >= 0.3 * np.median(w_a)
     for _ in range(2):  # fit, drop outliers (crossings, cars), refit
         if keep.sum() < 6:

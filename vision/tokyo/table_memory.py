@@ -18,16 +18,17 @@ class TableMemory:
         self._kept: TableEstimate | None = None
         self.made = 0  # estimates made (not taken from memory): how often the light moved, for benches
 
-    def estimate(self, image: np.ndarray) -> TableEstimate:
-        """The kept estimate when `image` fits it, else `image`'s own (not kept until `keep`)."""
-        if self._kept is not None and self._kept.fits(image):
+    def estimate(self, image: np.ndarray, thumb: np.ndarray | None = None) -> TableEstimate:
+        """The kept estimate when `image` fits it, else `image`'s own (not kept until `keep`); `thumb`:
+        `foreground.thumbnail(image)`, where the caller has it."""
+        if self._kept is not None and self._kept.fits(image, thumb=thumb):
             return self._kept
         self.made += 1
-        return estimate_table(image)
+        return estimate_table(image, thumb)
 
-    def fitting(self, image: np.ndarray) -> TableEstimate | None:
+    def fitting(self, image: np.ndarray, thumb: np.ndarray | None = None) -> TableEstimate | None:
         """The kept estimate when `image` fits it (the same light), else None (nothing is made)."""
-        return self._kept if self._kept is not None and self._kept.fits(image) else None
+        return self._kept if self._kept is not None and self._kept.fits(image, thumb=thumb) else None
 
     def keep(self, estimate: TableEstimate) -> None:
         """Use `estimate` from now on (the reader calls this once a view shows no large object)."""
