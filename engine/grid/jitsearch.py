@@ -63,7 +63,10 @@ The table is probed before the pair bounds, which a hit makes unnecessary.
   the child itself would have returned at once; otherwise the moves are sorted with the sum of the
   child's two bounds counted in. At 12 empty cells it cuts the nodes of the hardest positions by
   about a quarter and their CPU by 10-20% (seed 2's position 48: 2.60M nodes to 0.78M); from 5-7
-  empty cells it saves more nodes but the looks cost what the cheap nodes they save cost.
+  empty cells it saves more nodes but the looks cost what the cheap nodes they save cost. Only at
+  PV and expected cut-nodes (JitSearch(bound_order_all=True): at expected all-nodes too, as it
+  was until 2026-12-07): an all-node fails low, so there is no cut to find, and the look over every
+  child (64 at 8 empty cells) cost more than the 0.6% of nodes its order saved there.
 - **Commuting replies.** Placements commute: the board after the mover's m and the opponent's
   reply r is the same in either order. So when the board after r alone (one more empty cell than
   after m and r) already has bounds that keep the mover at or below the window's low end, every
@@ -71,7 +74,9 @@ The table is probed before the pair bounds, which a hit makes unnecessary.
   search: the opponent answers it with r. A node that failed low on a move tries the reply that
   refuted it (each node reports its best move, the 3-cell endgame too) and, after its first move,
   the two replies that worked at its depth before; up to four such replies leave only the moves
-  that share a cell or a piece with each of them (about 4-5x fewer nodes at 12 empty cells).
+  that share a cell or a piece with each of them (about 4-5x fewer nodes at 12 empty cells). The
+  bound of the board after r reads only the mover's side of the pair bounds (`_pair_side`), and
+  stops once it is past the window: the same bound where it is used, for half the reads.
 - **Killer moves** (from KILLER_FROM to KILLER_UPTO empty cells; JitSearch(killers=None) turns them
   off): each depth keeps the NK2 replies that last refuted a move one level up (a move that failed
   low and the child's best move), latest first; a node that generates its moves sorts those that
@@ -217,7 +222,9 @@ KIL2 = TRY + 17 * NT  # per depth n: the replies (at n - 1) that last refuted a 
 TYP = KIL2 + 17 * NK2  # per depth n: the node's expected type, 0 PV, 1 cut, 2 all (set by its parent)
 CUT_LOOK = TYP + 17  # empty cells from / up to which an expected cut-node runs _cut_look
 ALL_LOOK = CUT_LOOK + 2  # empty cells from / up to which an expected all-node runs _all_look, then
-STATE = ALL_LOOK + 3  # the count of nodes it settled
+# the count of nodes it settled
+BOUND_ORDER_ALL = ALL_LOOK + 3  # 1: expected all-nodes run _bound_order too (JitSearch(bound_order_all=True))
+STATE = BOUND_ORDER_ALL + 1
 REPLY_FROM = 4  # empty cells from which a node tries commuting replies (children from 3 report one)
 GAME_PAIR_UPTO = 12  # pieces left at the root up to which _game_pair_bounds can be asked for (its memo)
 GAME_PAIR_FROM = 7  # empty cells from which a search that asks for them uses them
@@ -619,6 +626,46 @@ if numba is not None:
             down = max(down, bottom)
         return down, up
 
+    @_jit_inline
+    def _pair_side(st, sums, emp, plo, phi, pb, o, upper, a):  # noqa: ANN001, ANN202
+        """One side of _pair_bounds_at, the same number: with `upper` its high bound (stopped once it
+        is past a, and then some number past a: a caller that asks whether it is at most a needs no
+        more), else its low bound. The commuting replies need only the mover's side: half the table
+        reads of both, and each path of Player 1 stops on one condition instead of two."""
+        m = st[16]
+        empty = 0
+        for c in range(CELLS):
+            if st[c] == 0:
+                empty |= 1 << c
+        ni, nj = _rank_paths(sums, emp, plo, phi, m, empty, pb, o)
+        most = -INF
+        for r in range(ni):
+            i = pb[o + r]
+            e1 = emp[0, i]
+            s1 = sums[0, i]
+            m1 = _PM[0, i] & empty
+            least = INF
+            for q in range(nj):
+                shared = _pop16(m1 & pb[o + 120 + q])
+                x = pb[o + 100 + q] - shared
+                y = e1 - shared
+                d = pb[o + 80 + q] - s1
+                if upper:
+                    least = min(least, d + phi[m, x] - plo[m, y])
+                else:
+                    least = min(least, d + plo[m, x] - phi[m, y])
+                if least <= most:
+                    break
+            most = max(most, least)
+            if upper and most > a:
+                break
+        return most
+
+    @_jit
+    def _pair_side_of(st, sums, emp, plo, phi, pb, upper, a):  # noqa: ANN001, ANN202
+        """_pair_side with pb[0:160] as its scratch (for the tests)."""
+        return _pair_side(st, sums, emp, plo, phi, pb, 0, upper, a)
+
     @_jit
     def _pair_bounds(st, sums, emp, plo, phi, pb):  # noqa: ANN001, ANN202
         """_pair_bounds_at with pb[0:160] as its scratch."""
@@ -878,14 +925,20 @@ if numba is not None:
     @_jit_inline
     def _reply_bound(st, sums, emp, zk, plo, phi, eg, r, sign, a):  # noqa: ANN001, ANN202
         """The mover's upper bound on the board with the opponent's reply r added (the path bounds,
-        and the pair bounds where those stay above a)."""
+        and the mover's side of the pair bounds where those stay above a), or, when that is above a,
+        some number above a (the caller keeps only a bound of at most a)."""
         _put(st, sums, emp, r >> 4, r & 15)  # never looked up in the table: no Zobrist codes
         rlo, rhi = _bounds(st, sums, emp, plo, phi)
-        if (rhi if sign > 0 else -rlo) > a:
-            qlo, qhi = _pair_bounds_at(st, sums, emp, plo, phi, eg, 32)
-            rlo, rhi = max(rlo, qlo), min(rhi, qhi)
+        if sign > 0:
+            if rhi > a:
+                rhi = min(rhi, _pair_side(st, sums, emp, plo, phi, eg, 32, True, a))
+            ub = rhi
+        else:
+            if -rlo > a:
+                rlo = max(rlo, _pair_side(st, sums, emp, plo, phi, eg, 32, False, a))
+            ub = -rlo
         _take(st, sums, emp, r >> 4, r & 15)
-        return rhi if sign > 0 else -rlo
+        return ub
 
     @_jit_inline
     def _swap_slack(own, opp, mover, cell, d):  # noqa: ANN001, ANN202
@@ -1245,7 +1298,9 @@ if numba is not None:
                     k = _gen(st, sums, emp, plo, phi, move, score, wt, n, eg, own, opp)
                 else:
                     k = _gen(st, sums, emp, plo, phi, move, score, wt, n, eg, opp, own)
-                if st[25] <= n <= st[26]:  # a child whose game bounds already cut, else their order
+                if st[25] <= n <= st[26] and (st[TYP + n] != 2 or st[BOUND_ORDER_ALL]):
+                    # a child whose game bounds already cut, else their order (an expected all-node
+                    # fails low: no cut to find there, and its order matters little)
                     cut, cm = _bound_order(st, sums, emp, plo, phi, gt, move, score, k, b, sign, eg)
                     if cm >= 0:
                         st[27] += 1
@@ -1487,7 +1542,8 @@ class JitSearch(ExactAnswers):
                  killers: tuple[int, int] | None = (KILLER_FROM, KILLER_UPTO),
                  node_pairs: int | None = None,
                  cut_look: tuple[int, int] | None = (CUT_LOOK_FROM, CUT_LOOK_UPTO),
-                 all_look: tuple[int, int] | None = (ALL_LOOK_FROM, ALL_LOOK_UPTO)) -> None:
+                 all_look: tuple[int, int] | None = (ALL_LOOK_FROM, ALL_LOOK_UPTO),
+                 bound_order_all: bool = False) -> None:
         if numba is None:
             raise RuntimeError("numba is not installed")
         if table_bits is None:
@@ -1507,6 +1563,8 @@ class JitSearch(ExactAnswers):
         self.st[CUT_LOOK:CUT_LOOK + 2] = cut_look if cut_look is not None else (CELLS + 1, 0)
         # empty cells from / up to which an expected all-node runs _all_look (None: never)
         self.st[ALL_LOOK:ALL_LOOK + 2] = all_look if all_look is not None else (CELLS + 1, 0)
+        # whether expected all-nodes run the bound order too (by default only PV and cut-nodes)
+        self.st[BOUND_ORDER_ALL] = int(bound_order_all)
         self.sums = np.zeros((2, 20), np.int64)
         self.emp = np.zeros((2, 20), np.int64)
         self.zk = np.zeros((2, 4), np.int64)
