@@ -18,13 +18,13 @@ def _edge(top: np.ndarray) -> np.ndarray:
     return top & (inner == 0)
 
 
-def _scored(grey: float, yellow: float, thin: bool = False):
+def _scored(grey: float, yellow: float, thin: bool = False, blue: bool = True):
     from vision.tokyo.piece_evidence import PieceMaps, footprint, footprint_scores
 
     calib = looking_calibration(640, 360)
     shape = (calib.camera.height, calib.camera.width)
     maps = PieceMaps(np.full(shape, grey, np.float32), np.full(shape, -2.0, np.float32),
-                     np.full(shape, yellow, np.float32))
+                     np.full(shape, yellow, np.float32), np.full(shape, blue))
     known = np.zeros(shape, np.uint8)
     fp = footprint(calib, known, 0.0, 60.0, 3, (False, True), np.array([-100.0, 60.0, 10.0]))
     assert fp.top is not None and fp.win is not None
@@ -48,6 +48,19 @@ def test_a_sliver_of_grey_top_leaves_the_twins_alike() -> None:
     top, edge, plain, junction = _scored(grey=2.0, yellow=-2.0, thin=True)
     assert top.any() and not (top & ~edge).any()
     assert plain == junction
+
+
+def test_on_a_table_whose_blend_with_yellow_stays_saturated_grey_speaks_at_the_edge_too() -> None:
+    """(as on main: yellow blurred with a beige mat is no grey)"""
+    top, _, plain, junction = _scored(grey=2.0, yellow=-2.0, blue=False)
+    assert plain - junction == 4.0 * int(top.sum())
+
+
+def test_yellow_blended_with_a_blue_mat_reads_grey_with_a_beige_one_not() -> None:
+    from vision.tokyo.piece_evidence import yellow_greys
+
+    tables = np.array([[[230.0, 190.0, 150.0], [130.0, 160.0, 200.0], [80.0, 160.0, 60.0]]])  # BGR: blue, beige, green
+    assert yellow_greys(tables, np.full((1, 3), 75.0)).tolist() == [[True, False, False]]
 
 
 def test_yellow_speaks_for_the_junction_at_the_edge_and_inside() -> None:

@@ -71,6 +71,33 @@ class PieceMaps:
     grey: np.ndarray  # grey column plastic
     road: np.ndarray  # a road: neither the table's colour nor grey nor junction yellow
     yellow: np.ndarray  # junction yellow (the top unit of a junction column)
+    # where junction yellow blurred with the local table colour can read grey (bool; None: nowhere):
+    # a blue mat, yellow's complement (see yellow_greys)
+    greys: np.ndarray | None = None
+
+
+# junction yellow (BGR) at the shades a top unit's side shows (ambient 0.45 to full light), and the
+# shares of it a blurred pixel at its edge holds: the blends `yellow_greys` tries
+_YELLOW_BGR = np.array([36.0, 196.0, 236.0])
+_YELLOW_SHADES = (0.45, 0.7, 1.0)
+_BLEND_SHARES = (0.2, 0.35, 0.5, 0.65, 0.8)
+
+
+def yellow_greys(table_bgr: np.ndarray, grey_top: np.ndarray) -> np.ndarray:
+    """Where (bool, the shape of the table colour `table_bgr`, float BGR) some blend of junction
+    yellow with the table reads grey: its HSV saturation under the grey map's top there (`grey_top`).
+    Yellow and blue are complements: on a blue mat the blurred edge of a yellow top is grey, on a
+    beige, green or wood one it stays saturated."""
+    t = table_bgr.astype(np.float64)
+    out = np.zeros(t.shape[:2], bool)
+    for shade in _YELLOW_SHADES:
+        y = _YELLOW_BGR * shade
+        for a in _BLEND_SHARES:
+            b = a * y + (1 - a) * t
+            hi, lo = b.max(axis=2), b.min(axis=2)
+            sat = 255.0 * (hi - lo) / np.maximum(hi, 1e-6)
+            out |= sat < grey_top
+    return out
 
 
 def piece_maps(image: np.ndarray) -> PieceMaps:
@@ -111,9 +138,12 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     level = (GLARE_LEVEL,) * 3
     blind = cv2.dilate(cv2.inRange(image, level, (255, 255, 255)) >> 7, grow)  # every channel >= the level
     care = ((blind == 0) & ~whitened(f, table)).astype(np.float32)
+    small_top = np.clip(table_sat, GREY_SATURATION[0] + GREY_SPAN_MIN, GREY_SATURATION[1])
+    greys = cv2.resize(yellow_greys(small_table, small_top).astype(np.uint8), (w, h),
+                       interpolation=cv2.INTER_NEAREST) > 0
     return PieceMaps((s * (2 * grey - 1) * care).astype(np.float32),
                      (s * (2 * piece - 1) * care).astype(np.float32),
-                     (s * (2 * yellow - 1) * care).astype(np.float32))
+                     (s * (2 * yellow - 1) * care).astype(np.float32), greys)
 
 
 def whitened(f: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -432,18 +462,23 @@ def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...]
 
 
 def _junction_top(maps: PieceMaps, fp: Footprint) -> float:
-    """A junction's top unit: its yellow inside, and at its edge (`Footprint.edge`) the likelier of
-    yellow and grey. There a blurred pixel blends the top's colour with its neighbour's, and yellow
-    blended with a blue mat (or a wood road's grey edge) looks grey: a grey pixel there is what a
-    junction shows as well as a plain column, so only yellow tells the two apart; inside, grey is
-    the plain column's alone."""
+    """A junction's top unit: its yellow, but at its edge (`Footprint.edge`) where yellow blended with
+    the table reads grey (`PieceMaps.greys`: a blue mat) the likelier of yellow and grey. There a
+    blurred pixel blends the top's colour with the table's: a grey pixel is what a junction shows as
+    well as a plain column, so only yellow tells the two apart; inside, or on a table whose blend
+    with yellow stays saturated, grey is the plain column's alone."""
     win = fp.win
     assert win is not None and fp.top is not None
     yellow = maps.yellow[win]
     if fp.edge is None or not fp.edge.any():
         return float(yellow[fp.top].sum())
-    inner = fp.top & ~fp.edge
-    return float(yellow[inner].sum() + np.maximum(yellow[fp.edge], maps.grey[win][fp.edge]).sum())
+    if maps.greys is None:
+        return float(yellow[fp.top].sum())
+    either = fp.edge & maps.greys[win]  # an edge pixel where yellow blended with the table reads grey
+    if not either.any():
+        return float(yellow[fp.top].sum())
+    only = fp.top & ~either
+    return float(yellow[only].sum() + np.maximum(yellow[either], maps.grey[win][either]).sum())
 
 
 ALIGN_SHIFT_PX = 24  # the most a knocked camera moves the image of the mat (a 1.5 degree turn at 720p)
@@ -571,7 +606,8 @@ def warp_to_calibrated(image: np.ndarray, drift: np.ndarray) -> np.ndarray:
 
 
 def warp_maps(maps: PieceMaps, drift: np.ndarray) -> PieceMaps:
-    return PieceMaps(*(warp_to_calibrated(m, drift) for m in (maps.grey, maps.road, maps.yellow)))
+    return PieceMaps(*(warp_to_calibrated(m, drift) for m in (maps.grey, maps.road, maps.yellow)),
+                     maps.greys)  # the table's colour: smooth, a knock's few pixels do not move it
 
 
 GREY_SPOT_PX = 12  # grey pixels (half size) an unexplained blob needs to be a column's place: a one-unit
