@@ -131,6 +131,7 @@ class View:
     # per place its shifts' weights, per shift the maps moved, per candidate and shift its scores
     local: dict = field(default_factory=dict)
     pieces: tuple = ((), ())  # the match's columns and roads as this camera draws them (known_pieces)
+    yellow_known: np.ndarray | None = None  # the match's junction tops as drawn (grown as `known`)
 
 
 OtherView = tuple[Any, Any, "dict | None"]  # (half-size calibration, piece maps, kept outlines or None)
@@ -152,8 +153,27 @@ def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[Othe
         # a road band's evidence weighed by how well the match's own roads show in this picture
         m = with_road_visibility(m, None if roads is None else roads.label, known)
         drawn = known_mask(c, m.grey.shape, columns, sticks, grow_px=0) if knocked and k == 0 else None
-        out.append(View(c, m, known, {} if h is None else h, roads, drawn, pieces=(columns, sticks)))
+        out.append(View(c, m, known, {} if h is None else h, roads, drawn, pieces=(columns, sticks),
+                        yellow_known=_junction_tops(state, c, m.grey.shape)))
     return out
+
+
+def _junction_tops(state: Any, calib: Any, shape: tuple[int, int]) -> np.ndarray:
+    """Where the match's junctions' top units are drawn in this view (bool), grown as the known
+    pieces' mask is: the only known pixels that may show junction yellow."""
+    import cv2
+
+    from vision.tokyo.piece_evidence import column_hull
+
+    unit = calib.sizes.unit_mm
+    out = np.zeros(shape, np.uint8)
+    for s in state.supports:
+        if s.junction:
+            cv2.fillConvexPoly(out, column_hull(calib, float(s.x), float(s.y), (s.height - 1) * unit,
+                                                s.height * unit), 1)
+    if out.any():
+        out = cv2.dilate(out, np.ones((7, 7), np.uint8))
+    return out > 0
 
 
 def _local_shifts(v: View, near: tuple[float, float]) -> list[tuple[int, int, float]]:
@@ -188,7 +208,7 @@ def _view_scores(v: View, x: float, y: float, height: int, junctions: tuple[bool
         if got is None:
             got = v.local[key] = tuple(s.total for s in score_builds(
                 maps, v.calib, v.known, x, y, height, junctions, base_top, base_on_table, hulls=v.hulls,
-                roads=roads))
+                roads=roads, yellow_known=v.yellow_known))
         return list(got)
 
     shifts = _local_shifts(v, near) if v.drawn is not None and near is not None else [(0, 0, 0.0)]

@@ -75,7 +75,7 @@ def shifted(maps: PieceMaps, dx: int, dy: int) -> PieceMaps:
     h, w = maps.grey.shape
     m = np.float32([[1, 0, -dx], [0, 1, -dy]])
     return PieceMaps(*(cv2.warpAffine(a, m, (w, h), flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE)
-                       for a in (maps.grey, maps.road, maps.yellow)), maps.greys)
+                       for a in (maps.grey, maps.road, maps.yellow)))
 
 
 def mixed(scores: list[float], log_weights: list[float], temperature: float) -> float:

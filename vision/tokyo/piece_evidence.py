@@ -71,33 +71,6 @@ class PieceMaps:
     grey: np.ndarray  # grey column plastic
     road: np.ndarray  # a road: neither the table's colour nor grey nor junction yellow
     yellow: np.ndarray  # junction yellow (the top unit of a junction column)
-    # where junction yellow blurred with the local table colour can read grey (bool; None: nowhere):
-    # a blue mat, yellow's complement (see yellow_greys)
-    greys: np.ndarray | None = None
-
-
-# junction yellow (BGR) at the shades a top unit's side shows (ambient 0.45 to full light), and the
-# shares of it a blurred pixel at its edge holds: the blends `yellow_greys` tries
-_YELLOW_BGR = np.array([36.0, 196.0, 236.0])
-_YELLOW_SHADES = (0.45, 0.7, 1.0)
-_BLEND_SHARES = (0.2, 0.35, 0.5, 0.65, 0.8)
-
-
-def yellow_greys(table_bgr: np.ndarray, grey_top: np.ndarray) -> np.ndarray:
-    """Where (bool, the shape of the table colour `table_bgr`, float BGR) some blend of junction
-    yellow with the table reads grey: its HSV saturation under the grey map's top there (`grey_top`).
-    Yellow and blue are complements: on a blue mat the blurred edge of a yellow top is grey, on a
-    beige, green or wood one it stays saturated."""
-    t = table_bgr.astype(np.float64)
-    out = np.zeros(t.shape[:2], bool)
-    for shade in _YELLOW_SHADES:
-        y = _YELLOW_BGR * shade
-        for a in _BLEND_SHARES:
-            b = a * y + (1 - a) * t
-            hi, lo = b.max(axis=2), b.min(axis=2)
-            sat = 255.0 * (hi - lo) / np.maximum(hi, 1e-6)
-            out |= sat < grey_top
-    return out
 
 
 def piece_maps(image: np.ndarray) -> PieceMaps:
@@ -138,12 +111,9 @@ def piece_maps(image: np.ndarray) -> PieceMaps:
     level = (GLARE_LEVEL,) * 3
     blind = cv2.dilate(cv2.inRange(image, level, (255, 255, 255)) >> 7, grow)  # every channel >= the level
     care = ((blind == 0) & ~whitened(f, table)).astype(np.float32)
-    small_top = np.clip(table_sat, GREY_SATURATION[0] + GREY_SPAN_MIN, GREY_SATURATION[1])
-    greys = cv2.resize(yellow_greys(small_table, small_top).astype(np.uint8), (w, h),
-                       interpolation=cv2.INTER_NEAREST) > 0
     return PieceMaps((s * (2 * grey - 1) * care).astype(np.float32),
                      (s * (2 * piece - 1) * care).astype(np.float32),
-                     (s * (2 * yellow - 1) * care).astype(np.float32), greys)
+                     (s * (2 * yellow - 1) * care).astype(np.float32))
 
 
 def whitened(f: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -314,7 +284,8 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
 
 def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: float, y: float,
                  height: int, junctions: tuple[bool, ...], base_top: np.ndarray, base_on_table: bool = False,
-                 hulls: dict | None = None, roads: HiddenRoads | None = None) -> list[BuildScore]:
+                 hulls: dict | None = None, roads: HiddenRoads | None = None,
+                 yellow_known: np.ndarray | None = None) -> list[BuildScore]:
     """`score_build` for the same column and road with each of `junctions`, from one drawing of the
     outlines: a candidate is tried plain and as a junction. Each score is the one `score_build` gives:
     the sums run over the same pixels in the same (raster) order, whatever the window's size. With
@@ -334,7 +305,7 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
             if len(kept) >= FOOTPRINTS_KEPT:
                 kept.clear()
             fp = kept[key] = footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
-    return footprint_scores(maps, fp, junctions, roads)
+    return footprint_scores(maps, fp, junctions, roads, yellow_known)
 
 
 FOOTPRINTS_KEPT = 20_000  # candidates' pixels kept per camera (a few hundred bytes to a few kB each)
@@ -357,9 +328,9 @@ class Footprint:
     top: np.ndarray | None = None
     under: np.ndarray | None = None
     under_side: np.ndarray | None = None
-    # of `top`, the pixels beside one that is not the top unit's (a road over it, the unit below, the
-    # table): there the junction's yellow blends with its neighbour in the blur (see _top_edge)
-    edge: np.ndarray | None = None
+    # for a junction, its top unit's pixels where the known pieces are drawn (off its own road's
+    # band): the new column may stand in front of them (the known mask knows no depth)
+    top_known: np.ndarray | None = None
 
 
 def footprints(hulls: dict | None, known: np.ndarray) -> dict | None:
@@ -415,31 +386,19 @@ def footprint(calib: TokyoCalibration, known: np.ndarray, x: float, y: float, he
         top_px = col_px & (topu > 0)
         side = col_px & ~top_px
         under_side = under & (topu == 0)
-        edge = _top_edge(top_px)
+        top_known = under & (topu > 0) & ~free
     else:
-        edge = None
-    return Footprint(win, (band > 0) & free, col_px, side, top_px, under, under_side, edge)
-
-
-_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
-
-
-def _top_edge(top: np.ndarray) -> np.ndarray:
-    """The pixels of a top unit's free pixels `top` with a 4-neighbour outside them (outside the
-    window counts as outside). Measured on 48 junction and 51 plain builds of tuning seeds 1-10 and
-    31-34 at 550/40, two cameras (the true build's outline, half-size maps): inside, 81-97 % of a
-    junction's pixels read yellow and 81-97 % of a plain column's grey, under 0.5 % the other; at
-    this edge 43 % of a junction's read yellow and none of a plain column's, but 8 % of a junction's
-    read grey (most on the blue mats: junction yellow blurred with its complementary blue is grey;
-    tuning seed 32's fifth move, camera 2, shows a junction's top only as slivers beside its road,
-    0 yellow and 20 grey pixels)."""
-    inner = cv2.erode(top.astype(np.uint8), _CROSS, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    return top & (inner == 0)
+        top_known = None
+    return Footprint(win, (band > 0) & free, col_px, side, top_px, under, under_side, top_known)
 
 
 def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...],
-                     roads: HiddenRoads | None = None) -> list[BuildScore]:
-    """score_builds' scores of the candidate whose pixels are `fp` on the maps `maps`."""
+                     roads: HiddenRoads | None = None,
+                     yellow_known: np.ndarray | None = None) -> list[BuildScore]:
+    """score_builds' scores of the candidate whose pixels are `fp` on the maps `maps`. With
+    `yellow_known` (bool, the view's shape: where the known pieces may show junction yellow, their
+    junctions' top units) a junction also takes the yellow of its top unit where the known pieces are
+    drawn elsewhere (`junction_in_front`)."""
     win = fp.win
     if win is None:
         return [BuildScore(0.0, 0.0, 0.0) for _ in junctions]
@@ -452,7 +411,9 @@ def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...]
     hidden = None if on_roads is None else fp.under & on_roads
     for junction in junctions:
         if junction:
-            column = float(grey[fp.side].sum() + _junction_top(maps, fp))
+            column = float(grey[fp.side].sum() + maps.yellow[win][fp.top].sum())
+            if yellow_known is not None:
+                column += junction_in_front(maps, fp, yellow_known)
         else:
             column = float(grey[fp.column].sum())
         if hidden is not None and roads is not None and hidden.any():
@@ -461,24 +422,23 @@ def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...]
     return out
 
 
-def _junction_top(maps: PieceMaps, fp: Footprint) -> float:
-    """A junction's top unit: its yellow, but at its edge (`Footprint.edge`) where yellow blended with
-    the table reads grey (`PieceMaps.greys`: a blue mat) the likelier of yellow and grey. There a
-    blurred pixel blends the top's colour with the table's: a grey pixel is what a junction shows as
-    well as a plain column, so only yellow tells the two apart; inside, or on a table whose blend
-    with yellow stays saturated, grey is the plain column's alone."""
+def junction_in_front(maps: PieceMaps, fp: Footprint, yellow_known: np.ndarray) -> float:
+    """A junction's yellow where the known pieces are drawn: nats for its top unit in front of them.
+    The build scores leave the known pieces' pixels (grown for drift) out, whatever stands nearer the
+    camera; a new column in front of a standing road hides it, and its top unit's yellow there is
+    left out (tuning seed 8's seventh move at 550/40, two cameras: camera 2 shows 68 yellow pixels
+    of the junction's top, 79 of its 82 in the known pieces' mask, 3 scored). Only yellow counts, at
+    the map's own +LLR_SCALE, and nothing else is scored there: no known piece is junction yellow
+    but a standing junction's top (`yellow_known`, left out), and none of a plain column's top pixels
+    read yellow (tuning seeds 1-10 and 31-34 at 550/40, two cameras: 0 of 7 700), so a yellow pixel
+    there is the new junction's; any other colour may be the known piece in front, and says nothing."""
     win = fp.win
-    assert win is not None and fp.top is not None
-    yellow = maps.yellow[win]
-    if fp.edge is None or not fp.edge.any():
-        return float(yellow[fp.top].sum())
-    if maps.greys is None:
-        return float(yellow[fp.top].sum())
-    either = fp.edge & maps.greys[win]  # an edge pixel where yellow blended with the table reads grey
-    if not either.any():
-        return float(yellow[fp.top].sum())
-    only = fp.top & ~either
-    return float(yellow[only].sum() + np.maximum(yellow[either], maps.grey[win][either]).sum())
+    if win is None or fp.top_known is None:
+        return 0.0
+    px = fp.top_known & ~yellow_known[win]
+    if not px.any():
+        return 0.0
+    return float(np.maximum(maps.yellow[win][px], 0.0).sum())
 
 
 ALIGN_SHIFT_PX = 24  # the most a knocked camera moves the image of the mat (a 1.5 degree turn at 720p)
@@ -606,8 +566,7 @@ def warp_to_calibrated(image: np.ndarray, drift: np.ndarray) -> np.ndarray:
 
 
 def warp_maps(maps: PieceMaps, drift: np.ndarray) -> PieceMaps:
-    return PieceMaps(*(warp_to_calibrated(m, drift) for m in (maps.grey, maps.road, maps.yellow)),
-                     maps.greys)  # the table's colour: smooth, a knock's few pixels do not move it
+    return PieceMaps(*(warp_to_calibrated(m, drift) for m in (maps.grey, maps.road, maps.yellow)))
 
 
 GREY_SPOT_PX = 12  # grey pixels (half size) an unexplained blob needs to be a column's place: a one-unit
