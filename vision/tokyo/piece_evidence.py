@@ -430,7 +430,7 @@ def junction_in_front(maps: PieceMaps, fp: Footprint, yellow_known: np.ndarray) 
     of the junction's top, 79 of its 82 in the known pieces' mask, 3 scored). Only yellow counts, at
     the map's own +LLR_SCALE, and nothing else is scored there: no known piece is junction yellow
     but a standing junction's top (`yellow_known`, left out), and none of a plain column's top pixels
-    read yellow (tuning seeds 1-10 and 31-34 at 550/40, two cameras: 0 of 7 700), so a yellow pixel
+    read yellow (tuning seeds 1-10 and 31-34 at 550/40, two cameras: 0 of 9 390), so a yellow pixel
     there is the new junction's; any other colour may be the known piece in front, and says nothing."""
     win = fp.win
     if win is None or fp.top_known is None:
