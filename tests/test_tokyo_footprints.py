@@ -75,12 +75,14 @@ def checked(monkeypatch) -> dict[str, int]:
         return draw(*args, **kw)
 
     def both(maps, calib, known, x, y, height, junctions, base_top, base_on_table=False, hulls=None,
-             roads=None):
-        got = score(maps, calib, known, x, y, height, junctions, base_top, base_on_table, hulls, roads)
+             roads=None, yellow_known=None):
+        got = score(maps, calib, known, x, y, height, junctions, base_top, base_on_table, hulls, roads,
+                    yellow_known)
         if hulls is not None:
             seen["calls"] += 1
             seen["kept"] += 1
-            fresh = score(maps, calib, known, x, y, height, junctions, base_top, base_on_table, None, roads)
+            fresh = score(maps, calib, known, x, y, height, junctions, base_top, base_on_table, None, roads,
+                          yellow_known)
             seen["kept"] += 1  # the fresh drawing above is not a kept one
             for g, f in zip(got, fresh, strict=True):
                 assert _same(g.total, f.total) and _same(g.column, f.column) and _same(g.road, f.road)

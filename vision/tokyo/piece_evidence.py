@@ -284,7 +284,8 @@ def score_build(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: 
 
 def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x: float, y: float,
                  height: int, junctions: tuple[bool, ...], base_top: np.ndarray, base_on_table: bool = False,
-                 hulls: dict | None = None, roads: HiddenRoads | None = None) -> list[BuildScore]:
+                 hulls: dict | None = None, roads: HiddenRoads | None = None,
+                 yellow_known: np.ndarray | None = None) -> list[BuildScore]:
     """`score_build` for the same column and road with each of `junctions`, from one drawing of the
     outlines: a candidate is tried plain and as a junction. Each score is the one `score_build` gives:
     the sums run over the same pixels in the same (raster) order, whatever the window's size. With
@@ -304,7 +305,7 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
             if len(kept) >= FOOTPRINTS_KEPT:
                 kept.clear()
             fp = kept[key] = footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
-    return footprint_scores(maps, fp, junctions, roads)
+    return footprint_scores(maps, fp, junctions, roads, yellow_known)
 
 
 FOOTPRINTS_KEPT = 20_000  # candidates' pixels kept per camera (a few hundred bytes to a few kB each)
@@ -327,6 +328,9 @@ class Footprint:
     top: np.ndarray | None = None
     under: np.ndarray | None = None
     under_side: np.ndarray | None = None
+    # for a junction, its top unit's pixels where the known pieces are drawn (off its own road's
+    # band): the new column may stand in front of them (the known mask knows no depth)
+    top_known: np.ndarray | None = None
 
 
 def footprints(hulls: dict | None, known: np.ndarray) -> dict | None:
@@ -382,12 +386,19 @@ def footprint(calib: TokyoCalibration, known: np.ndarray, x: float, y: float, he
         top_px = col_px & (topu > 0)
         side = col_px & ~top_px
         under_side = under & (topu == 0)
-    return Footprint(win, (band > 0) & free, col_px, side, top_px, under, under_side)
+        top_known = under & (topu > 0) & ~free
+    else:
+        top_known = None
+    return Footprint(win, (band > 0) & free, col_px, side, top_px, under, under_side, top_known)
 
 
 def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...],
-                     roads: HiddenRoads | None = None) -> list[BuildScore]:
-    """score_builds' scores of the candidate whose pixels are `fp` on the maps `maps`."""
+                     roads: HiddenRoads | None = None,
+                     yellow_known: np.ndarray | None = None) -> list[BuildScore]:
+    """score_builds' scores of the candidate whose pixels are `fp` on the maps `maps`. With
+    `yellow_known` (bool, the view's shape: where the known pieces may show junction yellow, their
+    junctions' top units) a junction also takes the yellow of its top unit where the known pieces are
+    drawn elsewhere (`junction_in_front`)."""
     win = fp.win
     if win is None:
         return [BuildScore(0.0, 0.0, 0.0) for _ in junctions]
@@ -401,12 +412,33 @@ def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...]
     for junction in junctions:
         if junction:
             column = float(grey[fp.side].sum() + maps.yellow[win][fp.top].sum())
+            if yellow_known is not None:
+                column += junction_in_front(maps, fp, yellow_known)
         else:
             column = float(grey[fp.column].sum())
         if hidden is not None and roads is not None and hidden.any():
             column += roads.column_llr(grey, fp.under_side & on_roads if junction else hidden, win)
         out.append(BuildScore(road + column, column, road))
     return out
+
+
+def junction_in_front(maps: PieceMaps, fp: Footprint, yellow_known: np.ndarray) -> float:
+    """A junction's yellow where the known pieces are drawn: nats for its top unit in front of them.
+    The build scores leave the known pieces' pixels (grown for drift) out, whatever stands nearer the
+    camera; a new column in front of a standing road hides it, and its top unit's yellow there is
+    left out (tuning seed 8's seventh move at 550/40, two cameras: camera 2 shows 68 yellow pixels
+    of the junction's top, 79 of its 82 in the known pieces' mask, 3 scored). Only yellow counts, at
+    the map's own +LLR_SCALE, and nothing else is scored there: no known piece is junction yellow
+    but a standing junction's top (`yellow_known`, left out), and none of a plain column's top pixels
+    read yellow (tuning seeds 1-10 and 31-34 at 550/40, two cameras: 0 of 9 390), so a yellow pixel
+    there is the new junction's; any other colour may be the known piece in front, and says nothing."""
+    win = fp.win
+    if win is None or fp.top_known is None:
+        return 0.0
+    px = fp.top_known & ~yellow_known[win]
+    if not px.any():
+        return 0.0
+    return float(np.maximum(maps.yellow[win][px], 0.0).sum())
 
 
 ALIGN_SHIFT_PX = 24  # the most a knocked camera moves the image of the mat (a 1.5 degree turn at 720p)
