@@ -83,7 +83,12 @@ class KeptPlaces:
     even asked). A place kept costs its candidates' scoring, so it is kept only while it holds: a
     frame where no build there beats "no build" drops it (the bundled recorded match: a place kept
     from a frame of a column being put down was scored at 1e-13 in nine frames, the loop 8-12 % slower);
-    its evidence is each frame's pixels."""
+    its evidence is each frame's pixels. The place kept is where the best build tried round it put its
+    column, not the place as found: a grey blob's place is a guess (its lowest pixels put back on the
+    table), 15 mm off where the column's own road hides its foot, and the grid round it may miss the
+    column that one frame's nearer blob found (tuning seed 13's fifth move at 550/40, two cameras: the
+    build played led by 480 nats in the one frame that tried it, the blob's place was kept, and the
+    other four frames led with a column 22 mm off; the illegal build was missed)."""
 
     state: Any = None
     places: list[tuple[float, float, float]] = field(default_factory=list)
@@ -520,6 +525,7 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     knocked_view = any(v.drawn is not None for v in views)
     for x, y, sigma in spots:
         held = False  # some build at this place beat "no build" (0 nats)
+        best = (0.0, x, y)  # the best build's score and column place here (kept where it holds)
         for h in range(1, MAX_HEIGHT + 1):
             cx, cy = (round(x / step) * step, round(y / step) * step) if step > 0 else (x, y)
             for dx in grid:
@@ -541,11 +547,14 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             key = pieces_key(state, action)
                             total = s + placed
                             held = held or total > 0.0
+                            if total > best[0]:
+                                best = (total, qx, qy)
                             if key not in scored or total > scored[key][0]:
                                 scored[key], pixels[key] = (total, action), s
-        if held and all(math.hypot(px - x, py - y) >= diameter for px, py, _ in remembered) and not (
-                kept is not None and kept.barred(x, y)):
-            remembered.append((x, y, sigma))
+        _, bx, by = best
+        if held and all(math.hypot(px - bx, py - by) >= diameter for px, py, _ in remembered) and not (
+                kept is not None and (kept.barred(x, y) or kept.barred(bx, by))):
+            remembered.append((bx, by, sigma))
         elif not held and (x, y, sigma) in remembered:  # a kept place kept only while it holds
             remembered.remove((x, y, sigma))
     out = _belief(state, scored, pixels)
