@@ -8,13 +8,15 @@ in camera 2; tried in one frame of five, the move was missed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 from test_tokyo_referee import STARTED, play
 from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration, still_frame_builds
 
 
-def _view(state, grey_at=None):
+def _view(state: Any, grey_at: tuple[float, float] | None = None) -> tuple[Any, Any, Any, Any]:
     from referee_app.games.tokyo_builds import known_pieces
     from vision.tokyo.piece_evidence import column_hull, known_mask
     from vision.tokyo.under_roads import road_pixels
