@@ -83,7 +83,12 @@ class KeptPlaces:
     even asked). A place kept costs its candidates' scoring, so it is kept only while it holds: a
     frame where no build there beats "no build" drops it (the bundled recorded match: a place kept
     from a frame of a column being put down was scored at 1e-13 in nine frames, the loop 8-12 % slower);
-    its evidence is each frame's pixels."""
+    its evidence is each frame's pixels. The place kept is where the best build tried round it put its
+    column, not the place as found: a grey blob's place is a guess (its lowest pixels put back on the
+    table), 15 mm off where the column's own road hides its foot, and the grid round it may miss the
+    column that one frame's nearer blob found (tuning seed 13's fifth move at 550/40, two cameras: the
+    build played led by 480 nats in the one frame that tried it, the blob's place was kept, and the
+    other four frames led with a column 22 mm off; the illegal build was missed)."""
 
     state: Any = None
     places: list[tuple[float, float, float]] = field(default_factory=list)
@@ -482,6 +487,44 @@ def build_spots(state: Any, calib: Any, maps: Any, known: np.ndarray, observatio
     return out
 
 
+def road_column_spots(state: Any, views: Sequence[tuple[Any, Any, np.ndarray, Any]],
+                      step: float) -> list[tuple[float, float]]:
+    """Points along the match's standing roads (every grid step, or 10 mm without a grid, away from the
+    columns) where a one-unit column is likelier than the bare road and table, its evidence summed over
+    the `views` (calibration, piece maps, known-pieces mask, roads; vision.tokyo.under_roads.
+    column_evidence), best first. A column put under a road shows only where the road does not cover
+    it, and that may be no blob large enough in any view in any frame (tuning seed 25's third move at
+    550/40, two cameras: purple's illegal h2 under its own start road, tried in one frame of five and
+    missed); this is the build scores' own test for such a column, so the place is found where the
+    pixels say so, whatever shape they take."""
+    from vision.tokyo.under_roads import column_evidence
+
+    if not state.sticks:
+        return []
+    d = state.rules.geometry.column_diameter_mm
+    spacing = step if step > 0 else 10.0
+    where = {s.id: (s.x, s.y) for s in state.supports}
+    pts: list[tuple[float, float]] = []
+    for st in state.sticks:
+        a = where[st.base] if st.base is not None else (st.a[0], st.a[1])
+        b = where[st.end] if st.end is not None else (st.b[0], st.b[1])
+        n = max(int(math.hypot(b[0] - a[0], b[1] - a[1]) // spacing), 1)
+        for i in range(1, n):
+            x, y = a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n
+            if step > 0:
+                x, y = round(x / step) * step, round(y / step) * step
+            if (x, y) not in pts and all(math.hypot(s.x - x, s.y - y) >= d for s in state.supports):
+                pts.append((float(x), float(y)))
+    if not pts:
+        return []
+    xs, ys = np.array([p[0] for p in pts]), np.array([p[1] for p in pts])
+    total = np.zeros(len(pts))
+    for calib, maps, known, roads in views:
+        if roads is not None:
+            total += column_evidence(maps.grey, calib, known, roads, xs, ys, calib.sizes.unit_mm)
+    return [pts[k] for k in np.argsort(-total, kind="stable") if total[k] > 0.0]
+
+
 def _tries_same(a: Sequence[float], b: Sequence[float], step: float, apart: float) -> bool:
     """Whether the places a and b (x, y mm first) are tried with the same candidates. On a grid
     (`step` > 0) read_builds tries the grid points round the one nearest a place, so two places a few
@@ -520,10 +563,8 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     remembered = [] if kept is None else kept.of(state)
     spots = build_spots(state, calib, maps, views[0].known, observation, phantom, views[1:], views[0].roads,
                         remembered, step, readings)
-    if not spots:
-        return None
     if state.in_setup:
-        return _read_starts(state, views, observation, step, spots)
+        return _read_starts(state, views, observation, step, spots) if spots else None
     unit = calib.sizes.unit_mm
     reach = calib.sizes.stick_length_mm
     diameter = calib.sizes.column_diameter_mm
@@ -538,8 +579,20 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     # knocked view's scores depend on the place tried around: there each place scores its own)
     memo: dict[tuple, tuple[list[float], int]] = {}
     knocked_view = any(v.drawn is not None for v in views)
-    for x, y, sigma in spots:
+    # where no place found holds a build, the places along the standing roads where a column shows
+    # (road_column_spots) are tried last: a column under a road may show in no place found
+    pending, scanned, any_held = list(spots), False, False
+    while pending or not (scanned or any_held):
+        if not pending:
+            scanned = True
+            pending = [(px, py, GREY_SPOT_SIGMA_MM) for px, py in
+                       road_column_spots(state, [(v.calib, v.maps, v.known, v.roads) for v in views], step)
+                       if not any(_tries_same((px, py), q, step, diameter) for q in spots)]
+            spots = [*spots, *pending]
+            continue
+        x, y, sigma = pending.pop(0)
         held = False  # some build at this place beat "no build" (0 nats)
+        best = (0.0, x, y)  # the best build's score and column place here (kept where it holds)
         for h in range(1, MAX_HEIGHT + 1):
             cx, cy = (round(x / step) * step, round(y / step) * step) if step > 0 else (x, y)
             for dx in grid:
@@ -561,11 +614,15 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                             key = pieces_key(state, action)
                             total = s + placed
                             held = held or total > 0.0
+                            if total > best[0]:
+                                best = (total, qx, qy)
                             if key not in scored or total > scored[key][0]:
                                 scored[key], pixels[key] = (total, action), s
-        if held and all(math.hypot(px - x, py - y) >= diameter for px, py, _ in remembered) and not (
-                kept is not None and kept.barred(x, y)):
-            remembered.append((x, y, sigma))
+        _, bx, by = best
+        any_held = any_held or held
+        if held and all(math.hypot(px - bx, py - by) >= diameter for px, py, _ in remembered) and not (
+                kept is not None and (kept.barred(x, y) or kept.barred(bx, by))):
+            remembered.append((bx, by, sigma))
         elif not held and (x, y, sigma) in remembered:  # a kept place kept only while it holds
             remembered.remove((x, y, sigma))
     out = _belief(state, scored, pixels)
