@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 from test_tokyo_referee import STARTED, play
-from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration, still_frame_builds
+from tokyo_poses import (
+    flat_maps,
+    looking_calibration,
+    still_frame_builds,
+    two_camera_move,
+)
 
 
 def test_a_kept_place_is_tried_where_nothing_is_found_now_and_forgotten_in_another_state() -> None:
@@ -53,15 +58,9 @@ def test_tuning_seed_119s_third_move_is_scored_in_every_still_frame(tmp_path) ->
     """Seed 119 at 550/40, two cameras (camera 2 at the default 750 mm), the third move: purple's
     illegal (-150,-130) h3 junction under its own start road, its five still frames read in turn. The
     build played leads in every one (main: frames 17-19 tried no place, "no build")."""
-    from datasets.match_sim.core import SecondCamera
-    from referee_app.commands.eval_match import make_setup, simulate
-
     move = 2
-    second = SecondCamera(SecondCamera.around_deg, None, None)
-    sim = simulate("tokyo-highway", 119, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    sim, state, adapter = two_camera_move(119, move, tmp_path)
     assert sim.moves[move].notation == "p1 s1 -> (-150,-130) h3 junction" and not sim.moves[move].legal
-    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = calibrated_adapter(sim, tmp_path)
     read, bumps = still_frame_builds(sim, adapter, state, move)
     assert bumps == 0
     assert set(read) == {(-150.0, -130.0, 3, True)}, read
@@ -74,14 +73,8 @@ def test_tuning_seed_13s_fifth_move_keeps_the_place_its_evidence_found(tmp_path)
     its foot), so the grid round it tries y -110..-90, not -120; one frame's blob lies a few mm nearer
     and tries it, and the build played leads there by 480 nats. Kept from that frame at the best
     build's place (not the blob's), it leads every later frame too (main: one frame of five)."""
-    from datasets.match_sim.core import SecondCamera
-    from referee_app.commands.eval_match import make_setup, simulate
-
     move = 4
-    second = SecondCamera(SecondCamera.around_deg, None, None)
-    sim = simulate("tokyo-highway", 13, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    sim, state, adapter = two_camera_move(13, move, tmp_path)
     assert sim.moves[move].notation == "p2 s2 -> (120,-120) h2" and not sim.moves[move].legal
-    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = calibrated_adapter(sim, tmp_path)
     read, _ = still_frame_builds(sim, adapter, state, move)
     assert read[1:] == [(120.0, -120.0, 2, False)] * 4, read

@@ -6,7 +6,7 @@ a knocked camera's drift aligned the known pieces anywhere, and grey spots came 
 from __future__ import annotations
 
 import numpy as np
-from tokyo_poses import calibrated_adapter, scene_shots
+from tokyo_poses import scene_shots, two_camera_move
 
 from vision.tokyo.piece_evidence import piece_maps
 
@@ -35,19 +35,12 @@ def test_tuning_seed_38s_third_move_after_the_knock_is_read(tmp_path) -> None:
     (-150,50) h2 from its start column, in the frame right after camera 1 is knocked. The mat read as
     grey everywhere, so the drift search aligned the match's two start roads 2 degrees and 40 px off
     and the frame read no build (main: "no build" 0.24); the move was missed."""
-    from test_tokyo_referee import play
-
-    from datasets.match_sim.core import SecondCamera
-    from referee_app.commands.eval_match import make_setup, simulate
     from referee_app.games.tokyo_builds import likeliest_build
     from vision.sources import OtherView, PairedFrame
 
     move = 2
-    second = SecondCamera(SecondCamera.around_deg, None, None)
-    sim = simulate("tokyo-highway", 38, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    sim, state, adapter = two_camera_move(38, move, tmp_path)
     assert sim.moves[move].notation == "p1 s1 -> (-150,50) h2"
-    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     assert sim.scenes[scene].bump
     index, shots = scene_shots(sim, scene)

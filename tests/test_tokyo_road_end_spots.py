@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 from test_tokyo_referee import STARTED, play
-from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration, scene_shots
+from tokyo_poses import flat_maps, looking_calibration, scene_shots, two_camera_move
 
 
 def _stick(a, b):
@@ -52,16 +52,11 @@ def test_tuning_seed_56s_tenth_move_is_read_where_the_column_stands(tmp_path) ->
     green's h3 column at (260,160) at the end of a road from (260,50), camera 1 knocked. The reader
     put the column at (257.5,141.3) and the road's far end at (260.3,160.8); both views' pixels put the
     column at 160 by over 100 nats, but the places tried stopped at 150, committed at 0.85."""
-    from datasets.match_sim.core import SecondCamera
-    from referee_app.commands.eval_match import make_setup, simulate
     from vision.sources import OtherView, PairedFrame
 
     move = 9
-    second = SecondCamera(SecondCamera.around_deg, None, None)
-    sim = simulate("tokyo-highway", 56, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    sim, state, adapter = two_camera_move(56, move, tmp_path)
     assert sim.moves[move].notation == "p2 s8 -> (260,160) h3"
-    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     adapter.watch(state)
     index, shots = scene_shots(sim, scene)

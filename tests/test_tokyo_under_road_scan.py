@@ -13,7 +13,12 @@ from typing import Any
 import cv2
 import numpy as np
 from test_tokyo_referee import STARTED, play
-from tokyo_poses import calibrated_adapter, flat_maps, looking_calibration, still_frame_builds
+from tokyo_poses import (
+    flat_maps,
+    looking_calibration,
+    still_frame_builds,
+    two_camera_move,
+)
 
 
 def _view(state: Any, grey_at: tuple[float, float] | None = None) -> tuple[Any, Any, Any, Any]:
@@ -47,14 +52,8 @@ def test_tuning_seed_25s_third_move_is_scored_in_every_still_frame(tmp_path) -> 
     """Seed 25 at 550/40, two cameras, the third move: purple's illegal (-150,-130) h2 under its own
     start road, its five still frames read in turn: the build played leads in each (main: in the last
     only, "no build" before)."""
-    from datasets.match_sim.core import SecondCamera
-    from referee_app.commands.eval_match import make_setup, simulate
-
     move = 2
-    second = SecondCamera(SecondCamera.around_deg, None, None)
-    sim = simulate("tokyo-highway", 25, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    sim, state, adapter = two_camera_move(25, move, tmp_path)
     assert sim.moves[move].notation == "p1 s1 -> (-150,-130) h2" and not sim.moves[move].legal
-    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = calibrated_adapter(sim, tmp_path)
     read, _ = still_frame_builds(sim, adapter, state, move)
     assert read == [(-150.0, -130.0, 2, False)] * 5, read

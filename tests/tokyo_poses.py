@@ -89,3 +89,17 @@ def still_frame_builds(sim: Any, adapter: Any, state: Any, move: int) -> tuple[l
         read.append(None if best is None else (best.support.x, best.support.y, best.support.height,
                                                best.support.junction))
     return read, bumps
+
+
+def two_camera_move(seed: int, move: int, tmp_path: Path) -> tuple[Any, Any, Any]:
+    """A simulated Tokyo match at the standard two-camera set-up (1280x720, 550 mm, 40 degrees, 50
+    degree lens, camera 2 where `eval match --cameras 2` puts it), the state before move `move` (index
+    into `sim.moves`: the legal moves before it played) and an adapter given every calibration."""
+    from test_tokyo_referee import play
+
+    from referee_app.commands.eval_match import make_setup, simulate
+
+    second = SecondCamera(SecondCamera.around_deg, None, None)
+    sim = simulate("tokyo-highway", seed, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
+    return sim, state, calibrated_adapter(sim, tmp_path)
