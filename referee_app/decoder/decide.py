@@ -194,9 +194,9 @@ class Decoder:
         # stop looking: the same table's evidence keeps growing, and the build may come to lead it (or
         # its readings together outscore it: the group rule). Tuning seed 31's fourth move: "nothing"
         # decided in the build's first frame, the build then led four frames unseen
-        regroup = decided_key is not None and decided_key[0] == NOTHING
-        if state is decided_state and table == decided_table and not (
-                regroup and table != self.adapter.expected(state)):
+        same = state is decided_state and table == decided_table
+        regroup = same and decided_key is not None and decided_key[0] == NOTHING
+        if same and not (regroup and table != self.adapter.expected(state)):
             return None
         cands = self.adapter.candidates(state, table)
         if cands is None:
@@ -208,6 +208,8 @@ class Decoder:
         if ranked is None:
             return None
         best = ranked.best
+        if regroup and best.kind == OTHER:
+            return None  # looking again is for the moves "nothing" hid, not a still table's misreads
         key = (best.kind, best.label(), _signature(best.delta))
         if state is not self._votes_state:
             # the match moved on without this decoder deciding (the players confirmed a question, typed
