@@ -25,6 +25,8 @@ COMMIT_MARGIN = 1.0  # nats the best candidate must lead the runner-up by to be 
 JUDGE_TOP = 6  # how many of the best action candidates the engine is asked about
 SEEN_AS_EXPECTED = 0.9  # the belief given to an unseen item the evidence holds nothing about
 ALPHA = 0.85  # weight of the newest frame in the evidence: a change shows in the likeliest table at once
+GROUP_SPAN = 5.0  # nats below a group's best member past which a member adds nothing worth judging
+GROUP = "group"  # the vote key's kind for a group of actions that together beat "nothing"
 
 
 class Decodable(Protocol):
@@ -33,6 +35,43 @@ class Decodable(Protocol):
     def candidates(self, state: Any, table: dict[str, Any]) -> list[Candidate] | None: ...
 
     def explain(self, state: Any, seen: Observation) -> Explanation: ...
+
+
+def same_place(adapter: Any, a: Candidate, b: Candidate) -> bool:
+    """Whether two actions are readings of one change at one place: the adapter's `near` where it has
+    one (Tokyo Highway: a new column a grid step or two apart, from the same base), else the same cells."""
+    near = getattr(adapter, "near", None)
+    if near is not None:
+        return bool(near(a.action, b.action))
+    return bool(a.cells) and set(a.cells) == set(b.cells)
+
+
+def group_lead(adapter: Any, ranked: Ranked, state: Any, margin: float) -> list[Candidate] | None:
+    """"Nothing" leads, but only narrowly (by less than `margin`) ahead of the best action, and the
+    actions at that action's place (two or more), taken as one change ("a build stands there"),
+    outscore it: the evidence says something was put there, split over readings of the same build (a
+    grid step off, a unit lower, a junction twin). Each alone losing to "nothing" is how an illegal
+    build's prior hid it. The group is then the best change but not a clear one (its members split
+    it), so, as for any best move that is not clear, the players are asked. Returns the group, best
+    first, or None. (Scores are averaged log-probabilities: their log-sum-exp under-counts the summed
+    belief, so the group is not favoured.)"""
+    if ranked.best.kind != NOTHING:
+        return None
+    actions = [c for c in ranked.ranked if c.kind == ACTION and c.action is not None]
+    if not actions:
+        return None
+    top = max(actions, key=lambda c: c.score)
+    if ranked.best.score - top.score >= margin:
+        return None
+    group = [c for c in actions if c.score > top.score - GROUP_SPAN and same_place(adapter, top, c)]
+    for c in group:  # judged like the best few: an illegal member's prior counts
+        judge(state, c)
+    group = sorted((c for c in group if c.kind == ACTION), key=lambda c: -c.score)
+    if len(group) < 2:
+        return None
+    peak = group[0].score
+    summed = peak + math.log(sum(math.exp(c.score - peak) for c in group))
+    return group if summed > ranked.best.score else None
 
 
 @dataclass
@@ -123,12 +162,13 @@ class Decoder:
         self._hand = True  # a hand (a blocked view) since the last decision
         self._decided_at: tuple[Any, tuple | None, dict[str, Any] | None] = (None, None, None)
         self._linger: dict[str, Any] = {}  # what an illegal move left on the table, until it goes
+        self._grouped: dict[tuple, int] = {}  # a place -> frames its group beat a narrow "nothing"
         self.last: Ranked | None = None  # the latest ranking, for the page and tests
 
     def reset(self) -> None:
         """A hand over the table: what was seen before it says nothing about what lies there now."""
         self.evidence.reset()
-        self._votes, self._led, self._hand = {}, {}, True
+        self._votes, self._led, self._hand, self._grouped = {}, {}, True, {}
 
     def push(self, obs: Observation, state: Any) -> Explanation | None:
         if obs.blocked:
@@ -149,8 +189,15 @@ class Decoder:
         self.evidence.add(beliefs, unseen)
         table = self.evidence.table()
         decided_state, decided_key, decided_table = self._decided_at
-        if state is decided_state and table == decided_table:
-            return None  # nothing new since the last decision
+        # nothing new since the last decision. But a silent "nothing" decided on a table that reads a
+        # change (the likeliest build is one, "nothing" ahead only by the illegal prior) is no reason to
+        # stop looking: the same table's evidence keeps growing, and the build may come to lead it (or
+        # its readings together outscore it: the group rule). Tuning seed 31's fourth move: "nothing"
+        # decided in the build's first frame, the build then led four frames unseen
+        same = state is decided_state and table == decided_table
+        regroup = same and decided_key is not None and decided_key[0] == NOTHING
+        if same and not (regroup and table != self.adapter.expected(state)):
+            return None
         cands = self.adapter.candidates(state, table)
         if cands is None:
             return None
@@ -161,17 +208,22 @@ class Decoder:
         if ranked is None:
             return None
         best = ranked.best
+        if regroup and best.kind == OTHER:
+            return None  # looking again is for the moves "nothing" hid, not a still table's misreads
         key = (best.kind, best.label(), _signature(best.delta))
         if state is not self._votes_state:
             # the match moved on without this decoder deciding (the players confirmed a question, typed
             # a missed move or corrected one): a lead counted against the old state is no rival of a
             # candidate of the new one (the frames after a question, still voting for its best, made
             # the next move a question too)
-            self._votes, self._led, self._votes_state = {}, {}, state
+            self._votes, self._led, self._votes_state, self._grouped = {}, {}, state, {}
         # frames it led, not frames running: one misread frame delays a move, it does not hide it
         votes = self._votes[key] = self._votes.get(key, 0) + 1
         self._frame += 1
         self._led[key] = (self._led.get(key, (self._frame, 0))[0], self._frame)
+        asked = self._group_question(state, table, ranked)
+        if asked is not None:
+            return asked
         if votes < self.frames_needed or best.kind == WAIT:
             return None
         if state is decided_state and key == decided_key:
@@ -204,6 +256,8 @@ class Decoder:
         best = ranked.best
         clear = ranked.margin >= self.commit_margin
         self._hand, self._votes, self._led = False, {}, {}
+        if best.kind != NOTHING:
+            self._grouped = {}  # a silent "nothing" does not end the frames its group outscored it in
         self._decided_at = (state, key, table)
         if best.kind == NOTHING:
             self._linger = {}
@@ -228,6 +282,28 @@ class Decoder:
             return None
         cells = sorted({cell for c in ranked.ranked[:3] for cell in c.cells})
         return Explanation(candidates=options, cells=cells, margin=ranked.margin)
+
+    def _group_question(self, state: Any, table: dict[str, Any], ranked: Ranked) -> Explanation | None:
+        """"Nothing" narrowly ahead of a group of builds at one place that together beat it clearly, in
+        `frames_needed` frames since the last decision: ask the players with the group's best
+        (instead of the silent "nothing" it would become). Counted per place (the group's cells and its
+        best member's notation a frame may differ: the place is the group's best's cells)."""
+        group = group_lead(self.adapter, ranked, state, self.commit_margin)
+        if group is None:
+            return None
+        place = (GROUP, tuple(sorted(group[0].cells)) or group[0].label())
+        votes = self._grouped[place] = self._grouped.get(place, 0) + 1
+        if votes < self.frames_needed:
+            return None
+        if state is self._decided_at[0] and place == self._decided_at[1]:
+            return None  # already asked
+        self._hand, self._votes, self._led, self._grouped = False, {}, {}, {}
+        self._decided_at = (state, place, table)
+        peak = group[0].score
+        total = sum(math.exp(c.score - peak) for c in group)
+        options = [(c.action, math.exp(c.score - peak) / total) for c in group[:3]]
+        cells = sorted({cell for c in group[:3] for cell in c.cells})
+        return Explanation(candidates=options, cells=cells, margin=ranked.best.score - peak)
 
     def _first_half(self, rival: tuple, best: tuple) -> bool:
         """`rival` changes part of what `best` changes, the same way, and led only before `best` first

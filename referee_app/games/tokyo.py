@@ -171,6 +171,17 @@ class TokyoAdapter(GameAdapter):
             return [f"s{action.base}"] + ([f"s{action.onto}"] if action.onto is not None else [])
         return []
 
+    def near(self, a: Action | None, b: Action | None) -> bool:
+        """Two builds that are readings of one column (the decoder sums them against "nothing"): from
+        the same base, their new columns at most two grid steps apart (any height, junction or not)."""
+        from engine.tokyo import Build
+
+        if not (isinstance(a, Build) and isinstance(b, Build)) or a.base != b.base:
+            return False
+        if a.support is None or b.support is None:
+            return a.ramp == b.ramp and a.onto == b.onto
+        return math.hypot(a.support.x - b.support.x, a.support.y - b.support.y) <= 2 * self._step + 1e-6
+
     # -- calibration -------------------------------------------------------------------------
     def use_calibration(self, calibration: Any, step_mm: float | None = None) -> None:
         """Read every frame with this camera: a TokyoCalibration, its dict, a JSON file path, or None

@@ -1,0 +1,48 @@
+"""Tuning seed 31's fourth move at 550/40, two cameras (camera 2 at the default 750 mm): green's
+illegal `(150,-170) h2` at the table end of its own start road. The adapter reads it as the likeliest
+build in the scene's still frames, but at 0.25-0.29, its belief shared with the same column a grid
+step off and a unit lower; with the illegal prior "nothing" led the first frame it was seen, was
+decided silently, and the same likeliest table was never ranked again though the build then led
+(issue 19, branch tokyoask). Read through the adapter and the decoder as `eval match` does, the scene
+now ends in a question that offers the build played."""
+
+from __future__ import annotations
+
+from test_tokyo_referee import play
+from tokyo_poses import calibrated_adapter
+
+
+def test_tuning_seed_31s_fourth_move_is_asked_with_the_build_played(tmp_path) -> None:
+    from datasets.match_sim.core import SecondCamera
+    from referee_app.commands.eval_match import make_setup, simulate
+    from referee_app.decoder.decide import Decoder
+    from vision.sources import OtherView, PairedFrame
+
+    move = 4
+    second = SecondCamera(SecondCamera.around_deg, None, None)
+    sim = simulate("tokyo-highway", 31, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    assert sim.moves[move].notation == "p2 s2 -> (150,-170) h2" and not sim.moves[move].legal
+    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
+    adapter = calibrated_adapter(sim, tmp_path)
+    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
+    for sc in sim.scenes[:scene + 1]:
+        if sc.bump:
+            sim.photographer.bump()
+    adapter.watch(state)
+    decoder = Decoder(adapter, frames_needed=3)
+    said = []
+    # as in the match: the third move is committed on its scene's third frame, so its last two frames
+    # (the table still, no hand between) are "nothing"'s first two votes, and the move's first frame
+    # its third: "nothing" is decided, silently, on a table that already reads the build
+    for at, skip in ((scene - 1, 3), (scene, 0)):
+        sc, index = sim.scenes[at], sum(s.hold for s in sim.scenes[:at])
+        for k in range(index + skip, index + sc.hold):
+            shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, at), k)
+                     for p in (sim.photographer, *sim.others)]
+            frame = PairedFrame(shots[0], 0.0, "sim", k, others=[OtherView(shots[1], "sim:camera2")])
+            ex = decoder.push(adapter.read(frame), state)
+            if ex is not None and (ex.candidates or ex.action is not None or ex.mismatch):
+                said.append(ex)
+    assert len(said) == 1 and said[0].action is None and said[0].mismatch is None, said
+    offered = [a.notation() for a, _ in said[0].candidates]
+    assert "green s2 -> (150,-170) h2" in offered, offered
