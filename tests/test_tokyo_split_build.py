@@ -8,22 +8,16 @@ now ends in a question that offers the build played."""
 
 from __future__ import annotations
 
-from test_tokyo_referee import play
-from tokyo_poses import calibrated_adapter
+from tokyo_poses import two_camera_move
 
 
 def test_tuning_seed_31s_fourth_move_is_asked_with_the_build_played(tmp_path) -> None:
-    from datasets.match_sim.core import SecondCamera
-    from referee_app.commands.eval_match import make_setup, simulate
     from referee_app.decoder.decide import Decoder
     from vision.sources import OtherView, PairedFrame
 
     move = 4
-    second = SecondCamera(SecondCamera.around_deg, None, None)
-    sim = simulate("tokyo-highway", 31, make_setup("1280x720", 550, 40, fov=50.0, cameras=2, second=second))
+    sim, state, adapter = two_camera_move(31, move, tmp_path)
     assert sim.moves[move].notation == "p2 s2 -> (150,-170) h2" and not sim.moves[move].legal
-    state = play(*(m.notation for m in sim.moves[:move] if m.legal))
-    adapter = calibrated_adapter(sim, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     for sc in sim.scenes[:scene + 1]:
         if sc.bump:
