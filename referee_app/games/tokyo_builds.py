@@ -112,13 +112,16 @@ class KeptPlaces:
     def forget(self, state: Any, x: float, y: float, radius: float,
                base: tuple[float, float] | None = None) -> None:
         """An illegal build's new column at (x, y), its road from `base` (None: the column alone), was
-        judged on `state`: the places kept within `radius` of its column or its road go, and none is
-        kept there again while the state holds (its own column, still standing until taken back, is
-        found in each frame as any new column is)."""
+        judged on `state`: every place kept on that state goes (each was found while the illegal
+        pieces stood, or on the still table before them: none is a column the players will build
+        after the take-back; tuning seed 63: two grey blobs of the illegal scene, far from the illegal
+        build, kept and read as a column on the take-back scene), and none is kept again within
+        `radius` of its column or its road while the state holds (its own column, still standing until
+        taken back, is found in each frame as any new column is)."""
         self.of(state)
         bx, by = base if base is not None else (x, y)
         self.judged.append((x, y, radius, bx, by))
-        self.places[:] = [p for p in self.places if not self.barred(p[0], p[1])]
+        self.places.clear()
 
     def barred(self, x: float, y: float) -> bool:
         """Whether (x, y) lies near an illegal build judged on this state (its column or its road)."""
