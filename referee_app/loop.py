@@ -329,7 +329,14 @@ class RefereeLoop:
     def confirm(self, notation: str) -> dict[str, Any]:
         """The players chose one of the pending candidates (or typed the move themselves)."""
         action = self.session.parse(notation)
+        before = self.session.state
         played = self.session.submit(action, source="manual", confidence=1.0,
                                      cells=self.adapter.action_cells(action))
         self.pending = []
+        judged = getattr(self.adapter, "judged_illegal", None)
+        if judged is not None and not played.verdict.legal:
+            # as when the decoder commits an illegal move itself: the adapter forgets what it kept of
+            # the pieces the players will take back (Tokyo Highway: tuning seed 63's tenth move, asked
+            # and confirmed, its scene's kept places read as a column on the take-back scene)
+            judged(before, action)
         return {"seq": played.seq, "verdict": played.verdict.to_json()}

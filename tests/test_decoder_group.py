@@ -92,3 +92,11 @@ def test_a_build_that_comes_to_lead_after_a_silent_nothing_is_asked():
     later = {None: 0.1, "h2 (150,-170)": 0.5}
     said = decide({"h2 (150,-170)": "s2"}, [early] * 3 + [later] * 4)
     assert len(said) == 1 and [a.notation() for a, _ in said[0].candidates] == ["h2 (150,-170)"]
+
+
+def test_readings_the_evidence_puts_below_nothing_do_not_make_a_group():
+    """Faint evidence spreads the belief almost evenly over a place's readings and "nothing" (tuning
+    seed 38's take-back scene: pixels of 0-19 nats, where a column built shows hundreds): three readings
+    summed beat "nothing" by the log of their number, though two of them are less likely than it."""
+    faint = {None: 0.26, "h1 (-150,-110)": 0.30, "h1 (-150,-120)": 0.20, "h1 (-150,-100)": 0.18}
+    assert decide({k: "s1" for k in faint if k is not None}, [faint] * 5) == []

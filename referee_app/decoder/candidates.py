@@ -35,6 +35,7 @@ class Candidate:
     alias: bool = False  # another reading of the same table change (kept, not merged with the first)
     cap: float = 1.0  # the most confidence the adapter gives this reading
     score: float = 0.0
+    gain: float = 0.0  # the evidence's part of `score`: how much likelier it makes this change than none
 
     def label(self) -> str:
         return self.action.notation() if self.action is not None else (self.message or self.kind)

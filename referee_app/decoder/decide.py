@@ -63,7 +63,13 @@ def group_lead(adapter: Any, ranked: Ranked, state: Any, margin: float) -> list[
     top = max(actions, key=lambda c: c.score)
     if ranked.best.score - top.score >= margin:
         return None
-    group = [c for c in actions if c.score > top.score - GROUP_SPAN and same_place(adapter, top, c)]
+    # a member is a reading the evidence itself prefers to "nothing" (its gain, the prior aside): where
+    # the evidence is faint the belief spreads almost evenly over the readings of a place and "nothing",
+    # and K such readings summed would beat "nothing" by log K whatever the pixels say (tuning seed 38's
+    # take-back scene: three readings a grid step apart along a road, two of them below "nothing" on
+    # the evidence, asked about a column nobody built)
+    group = [c for c in actions if c.score > top.score - GROUP_SPAN and c.gain > 0.0
+             and same_place(adapter, top, c)]
     for c in group:  # judged like the best few: an illegal member's prior counts
         judge(state, c)
     group = sorted((c for c in group if c.kind == ACTION), key=lambda c: -c.score)
@@ -102,7 +108,8 @@ def rank(evidence: Evidence, expected: dict[str, Any], table: dict[str, Any],
             if not c.delta or (sig in seen and not c.alias):
                 continue
             seen.add(sig)
-        c.score = c.prior + sum(gain(k, v) for k, v in c.delta.items())
+        c.gain = sum(gain(k, v) for k, v in c.delta.items())
+        c.score = c.prior + c.gain
         if not hand_seen:
             c.score -= PENALTY_CHANGED * c.covers
         scored.append(c)

@@ -59,8 +59,9 @@ from referee_app.games.tokyo_reuse import Remembered, StillViews, stands
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
-# around a judged illegal build's new column no new-column place is kept (KeptPlaces.forget): two
-# columns' widths, its own read place and those grey spots of its pieces put beside it
+# around a judged illegal build's new column and its road no new-column place is kept
+# (KeptPlaces.forget): two columns' widths, its own read place and those grey spots of its pieces put
+# beside it
 JUDGED_RADIUS_MM = 30.0
 CONFIRM_BELOW = 0.6  # the loop's default: a reading less sure than this is offered for confirmation
 STICK_TRUST = 0.4  # added to a new road's seen share (see action_confidence)
@@ -322,7 +323,9 @@ class TokyoAdapter(GameAdapter):
         sup = getattr(action, "support", None)
         if sup is None:
             return
-        self._kept.forget(state, float(sup.x), float(sup.y), JUDGED_RADIUS_MM)
+        base = next((s for s in state.supports if s.id == getattr(action, "base", None)), None)
+        self._kept.forget(state, float(sup.x), float(sup.y), JUDGED_RADIUS_MM,
+                          None if base is None else (float(base.x), float(base.y)))
 
     def read(self, frame: Any) -> Observation:
         import cv2

@@ -92,12 +92,16 @@ class KeptPlaces:
 
     state: Any = None
     places: list[tuple[float, float, float]] = field(default_factory=list)
-    # (x, y, radius) around an illegal build judged on this state: no place is kept there. An illegal
-    # build leaves the match's state as it was, so a place kept from its column would outlive its
-    # take-back and be tried on the bare table there (tuning seed 66 at 550/40, two cameras: the
-    # place of the illegal "s6 -> (200,-60) h5", kept, put "s2 -> (210,-70) h1" at 2.6 nats over "no
-    # build" in the frames after the take-back, committed as an illegal build the players never made)
-    judged: list[tuple[float, float, float]] = field(default_factory=list)
+    # (x, y, radius, base x, base y) round an illegal build judged on this state, its road from its base
+    # to its new column: no place is kept there. An illegal build leaves the match's state as it was, so
+    # a place kept from its pieces would outlive its take-back and be tried on the bare table there
+    # (tuning seed 66 at 550/40, two cameras: the place of the illegal "s6 -> (200,-60) h5", kept, put
+    # "s2 -> (210,-70) h1" at 2.6 nats over "no build" in the frames after the take-back, committed as
+    # an illegal build the players never made). Its road's too, not only its column's: tuning seed 32's
+    # illegal "s5 -> (-200,-170) h4 junction" put a grey blob beside its road, 24 mm from the road and
+    # 50 from the column, in its last frame; the place kept there was tried on the take-back scene,
+    # where a column under a start road's end reads as one, and the players were asked about it)
+    judged: list[tuple[float, float, float, float, float]] = field(default_factory=list)
 
     def of(self, state: Any) -> list[tuple[float, float, float]]:
         """The places kept for `state` (none kept for another state: those are forgotten)."""
@@ -105,17 +109,31 @@ class KeptPlaces:
             self.state, self.places, self.judged = state, [], []
         return self.places
 
-    def forget(self, state: Any, x: float, y: float, radius: float) -> None:
-        """An illegal build's new column at (x, y) was judged on `state`: the places kept within
-        `radius` of it go, and none is kept there again while the state holds (its own column, still
-        standing until taken back, is found in each frame as any new column is)."""
+    def forget(self, state: Any, x: float, y: float, radius: float,
+               base: tuple[float, float] | None = None) -> None:
+        """An illegal build's new column at (x, y), its road from `base` (None: the column alone), was
+        judged on `state`: every place kept on that state goes (each was found while the illegal
+        pieces stood, or on the still table before them: none is a column the players will build
+        after the take-back; tuning seed 63: two grey blobs of the illegal scene, far from the illegal
+        build, kept and read as a column on the take-back scene), and none is kept again within
+        `radius` of its column or its road while the state holds (its own column, still standing until
+        taken back, is found in each frame as any new column is)."""
         self.of(state)
-        self.judged.append((x, y, radius))
-        self.places[:] = [p for p in self.places if not self.barred(p[0], p[1])]
+        bx, by = base if base is not None else (x, y)
+        self.judged.append((x, y, radius, bx, by))
+        self.places.clear()
 
     def barred(self, x: float, y: float) -> bool:
-        """Whether (x, y) lies near an illegal build judged on this state."""
-        return any(math.hypot(x - jx, y - jy) < r for jx, jy, r in self.judged)
+        """Whether (x, y) lies near an illegal build judged on this state (its column or its road)."""
+        return any(_to_segment(x, y, (jx, jy), (bx, by)) < r for jx, jy, r, bx, by in self.judged)
+
+
+def _to_segment(x: float, y: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Distance in mm from (x, y) to the segment a-b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((x - a[0]) * dx + (y - a[1]) * dy) / n))
+    return math.hypot(x - a[0] - t * dx, y - a[1] - t * dy)
 
 
 @dataclass
