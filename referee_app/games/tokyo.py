@@ -183,6 +183,20 @@ class TokyoAdapter(GameAdapter):
             return a.ramp == b.ramp and a.onto == b.onto
         return math.hypot(a.support.x - b.support.x, a.support.y - b.support.y) <= 2 * self._step + 1e-6
 
+    @staticmethod
+    def twins(a: Action | None, b: Action | None) -> bool:
+        """A junction and the plain column of one place, height and road (the decoder weighs an
+        illegal twin's belief at its prior odds): the pictures tell them apart only by the top unit's
+        colour, a sliver beside the road where it runs towards a camera, while the height rule (a plain
+        column one unit above or below its base, a junction any height from two) often allows one."""
+        from engine.tokyo import Build
+
+        if not (isinstance(a, Build) and isinstance(b, Build)) or a.support is None or b.support is None:
+            return False
+        sa, sb = a.support, b.support
+        return (a.base == b.base and a.onto == b.onto and a.ramp == b.ramp and sa.junction != sb.junction
+                and (sa.x, sa.y, sa.height) == (sb.x, sb.y, sb.height))
+
     # -- calibration -------------------------------------------------------------------------
     def use_calibration(self, calibration: Any, step_mm: float | None = None) -> None:
         """Read every frame with this camera: a TokyoCalibration, its dict, a JSON file path, or None

@@ -43,6 +43,10 @@ MAX_HEIGHT = 8  # columns a support may stack in the sets we know
 # pixels of error are one piece of evidence (about a 7x7 patch of the half-size maps at 2 nats a pixel)
 TEMPERATURE = 100.0
 KEEP = 8  # builds kept in a belief (the rest share REST)
+# log-odds of a yellow pixel on a column's top unit, junction against plain: 42.6 % of a new junction
+# top's edge pixels read yellow (its least yellow part; 80-97 % further in) and none of 9 390 plain top
+# pixels did (tuning seeds 1-10, 31-34 at 550/40, two cameras: branch tokyojx2's counts), taken as one
+JUNCTION_YELLOW_LLR = math.log(0.426 * 9390)
 NEAR_GRID = 1  # grid steps around the read position tried in x and y
 # the reader's own measurement of where a column stands is evidence too: within a few mm (its error
 # on the renders and photos, docs/vision/tokyo.md), a Gaussian of this spread
@@ -285,6 +289,36 @@ def _scores_seen(views: list[View], x: float, y: float, height: int, junctions: 
         totals = got if totals is None else [a + b for a, b in zip(totals, got, strict=True)]
     assert totals is not None
     return totals, seen
+
+
+def _twins_by_yellow(views: list[View], x: float, y: float, height: int, base_top: np.ndarray,
+                     both: list[float]) -> list[float]:
+    """The plain column's and the junction's scores (`both`) of one place, height and road, their
+    split set by what their top unit's yellow is worth and their sum kept (so no other candidate moves
+    against the pair: a height, a place). The maps take a yellow pixel of a top unit at 2 nats for the
+    junction and 2 against the plain column, one in the road's band over the top at 0 (road for both),
+    and TEMPERATURE then counts 50 such nats as one unit of belief: a top unit seen as a sliver beside
+    its road (tuning seed 58's sixth move at 550/40, two cameras: camera 2's 33 free top pixels, 12
+    yellow, none grey; 8 yellow in the band over it; camera 1 none) put the junction at 0.62 of the pair
+    though a plain top shows no yellow. A yellow pixel there is counted at JUNCTION_YELLOW_LLR. A view
+    brought back from a knock (its maps shifted per place) adds nothing: its pixels are not the drawing's.
+    Grey is left as the maps weigh it (a junction's blurred edge may read grey: tokyojx2's counts)."""
+    from vision.tokyo.piece_evidence import LLR_SCALE, kept_footprint, top_yellow
+
+    extra, odds = 0.0, JUNCTION_YELLOW_LLR
+    for v in views:
+        if v.drawn is not None:
+            continue
+        fp = kept_footprint(v.calib, v.known, x, y, height, (False, True), base_top, False, v.hulls)
+        top, band, known = top_yellow(v.maps, fp, v.yellow_known)
+        extra += (odds - 2 * LLR_SCALE) * top + odds * band + (odds - LLR_SCALE) * known
+    if extra <= 0.0:
+        return both
+    plain, junction = both
+    t = TEMPERATURE
+    pair = t * np.logaddexp(plain / t, junction / t)
+    d = (junction - plain + extra) / t
+    return [float(pair - t * np.logaddexp(0.0, d)), float(pair - t * np.logaddexp(0.0, -d))]
 
 
 def _fmt(v: float) -> str:
@@ -624,7 +658,11 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
                         # plain and junction from one drawing of the column and road (the same scores)
                         once = (qx, qy, h, base.id, (x, y) if knocked_view else None)
                         if once not in memo:
-                            memo[once] = _scores_seen(views, qx, qy, h, junctions, tops[base.id], near=(x, y))
+                            got, seen_in = _scores_seen(views, qx, qy, h, junctions, tops[base.id],
+                                                        near=(x, y))
+                            if len(got) == 2:
+                                got = _twins_by_yellow(views, qx, qy, h, tops[base.id], got)
+                            memo[once] = got, seen_in
                         both, seen = memo[once]
                         placed = _build_placement(qx - x, qy - y, sigma, (qx - base.x, qy - base.y), seen)
                         for junction, s in zip(junctions, both, strict=True):

@@ -295,17 +295,24 @@ def score_builds(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray, x:
     With `hulls` the candidate's pixels (its `Footprint`: outlines drawn, known pieces left out) are
     kept there too, for as long as `known` shows the same pieces: the frames of one state, and a
     knocked view's maps moved by each residual shift, score the same candidates on other pixels."""
+    fp = kept_footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
+    return footprint_scores(maps, fp, junctions, roads, yellow_known)
+
+
+def kept_footprint(calib: TokyoCalibration, known: np.ndarray, x: float, y: float, height: int,
+                   junctions: tuple[bool, ...], base_top: np.ndarray, base_on_table: bool = False,
+                   hulls: dict | None = None) -> Footprint:
+    """The candidate's `Footprint`, kept in `hulls` as `score_builds` keeps it (drawn when not kept)."""
     key = (x, y, height, np.asarray(base_top, np.float64).tobytes(), base_on_table, any(junctions))
     kept = footprints(hulls, known)
     if kept is None:
-        fp = footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
-    else:
-        fp = kept.get(key)
-        if fp is None:
-            if len(kept) >= FOOTPRINTS_KEPT:
-                kept.clear()
-            fp = kept[key] = footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
-    return footprint_scores(maps, fp, junctions, roads, yellow_known)
+        return footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
+    fp = kept.get(key)
+    if fp is None:
+        if len(kept) >= FOOTPRINTS_KEPT:
+            kept.clear()
+        fp = kept[key] = footprint(calib, known, x, y, height, junctions, base_top, base_on_table, hulls)
+    return fp
 
 
 FOOTPRINTS_KEPT = 20_000  # candidates' pixels kept per camera (a few hundred bytes to a few kB each)
@@ -331,6 +338,9 @@ class Footprint:
     # for a junction, its top unit's pixels where the known pieces are drawn (off its own road's
     # band): the new column may stand in front of them (the known mask knows no depth)
     top_known: np.ndarray | None = None
+    # for a junction, its own road's band over its top unit, known pieces left out: the road resting
+    # on the top, or the top unit beside and under it (the band is drawn a little wide)
+    band_top: np.ndarray | None = None
 
 
 def footprints(hulls: dict | None, known: np.ndarray) -> dict | None:
@@ -387,9 +397,10 @@ def footprint(calib: TokyoCalibration, known: np.ndarray, x: float, y: float, he
         side = col_px & ~top_px
         under_side = under & (topu == 0)
         top_known = under & (topu > 0) & ~free
+        band_top = (band > 0) & (topu > 0) & free
     else:
-        top_known = None
-    return Footprint(win, (band > 0) & free, col_px, side, top_px, under, under_side, top_known)
+        top_known = band_top = None
+    return Footprint(win, (band > 0) & free, col_px, side, top_px, under, under_side, top_known, band_top)
 
 
 def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...],
@@ -439,6 +450,25 @@ def junction_in_front(maps: PieceMaps, fp: Footprint, yellow_known: np.ndarray) 
     if not px.any():
         return 0.0
     return float(np.maximum(maps.yellow[win][px], 0.0).sum())
+
+
+def top_yellow(maps: PieceMaps, fp: Footprint,
+               yellow_known: np.ndarray | None = None) -> tuple[float, float, float]:
+    """A junction candidate's top unit's yellow pixels (sure ones, summed from the yellow map's positive
+    part in units of LLR_SCALE) where the build scores weigh it against the plain twin at 2, 0 and 1
+    LLR_SCALE a pixel: its free pixels (yellow map for the junction, grey map for the plain column),
+    its own road's band over it (road for both) and the known pieces' pixels it may stand in front
+    of (`junction_in_front`, the junction only; a standing junction's top, `yellow_known`, left out)."""
+    win = fp.win
+    if win is None or fp.top is None:
+        return 0.0, 0.0, 0.0
+    y = np.maximum(maps.yellow[win], 0.0) / LLR_SCALE
+    known = 0.0
+    if fp.top_known is not None:
+        px = fp.top_known if yellow_known is None else fp.top_known & ~yellow_known[win]
+        known = float(y[px].sum())
+    band = 0.0 if fp.band_top is None else float(y[fp.band_top].sum())
+    return float(y[fp.top].sum()), band, known
 
 
 ALIGN_SHIFT_PX = 24  # the most a knocked camera moves the image of the mat (a 1.5 degree turn at 720p)
