@@ -525,6 +525,45 @@ def road_column_spots(state: Any, views: Sequence[tuple[Any, Any, np.ndarray, An
     return [pts[k] for k in np.argsort(-total, kind="stable") if total[k] > 0.0]
 
 
+def road_blob_spots(state: Any,
+                    views: Sequence[tuple[Any, Any, np.ndarray, Any]]) -> list[tuple[float, float]]:
+    """Where a new column may stand at the far end of a new road no reading found: per view
+    (calibration, piece maps, known-pieces mask, roads), each blob of road colour off the standing
+    pieces that leaves a standing column's top (vision.tokyo.road_blobs), its far end put back at each
+    height a column's top may have, the column its overhang short of it towards the base (as
+    `road_end_spots` has it), kept where the road from that base could rest on it. The height is not
+    read, so each is a place to try; the builds there are scored as any others. Tuning seed 59's
+    tenth move at 550/40, two cameras: green's (80,10) h2 beside and under the standing road from its
+    base, its road read by no view and its grey inside the standing road's mask in both; never
+    tried, missed."""
+    from vision.tokyo.road_blobs import road_blob_ends
+
+    sup = list(state.supports)
+    d = state.rules.geometry.column_diameter_mm
+    out: list[tuple[float, float]] = []
+    for calib, maps, known, _ in views:
+        unit, reach = calib.sizes.unit_mm, calib.sizes.stick_length_mm
+        ends = road_blob_ends(maps, calib, known, [(s.x, s.y, s.height * unit) for s in sup])
+        for j, far in ends:
+            base = sup[j]
+            top = np.array([base.x, base.y, base.height * unit + calib.sizes.stick_thickness_mm / 2])
+            for h in range(1, MAX_HEIGHT + 1):
+                end = calib.camera.ray_to_plane(np.array([far]), h * unit + calib.sizes.stick_thickness_mm)[0]
+                # the column's centre short of the stick's end by its overhang, as road_end_spots puts it
+                run = end - top
+                length = float(np.linalg.norm(run))
+                if length < 1e-6:
+                    continue
+                o = min(max(reach - length, 0.0), d)
+                x, y = float(end[0] - o * run[0] / length), float(end[1] - o * run[1] / length)
+                span = math.hypot(x - base.x, y - base.y)
+                if span < 1.5 * d or math.hypot(span, (h - base.height) * unit) > reach or \
+                        any(math.hypot(s.x - x, s.y - y) < d for s in sup):
+                    continue
+                out.append((x, y))
+    return out
+
+
 def _tries_same(a: Sequence[float], b: Sequence[float], step: float, apart: float) -> bool:
     """Whether the places a and b (x, y mm first) are tried with the same candidates. On a grid
     (`step` > 0) read_builds tries the grid points round the one nearest a place, so two places a few
@@ -585,9 +624,13 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     while pending or not (scanned or any_held):
         if not pending:
             scanned = True
-            pending = [(px, py, GREY_SPOT_SIGMA_MM) for px, py in
-                       road_column_spots(state, [(v.calib, v.maps, v.known, v.roads) for v in views], step)
+            looked = [(v.calib, v.maps, v.known, v.roads) for v in views]
+            pending = [(px, py, GREY_SPOT_SIGMA_MM) for px, py in road_column_spots(state, looked, step)
                        if not any(_tries_same((px, py), q, step, diameter) for q in spots)]
+            # then the far ends of new roads no reading found (road_blob_spots), one place a grid point
+            for px, py in road_blob_spots(state, looked):
+                if not any(_tries_same((px, py), q, step, diameter) for q in [*spots, *pending]):
+                    pending.append((px, py, ROAD_END_SIGMA_MM))
             spots = [*spots, *pending]
             continue
         x, y, sigma = pending.pop(0)
