@@ -44,10 +44,14 @@ def test_a_new_roads_far_end_gives_its_column_and_a_bare_table_none() -> None:
     assert road_blob_spots(state, [_view(state)]) == []
     # green's start column (150,-60) h1; a road from its top to a column at (150,10) h2
     spots = road_blob_spots(state, [_view(state, (150.0, 10.0, 20.0))])
-    assert spots
-    assert min(math.hypot(x - 150.0, y - 10.0) for x, y in spots) < 10.0, spots
-    # every place lies on the camera's ray through the road's end: one per height, none at the base
-    assert all(math.hypot(x - 150.0, y + 60.0) >= 22.5 for x, y in spots)
+    assert spots and {b for _, _, b, _ in spots} == {2}  # tried from the road's own base only
+    # the column built is among the builds tried: a place whose grid (a step round its nearest grid
+    # point, read_builds') holds it, put back at its height or a unit either side
+    assert any(abs(round(x / 10) * 10 - 150) <= 10 and abs(round(y / 10) * 10 - 10) <= 10 and abs(h - 2) <= 1
+               for x, y, _, h in spots), spots
+    assert min(math.hypot(x - 150.0, y - 10.0) for x, y, _, _ in spots) < 15.0, spots
+    # one place per height a road from the base could rest on, none at the base
+    assert all(math.hypot(x - 150.0, y + 60.0) >= 22.5 for x, y, _, _ in spots)
 
 
 def test_road_colour_that_leaves_no_column_gives_no_place() -> None:
