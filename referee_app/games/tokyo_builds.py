@@ -577,6 +577,46 @@ def road_column_spots(state: Any, views: Sequence[tuple[Any, Any, np.ndarray, An
     return [pts[k] for k in np.argsort(-total, kind="stable") if total[k] > 0.0]
 
 
+def road_blob_spots(state: Any,
+                    views: Sequence[tuple[Any, Any, np.ndarray, Any]]) -> list[tuple[float, float, int, int]]:
+    """Where a new column may stand at the far end of a new road no reading found: per view
+    (calibration, piece maps, known-pieces mask, roads), each blob of road colour off the standing
+    pieces that leaves a standing column's top (vision.tokyo.road_blobs), its far end put back at each
+    height a column's top may have, the column its overhang short of it towards the base (as
+    `road_end_spots` has it), kept where the road from that base could rest on it. The height is not
+    read, so each is a place to try, as (x, y, the base's id, the height it was put back at); the
+    builds there are scored as any others, from that base only. Tuning seed 59's
+    tenth move at 550/40, two cameras: green's (80,10) h2 beside and under the standing road from its
+    base, its road read by no view and its grey inside the standing road's mask in both; never
+    tried, missed."""
+    from vision.tokyo.road_blobs import road_blob_ends
+
+    sup = list(state.supports)
+    d = state.rules.geometry.column_diameter_mm
+    out: list[tuple[float, float, int, int]] = []
+    for calib, maps, known, _ in views:
+        unit, reach = calib.sizes.unit_mm, calib.sizes.stick_length_mm
+        ends = road_blob_ends(maps, calib, known, [(s.x, s.y, s.height * unit) for s in sup])
+        for j, far in ends:
+            base = sup[j]
+            top = np.array([base.x, base.y, base.height * unit + calib.sizes.stick_thickness_mm / 2])
+            for h in range(1, MAX_HEIGHT + 1):
+                end = calib.camera.ray_to_plane(np.array([far]), h * unit + calib.sizes.stick_thickness_mm)[0]
+                # the column's centre short of the stick's end by its overhang, as road_end_spots puts it
+                run = end - top
+                length = float(np.linalg.norm(run))
+                if length < 1e-6:
+                    continue
+                o = min(max(reach - length, 0.0), d)
+                x, y = float(end[0] - o * run[0] / length), float(end[1] - o * run[1] / length)
+                span = math.hypot(x - base.x, y - base.y)
+                if span < 1.5 * d or math.hypot(span, (h - base.height) * unit) > reach or \
+                        any(math.hypot(s.x - x, s.y - y) < d for s in sup):
+                    continue
+                out.append((x, y, base.id, h))
+    return out
+
+
 def _tries_same(a: Sequence[float], b: Sequence[float], step: float, apart: float) -> bool:
     """Whether the places a and b (x, y mm first) are tried with the same candidates. On a grid
     (`step` > 0) read_builds tries the grid points round the one nearest a place, so two places a few
@@ -634,23 +674,44 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     # where no place found holds a build, the places along the standing roads where a column shows
     # (road_column_spots) are tried last: a column under a road may show in no place found
     pending, scanned, any_held = list(spots), False, False
+    only: dict[tuple[float, float, float], tuple[int, frozenset[int]]] = {}  # a place's one base, heights
     while pending or not (scanned or any_held):
         if not pending:
             scanned = True
-            pending = [(px, py, GREY_SPOT_SIGMA_MM) for px, py in
-                       road_column_spots(state, [(v.calib, v.maps, v.known, v.roads) for v in views], step)
+            looked = [(v.calib, v.maps, v.known, v.roads) for v in views]
+            pending = [(px, py, GREY_SPOT_SIGMA_MM) for px, py in road_column_spots(state, looked, step)
                        if not any(_tries_same((px, py), q, step, diameter) for q in spots)]
+            # then the far ends of new roads no reading found (road_blob_spots), one place a grid point:
+            # tried from the road's own base only, at the heights it was put back at and a unit either
+            # side (a standing road's shadow on the table reads as road colour too: a blob of it gives
+            # a place per height, each scored against every base it cost a fifth of read_builds' CPU)
+            for px, py, base_id, h in road_blob_spots(state, looked):
+                same = next((q for q in pending if q in only and only[q][0] == base_id
+                             and _tries_same((px, py), q, step, diameter)), None)
+                if same is not None:
+                    only[same] = (base_id, only[same][1] | {h - 1, h, h + 1})
+                elif not any(_tries_same((px, py), q, step, diameter) for q in [*spots, *pending]):
+                    pending.append((px, py, ROAD_END_SIGMA_MM))
+                    only[pending[-1]] = (base_id, frozenset({h - 1, h, h + 1}))
             spots = [*spots, *pending]
             continue
         x, y, sigma = pending.pop(0)
         held = False  # some build at this place beat "no build" (0 nats)
         best = (0.0, x, y)  # the best build's score and column place here (kept where it holds)
+        base_only, heights = only.get((x, y, sigma), (None, range(1, MAX_HEIGHT + 1)))
+        if base_only is not None and not _blob_place_shows(views, memo, state.support(base_only), tops,
+                                                           x, y, heights, step, knocked_view):
+            continue  # a road blob's place whose own build does not beat "no build": no road ends there
         for h in range(1, MAX_HEIGHT + 1):
+            if h not in heights:
+                continue
             cx, cy = (round(x / step) * step, round(y / step) * step) if step > 0 else (x, y)
             for dx in grid:
                 for dy in grid:
                     qx, qy = float(cx + dx), float(cy + dy)
                     for base in state.supports:
+                        if base_only is not None and base.id != base_only:
+                            continue
                         run = math.hypot(base.x - qx, base.y - qy)
                         if run < 1.5 * diameter or math.hypot(run, (h - base.height) * unit) > reach:
                             continue  # on the base, or the road would not rest on both tops
@@ -685,6 +746,27 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
     if out is not None:
         out.views = len(views)
     return out
+
+
+def _blob_place_shows(views: list[View], memo: dict, base: Any, tops: dict[int, np.ndarray], x: float,
+                      y: float, heights: Any, step: float, knocked_view: bool) -> bool:
+    """Whether the build from `base` to the grid point nearest a road blob's place (x, y), at one of
+    `heights`, beats "no build" on its pixels: the place is worth its grid's candidates. A standing
+    road's shadow on the table reads as road colour and gives blobs too (tuning seed 2 at 550/40, two
+    cameras: four frames with blobs, 72 places); their builds show no road where they would lie.
+    Scored into read_builds' `memo`, as its own loop scores them."""
+    cx, cy = (float(round(x / step) * step), float(round(y / step) * step)) if step > 0 else (x, y)
+    for h in heights:
+        if not 1 <= h <= MAX_HEIGHT:
+            continue
+        junctions = (False, True) if h >= 2 else (False,)
+        per = [_view_scores(v, cx, cy, h, junctions, tops[base.id], False, (x, y)) for v in views]
+        # each view that sees it says road there: a shadow on the table lies where a raised road would
+        # in one view only (tuning seed 41's still table, camera 2 at 550 mm: a blob of a standing
+        # road's shadow beside it gave a build at 0.60 that one view's pixels spoke against)
+        if all(max(p) > 0.0 or not any(p) for p in per) and max(map(sum, zip(*per, strict=True))) > 0.0:
+            return True
+    return False
 
 
 def _build_placement(dx: float, dy: float, sigma: float, road: tuple[float, float], views: int) -> float:
