@@ -8,29 +8,22 @@ branch tokyoq7). Read through the adapter and the decoder as `eval match` does, 
 
 from __future__ import annotations
 
-from tokyo_poses import two_camera_move
+from tokyo_poses import scene_frames, take_bumps, two_camera_move
 
 
 def test_tuning_seed_38s_take_back_scene_asks_nothing(tmp_path) -> None:
     from referee_app.decoder.decide import Decoder
-    from vision.sources import OtherView, PairedFrame
 
     move = 7
     sim, state, adapter = two_camera_move(38, move, tmp_path)
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move) - 1
     assert sim.scenes[scene].note == "wrong build taken back"
-    for sc in sim.scenes[:scene + 1]:
-        if sc.bump:
-            sim.photographer.bump()
+    take_bumps(sim, scene)
     adapter.watch(state)
     decoder = Decoder(adapter, frames_needed=3)
     said = []
-    sc, index = sim.scenes[scene], sum(s.hold for s in sim.scenes[:scene])
-    for k in range(index, index + sc.hold):
-        shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), k)
-                 for p in (sim.photographer, *sim.others)]
-        ex = decoder.push(adapter.read(PairedFrame(shots[0], 0.0, "sim", k,
-                                                   others=[OtherView(shots[1], "sim:camera2")])), state)
+    for frame in scene_frames(sim, scene):
+        ex = decoder.push(adapter.read(frame), state)
         if ex is not None and (ex.candidates or ex.action is not None or ex.mismatch):
             said.append(ex)
     assert said == [], [[a.notation() for a, _ in ex.candidates] for ex in said]
@@ -56,26 +49,19 @@ def test_tuning_seed_32s_take_back_scene_asks_nothing(tmp_path) -> None:
     take-back scene a column from s7 there read as strongly as a column built (a start road's end), two
     readings a grid step apart: a question though nothing was built."""
     from referee_app.decoder.decide import Decoder
-    from vision.sources import OtherView, PairedFrame
 
     move = 8
     sim, state, adapter = two_camera_move(32, move, tmp_path)
     assert not sim.moves[move].legal
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     assert sim.scenes[scene + 1].note == "wrong build taken back"
-    for sc in sim.scenes[:scene + 2]:
-        if sc.bump:
-            sim.photographer.bump()
+    take_bumps(sim, scene + 1)
     adapter.watch(state)
     decoder = Decoder(adapter, frames_needed=3)
     said = []
     for at in (scene, scene + 1):
-        sc, index = sim.scenes[at], sum(s.hold for s in sim.scenes[:at])
-        for k in range(index, index + sc.hold):
-            shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, at), k)
-                     for p in (sim.photographer, *sim.others)]
-            ex = decoder.push(adapter.read(PairedFrame(shots[0], 0.0, "sim", k,
-                                                       others=[OtherView(shots[1], "sim:camera2")])), state)
+        for frame in scene_frames(sim, at):
+            ex = decoder.push(adapter.read(frame), state)
             if ex is not None and (ex.candidates or ex.action is not None or ex.mismatch):
                 said.append((at, ex))
                 decoder.note_state(state)  # an illegal build leaves the match as it was
@@ -114,7 +100,6 @@ def test_tuning_seed_63s_take_back_scene_asks_nothing(tmp_path) -> None:
     (120,-30)), and on the take-back scene `green s4 -> (120,-30) h1` read there at 5 nats over
     "nothing", spread over grid steps: a question though nothing was built."""
     from referee_app.decoder.decide import Decoder
-    from vision.sources import OtherView, PairedFrame
 
     move = 9
     sim, state, adapter = two_camera_move(63, move, tmp_path)
@@ -122,9 +107,7 @@ def test_tuning_seed_63s_take_back_scene_asks_nothing(tmp_path) -> None:
     assert not illegal.legal
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
     assert sim.scenes[scene + 1].note == "wrong build taken back"
-    for sc in sim.scenes[:scene + 2]:
-        if sc.bump:
-            sim.photographer.bump()
+    take_bumps(sim, scene + 1)
     adapter.watch(state)
     decoder = Decoder(adapter, frames_needed=3)
     said = []
@@ -133,12 +116,8 @@ def test_tuning_seed_63s_take_back_scene_asks_nothing(tmp_path) -> None:
             from engine.tokyo.actions import parse_action
 
             adapter.judged_illegal(state, parse_action(illegal.notation))
-        sc, index = sim.scenes[at], sum(s.hold for s in sim.scenes[:at])
-        for k in range(index, index + sc.hold):
-            shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, at), k)
-                     for p in (sim.photographer, *sim.others)]
-            ex = decoder.push(adapter.read(PairedFrame(shots[0], 0.0, "sim", k,
-                                                       others=[OtherView(shots[1], "sim:camera2")])), state)
+        for frame in scene_frames(sim, at):
+            ex = decoder.push(adapter.read(frame), state)
             if ex is not None and (ex.candidates or ex.action is not None or ex.mismatch):
                 said.append((at, ex))
     assert all(at == scene for at, _ in said), [(at, [a.notation() for a, _ in ex.candidates]) for at, ex in said]

@@ -8,20 +8,17 @@ now ends in a question that offers the build played."""
 
 from __future__ import annotations
 
-from tokyo_poses import two_camera_move
+from tokyo_poses import scene_frames, take_bumps, two_camera_move
 
 
 def test_tuning_seed_31s_fourth_move_is_asked_with_the_build_played(tmp_path) -> None:
     from referee_app.decoder.decide import Decoder
-    from vision.sources import OtherView, PairedFrame
 
     move = 4
     sim, state, adapter = two_camera_move(31, move, tmp_path)
     assert sim.moves[move].notation == "p2 s2 -> (150,-170) h2" and not sim.moves[move].legal
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
-    for sc in sim.scenes[:scene + 1]:
-        if sc.bump:
-            sim.photographer.bump()
+    take_bumps(sim, scene)
     adapter.watch(state)
     decoder = Decoder(adapter, frames_needed=3)
     said = []
@@ -29,11 +26,7 @@ def test_tuning_seed_31s_fourth_move_is_asked_with_the_build_played(tmp_path) ->
     # (the table still, no hand between) are "nothing"'s first two votes, and the move's first frame
     # its third: "nothing" is decided, silently, on a table that already reads the build
     for at, skip in ((scene - 1, 3), (scene, 0)):
-        sc, index = sim.scenes[at], sum(s.hold for s in sim.scenes[:at])
-        for k in range(index + skip, index + sc.hold):
-            shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, at), k)
-                     for p in (sim.photographer, *sim.others)]
-            frame = PairedFrame(shots[0], 0.0, "sim", k, others=[OtherView(shots[1], "sim:camera2")])
+        for frame in scene_frames(sim, at, skip):
             ex = decoder.push(adapter.read(frame), state)
             if ex is not None and (ex.candidates or ex.action is not None or ex.mismatch):
                 said.append(ex)

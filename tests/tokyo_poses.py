@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +30,41 @@ def calibrated_adapter(sim: Any, tmp_path: Path) -> Any:
     return adapter
 
 
+def take_bumps(sim: Any, last: int) -> int:
+    """Camera 1's bumps of a simulated match's scenes up to and including scene `last`, taken as
+    `sim.frames()` takes them; how many there were."""
+    bumps = 0
+    for sc in sim.scenes[:last + 1]:
+        if sc.bump:
+            sim.photographer.bump()
+            bumps += 1
+    return bumps
+
+
 def scene_shots(sim: Any, scene: int) -> tuple[int, list[Any]]:
     """The first frame of a simulated match's scene from every camera, as `sim.frames()` draws it: camera
     1's bumps up to and including the scene taken, the scenes before it not drawn. Returns the frame's
     index as `eval match` numbers it and the pictures, camera 1's first."""
-    for sc in sim.scenes[:scene + 1]:
-        if sc.bump:
-            sim.photographer.bump()
+    take_bumps(sim, scene)
     index = sum(sc.hold for sc in sim.scenes[:scene])
+    return index, _shots(sim, scene, index)
+
+
+def _shots(sim: Any, scene: int, k: int) -> list[Any]:
     sc = sim.scenes[scene]
-    return index, [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), index)
-                   for p in (sim.photographer, *sim.others)]
+    return [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), k) for p in (sim.photographer, *sim.others)]
+
+
+def scene_frames(sim: Any, scene: int, skip: int = 0) -> Iterator[Any]:
+    """Each frame of scene `scene` after its first `skip`, camera 2's picture beside camera 1's, as
+    `eval match --cameras 2` hands them to the loop (camera 1's bumps up to the scene already taken:
+    `take_bumps`)."""
+    from vision.sources import OtherView, PairedFrame
+
+    index = sum(sc.hold for sc in sim.scenes[:scene])
+    for k in range(index + skip, index + sim.scenes[scene].hold):
+        shots = _shots(sim, scene, k)
+        yield PairedFrame(shots[0], 0.0, "sim", k, others=[OtherView(shots[1], "sim:camera2")])
 
 
 def looking_calibration(width: int = 1280, height: int = 720, yaw: float = 30.0) -> Any:
@@ -69,22 +94,13 @@ def still_frame_builds(sim: Any, adapter: Any, state: Any, move: int) -> tuple[l
     them: the likeliest build after each frame as (x, y, height, junction), None where there is none,
     and how many of camera 1's bumps were taken on the way (the scenes up to this one)."""
     from referee_app.games.tokyo_builds import likeliest_build
-    from vision.sources import OtherView, PairedFrame
 
     scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
-    bumps = 0
-    for sc in sim.scenes[:scene + 1]:
-        if sc.bump:
-            sim.photographer.bump()
-            bumps += 1
-    index = sum(sc.hold for sc in sim.scenes[:scene])
-    sc = sim.scenes[scene]
+    bumps = take_bumps(sim, scene)
     adapter.watch(state)
     read: list[Any] = []
-    for k in range(index, index + sc.hold):
-        shots = [p.expose(p.light(sim.draw(sc.content, p.pose), sc, scene), k)
-                 for p in (sim.photographer, *sim.others)]
-        adapter.read(PairedFrame(shots[0], 0.0, "sim", k, others=[OtherView(shots[1], "sim:camera2")]))
+    for frame in scene_frames(sim, scene):
+        adapter.read(frame)
         best = likeliest_build(adapter._builds)
         read.append(None if best is None else (best.support.x, best.support.y, best.support.height,
                                                best.support.junction))

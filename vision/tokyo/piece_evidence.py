@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.tokyo.calibration import PinholeCamera, TokyoCalibration
-from vision.tokyo.labels import components
+from vision.tokyo.labels import blobs_off
 from vision.tokyo.pixels import nonzero_yx
 
 
@@ -609,18 +609,11 @@ def grey_spots(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
     pixels put back onto the table, moved half a column away from the camera (the lowest pixels are
     the column's near side). The reader misses a short column whose road covers most of its body;
     the candidates drawn there are scored like any other, so a spurious blob costs time, not a move."""
-    mask = ((maps.grey > 0) & (known == 0)).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, labels, stats, _ = components(mask)
     cam, r = calib.camera, calib.sizes.column_diameter_mm / 2
     out = []
-    for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < min_px:
-            continue
-        x0, y0, w, h = (int(v) for v in stats[k, :4])
-        ys, xs = nonzero_yx(labels[y0:y0 + h, x0:x0 + w] == k)
+    for xs, ys in blobs_off(maps.grey, known, min_px):
         low = ys >= ys.max() - 1
-        uv = np.array([[xs[low].mean() + x0, ys.max() + y0 + 0.5]])
+        uv = np.array([[xs[low].mean(), ys.max() + 0.5]])
         p = cam.ray_to_plane(uv, 0.0)[0]
         away = p[:2] - cam.centre[:2]
         p2 = p[:2] + r * away / max(float(np.linalg.norm(away)), 1e-9)

@@ -13,13 +13,11 @@ gives the places the build is tried at (referee_app.games.tokyo_builds.road_blob
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from vision.tokyo.calibration import TokyoCalibration
-from vision.tokyo.labels import components
+from vision.tokyo.labels import blobs_off
 from vision.tokyo.piece_evidence import PieceMaps
-from vision.tokyo.pixels import nonzero_yx
 
 # road pixels (half size) a blob needs to be a new road: a road band off the standing pieces shows
 # 400-700 at 550 mm where half of it lies over them; a standing road's rim past its grown mask, a
@@ -37,23 +35,14 @@ def road_blob_ends(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
     farthest from the top's image). A blob near no top is no road built from a column."""
     if not tops:
         return []
-    mask = ((maps.road > 0) & (known == 0)).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, labels, stats, _ = components(mask)
-    if n <= 1:
-        return []
     cam = calib.camera
     t = np.asarray(tops, np.float64)
     uv, depth = cam.project(t)
     rim, _ = cam.project(t + np.array([calib.sizes.column_diameter_mm / 2, 0.0, 0.0]))
     near_px = BASE_NEAR * 2 * np.hypot(*(rim - uv).T) + BASE_NEAR_PX
     out = []
-    for k in range(1, n):
-        if stats[k, cv2.CC_STAT_AREA] < min_px:
-            continue
-        x0, y0, w, h = (int(v) for v in stats[k, :4])
-        ys, xs = nonzero_yx(labels[y0:y0 + h, x0:x0 + w] == k)
-        px = np.stack([xs + x0 + 0.5, ys + y0 + 0.5], 1)
+    for xs, ys in blobs_off(maps.road, known, min_px):
+        px = np.stack([xs + 0.5, ys + 0.5], 1)
         dist = np.hypot(px[:, None, 0] - uv[None, :, 0], px[:, None, 1] - uv[None, :, 1])
         gap = dist.min(0) - near_px
         j = int(np.argmin(gap))
