@@ -25,6 +25,10 @@ from vision.tokyo.piece_evidence import PieceMaps
 ROAD_BLOB_PX = 150
 BASE_NEAR = 2.0  # a blob leaves a column's top when it comes within this many top diameters of it
 BASE_NEAR_PX = 4.0  # plus the known mask's growth round the top (half-size pixels)
+# a blob whose far end lies this close to the picture's edge (half-size pixels) is a road running out of
+# the picture, not a road's end: tuning seed 5's sixth move at 550/40, one camera, s4 -> (370,-60) h3
+# with its column out of view, put "s4 -> (300,-50) h1" at the edge in place of the out-of-view notice
+EDGE_PX = 3.0
 
 
 def road_blob_ends(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
@@ -40,6 +44,7 @@ def road_blob_ends(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
     uv, depth = cam.project(t)
     rim, _ = cam.project(t + np.array([calib.sizes.column_diameter_mm / 2, 0.0, 0.0]))
     near_px = BASE_NEAR * 2 * np.hypot(*(rim - uv).T) + BASE_NEAR_PX
+    h, w = known.shape[:2]
     out = []
     for xs, ys in blobs_off(maps.road, known, min_px):
         px = np.stack([xs + 0.5, ys + 0.5], 1)
@@ -49,5 +54,7 @@ def road_blob_ends(maps: PieceMaps, calib: TokyoCalibration, known: np.ndarray,
         if gap[j] > 0 or depth[j] <= 0:
             continue
         far = px[int(np.argmax(dist[:, j]))]
+        if not (EDGE_PX <= far[0] <= w - EDGE_PX and EDGE_PX <= far[1] <= h - EDGE_PX):
+            continue  # the road runs out of the picture: its end, and its column, are not in view
         out.append((j, (float(far[0]), float(far[1]))))
     return out
