@@ -48,16 +48,7 @@ def test_tuning_seed_32s_take_back_scene_asks_nothing(tmp_path) -> None:
     scene; a grey blob beside its road in the scene's last frame kept the place (-150,-170), and on the
     take-back scene a column from s7 there read as strongly as a column built (a start road's end), two
     readings a grid step apart: a question though nothing was built."""
-    from referee_app.decoder.decide import Decoder
-
-    move = 8
-    sim, state, adapter = two_camera_move(32, move, tmp_path)
-    assert not sim.moves[move].legal
-    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
-    assert sim.scenes[scene + 1].note == "wrong build taken back"
-    take_bumps(sim, scene + 1)
-    adapter.watch(state)
-    decoder = Decoder(adapter, frames_needed=3)
+    sim, state, adapter, scene, decoder = _illegal_then_taken_back(32, 8, tmp_path)
     said = []
     for at in (scene, scene + 1):
         for frame in scene_frames(sim, at):
@@ -99,17 +90,8 @@ def test_tuning_seed_63s_take_back_scene_asks_nothing(tmp_path) -> None:
     confirm it; its scene kept two places from grey blobs far from the illegal build ((110,10),
     (120,-30)), and on the take-back scene `green s4 -> (120,-30) h1` read there at 5 nats over
     "nothing", spread over grid steps: a question though nothing was built."""
-    from referee_app.decoder.decide import Decoder
-
-    move = 9
-    sim, state, adapter = two_camera_move(63, move, tmp_path)
-    illegal = sim.moves[move]
-    assert not illegal.legal
-    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
-    assert sim.scenes[scene + 1].note == "wrong build taken back"
-    take_bumps(sim, scene + 1)
-    adapter.watch(state)
-    decoder = Decoder(adapter, frames_needed=3)
+    sim, state, adapter, scene, decoder = _illegal_then_taken_back(63, 9, tmp_path)
+    illegal = sim.moves[9]
     said = []
     for at in (scene, scene + 1):
         if at == scene + 1:  # the players confirm the illegal build asked about (RefereeLoop.confirm)
@@ -121,3 +103,18 @@ def test_tuning_seed_63s_take_back_scene_asks_nothing(tmp_path) -> None:
             if ex is not None and (ex.candidates or ex.action is not None or ex.mismatch):
                 said.append((at, ex))
     assert all(at == scene for at, _ in said), [(at, [a.notation() for a, _ in ex.candidates]) for at, ex in said]
+
+
+def _illegal_then_taken_back(seed: int, move: int, tmp_path):
+    """Seed `seed`'s illegal move `move` and the scene after it, where it is taken back: the simulated
+    match, the state before it, its watching adapter, the illegal move's scene and a fresh decoder
+    (camera 1's bumps up to the take-back taken)."""
+    from referee_app.decoder.decide import Decoder
+
+    sim, state, adapter = two_camera_move(seed, move, tmp_path)
+    assert not sim.moves[move].legal
+    scene = next(k for k, sc in enumerate(sim.scenes) if sc.checkpoint == move)
+    assert sim.scenes[scene + 1].note == "wrong build taken back"
+    take_bumps(sim, scene + 1)
+    adapter.watch(state)
+    return sim, state, adapter, scene, Decoder(adapter, frames_needed=3)
