@@ -55,7 +55,7 @@ from referee_app.games.tokyo_builds import (
     saw_no_build,
     with_builds,
 )
-from referee_app.games.tokyo_reuse import Remembered, StillViews, stands
+from referee_app.games.tokyo_reuse import Remembered, StillViews, ViewReads, stands
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
@@ -130,6 +130,7 @@ class TokyoAdapter(GameAdapter):
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
+        self._view_reads = ViewReads()  # each camera's last reading of its own (a view that did not change)
         self._tables: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its TableMemory
         # reading every camera against its kept table estimate (vision.tokyo.table_memory) saves a third
         # of a view's piece masks while the light holds, but the readings then differ from a fresh
@@ -206,6 +207,7 @@ class TokyoAdapter(GameAdapter):
             self._step = float(step_mm)
         self._cache.clear()
         self._still.clear()
+        self._view_reads.clear()
         self._tables.clear()
         self._probes.clear()
         self._remembered = None
@@ -229,6 +231,7 @@ class TokyoAdapter(GameAdapter):
         self._views_key = None
         self._cache.clear()
         self._still.clear()
+        self._view_reads.clear()
         self._tables.clear()
         self._probes.clear()
         self._remembered = None
@@ -660,11 +663,18 @@ class TokyoAdapter(GameAdapter):
 
         failed = ""
         if usable:
+            cams = [1, *(c for c, _, _ in usable)]
+            images, calibs = [image, *(im for _, im, _ in usable)], [calib, *(c for _, _, c in usable)]
+            probes = self._hand_probes(*cams)
+            # a camera whose picture is the one it was last read from (StillViews kept it: only another
+            # camera's changed) gives that reading again; not with kept table estimates (their state)
+            reads = self._view_reads.take(cams, images, calibs, probes) if not self.keep_table_estimates \
+                else None
             try:
-                views = read_tokyo_views([image, *(im for _, im, _ in usable)],
-                                         [calib, *(c for _, _, c in usable)], stop_at_hand=True,
-                                         tables=self._table_memories(1, *(c for c, _, _ in usable)),
-                                         probes=self._hand_probes(1, *(c for c, _, _ in usable)))
+                views = read_tokyo_views(images, calibs, stop_at_hand=True,
+                                         tables=self._table_memories(*cams), probes=probes, read=reads)
+                if reads is not None:
+                    self._view_reads.put(cams, images, calibs, probes, reads)
             except Exception as exc:  # noqa: BLE001 - camera 1 alone still referees the match
                 failed = f"the {len(usable) + 1} views could not be read together ({exc})"
             else:
