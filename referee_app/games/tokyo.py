@@ -131,6 +131,7 @@ class TokyoAdapter(GameAdapter):
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
         self._view_reads = ViewReads()  # each camera's last reading of its own (a view that did not change)
+        self._warp_of: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (image, drift, warped)
         self._tables: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its TableMemory
         # reading every camera against its kept table estimate (vision.tokyo.table_memory) saves a third
         # of a view's piece masks while the light holds, but the readings then differ from a fresh
@@ -347,7 +348,7 @@ class TokyoAdapter(GameAdapter):
     def read(self, frame: Any) -> Observation:
         import cv2
 
-        from vision.tokyo.piece_evidence import piece_maps, warp_maps, warp_to_calibrated
+        from vision.tokyo.piece_evidence import piece_maps, warp_maps
         from vision.types import check_image
 
         image = frame.image if hasattr(frame, "image") else frame
@@ -397,7 +398,7 @@ class TokyoAdapter(GameAdapter):
                 knocked = True
                 maps = warp_maps(maps, drift)
                 drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels
-                image = warp_to_calibrated(image, drift)
+                image = self._warped(image, drift)
                 digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
                 table = None
         if table is None:
@@ -456,6 +457,19 @@ class TokyoAdapter(GameAdapter):
         memo.settled = stands(self._remembered, memo)
         self._remembered = memo
         return memo.answer()
+
+    def _warped(self, image: np.ndarray, drift: np.ndarray) -> np.ndarray:
+        """Camera 1's `image` brought back by `drift` (full-size pixels): the same picture brought back
+        by the same drift is the very array made last time (a knocked camera's still frames: its
+        reading is then kept by ViewReads, which knows a picture by its array)."""
+        from vision.tokyo.piece_evidence import warp_to_calibrated
+
+        kept = self._warp_of
+        if kept is not None and kept[0] is image and np.array_equal(kept[1], drift):
+            return kept[2]
+        out = warp_to_calibrated(image, drift)
+        self._warp_of = (image, drift.copy(), out)
+        return out
 
     def _said(self, state: GameState, what: Any) -> bool:
         """Whether `what` was already said about this state of the match (each is said once)."""
