@@ -3,8 +3,9 @@ exactly as before (issue 24, branch tokyospd): `score_builds` keeps each candida
 outlines drawn, the known pieces left out) in the caller's `hulls` while the known pieces are the
 same, so a still table's next frame and a knocked view's moved maps only sum pixels;
 `hidden_column_llr` picks the usable roads' counts once and calls NumPy's clip and mean without
-their Python wrappers. Every score is compared with the one drawn afresh (and with the odds
-computed by the earlier formula) as floats, bit for bit."""
+their Python wrappers. Every score is compared with the one drawn afresh, and with the one NumPy's
+own sums give where vision.tokyo.score_jit's compiled pass runs (and with the odds computed by the
+earlier formula), as floats, bit for bit."""
 
 from __future__ import annotations
 
@@ -84,8 +85,17 @@ def checked(monkeypatch) -> dict[str, int]:
             fresh = score(maps, calib, known, x, y, height, junctions, base_top, base_on_table, None, roads,
                           yellow_known)
             seen["kept"] += 1  # the fresh drawing above is not a kept one
-            for g, f in zip(got, fresh, strict=True):
+            # and the NumPy sums (vision.tokyo.score_jit's compiled pass off), the odds by the reference
+            compiled, pe._compiled_sums = pe._compiled_sums, lambda: None
+            try:
+                plain = score(maps, calib, known, x, y, height, junctions, base_top, base_on_table, None,
+                              roads, yellow_known)
+            finally:
+                pe._compiled_sums = compiled
+            seen["kept"] += 1
+            for g, f, p in zip(got, fresh, plain, strict=True):
                 assert _same(g.total, f.total) and _same(g.column, f.column) and _same(g.road, f.road)
+                assert _same(g.total, p.total) and _same(g.column, p.column) and _same(g.road, p.road)
         return got
 
     monkeypatch.setattr(ur, "hidden_column_llr", both_llr)

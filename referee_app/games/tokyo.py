@@ -55,7 +55,7 @@ from referee_app.games.tokyo_builds import (
     saw_no_build,
     with_builds,
 )
-from referee_app.games.tokyo_reuse import Remembered, StillViews, stands
+from referee_app.games.tokyo_reuse import Remembered, StillViews, ViewReads, stands
 
 CALIBRATION_ENV = "HIGHWAY_TOKYO_CALIBRATION"
 POSITION_STEP_MM = 10.0  # positions are reported to the nearest cm: the reader's error is a few mm
@@ -130,6 +130,8 @@ class TokyoAdapter(GameAdapter):
         self._modelled = False  # the latest frame was read against the match (see candidates)
         self._track = DriftTrack()  # the camera's drift from its calibration, as last found
         self._still = StillViews(_digest)  # each camera's last image read in full (a still table)
+        self._view_reads = ViewReads()  # each camera's last reading of its own (a view that did not change)
+        self._warp_of: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (image, drift, warped)
         self._tables: defaultdict[int, Any] = defaultdict(_table_memory)  # camera -> its TableMemory
         # reading every camera against its kept table estimate (vision.tokyo.table_memory) saves a third
         # of a view's piece masks while the light holds, but the readings then differ from a fresh
@@ -206,6 +208,7 @@ class TokyoAdapter(GameAdapter):
             self._step = float(step_mm)
         self._cache.clear()
         self._still.clear()
+        self._view_reads.clear()
         self._tables.clear()
         self._probes.clear()
         self._remembered = None
@@ -229,6 +232,7 @@ class TokyoAdapter(GameAdapter):
         self._views_key = None
         self._cache.clear()
         self._still.clear()
+        self._view_reads.clear()
         self._tables.clear()
         self._probes.clear()
         self._remembered = None
@@ -344,7 +348,7 @@ class TokyoAdapter(GameAdapter):
     def read(self, frame: Any) -> Observation:
         import cv2
 
-        from vision.tokyo.piece_evidence import piece_maps, warp_maps, warp_to_calibrated
+        from vision.tokyo.piece_evidence import piece_maps, warp_maps
         from vision.types import check_image
 
         image = frame.image if hasattr(frame, "image") else frame
@@ -394,7 +398,7 @@ class TokyoAdapter(GameAdapter):
                 knocked = True
                 maps = warp_maps(maps, drift)
                 drift[:, 2] /= HALF  # the same turn, the shift in full-size pixels
-                image = warp_to_calibrated(image, drift)
+                image = self._warped(image, drift)
                 digest += ":" + ",".join(f"{v:.2f}" for v in drift.ravel())
                 table = None
         if table is None:
@@ -453,6 +457,19 @@ class TokyoAdapter(GameAdapter):
         memo.settled = stands(self._remembered, memo)
         self._remembered = memo
         return memo.answer()
+
+    def _warped(self, image: np.ndarray, drift: np.ndarray) -> np.ndarray:
+        """Camera 1's `image` brought back by `drift` (full-size pixels): the same picture brought back
+        by the same drift is the very array made last time (a knocked camera's still frames: its
+        reading is then kept by ViewReads, which knows a picture by its array)."""
+        from vision.tokyo.piece_evidence import warp_to_calibrated
+
+        kept = self._warp_of
+        if kept is not None and kept[0] is image and np.array_equal(kept[1], drift):
+            return kept[2]
+        out = warp_to_calibrated(image, drift)
+        self._warp_of = (image, drift.copy(), out)
+        return out
 
     def _said(self, state: GameState, what: Any) -> bool:
         """Whether `what` was already said about this state of the match (each is said once)."""
@@ -660,11 +677,18 @@ class TokyoAdapter(GameAdapter):
 
         failed = ""
         if usable:
+            cams = [1, *(c for c, _, _ in usable)]
+            images, calibs = [image, *(im for _, im, _ in usable)], [calib, *(c for _, _, c in usable)]
+            probes = self._hand_probes(*cams)
+            # a camera whose picture is the one it was last read from (StillViews kept it: only another
+            # camera's changed) gives that reading again; not with kept table estimates (their state)
+            reads = self._view_reads.take(cams, images, calibs, probes) if not self.keep_table_estimates \
+                else None
             try:
-                views = read_tokyo_views([image, *(im for _, im, _ in usable)],
-                                         [calib, *(c for _, _, c in usable)], stop_at_hand=True,
-                                         tables=self._table_memories(1, *(c for c, _, _ in usable)),
-                                         probes=self._hand_probes(1, *(c for c, _, _ in usable)))
+                views = read_tokyo_views(images, calibs, stop_at_hand=True,
+                                         tables=self._table_memories(*cams), probes=probes, read=reads)
+                if reads is not None:
+                    self._view_reads.put(cams, images, calibs, probes, reads)
             except Exception as exc:  # noqa: BLE001 - camera 1 alone still referees the match
                 failed = f"the {len(usable) + 1} views could not be read together ({exc})"
             else:

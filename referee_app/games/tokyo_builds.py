@@ -174,15 +174,35 @@ def _views(state: Any, calib: Any, maps: Any, hulls: dict, others: Sequence[Othe
 
     out = []
     for k, (c, m, h) in enumerate([(calib, maps, hulls), *others]):
-        columns, sticks = known_pieces(state, c)
-        known = known_mask(c, m.grey.shape, columns, sticks)
+        h = {} if h is None else h
+        columns, sticks, known, yellow_known = _drawn(state, c, m.grey.shape, h)
         roads = road_pixels(c, m.grey, columns, sticks) if sticks else None
         # a road band's evidence weighed by how well the match's own roads show in this picture
         m = with_road_visibility(m, None if roads is None else roads.label, known)
         drawn = known_mask(c, m.grey.shape, columns, sticks, grow_px=0) if knocked and k == 0 else None
-        out.append(View(c, m, known, {} if h is None else h, roads, drawn, pieces=(columns, sticks),
-                        yellow_known=_junction_tops(state, c, m.grey.shape)))
+        out.append(View(c, m, known, h, roads, drawn, pieces=(columns, sticks), yellow_known=yellow_known))
     return out
+
+
+def _drawn(state: Any, calib: Any, shape: tuple[int, int],
+           hulls: dict) -> tuple[Any, Any, np.ndarray, np.ndarray]:
+    """The match's pieces in this view (known_pieces), their mask and their junctions' tops, drawn once
+    a state of the match and kept in the view's `hulls` (its calibration's, kept over frames): the
+    frames of one state draw the same pixels. Every frame shares them: the mask is made read-only (the
+    tops stay writable, the type vision.tokyo.score_jit's compiled pass takes; nothing writes them)."""
+    from vision.tokyo.piece_evidence import known_mask
+
+    kept = hulls.get(_DRAWN)
+    if kept is None or kept[0] is not state or kept[1] != shape:
+        columns, sticks = known_pieces(state, calib)
+        known = known_mask(calib, shape, columns, sticks)
+        tops = _junction_tops(state, calib, shape)
+        known.setflags(write=False)
+        kept = hulls[_DRAWN] = (state, shape, columns, sticks, known, tops)
+    return kept[2], kept[3], kept[4], kept[5]
+
+
+_DRAWN = "the match's pieces drawn"  # their key in a view's `hulls`
 
 
 def _junction_tops(state: Any, calib: Any, shape: tuple[int, int]) -> np.ndarray:

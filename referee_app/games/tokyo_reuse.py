@@ -55,6 +55,48 @@ class StillViews:
         self._kept.clear()
 
 
+class ViewReads:
+    """Per camera, its last reading of its own (vision.tokyo.read_tokyo's, before the views are fused),
+    the picture and calibration it was read from and its hand probe's kept estimate after it. Of a
+    two-camera frame often one camera's picture is still (StillViews hands back the very image read)
+    while the other's changed (a hand or shadow in its view alone, its noise past the still test):
+    the frame's reading is made again, and the still camera's reading is the one it had. That is
+    exact: `read_tokyo` reads a picture the same way each time, but for its hand probe, which it tests
+    against the camera's estimate kept after the last reading; the reading is given again only while
+    that is the estimate kept right after it (the same object: no reading of the camera since), and
+    reading the picture again would find no other hand against its own estimate than its reading did
+    and keep an equal estimate."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[np.ndarray, Any, Any, Any]] = {}
+
+    @staticmethod
+    def _memory(probes: list[Any] | None, k: int) -> Any:
+        return None if probes is None else probes[k].kept
+
+    def take(self, cameras: list[int], images: list[np.ndarray], calibs: list[Any],
+             probes: list[Any] | None) -> list[Any]:
+        """Per camera, its kept reading where it was read from this very picture (the same array) and
+        calibration with the probe as it left it, else None (to be read): read_tokyo_views' `read`."""
+        out = []
+        for k, cam in enumerate(cameras):
+            kept = self._kept.get(cam)
+            same = kept is not None and kept[0] is images[k] and kept[1] is calibs[k] and \
+                kept[2] is self._memory(probes, k)
+            out.append(kept[3] if same else None)
+        return out
+
+    def put(self, cameras: list[int], images: list[np.ndarray], calibs: list[Any],
+            probes: list[Any] | None, reads: list[Any]) -> None:
+        """Keep the readings `read_tokyo_views` filled in (a view after a hand is not read: None)."""
+        for k, cam in enumerate(cameras):
+            if reads[k] is not None:
+                self._kept[cam] = (images[k], calibs[k], self._memory(probes, k), reads[k])
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
 @dataclass
 class Remembered:
     """The adapter's answer to one frame (`key`: its images and calibrations) against `state`."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -413,6 +413,9 @@ def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...]
     win = fp.win
     if win is None:
         return [BuildScore(0.0, 0.0, 0.0) for _ in junctions]
+    compiled = _compiled_sums() if roads is None or hasattr(roads, "grey_sum") else None
+    if compiled is not None:
+        return _compiled_scores(compiled, maps, fp, junctions, roads, yellow_known)
     road = float(maps.road[win][fp.band].sum())
     grey = maps.grey[win]
     out = []
@@ -431,6 +434,40 @@ def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...]
             column += roads.column_llr(grey, fp.under_side & on_roads if junction else hidden, win)
         out.append(BuildScore(road + column, column, road))
     return out
+
+
+def _compiled_sums() -> Any:
+    from vision.tokyo.score_jit import compiled_sums
+
+    return compiled_sums()
+
+
+def _compiled_scores(sums: Any, maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...],
+                     roads: Any, yellow_known: np.ndarray | None) -> list[BuildScore]:
+    """footprint_scores' scores from one compiled pass over the candidate's window
+    (vision.tokyo.score_jit: the same float32 sums, per-road counts and float64 sums; `roads` a
+    vision.tokyo.under_roads.RoadPixels or None), the same floats."""
+    from vision.tokyo.score_jit import COLUMN, FRONT, ROAD, SIDE, TOP, candidate_sums
+    from vision.tokyo.under_roads import MIN_HIDDEN_PX, hidden_llr_of_counts
+
+    out, counts, per_road = candidate_sums(sums, maps, fp, any(junctions), roads, yellow_known)
+    road = float(out[ROAD])
+    scores = []
+    for junction in junctions:
+        if junction:
+            column = float(out[SIDE] + out[TOP])
+            if yellow_known is not None:
+                column += float(out[FRONT])
+        else:
+            column = float(out[COLUMN])
+        if roads is not None and counts[0] > 0:  # some of the column's side on a road: scored under it
+            row = 2 if junction else 0
+            if counts[1 if junction else 0] >= MIN_HIDDEN_PX:
+                column += hidden_llr_of_counts(roads, per_road[row], per_road[row + 1])
+            else:
+                column += 0.0
+        scores.append(BuildScore(road + column, column, road))
+    return scores
 
 
 def junction_in_front(maps: PieceMaps, fp: Footprint, yellow_known: np.ndarray) -> float:

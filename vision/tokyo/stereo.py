@@ -21,6 +21,7 @@ measurements behind each rule.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -112,13 +113,17 @@ def read_tokyo_views(
     stop_at_hand: bool = False,
     tables: Sequence[TableMemory] | None = None,
     probes: Sequence[TableMemory] | None = None,
+    read: list[TokyoObservation | None] | None = None,
 ) -> TokyoViews:
     """Read each view with `read_tokyo` and fuse the columns' heights across views. Every view needs
     its calibration (all in one world frame); one view alone gives its one-view reading. With
     `stop_at_hand`, the first view showing a hand or large object ends the reading (read_tokyo's
     `stop_at_hand`): `views` then holds the views read up to it, nothing fused. `tables`: each view's
     camera's kept table estimate (read_tokyo's); `probes`: each view's camera's hand probe
-    (read_tokyo's `probe`)."""
+    (read_tokyo's `probe`). `read` (one entry a view): a view's reading as `read_tokyo` gives it
+    (before fusion), where the caller has it for this very image, calibration and camera memories: it
+    is used (a copy: fusion updates readings in place) in place of reading the view again; the views
+    read are written into it (copies, before fusion)."""
     if len(images) == 0:
         raise VisionError("read_tokyo_views needs at least one image")
     if len(images) != len(calibrations):
@@ -133,9 +138,17 @@ def read_tokyo_views(
         raise VisionError(f"{len(images)} images but {len(tables)} table memories: one per view")
     if probes is not None and len(probes) != len(images):
         raise VisionError(f"{len(images)} images but {len(probes)} hand probes: one per view")
+    if read is not None and len(read) != len(images):
+        raise VisionError(f"{len(images)} images but {len(read)} kept readings: one per view")
     for v, (im, c) in enumerate(zip(images, calibs, strict=True)):
-        observations.append(read_tokyo(im, c, stop_at_hand, None if tables is None else tables[v],
-                                       None if probes is None else probes[v]))
+        kept = None if read is None else read[v]
+        if kept is not None:
+            observations.append(copy.deepcopy(kept))
+        else:
+            observations.append(read_tokyo(im, c, stop_at_hand, None if tables is None else tables[v],
+                                           None if probes is None else probes[v]))
+            if read is not None:
+                read[v] = copy.deepcopy(observations[-1])
         if stop_at_hand and hand_in_view(observations[-1]):
             return TokyoViews(observations)
     return fuse_views(observations, calibs, images)

@@ -30,6 +30,11 @@ class TableMemory:
         """The kept estimate when `image` fits it (the same light), else None (nothing is made)."""
         return self._kept if self._kept is not None and self._kept.fits(image, thumb=thumb) else None
 
+    @property
+    def kept(self) -> TableEstimate | None:
+        """The estimate kept (None: none yet); the same object until `keep` or `clear`."""
+        return self._kept
+
     def keep(self, estimate: TableEstimate) -> None:
         """Use `estimate` from now on (the reader calls this once a view shows no large object)."""
         self._kept = estimate

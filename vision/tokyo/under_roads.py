@@ -111,6 +111,13 @@ def hidden_column_llr(roads: RoadPixels, grey: np.ndarray, hidden: np.ndarray,
     n_lab = len(roads.count)
     k_in = np.bincount(labels, weights=shares, minlength=n_lab)
     n_in = np.bincount(labels, minlength=n_lab).astype(np.float64)
+    return hidden_llr_of_counts(roads, k_in, n_in)
+
+
+def hidden_llr_of_counts(roads: RoadPixels, k_in: np.ndarray, n_in: np.ndarray) -> float:
+    """`hidden_column_llr` from the hidden pixels' grey shares summed per road label (`k_in`) and their
+    count (`n_in`; float64 each, one entry a label, label 0 unused), once at least MIN_HIDDEN_PX pixels
+    are hidden (vision.tokyo.score_jit sums them so in its pass)."""
     own_n = roads.count - n_in
     usable = (n_in > 0) & (own_n >= MIN_ROAD_PX)
     usable[0] = False
