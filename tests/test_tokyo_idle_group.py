@@ -105,24 +105,6 @@ def test_tuning_seed_63s_take_back_scene_asks_nothing(tmp_path) -> None:
     assert all(at == scene for at, _ in said), [(at, [a.notation() for a, _ in ex.candidates]) for at, ex in said]
 
 
-def test_tuning_seed_211s_take_back_scene_asks_nothing(tmp_path) -> None:
-    """Seed 211's ninth move, `p1 s5 -> (-30,-100) h4` (illegal), is flagged on its scene; on the
-    take-back scene (the table bare where its road lay) blobs of road colour along that road gave s7's
-    columns under it as places to try, and `purple s7 -> (-80,-110) h1` with three neighbours shared the
-    belief (0.13-0.30 each): a question though nothing was built. Road colour where a judged illegal
-    road lay is that road: no place."""
-    sim, state, adapter, scene, decoder = _illegal_then_taken_back(211, 8, tmp_path)
-    said = []
-    for at in (scene, scene + 1):
-        for frame in scene_frames(sim, at):
-            ex = decoder.push(adapter.read(frame), state)
-            if ex is not None and (ex.candidates or ex.action is not None or ex.mismatch):
-                said.append((at, ex))
-                decoder.note_state(state)  # an illegal build leaves the match as it was
-    assert said[0][0] == scene and said[0][1].action is not None  # the illegal build, judged
-    assert all(not ex.candidates for _, ex in said), [[a.notation() for a, _ in ex.candidates] for _, ex in said]
-
-
 def _illegal_then_taken_back(seed: int, move: int, tmp_path):
     """Seed `seed`'s illegal move `move` and the scene after it, where it is taken back: the simulated
     match, the state before it, its watching adapter, the illegal move's scene and a fresh decoder

@@ -706,12 +706,6 @@ def read_builds(state: Any, calib: Any, maps: Any, observation: dict[str, Any], 
             # side (a standing road's shadow on the table reads as road colour too: a blob of it gives
             # a place per height, each scored against every base it cost a fifth of read_builds' CPU)
             for px, py, base_id, h in road_blob_spots(state, looked):
-                if kept is not None and kept.barred(px, py):
-                    # road colour where an illegal build judged on this state lay is that road,
-                    # standing or its remnants once taken back, not a new one (tuning seed 211 at
-                    # 550/40, two cameras: blobs along the illegal road "s5 -> (-30,-100) h4" on its
-                    # take-back scene put s7's columns under it at 0.25-0.30 each: asked)
-                    continue
                 same = next((q for q in pending if q in only and only[q][0] == base_id
                              and _tries_same((px, py), q, step, diameter)), None)
                 if same is not None:
