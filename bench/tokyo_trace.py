@@ -7,7 +7,10 @@
 Without --every each seed's entry holds `asks` (every question and mismatch: margin, raw score
 difference, confidence, the six best candidates, the decoder's votes and leads, the eight strongest
 build beliefs); with it `log` (every decision, its kind, margin, confidence, the four best candidates
-and beliefs), as branches tokyoq and tokyojx traced them (issue 19). Tuning seeds only.
+and beliefs), as branches tokyoq and tokyojx traced them (issue 19). The group rule's questions
+(`Decoder._group_question`, which bypasses `_decide`) are logged in both as kind "group ask" with
+their options (branch tokyoidle: tuning seed 212's idle question was one, missing from the log).
+Tuning seeds only.
 """
 
 from __future__ import annotations
@@ -62,6 +65,21 @@ def every(self: Any, state: Any, key: Any, table: Any, ranked: Any) -> Any:
     return ex
 
 
+_group_question = decide.Decoder._group_question
+
+
+def grouped(self: Any, state: Any, table: Any, ranked: Any) -> Any:
+    """The group rule's questions (decide.Decoder._group_question), which do not pass `_decide`."""
+    ex = _group_question(self, state, table, ranked)
+    if ex is not None:
+        LOG.append({"frame": self._frame, "kind": "group ask", "margin": round(ex.margin, 3),
+                    "conf": round(ranked.confidence, 3),
+                    "top": [(c.label(), round(c.score, 2), c.legal) for c in ranked.ranked[:4]],
+                    "options": [(a.notation(), round(p, 3)) for a, p in ex.candidates],
+                    "ev": _beliefs(self, 4)})
+    return ex
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("seeds", help="tuning seeds, e.g. 1-10,31")
@@ -74,6 +92,7 @@ def main() -> None:
     setup = em.make_setup("1280x720", 550, 40, "normal", False, em.LENS_DEG.get("tokyo-highway", 70.0),
                           None, 2, SecondCamera(SecondCamera.around_deg, None, None))
     decide.Decoder._decide = every if args.every else asks_only
+    decide.Decoder._group_question = grouped
     field = "log" if args.every else "asks"
     runs = []
     for seed in em.parse_seeds(args.seeds):
