@@ -1,8 +1,8 @@
 """A junction and its plain twin split by their top unit's yellow (issue 19, branch tokyoq6,
 referee_app.games.tokyo_builds._twins_by_yellow): a yellow pixel of a top unit counts at
 JUNCTION_YELLOW_LLR for the junction against the plain column (no plain top pixel reads yellow), the
-pair's summed belief is kept (no height or place moves against it), and a top with no yellow leaves
-both scores as they were (a plain build's twins are untouched)."""
+pair's summed belief is kept (no height or place moves against it), and a top no view sees leaves
+both scores as they were (a top seen grey without yellow: tests/test_tokyo_bare_top.py)."""
 
 from __future__ import annotations
 
