@@ -83,3 +83,14 @@ def test_seed_58s_junction_behind_its_road_keeps_its_share(tmp_path) -> None:
     plain = belief["(10,-310) h6 from (60,-220)"]
     junction = belief["(10,-310) h6 junction from (60,-220)"]
     assert junction / (plain + junction) > 0.45, (plain, junction)
+
+
+def test_seed_32s_junction_seen_yellow_by_a_knocked_camera_is_not_bare(tmp_path) -> None:
+    """Tuning seed 32's fifth move: an h4 junction camera 2 shows as 20 grey free top pixels and no
+    yellow (a few pixels off, the unit below), camera 1 (knocked, its frame warped back) as 85 yellow.
+    The knocked view's yellow vetoes the bare top: the junction leads its pair at 0.9 or more, as on
+    main (16a5209, without the veto: 0.25, and the move asked)."""
+    belief = _first_frame_belief(32, 4, "p1 s3 -> (-110,-120) h4 junction", tmp_path)
+    plain = belief["(-110,-120) h4 from (-80,-60)"]
+    junction = belief["(-110,-120) h4 junction from (-80,-60)"]
+    assert junction / (plain + junction) > 0.9, (plain, junction)

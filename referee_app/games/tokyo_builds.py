@@ -324,15 +324,20 @@ def _twins_by_yellow(views: list[View], x: float, y: float, height: int, base_to
     junction's top reads so too (tuning seed 58's eighth move: 40 free top pixels, all road-coloured)."""
     from vision.tokyo.piece_evidence import LLR_SCALE, kept_footprint, top_yellow
 
-    extra, odds, bare = 0.0, JUNCTION_YELLOW_LLR, False
+    extra, odds, bare, yellow = 0.0, JUNCTION_YELLOW_LLR, False, False
     for v in views:
-        if v.drawn is not None:
-            continue
         fp = kept_footprint(v.calib, v.known, x, y, height, (False, True), base_top, False, v.hulls)
         top, band, known = top_yellow(v.maps, fp, v.yellow_known)
+        # a knocked view's yellow is not counted for the junction (its pixels are not the drawing's),
+        # but any yellow on the top in any view vetoes the bare top: tuning seed 32's fifth move, an h4
+        # junction camera 2 shows as 20 grey free top pixels and no yellow (a few pixels off: the unit
+        # below), camera 1 (knocked) as 85 yellow
+        yellow = yellow or top + band + known > 0.0
+        if v.drawn is not None:
+            continue
         extra += (odds - 2 * LLR_SCALE) * top + odds * band + (odds - LLR_SCALE) * known
         bare = bare or (top + band + known == 0.0 and _grey_top(v.maps, fp) >= BARE_TOP_PX)
-    if bare:
+    if bare and not yellow:
         extra -= TEMPERATURE * BARE_TOP_LLR
     if extra == 0.0:
         return both
