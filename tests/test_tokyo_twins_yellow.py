@@ -1,8 +1,8 @@
 """A junction and its plain twin split by their top unit's yellow (issue 19, branch tokyoq6,
 referee_app.games.tokyo_builds._twins_by_yellow): a yellow pixel of a top unit counts at
 JUNCTION_YELLOW_LLR for the junction against the plain column (no plain top pixel reads yellow), the
-pair's summed belief is kept (no height or place moves against it), and a top with no yellow leaves
-both scores as they were (a plain build's twins are untouched)."""
+pair's summed belief is kept (no height or place moves against it), and a top no view sees leaves
+both scores as they were (a top seen grey without yellow: tests/test_tokyo_bare_top.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 from tokyo_poses import looking_calibration
 
 
-def _twins(yellow_top: bool) -> tuple[list[float], list[float], int]:
+def _twins(yellow_top: bool, glare_top: bool = False) -> tuple[list[float], list[float], int]:
     from referee_app.games.tokyo_builds import TEMPERATURE, View, _scores_seen, _twins_by_yellow
     from vision.tokyo.piece_evidence import PieceMaps, footprint
 
@@ -28,6 +28,9 @@ def _twins(yellow_top: bool) -> tuple[list[float], list[float], int]:
         yellow[fp.win][fp.top] = 2.0
         yellow[fp.win][fp.band_top] = 2.0
         road[fp.win][fp.band_top] = -2.0
+    if glare_top:  # its top unit washed out: the maps say nothing there (no view sees the top)
+        for m in (grey, road, yellow):
+            m[fp.win][fp.top] = 0.0
     v = View(calib, PieceMaps(grey, road, yellow), known, {}, yellow_known=np.zeros(shape, bool))
     both, _ = _scores_seen([v], 0.0, 60.0, 3, (False, True), base)
     split = _twins_by_yellow([v], 0.0, 60.0, 3, base, list(both))
@@ -44,9 +47,10 @@ def test_a_yellow_top_puts_the_junction_far_above_its_twin_and_keeps_the_pair() 
     assert junction2 - plain2 > junction - plain + 100.0  # main: the maps' own difference only
 
 
-def test_a_top_without_yellow_leaves_the_twins_as_the_maps_score_them() -> None:
-    both, split, _ = _twins(yellow_top=False)
-    assert split == both and both[0] > both[1]  # the grey top: plain ahead, as scored
+def test_a_top_no_view_sees_leaves_the_twins_as_the_maps_score_them() -> None:
+    both, split, _ = _twins(yellow_top=False, glare_top=True)
+    assert split == both  # no yellow, but no top pixel seen either: as scored
+    # (a grey top that is seen: tests/test_tokyo_bare_top.py)
 
 
 def test_seed_58s_junction_leads_its_plain_twin_on_its_sliver_of_yellow(tmp_path) -> None:

@@ -47,6 +47,16 @@ KEEP = 8  # builds kept in a belief (the rest share REST)
 # top's edge pixels read yellow (its least yellow part; 80-97 % further in) and none of 9 390 plain top
 # pixels did (tuning seeds 1-10, 31-34 at 550/40, two cameras: branch tokyojx2's counts), taken as one
 JUNCTION_YELLOW_LLR = math.log(0.426 * 9390)
+# a view sees a column's top unit bare when this many of its free pixels (off its road's band and the
+# known pieces) read grey: a junction's top shows its yellow beside them (a road-coloured top says
+# nothing: the stick over a junction's top reads so too, tuning seed 58's eighth move at 550/40)
+BARE_TOP_PX = 10
+# belief log-odds of a top unit seen grey with not one yellow pixel (free, in its road's band over
+# it, in front of standing pieces), plain against junction: no new junction of tuning seeds 1-11 at
+# 550/40, two cameras (36 builds, each view's first still frame of the scene) showed it, every plain
+# build (50) did in some view; taken as one junction in 37 (the rule of succession: none in 36), one
+# event per pair, not one per pixel
+BARE_TOP_LLR = math.log(37.0)
 NEAR_GRID = 1  # grid steps around the read position tried in x and y
 # the reader's own measurement of where a column stands is evidence too: within a few mm (its error
 # on the renders and photos, docs/vision/tokyo.md), a Gaussian of this spread
@@ -322,23 +332,47 @@ def _twins_by_yellow(views: list[View], x: float, y: float, height: int, base_to
     yellow, none grey; 8 yellow in the band over it; camera 1 none) put the junction at 0.62 of the pair
     though a plain top shows no yellow. A yellow pixel there is counted at JUNCTION_YELLOW_LLR. A view
     brought back from a knock (its maps shifted per place) adds nothing: its pixels are not the drawing's.
-    Grey is left as the maps weigh it (a junction's blurred edge may read grey: tokyojx2's counts)."""
+    Grey is left as the maps weigh it (a junction's blurred edge may read grey: tokyojx2's counts).
+
+    The absence of yellow is evidence too, for the whole top rather than per pixel: a view where
+    BARE_TOP_PX or more of the top unit's free pixels read grey and not one pixel of it yellow puts the
+    junction BARE_TOP_LLR units of belief below its plain twin (once, however many views see it so).
+    Per pixel the maps weigh it as one blurred patch among many (TEMPERATURE): tuning seed 86's
+    eighth move at 550/40, two cameras, a plain h4 whose top camera 2 shows as 40 free pixels, 32 grey,
+    none yellow (camera 1: outside), its junction twin still held 0.13 of the belief to the plain 0.46,
+    and the move was asked. A top whose free pixels read road colour is not seen bare: the stick over a
+    junction's top reads so too (tuning seed 58's eighth move: 40 free top pixels, all road-coloured)."""
     from vision.tokyo.piece_evidence import LLR_SCALE, kept_footprint, top_yellow
 
-    extra, odds = 0.0, JUNCTION_YELLOW_LLR
+    extra, odds, bare, yellow = 0.0, JUNCTION_YELLOW_LLR, False, False
     for v in views:
-        if v.drawn is not None:
-            continue
         fp = kept_footprint(v.calib, v.known, x, y, height, (False, True), base_top, False, v.hulls)
         top, band, known = top_yellow(v.maps, fp, v.yellow_known)
+        # a knocked view's yellow is not counted for the junction (its pixels are not the drawing's),
+        # but any yellow on the top in any view vetoes the bare top: tuning seed 32's fifth move, an h4
+        # junction camera 2 shows as 20 grey free top pixels and no yellow (a few pixels off: the unit
+        # below), camera 1 (knocked) as 85 yellow
+        yellow = yellow or top + band + known > 0.0
+        if v.drawn is not None:
+            continue
         extra += (odds - 2 * LLR_SCALE) * top + odds * band + (odds - LLR_SCALE) * known
-    if extra <= 0.0:
+        bare = bare or (top + band + known == 0.0 and _grey_top(v.maps, fp) >= BARE_TOP_PX)
+    if bare and not yellow:
+        extra -= TEMPERATURE * BARE_TOP_LLR
+    if extra == 0.0:
         return both
     plain, junction = both
     t = TEMPERATURE
     pair = t * np.logaddexp(plain / t, junction / t)
     d = (junction - plain + extra) / t
     return [float(pair - t * np.logaddexp(0.0, d)), float(pair - t * np.logaddexp(0.0, -d))]
+
+
+def _grey_top(maps: Any, fp: Any) -> int:
+    """How many of a junction footprint's free top-unit pixels read grey (column plastic)."""
+    if fp.win is None or fp.top is None:
+        return 0
+    return int(np.count_nonzero(maps.grey[fp.win][fp.top] > 0.0))
 
 
 def _fmt(v: float) -> str:
