@@ -35,11 +35,14 @@ from vision.tokyo.pixels import nonzero_yx
 class HiddenRoads(Protocol):
     """The match's roads in one view, as build scoring needs them (vision.tokyo.under_roads.RoadPixels;
     a protocol here because that module builds on this one): `label` is 0 off the roads, and
-    `column_llr` scores a column's side hidden under them against bare road."""
+    `column_llr` scores a column's side hidden under them against bare road (`llr_of_counts` the
+    same from the compiled pass's per-road sums)."""
 
     label: np.ndarray
 
     def column_llr(self, grey: np.ndarray, hidden: np.ndarray, win: tuple[slice, slice]) -> float: ...
+
+    def llr_of_counts(self, hidden_px: float, k_in: np.ndarray, n_in: np.ndarray) -> float: ...
 
 
 GREY_SATURATION = (30.0, 75.0)  # HSV saturation: grey plastic below the first, a tinted mat above the second
@@ -443,12 +446,11 @@ def _compiled_sums() -> Any:
 
 
 def _compiled_scores(sums: Any, maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...],
-                     roads: Any, yellow_known: np.ndarray | None) -> list[BuildScore]:
+                     roads: HiddenRoads | None, yellow_known: np.ndarray | None) -> list[BuildScore]:
     """footprint_scores' scores from one compiled pass over the candidate's window
     (vision.tokyo.score_jit: the same float32 sums, per-road counts and float64 sums; `roads` a
     vision.tokyo.under_roads.RoadPixels or None), the same floats."""
     from vision.tokyo.score_jit import COLUMN, FRONT, ROAD, SIDE, TOP, candidate_sums
-    from vision.tokyo.under_roads import MIN_HIDDEN_PX, hidden_llr_of_counts
 
     out, counts, per_road = candidate_sums(sums, maps, fp, any(junctions), roads, yellow_known)
     road = float(out[ROAD])
@@ -462,10 +464,7 @@ def _compiled_scores(sums: Any, maps: PieceMaps, fp: Footprint, junctions: tuple
             column = float(out[COLUMN])
         if roads is not None and counts[0] > 0:  # some of the column's side on a road: scored under it
             row = 2 if junction else 0
-            if counts[1 if junction else 0] >= MIN_HIDDEN_PX:
-                column += hidden_llr_of_counts(roads, per_road[row], per_road[row + 1])
-            else:
-                column += 0.0
+            column += roads.llr_of_counts(counts[1 if junction else 0], per_road[row], per_road[row + 1])
         scores.append(BuildScore(road + column, column, road))
     return scores
 

@@ -65,6 +65,11 @@ class RoadPixels:
         """hidden_column_llr on these roads (piece_evidence.HiddenRoads)."""
         return hidden_column_llr(self, grey, hidden, win)
 
+    def llr_of_counts(self, hidden_px: float, k_in: np.ndarray, n_in: np.ndarray) -> float:
+        """hidden_llr_of_counts on these roads, 0 under MIN_HIDDEN_PX hidden pixels (for
+        piece_evidence's compiled path, which must not import this module: it imports piece_evidence)."""
+        return hidden_llr_of_counts(self, k_in, n_in) if hidden_px >= MIN_HIDDEN_PX else 0.0
+
 
 def grey_share(grey: np.ndarray) -> np.ndarray:
     """A grey map's log-likelihood ratios (piece_evidence.PieceMaps.grey) back to the soft share of
