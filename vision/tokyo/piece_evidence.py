@@ -39,6 +39,7 @@ class HiddenRoads(Protocol):
     same from the compiled pass's per-road sums)."""
 
     label: np.ndarray
+    count: np.ndarray  # pixels per label (the compiled pass sizes its per-road sums by it)
 
     def column_llr(self, grey: np.ndarray, hidden: np.ndarray, win: tuple[slice, slice]) -> float: ...
 
@@ -416,7 +417,7 @@ def footprint_scores(maps: PieceMaps, fp: Footprint, junctions: tuple[bool, ...]
     win = fp.win
     if win is None:
         return [BuildScore(0.0, 0.0, 0.0) for _ in junctions]
-    compiled = _compiled_sums() if roads is None or hasattr(roads, "grey_sum") else None
+    compiled = _compiled_sums()
     if compiled is not None:
         return _compiled_scores(compiled, maps, fp, junctions, roads, yellow_known)
     road = float(maps.road[win][fp.band].sum())
